@@ -1,0 +1,1 @@
+//! Graph metrics — placeholder until implemented.

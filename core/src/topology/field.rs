@@ -1,0 +1,1 @@
+//! Prime-field arithmetic for Slim Fly and Galaxy graphs — placeholder until implemented.

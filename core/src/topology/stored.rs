@@ -1,0 +1,327 @@
+//! Graphs held in caller-provided storage: random shortcut (spec/topologies.md §3) and
+//! arbitrary edge lists.
+//!
+//! Storage is a fixed-width port table: switch `s` owns slots `s·width .. (s+1)·width`; slot
+//! `i` is network port `i`. Terminal ports follow the `width` network ports
+//! (`terminals_per_switch` of them), so port indices of network links are stable.
+
+use super::{
+    Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
+};
+
+/// One network port slot of a stored graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slot {
+    /// Peer switch, or [`Slot::EMPTY_PEER`] when unconnected.
+    pub peer: SwitchId,
+    /// Port of the peer leading back.
+    pub peer_port: PortIndex,
+    /// Link class.
+    pub class: LinkClass,
+}
+
+impl Slot {
+    /// Peer value marking an unconnected slot.
+    pub const EMPTY_PEER: SwitchId = SwitchId::MAX;
+    /// An unconnected slot.
+    pub const EMPTY: Slot = Slot {
+        peer: Slot::EMPTY_PEER,
+        peer_port: 0,
+        class: LinkClass::Local,
+    };
+
+    /// Whether this slot holds a link.
+    #[inline]
+    pub fn is_connected(&self) -> bool {
+        self.peer != Slot::EMPTY_PEER
+    }
+}
+
+/// A graph whose port table lives in caller storage (read-only view).
+#[derive(Clone, Copy, Debug)]
+pub struct StoredGraph<'a> {
+    family: Family,
+    n: u32,
+    width: u16,
+    terminals_per_switch: u16,
+    slots: &'a [Slot],
+}
+
+impl<'a> StoredGraph<'a> {
+    /// Number of network port slots per switch.
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    /// Terminals attached to each switch.
+    pub fn terminals_per_switch(&self) -> u16 {
+        self.terminals_per_switch
+    }
+
+    /// The raw port table (`n · width` slots).
+    pub fn slots(&self) -> &'a [Slot] {
+        self.slots
+    }
+
+    /// Network port slots of switch `s` (empty slice when out of range).
+    pub fn switch_slots(&self, s: SwitchId) -> &'a [Slot] {
+        let w = self.width as usize;
+        let start = s as usize * w;
+        self.slots.get(start..start + w).unwrap_or(&[])
+    }
+}
+
+impl Topology for StoredGraph<'_> {
+    fn family(&self) -> Family {
+        self.family
+    }
+    fn num_switches(&self) -> u32 {
+        self.n
+    }
+    fn num_terminals(&self) -> u32 {
+        self.n * self.terminals_per_switch as u32
+    }
+    fn radix(&self) -> PortIndex {
+        self.width + self.terminals_per_switch
+    }
+    #[inline]
+    fn port(&self, switch: SwitchId, port: PortIndex) -> Port {
+        if switch >= self.n {
+            return Port::Unconnected;
+        }
+        if port < self.width {
+            match self
+                .slots
+                .get(switch as usize * self.width as usize + port as usize)
+            {
+                Some(s) if s.is_connected() => Port::Link(Link {
+                    peer: s.peer,
+                    peer_port: s.peer_port,
+                    class: s.class,
+                }),
+                _ => Port::Unconnected,
+            }
+        } else if port < self.width + self.terminals_per_switch {
+            Port::Terminal(switch * self.terminals_per_switch as u32 + (port - self.width) as u32)
+        } else {
+            Port::Unconnected
+        }
+    }
+    fn terminal_port(&self, t: TerminalId) -> Option<(SwitchId, PortIndex)> {
+        let tps = self.terminals_per_switch as u32;
+        if tps == 0 || t >= self.num_terminals() {
+            return None;
+        }
+        Some((t / tps, self.width + (t % tps) as u16))
+    }
+}
+
+/// Builds a [`StoredGraph`] link by link in caller storage.
+#[derive(Debug)]
+pub struct StoredGraphBuilder<'a> {
+    family: Family,
+    n: u32,
+    width: u16,
+    terminals_per_switch: u16,
+    slots: &'a mut [Slot],
+    degree: &'a mut [u16],
+}
+
+impl<'a> StoredGraphBuilder<'a> {
+    /// Starts an empty graph of `n` switches with at most `width` network ports each.
+    /// `slots` needs `n · width` entries and `degree` `n` entries (extra entries are unused).
+    pub fn new(
+        family: Family,
+        n: u32,
+        width: u16,
+        terminals_per_switch: u16,
+        slots: &'a mut [Slot],
+        degree: &'a mut [u16],
+    ) -> Result<Self, TopologyError> {
+        let needed = n as u64 * width as u64;
+        if (slots.len() as u64) < needed {
+            return Err(TopologyError::Capacity {
+                what: "port slots",
+                needed,
+                available: slots.len() as u64,
+            });
+        }
+        if (degree.len() as u64) < n as u64 {
+            return Err(TopologyError::Capacity {
+                what: "degree counters",
+                needed: n as u64,
+                available: degree.len() as u64,
+            });
+        }
+        if (width as u32 + terminals_per_switch as u32) > PortIndex::MAX as u32 {
+            return Err(TopologyError::Invalid {
+                param: "degree",
+                value: width as u64,
+                rule: "ports per switch must fit in 16 bits",
+            });
+        }
+        let slots = &mut slots[..needed as usize];
+        slots.fill(Slot::EMPTY);
+        let degree = &mut degree[..n as usize];
+        degree.fill(0);
+        Ok(StoredGraphBuilder {
+            family,
+            n,
+            width,
+            terminals_per_switch,
+            slots,
+            degree,
+        })
+    }
+
+    /// Number of switches.
+    pub fn num_switches(&self) -> u32 {
+        self.n
+    }
+
+    /// Current number of links at switch `s` (0 when out of range).
+    pub fn degree(&self, s: SwitchId) -> u16 {
+        self.degree.get(s as usize).copied().unwrap_or(0)
+    }
+
+    /// Whether `u` and `v` are already linked.
+    pub fn has_link(&self, u: SwitchId, v: SwitchId) -> bool {
+        if u >= self.n {
+            return false;
+        }
+        let w = self.width as usize;
+        let d = self.degree(u) as usize;
+        self.slots[u as usize * w..u as usize * w + d]
+            .iter()
+            .any(|s| s.peer == v)
+    }
+
+    /// Adds a link `u – v` on the next free port of each end (parallel links allowed;
+    /// the caller rejects them if its family forbids them).
+    pub fn add_link(
+        &mut self,
+        u: SwitchId,
+        v: SwitchId,
+        class: LinkClass,
+    ) -> Result<(), TopologyError> {
+        for s in [u, v] {
+            if s >= self.n {
+                return Err(TopologyError::SwitchOutOfRange {
+                    switch: s as u64,
+                    n: self.n as u64,
+                });
+            }
+        }
+        if u == v {
+            return Err(TopologyError::SelfLoop { switch: u });
+        }
+        let (du, dv) = (self.degree[u as usize], self.degree[v as usize]);
+        for (s, d) in [(u, du), (v, dv)] {
+            if d >= self.width {
+                return Err(TopologyError::DegreeExceeded {
+                    switch: s,
+                    max: self.width as u32,
+                });
+            }
+        }
+        let w = self.width as usize;
+        self.slots[u as usize * w + du as usize] = Slot {
+            peer: v,
+            peer_port: dv,
+            class,
+        };
+        self.slots[v as usize * w + dv as usize] = Slot {
+            peer: u,
+            peer_port: du,
+            class,
+        };
+        self.degree[u as usize] += 1;
+        self.degree[v as usize] += 1;
+        Ok(())
+    }
+
+    /// Finishes the graph as a read-only view of the storage.
+    pub fn finish(self) -> StoredGraph<'a> {
+        StoredGraph {
+            family: self.family,
+            n: self.n,
+            width: self.width,
+            terminals_per_switch: self.terminals_per_switch,
+            slots: self.slots,
+        }
+    }
+}
+
+/// Builds an arbitrary graph of `n` switches from an edge list (`u v` pairs, parallel links
+/// allowed, self loops rejected); `width` bounds the network ports per switch.
+pub fn from_edges<'a, I>(
+    n: u32,
+    width: u16,
+    terminals_per_switch: u16,
+    edges: I,
+    slots: &'a mut [Slot],
+    degree: &'a mut [u16],
+) -> Result<StoredGraph<'a>, TopologyError>
+where
+    I: IntoIterator<Item = (u32, u32)>,
+{
+    let mut b = StoredGraphBuilder::new(
+        Family::Arbitrary,
+        n,
+        width,
+        terminals_per_switch,
+        slots,
+        degree,
+    )?;
+    for (u, v) in edges {
+        b.add_link(u, v, LinkClass::Local)?;
+    }
+    Ok(b.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triangle_ports_are_symmetric() {
+        let mut slots = [Slot::EMPTY; 6];
+        let mut deg = [0u16; 3];
+        let g = from_edges(3, 2, 1, [(0, 1), (1, 2), (2, 0)], &mut slots, &mut deg).unwrap();
+        assert_eq!(g.num_switches(), 3);
+        assert_eq!(g.radix(), 3);
+        for s in 0..3 {
+            for p in 0..2 {
+                let l = g.port(s, p).link().unwrap();
+                let back = g.port(l.peer, l.peer_port).link().unwrap();
+                assert_eq!((back.peer, back.peer_port), (s, p));
+            }
+            assert_eq!(g.port(s, 2), Port::Terminal(s));
+            assert_eq!(g.terminal_port(s), Some((s, 2)));
+        }
+        assert_eq!(g.port(5, 0), Port::Unconnected);
+        assert_eq!(g.port(0, 9), Port::Unconnected);
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let mut slots = [Slot::EMPTY; 4];
+        let mut deg = [0u16; 2];
+        assert_eq!(
+            from_edges(2, 2, 1, [(0, 0)], &mut slots, &mut deg).unwrap_err(),
+            TopologyError::SelfLoop { switch: 0 }
+        );
+        assert_eq!(
+            from_edges(2, 2, 1, [(0, 5)], &mut slots, &mut deg).unwrap_err(),
+            TopologyError::SwitchOutOfRange { switch: 5, n: 2 }
+        );
+        assert!(matches!(
+            from_edges(2, 1, 1, [(0, 1), (0, 1)], &mut slots, &mut deg).unwrap_err(),
+            TopologyError::DegreeExceeded { .. }
+        ));
+        assert!(matches!(
+            from_edges(3, 2, 1, [(0, 1)], &mut slots, &mut deg).unwrap_err(),
+            TopologyError::Capacity { .. }
+        ));
+    }
+}

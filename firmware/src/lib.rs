@@ -1,0 +1,2 @@
+//! jumpnet firmware application logic (placeholder).
+#![no_std]

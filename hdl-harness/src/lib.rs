@@ -1,0 +1,1 @@
+//! jumpnet RTL harness (placeholder).

@@ -1,0 +1,2 @@
+//! `jumpnet` command-line entry point (thin wrapper over the library).
+fn main() {}

@@ -1,0 +1,1 @@
+//! Shared helpers for jumpnet's cross-crate integration tests.

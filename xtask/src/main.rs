@@ -1,0 +1,2 @@
+//! `cargo xtask` (placeholder).
+fn main() {}
