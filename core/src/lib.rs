@@ -12,6 +12,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(test)]
+extern crate std;
+
 pub mod metrics;
 pub mod rng;
 pub mod topology;

@@ -22,6 +22,9 @@ pub mod slim_fly;
 pub mod stored;
 pub mod torus;
 
+#[cfg(test)]
+pub(crate) mod testutil;
+
 pub use circulant::Circulant;
 pub use dragonfly::{Dragonfly, GlobalArrangement};
 pub use error::TopologyError;
