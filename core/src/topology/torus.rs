@@ -10,6 +10,7 @@ pub struct Torus {
     _todo: (),
 }
 
+#[allow(clippy::self_named_constructors)]
 impl Torus {
     /// Torus with the given radices.
     pub fn torus(_radices: &[u32], _terminals_per_switch: u16) -> Result<Self, TopologyError> {
