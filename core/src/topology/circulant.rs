@@ -179,7 +179,7 @@ impl Circulant {
         if port >= self.network_ports {
             return None;
         }
-        Some((port as usize / 2, port % 2 == 0))
+        Some((port as usize / 2, port.is_multiple_of(2)))
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Torus {
 impl Torus {
     /// Torus with the given radices (1 to 16 dimensions, every radix at least 1) and
     /// `terminals_per_switch` terminals on every switch (spec/topologies.md §4).
+    // `Torus::torus` / `Torus::mesh` name the two variants of one type on purpose.
+    #[allow(clippy::self_named_constructors)]
     pub fn torus(radices: &[u32], terminals_per_switch: u16) -> Result<Self, TopologyError> {
         Self::build(radices, terminals_per_switch, true)
     }
@@ -130,7 +132,7 @@ impl Torus {
     /// Peer `(switch, port)` of network port `port` of `switch`, if connected.
     fn network_peer(&self, switch: SwitchId, port: PortIndex) -> Option<(SwitchId, PortIndex)> {
         let dim = port as usize / 2;
-        let forward = port % 2 == 0;
+        let forward = port.is_multiple_of(2);
         let k = self.shape.size(dim)?;
         let x = self.shape.coord(switch, dim)?;
         let (value, peer_port) = match (k, self.wrap, forward) {
