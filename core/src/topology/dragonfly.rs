@@ -358,6 +358,7 @@ impl Topology for Dragonfly {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (common rules)
 mod tests {
     use super::*;
     use crate::topology::testutil::{assert_port_symmetry, bfs, diameter_aspl, neighbours};

@@ -20,13 +20,13 @@ pub fn is_prime(n: u64) -> bool {
     if n < 4 {
         return true;
     }
-    if n % 2 == 0 || n % 3 == 0 {
+    if n.is_multiple_of(2) || n.is_multiple_of(3) {
         return false;
     }
     let mut d = 5u64;
     // d ≤ sqrt(n) without overflow: d ≤ n / d.
     while d <= n / d {
-        if n % d == 0 || n % (d + 2) == 0 {
+        if n.is_multiple_of(d) || n.is_multiple_of(d + 2) {
             return false;
         }
         d += 6;
@@ -62,11 +62,11 @@ fn has_full_order(g: u64, q: u32) -> bool {
     let mut rest = order;
     let mut f = 2u64;
     while f <= rest / f {
-        if rest % f == 0 {
+        if rest.is_multiple_of(f) {
             if mod_pow(g, order / f, q) == 1 {
                 return false;
             }
-            while rest % f == 0 {
+            while rest.is_multiple_of(f) {
                 rest /= f;
             }
         }
@@ -330,6 +330,7 @@ impl Iterator for Generators {
 impl ExactSizeIterator for Generators {}
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (common rules)
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
@@ -337,7 +338,7 @@ mod tests {
 
     /// Independent primality by exhaustive division.
     fn naive_prime(n: u64) -> bool {
-        n >= 2 && (2..n).all(|d| n % d != 0)
+        n >= 2 && (2..n).all(|d| !n.is_multiple_of(d))
     }
 
     /// Multiplicative order by repeated multiplication.

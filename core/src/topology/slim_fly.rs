@@ -193,6 +193,7 @@ impl Topology for SlimFly {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (common rules)
 mod tests {
     use super::*;
     use crate::topology::testutil::{assert_port_symmetry, diameter_aspl, neighbours};
