@@ -26,7 +26,7 @@ pub enum GlobalArrangement {
     /// `T = t` if `t < G`, else `t + 1`, arriving on link `k·(g−1) + t'` of `T` with
     /// `t' = G` if `G < T`, else `G − 1`. For `g = a·h + 1` this is the spec formula (one
     /// round). For `g < a·h + 1` the surplus links form further rounds (project choice, the
-    /// [DISS] "`i mod (g−1)`" rule): round `k` pairs `(G, T)` iff both ends' indices exist
+    /// \[DISS\] "`i mod (g−1)`" rule): round `k` pairs `(G, T)` iff both ends' indices exist
     /// (`< a·h`); a surplus port whose partner index does not exist stays
     /// [`Port::Unconnected`]. Round 0 is always complete, so every group pair has a link.
     #[default]
@@ -527,6 +527,24 @@ mod tests {
         assert_eq!(diameter_aspl(&d).0, 1);
         assert_eq!(d.port(0, 5), Port::Unconnected);
         assert_eq!(d.global_link(0, 0), None);
+    }
+
+    #[test]
+    fn every_group_count_is_symmetric_and_connected() {
+        // Consecutive: every g ≤ a·h + 1; every group pair linked, diameter ≤ 3.
+        for (a, h) in [(1, 3), (2, 2), (3, 2), (4, 1)] {
+            for g in 1..=a * h + 1 {
+                for p in [0, 1, 2] {
+                    let d = Dragonfly::new(g, a, p, h, GlobalArrangement::Consecutive).unwrap();
+                    assert_port_symmetry(&d);
+                    let (diam, _) = diameter_aspl(&d);
+                    assert!(diam <= 3, "g={g} a={a} h={h}");
+                    if g > 1 {
+                        assert_eq!(group_pair_counts(&d).len() as u32, g * (g - 1) / 2);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -839,6 +839,27 @@ mod tests {
     }
 
     #[test]
+    fn range_of_sizes_symmetric_and_connected() {
+        for n in 1..=5 {
+            for q in [1, 3, 5, 7, 13] {
+                for a in 1..=4 {
+                    for p in [0, 2] {
+                        let gf = Galaxyfly::new(n, q, a, p, None).unwrap();
+                        assert_port_symmetry(&gf);
+                        let deg = gf.supernode_degree();
+                        for u in 0..gf.num_supernodes() {
+                            let ports: u32 = (0..a).map(|t| gf.degree(u * a + t)).sum();
+                            assert_eq!(ports, a * (a - 1) + deg, "({n},{q},{a}) U={u}");
+                        }
+                        let (diam, _) = diameter_aspl(&gf);
+                        assert!(diam <= 5, "({n},{q},{a}): {diam}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn explicit_h_leaves_spare_slots_unconnected() {
         let gf = Galaxyfly::new(3, 5, 2, 1, Some(4)).unwrap();
         assert_eq!(gf.radix(), 1 + 1 + 4);

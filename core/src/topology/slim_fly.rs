@@ -35,7 +35,7 @@ pub struct SlimFly {
 }
 
 impl SlimFly {
-    /// Slim Fly for prime `q` with `p` terminals per router (`None` = `ceil(k'/2)`, the [SF]
+    /// Slim Fly for prime `q` with `p` terminals per router (`None` = `ceil(k'/2)`, the \[SF\]
     /// full-global-bandwidth choice).
     ///
     /// Rules: `q` an odd prime (`q = 4w ± 1`; prime powers are not supported) —
@@ -196,7 +196,7 @@ impl Topology for SlimFly {
 #[allow(clippy::unwrap_used)] // tests may unwrap (common rules)
 mod tests {
     use super::*;
-    use crate::topology::testutil::{assert_port_symmetry, diameter_aspl, neighbours};
+    use crate::topology::testutil::{assert_port_symmetry, bfs, diameter_aspl, neighbours};
     use std::collections::BTreeSet;
     use std::vec::Vec;
 
@@ -247,6 +247,25 @@ mod tests {
             }
             assert_port_symmetry(&sf);
             assert_eq!(diameter_aspl(&sf).0, 2, "q = {q}");
+        }
+    }
+
+    #[test]
+    fn larger_q_symmetric_regular_and_eccentricity_two() {
+        for q in [17u32, 19, 23, 29, 31] {
+            let sf = SlimFly::new(q, Some(1)).unwrap();
+            let deg = sf.network_degree();
+            assert_port_symmetry(&sf);
+            for s in 0..sf.num_switches() {
+                assert_eq!(sf.degree(s), deg, "q = {q}");
+            }
+            for src in [0, q * q - 1, q * q, 2 * q * q - 1] {
+                assert_eq!(
+                    bfs(&sf, src).into_iter().max(),
+                    Some(2),
+                    "q = {q}, from {src}"
+                );
+            }
         }
     }
 
