@@ -3,12 +3,12 @@
 
 use anyhow::{anyhow, Context, Result};
 use jumpnet_core::topology::{
-    self, stored, Circulant, Dragonfly, Family, FatTree, Galaxyfly, GlobalArrangement, HyperX,
-    Hypercube, Network, SlimFly, Slot, StoredGraph, Torus,
+    self, galaxy::RouterAssignment, stored, Circulant, Dragonfly, Family, FatTree, Galaxyfly,
+    GlobalArrangement, HyperX, Hypercube, Network, SlimFly, Slot, StoredGraph, Torus,
 };
 
 use crate::edgelist;
-use crate::spec::{Arrangement, TopologySpec};
+use crate::spec::{Arrangement, Assignment, TopologySpec};
 
 /// A network together with the storage it borrows (for stored graphs).
 #[derive(Debug)]
@@ -72,7 +72,7 @@ impl OwnedNetwork {
                 let arr = match arrangement {
                     Arrangement::Consecutive => GlobalArrangement::Consecutive,
                     Arrangement::PalmTree => GlobalArrangement::PalmTree,
-                    Arrangement::Relative => GlobalArrangement::Relative,
+                    Arrangement::RelativeMirror => GlobalArrangement::Relative,
                 };
                 structured(Network::Dragonfly(
                     Dragonfly::new(*g, *a, *p, *h, arr).map_err(err)?,
@@ -84,12 +84,25 @@ impl OwnedNetwork {
             TopologySpec::SlimFly { q, p } => {
                 structured(Network::SlimFly(SlimFly::new(*q, *p).map_err(err)?))
             }
-            TopologySpec::Galaxy { n, q } => structured(Network::Galaxyfly(
-                Galaxyfly::new(*n, *q, 1, 1, None).map_err(err)?,
-            )),
-            TopologySpec::Galaxyfly { n, q, a, p, h } => structured(Network::Galaxyfly(
-                Galaxyfly::new(*n, *q, *a, *p, *h).map_err(err)?,
-            )),
+            TopologySpec::Galaxy { n, q } => {
+                structured(Network::Galaxyfly(Galaxyfly::galaxy(*n, *q).map_err(err)?))
+            }
+            TopologySpec::Galaxyfly {
+                n,
+                q,
+                a,
+                p,
+                h,
+                assignment,
+            } => {
+                let assign = match assignment {
+                    Assignment::RoundRobin => RouterAssignment::RoundRobin,
+                    Assignment::ClusterSplit => RouterAssignment::ClusterSplit,
+                };
+                structured(Network::Galaxyfly(
+                    Galaxyfly::with_assignment(*n, *q, *a, *p, *h, assign).map_err(err)?,
+                ))
+            }
             TopologySpec::RandomShortcut { n, d, seed } => {
                 build_random_shortcut(spec, *n, *d, *seed, &mut notes)?
             }

@@ -104,7 +104,7 @@ pub const FAMILIES: &[FamilyHelp] = &[
             ("h", "global links per router", None),
             (
                 "arrangement",
-                "global links: consecutive | palm-tree | relative",
+                "global links: consecutive (absolute) | palm-tree (relative) | relative-mirror",
                 Some("consecutive"),
             ),
         ],
@@ -155,6 +155,11 @@ pub const FAMILIES: &[FamilyHelp] = &[
                 "inter-supernode links per router (default ceil((hs+hg)/a))",
                 Some("auto"),
             ),
+            (
+                "assignment",
+                "which router carries which supernode link: round-robin | cluster-split (a = 2)",
+                Some("round-robin"),
+            ),
         ],
         about: "Galaxyfly (§10)",
     },
@@ -175,10 +180,20 @@ pub const FAMILIES: &[FamilyHelp] = &[
 pub enum Arrangement {
     /// Consecutive / absolute.
     Consecutive,
-    /// Palm tree.
+    /// Palm tree (the default meaning of "relative", spec/topologies.md §7).
     PalmTree,
-    /// Relative.
-    Relative,
+    /// Mirror image of palm tree (`T = G + i + 1`).
+    RelativeMirror,
+}
+
+/// Which Galaxyfly router carries which supernode-level link (spec/topologies.md §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Assignment {
+    /// Edge `j` of a supernode on router `j mod a` (project default).
+    RoundRobin,
+    /// Router 0 intra-cluster, router 1 inter-cluster (the paper's `a = 2` layout).
+    ClusterSplit,
 }
 
 /// A parsed topology specification.
@@ -287,6 +302,8 @@ pub enum TopologySpec {
         p: u32,
         /// Inter-supernode links per router.
         h: Option<u32>,
+        /// Router assignment of supernode links.
+        assignment: Assignment,
     },
     /// Arbitrary edge list.
     Arbitrary {
@@ -343,10 +360,10 @@ impl TopologySpec {
                 h: kv.u32("h")?,
                 arrangement: match kv.str("arrangement")? {
                     "consecutive" | "absolute" => Arrangement::Consecutive,
-                    "palm-tree" | "palmtree" => Arrangement::PalmTree,
-                    "relative" => Arrangement::Relative,
+                    "palm-tree" | "palmtree" | "relative" => Arrangement::PalmTree,
+                    "relative-mirror" => Arrangement::RelativeMirror,
                     other => bail!(
-                        "arrangement = {other} is not known: use consecutive (absolute), palm-tree or relative"
+                        "arrangement = {other} is not known: use consecutive (= absolute), palm-tree (= relative) or relative-mirror"
                     ),
                 },
             },
@@ -369,6 +386,13 @@ impl TopologySpec {
                 a: kv.u32("a")?,
                 p: kv.u32("p")?,
                 h: kv.auto_u32("h")?,
+                assignment: match kv.str("assignment")? {
+                    "round-robin" => Assignment::RoundRobin,
+                    "cluster-split" => Assignment::ClusterSplit,
+                    other => bail!(
+                        "assignment = {other} is not known: use round-robin or cluster-split"
+                    ),
+                },
             },
             "arbitrary" => TopologySpec::Arbitrary {
                 edges: PathBuf::from(kv.str("edges")?),
@@ -434,7 +458,7 @@ impl fmt::Display for TopologySpec {
                 let arr = match arrangement {
                     Arrangement::Consecutive => "consecutive",
                     Arrangement::PalmTree => "palm-tree",
-                    Arrangement::Relative => "relative",
+                    Arrangement::RelativeMirror => "relative-mirror",
                 };
                 write!(f, "{name} g={g} a={a} p={p} h={h} arrangement={arr}")
             }
@@ -444,10 +468,20 @@ impl fmt::Display for TopologySpec {
                 None => write!(f, "{name} q={q}"),
             },
             TopologySpec::Galaxy { n, q } => write!(f, "{name} n={n} q={q}"),
-            TopologySpec::Galaxyfly { n, q, a, p, h } => {
+            TopologySpec::Galaxyfly {
+                n,
+                q,
+                a,
+                p,
+                h,
+                assignment,
+            } => {
                 write!(f, "{name} n={n} q={q} a={a} p={p}")?;
                 if let Some(h) = h {
                     write!(f, " h={h}")?;
+                }
+                if *assignment == Assignment::ClusterSplit {
+                    write!(f, " assignment=cluster-split")?;
                 }
                 Ok(())
             }
@@ -611,6 +645,7 @@ mod tests {
             "slim-fly q=5 p=3",
             "galaxy n=3 q=5",
             "galaxyfly n=3 q=5 a=4 p=1",
+            "galaxyfly n=3 q=5 a=2 p=1 h=3 assignment=cluster-split",
             "arbitrary edges=g.txt t=1",
         ] {
             let spec = TopologySpec::parse(&words(s)).unwrap();
