@@ -79,7 +79,7 @@ pub fn distances<D: Distance>(
         max_distance: 0,
         sum: 0,
     };
-    dist[source as usize] = D::from_level(0).ok_or(too_far())?;
+    dist[source as usize] = D::from_level(0).ok_or(too_far(0))?;
     queue[0] = source;
     let (mut head, mut tail) = (0usize, 1usize);
     while head < tail {
@@ -91,7 +91,7 @@ pub fn distances<D: Distance>(
                 continue;
             };
             if *cell == D::UNREACHABLE {
-                *cell = D::from_level(next).ok_or(too_far())?;
+                *cell = D::from_level(next).ok_or(too_far(next))?;
                 if let Some(q) = queue.get_mut(tail) {
                     *q = v;
                 }
@@ -105,10 +105,10 @@ pub fn distances<D: Distance>(
     Ok(reach)
 }
 
-fn too_far() -> MetricsError {
+fn too_far(level: u32) -> MetricsError {
     MetricsError::Invalid {
         param: "distance",
-        value: u16::MAX as u64,
+        value: level as u64,
         rule: "distances must fit in the chosen distance type (use u32 cells)",
     }
 }

@@ -107,7 +107,9 @@ pub fn build<'a>(
         if c < 2 || (c <= d as u32 && !addable_pair_exists(&g, &candidates)) {
             break;
         }
-        let (a, b) = draw_unlinked_pair(&g, &candidates, rng);
+        let Some((a, b)) = draw_unlinked_pair(&g, &candidates, rng) else {
+            break;
+        };
         g.add_link(a, b, LinkClass::Shortcut)?;
         info.shortcuts += 1;
         for s in [a, b] {
@@ -126,21 +128,20 @@ pub fn build<'a>(
 }
 
 /// "repeat: a, b = two distinct elements drawn uniformly from C until {a,b} not in links"
-/// (spec/topologies.md §3). The caller guarantees an addable pair exists.
+/// (spec/topologies.md §3). The caller guarantees an addable pair exists; `None` only if the
+/// candidate set is inconsistent (fewer than two members).
 fn draw_unlinked_pair(
     g: &StoredGraphBuilder<'_>,
     candidates: &EligibleSet<'_>,
     rng: &mut Rng,
-) -> (SwitchId, SwitchId) {
+) -> Option<(SwitchId, SwitchId)> {
     let c = candidates.len() as usize;
     loop {
-        let Some((i, j)) = rng.distinct_pair(c) else {
-            continue;
-        };
-        if let (Some(a), Some(b)) = (candidates.select(i as u32), candidates.select(j as u32)) {
-            if !g.has_link(a, b) {
-                return (a, b);
-            }
+        let (i, j) = rng.distinct_pair(c)?;
+        let a = candidates.select(i as u32)?;
+        let b = candidates.select(j as u32)?;
+        if !g.has_link(a, b) {
+            return Some((a, b));
         }
     }
 }
