@@ -11,8 +11,10 @@
 //! The popcount of `next` over all vertices is the number of ordered pairs at this distance,
 //! which gives the histogram, the distance sum and the diameter; the OR of `next` over all
 //! vertices says which sources were still active (their eccentricity is at least this
-//! level). Vertices whose `visited` word is already full are skipped. Word arrays have the
-//! fixed size `W` so the compiler unrolls and vectorises the inner loop.
+//! level). Levels with a small frontier push it along its arcs instead (top-down; same
+//! result), and in pull levels vertices whose `visited` word is already full are skipped.
+//! Word arrays have the fixed size `W` so the compiler unrolls and vectorises the inner
+//! loops.
 //!
 //! Batches are independent: [`run_batches`] covers a sub-range, so the host can split the
 //! work over threads and combine the results with [`DistanceSummary::merge`].
@@ -163,15 +165,25 @@ fn run_batch<const W: usize>(
     let mut reached = count as u64;
     let mut level = 0u32;
     let (mut frontier, mut next) = (&mut *bufs.frontier, &mut *bufs.next);
+    let mut frontier_arcs: u64 = (first..first + count)
+        .map(|s| csr.neighbors(s).len() as u64)
+        .sum();
     loop {
         level += 1;
-        let (new_pairs, active) = expand_level(csr, frontier, next, bufs.visited, &full);
-        if new_pairs == 0 {
+        // Direction choice (same result either way): push from a small frontier, pull once
+        // the frontier covers a good part of the arcs.
+        let step = if frontier_arcs * PUSH_RATIO < csr.num_arcs() as u64 {
+            push_level(csr, frontier, next, bufs.visited)
+        } else {
+            pull_level(csr, frontier, next, bufs.visited, &full)
+        };
+        if step.new_pairs == 0 {
             break;
         }
-        summary.add_pairs_at(level, new_pairs);
-        reached += new_pairs;
-        for (w, &mask) in active.iter().enumerate() {
+        summary.add_pairs_at(level, step.new_pairs);
+        reached += step.new_pairs;
+        frontier_arcs = step.frontier_arcs;
+        for (w, &mask) in step.active.iter().enumerate() {
             let mut m = mask;
             while m != 0 {
                 ecc[w][m.trailing_zeros() as usize] = level;
@@ -199,29 +211,64 @@ fn run_batch<const W: usize>(
     summary.connected &= reached == count as u64 * n as u64;
 }
 
-/// One BFS level for all sources of the batch; returns the number of newly reached
-/// (source, vertex) pairs and the OR of all new bits (sources still active).
+/// The frontier is pushed along its arcs when it has fewer than `1 / PUSH_RATIO` of all arcs
+/// (measured: 2 beats 1 and 4 on random shortcut graphs).
+const PUSH_RATIO: u64 = 2;
+
+/// Outcome of one BFS level of a batch.
+struct LevelStep<const W: usize> {
+    /// Newly reached (source, vertex) pairs.
+    new_pairs: u64,
+    /// OR of all new bits: the sources still active at this level.
+    active: [u64; W],
+    /// Arcs leaving the new frontier (sum of its vertices' degrees).
+    frontier_arcs: u64,
+}
+
+/// Keeps the bits of `next[v]` not yet in `visited[v]` (the new frontier), marks them
+/// visited and counts them.
+#[inline(always)]
+fn settle<const W: usize>(
+    nx: &mut [u64; W],
+    vis: &mut [u64; W],
+    degree: usize,
+    step: &mut LevelStep<W>,
+) {
+    let mut count = 0u32;
+    for w in 0..W {
+        let fresh = nx[w] & !vis[w];
+        nx[w] = fresh;
+        vis[w] |= fresh;
+        step.active[w] |= fresh;
+        count += fresh.count_ones();
+    }
+    if count > 0 {
+        step.new_pairs += count as u64;
+        step.frontier_arcs += degree as u64;
+    }
+}
+
+/// Bottom-up level: every vertex not yet reached by all sources ORs its neighbours'
+/// frontier words.
 #[inline(never)]
-fn expand_level<const W: usize>(
+fn pull_level<const W: usize>(
     csr: &Csr<'_>,
     frontier: &[[u64; W]],
     next: &mut [[u64; W]],
     visited: &mut [[u64; W]],
     full: &[u64; W],
-) -> (u64, [u64; W]) {
-    let offsets = csr.offsets();
-    let targets = csr.targets();
-    let mut new_pairs = 0u64;
-    let mut active = [0u64; W];
+) -> LevelStep<W> {
+    let mut step = LevelStep {
+        new_pairs: 0,
+        active: [0; W],
+        frontier_arcs: 0,
+    };
     for (v, (nx, vis)) in next.iter_mut().zip(visited.iter_mut()).enumerate() {
         if *vis == *full {
             *nx = [0; W];
             continue;
         }
-        let row = match (offsets.get(v), offsets.get(v + 1)) {
-            (Some(&a), Some(&b)) => targets.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
-        };
+        let row = csr.neighbors(v as u32);
         let mut acc = [0u64; W];
         for &u in row {
             if let Some(f) = frontier.get(u as usize) {
@@ -230,17 +277,42 @@ fn expand_level<const W: usize>(
                 }
             }
         }
-        let mut count = 0u32;
-        for w in 0..W {
-            let fresh = acc[w] & !vis[w];
-            nx[w] = fresh;
-            vis[w] |= fresh;
-            active[w] |= fresh;
-            count += fresh.count_ones();
-        }
-        new_pairs += count as u64;
+        *nx = acc;
+        settle(nx, vis, row.len(), &mut step);
     }
-    (new_pairs, active)
+    step
+}
+
+/// Top-down level: every frontier vertex ORs its word into its neighbours' `next` words.
+#[inline(never)]
+fn push_level<const W: usize>(
+    csr: &Csr<'_>,
+    frontier: &[[u64; W]],
+    next: &mut [[u64; W]],
+    visited: &mut [[u64; W]],
+) -> LevelStep<W> {
+    next.fill([0; W]);
+    for (u, f) in frontier.iter().enumerate() {
+        if *f == [0; W] {
+            continue;
+        }
+        for &v in csr.neighbors(u as u32) {
+            if let Some(nx) = next.get_mut(v as usize) {
+                for (a, x) in nx.iter_mut().zip(f) {
+                    *a |= x;
+                }
+            }
+        }
+    }
+    let mut step = LevelStep {
+        new_pairs: 0,
+        active: [0; W],
+        frontier_arcs: 0,
+    };
+    for (v, (nx, vis)) in next.iter_mut().zip(visited.iter_mut()).enumerate() {
+        settle(nx, vis, csr.neighbors(v as u32).len(), &mut step);
+    }
+    step
 }
 
 #[cfg(test)]
