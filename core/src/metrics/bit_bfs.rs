@@ -316,8 +316,10 @@ fn push_level<const W: usize>(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::vec::Vec;
 
     #[test]
     fn batch_arithmetic() {
@@ -327,5 +329,51 @@ mod tests {
         assert_eq!(batch_count::<1>(0), 0);
         assert_eq!(sources_of::<1>(100, &(1..5)), 64..100);
         assert_eq!(sources_of::<1>(100, &(2..2)), 100..100);
+    }
+
+    #[test]
+    fn push_and_pull_levels_agree() {
+        use crate::metrics::csr_size;
+        use crate::rng::Rng;
+        use crate::topology::{random_shortcut, Slot};
+        use std::vec;
+
+        let need = random_shortcut::storage_needed(300, 7);
+        let mut slots = vec![Slot::EMPTY; need.slots];
+        let mut deg = vec![0u16; need.degree];
+        let (g, _) =
+            random_shortcut::build(300, 7, &mut Rng::new(4), &mut slots, &mut deg).unwrap();
+        let size = csr_size(&g);
+        let (mut off, mut tg) = (vec![0; size.offsets], vec![0; size.targets]);
+        let csr = Csr::build(&g, &mut off, &mut tg).unwrap();
+        let mut rng = Rng::new(9);
+        let full = [u64::MAX, u64::MAX >> 3];
+        for density in [1u64, 8, 40] {
+            // Random visited sets, and frontiers that are sparse subsets of them.
+            let visited: Vec<[u64; 2]> = (0..300)
+                .map(|_| [rng.next() & rng.next(), rng.next() & rng.next() & full[1]])
+                .collect();
+            let frontier: Vec<[u64; 2]> = visited
+                .iter()
+                .map(|v| {
+                    if rng.below(100) < density {
+                        [v[0] & rng.next(), v[1] & rng.next()]
+                    } else {
+                        [0, 0]
+                    }
+                })
+                .collect();
+            let (mut v1, mut v2) = (visited.clone(), visited.clone());
+            let (mut n1, mut n2) = (vec![[7u64; 2]; 300], vec![[9u64; 2]; 300]);
+            let a = push_level(&csr, &frontier, &mut n1, &mut v1);
+            let b = pull_level(&csr, &frontier, &mut n2, &mut v2, &full);
+            assert_eq!(
+                (a.new_pairs, a.active, a.frontier_arcs),
+                (b.new_pairs, b.active, b.frontier_arcs)
+            );
+            assert!(a.new_pairs > 0);
+            assert_eq!(n1, n2);
+            assert_eq!(v1, v2);
+        }
     }
 }
