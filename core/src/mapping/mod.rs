@@ -7,7 +7,7 @@
 //!   ([`HopObjective`], through a [`DistanceOracle`]) and possible contention
 //!   ([`ContentionObjective`], through a [`PathOracle`]). Both re-score a swap of two ranks
 //!   incrementally ([`SwapObjective`]).
-//! * Optimisers: [`two_opt`] (§3), [`anneal`] (§4) and the genetic node mapping of [`ga`]
+//! * Optimisers: [`two_opt()`] (§3), [`anneal()`] (§4) and the genetic node mapping of [`ga`]
 //!   (§5).
 //!
 //! Everything works in caller storage and is deterministic for a given seed.

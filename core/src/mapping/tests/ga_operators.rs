@@ -80,7 +80,7 @@ fn line_swap_exchanges_two_straight_segments() {
         if line_swap(&mut gene, grid, &mut rng) {
             swaps += 1;
             let c = changed(&before, &gene);
-            assert!(c.len() % 2 == 0 && c.len() <= 8, "{c:?}");
+            assert!(c.len().is_multiple_of(2) && c.len() <= 8, "{c:?}");
             // Changed cells exchange values among themselves.
             let mut x: Vec<_> = c.iter().map(|&i| before[i]).collect();
             let mut y: Vec<_> = c.iter().map(|&i| gene[i]).collect();

@@ -17,6 +17,9 @@ fn table(p: TrafficPattern, side: u16, seed: u64) -> Vec<Address> {
     dest
 }
 
+/// Per-bit rule `d_i = f(s, i)` of a pattern.
+type BitRule<'a> = &'a dyn Fn(u32, u32) -> u32;
+
 fn bit(s: u32, i: u32) -> u32 {
     (s >> i) & 1
 }
@@ -29,7 +32,7 @@ fn by_bits(s: u32, b: u32, f: impl Fn(u32, u32) -> u32) -> u32 {
 #[test]
 fn bit_patterns_match_their_bit_definitions() {
     let (n, b) = (8u32, 6u32);
-    let cases: [(TrafficPattern, &dyn Fn(u32, u32) -> u32); 5] = [
+    let cases: [(TrafficPattern, BitRule); 5] = [
         (TrafficPattern::BitComplement, &|s, i| 1 - bit(s, i)),
         (TrafficPattern::BitReversal, &|s, i| bit(s, b - 1 - i)),
         (TrafficPattern::BitRotation, &|s, i| bit(s, (i + 1) % b)),
