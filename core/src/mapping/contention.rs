@@ -86,7 +86,7 @@ impl<'a, P: PathOracle> ContentionObjective<'a, P> {
                 *load += 1;
             } else if *load >= 1 {
                 if *load >= 2 {
-                    *total -= 1;
+                    *total = total.saturating_sub(1);
                 }
                 *load -= 1;
             }

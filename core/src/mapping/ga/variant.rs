@@ -38,22 +38,34 @@ impl VariantSpec {
     }
 }
 
-/// A row of \[GA\] Table 1.
+/// A row of \[GA\] Table 1 (shares: random / line / box / neighbouring swap / randomize).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)] // the symbols are [GA]'s names; see `spec()` for each row
 pub enum Variant {
+    /// 37.5 / 25 / 12.5 / 0 / 25 %, 25 % survivors.
     S00,
+    /// 12.5 / 12.5 / 12.5 / 37.5 / 25 %, 25 % survivors, `r = N_p` (project choice).
     S01,
+    /// 20 % each, 25 % survivors, `r = N_p` (project choice).
     S02,
+    /// 75 % neighbouring, 25 % randomize, 25 % survivors, `r = N_p`.
     S03,
+    /// 75 % neighbouring, 25 % randomize, 25 % survivors, `r` random.
     S04,
+    /// 100 % random swap, 25 % survivors.
     S05,
+    /// 100 % neighbouring, 25 % survivors, `r = 2`.
     S10,
+    /// 100 % neighbouring, 50 % survivors, `r = 2`.
     S11,
+    /// 100 % neighbouring, 12.5 % survivors, `r = 2`.
     S12,
+    /// 100 % neighbouring, 25 % survivors, `r = N_p`.
     S20,
+    /// 100 % neighbouring, 50 % survivors, `r = N_p`.
     S21,
+    /// 100 % neighbouring, 12.5 % survivors, `r = N_p`.
     S22,
+    /// Random search: every gene redrawn each generation, no survivors.
     S99,
 }
 

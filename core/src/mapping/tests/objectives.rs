@@ -84,6 +84,49 @@ fn incremental_hops_equal_full_evaluation_after_many_swaps() {
     assert_eq!(obj.apply_swap(&mut placement, 4, 99), v);
 }
 
+/// One-way ring distance `(b - a) mod n`: asymmetric, so a message between the two swapped
+/// ranks changes its hops when they swap and must be counted exactly once.
+struct OneWayRing(u32);
+
+impl DistanceOracle for OneWayRing {
+    fn distance(&self, a: NodeId, b: NodeId) -> u32 {
+        (b + self.0 - a) % self.0
+    }
+}
+
+#[test]
+fn incremental_hops_count_messages_between_the_swapped_ranks_once() {
+    let n = 40u32;
+    let oracle = OneWayRing(n);
+    let full = |msgs: &[Message], p: &[u32]| -> u64 {
+        msgs.iter()
+            .map(|m| oracle.distance(p[m.src_rank as usize], p[m.dst_rank as usize]) as u64)
+            .sum()
+    };
+    let m = 16u32;
+    // One-way traffic (a pair sending both ways would hide the double count: d(a,b) + d(b,a)
+    // = n on the one-way ring).
+    let mut msgs = bruck(m);
+    msgs.extend(binomial_bcast(m, 3));
+    let (mut off, mut items) = index_storage(&msgs, m as usize);
+    let index = RankIndex::build(&msgs, m, &mut off, &mut items).unwrap();
+    let mut obj = HopObjective::new(OneWayRing(n), &msgs, index).unwrap();
+    let mut rng = Rng::new(6);
+    let mut placement = random_placement(n, m as usize, &mut rng);
+    obj.evaluate(&placement).unwrap();
+    for _ in 0..2000 {
+        // Half of the swaps exchange Bruck partners (ranks 2^k apart).
+        let a = rng.below(m as u64) as u32;
+        let b = if rng.below(2) == 0 {
+            (a + (1 << rng.below(4))) % m
+        } else {
+            (a + 1 + rng.below(m as u64 - 1) as u32) % m
+        };
+        let v = obj.apply_swap(&mut placement, a, b);
+        assert_eq!(v, full(&msgs, &placement));
+    }
+}
+
 #[test]
 fn incremental_contention_equals_full_evaluation_after_many_swaps() {
     let n = 80u32;
