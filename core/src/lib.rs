@@ -19,6 +19,7 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod mapping;
 pub mod metrics;
 pub mod rng;
 pub mod topology;
