@@ -17,4 +17,5 @@ extern crate std;
 
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod topology;

@@ -1,0 +1,2 @@
+//! Routing benchmarks (placeholder while the routing module is written).
+fn main() {}
