@@ -7,7 +7,7 @@
 //! the packet's history (Valiant phases, torus datelines) cannot be expressed as such tables.
 //! The result should be checked with [`super::walk`] against the original routing.
 
-use crate::topology::{PortIndex, Port, SwitchId, Topology};
+use crate::topology::{Port, PortIndex, SwitchId, Topology};
 
 use super::error::RoutingError;
 use super::table::RouteEntry;

@@ -84,8 +84,7 @@ impl<'s> CycleSearch<'s> {
             if f.slot >= fanout {
                 *self.color.get_mut(f.vertex as usize)? = BLACK;
                 self.top -= 1;
-                if let Some(parent) = self.top.checked_sub(1).and_then(|i| self.stack.get_mut(i))
-                {
+                if let Some(parent) = self.top.checked_sub(1).and_then(|i| self.stack.get_mut(i)) {
                     parent.slot += 1;
                 }
                 continue;
@@ -145,6 +144,7 @@ impl<'s> CycleSearch<'s> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     extern crate std;
     use super::*;

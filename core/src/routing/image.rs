@@ -67,11 +67,11 @@ pub fn encode<V: TableValue>(
         .map_err(|_| too_small())?
         .len();
     for r in table.runs() {
-        let rest = out.get_mut(pos..).ok_or_else(|| too_small())?;
+        let rest = out.get_mut(pos..).ok_or_else(too_small)?;
         pos += postcard::to_slice(r, rest).map_err(|_| too_small())?.len();
     }
     let crc = crc32(out.get(..pos).unwrap_or(&[]));
-    let tail = out.get_mut(pos..pos + 4).ok_or_else(|| too_small())?;
+    let tail = out.get_mut(pos..pos + 4).ok_or_else(too_small)?;
     tail.copy_from_slice(&crc.to_le_bytes());
     Ok(pos + 4)
 }

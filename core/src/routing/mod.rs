@@ -41,6 +41,7 @@ pub mod table_set;
 pub mod walk;
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 pub(crate) mod testgraphs;
 
 pub use cdg::Cdg;
@@ -171,3 +172,7 @@ pub(crate) fn terminal_location<T: Topology>(
             terminals: topo.num_terminals(),
         })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests;

@@ -91,11 +91,7 @@ pub fn all_to_all<T: Topology, R: Routing + ?Sized>(
 
 /// Summarises `loads` (from [`all_to_all`]) over the network channels of `topo` whose link
 /// class is `class` (all network channels when `None`).
-pub fn load_summary<T: Topology>(
-    topo: &T,
-    loads: &[u64],
-    class: Option<LinkClass>,
-) -> LoadSummary {
+pub fn load_summary<T: Topology>(topo: &T, loads: &[u64], class: Option<LinkClass>) -> LoadSummary {
     let radix = topo.radix();
     let mut sum = LoadSummary::default();
     for s in 0..topo.num_switches() {
@@ -104,10 +100,7 @@ pub fn load_summary<T: Topology>(
                 if class.is_some_and(|c| c != l.class) {
                     continue;
                 }
-                let v = loads
-                    .get(channel_index(radix, s, p))
-                    .copied()
-                    .unwrap_or(0);
+                let v = loads.get(channel_index(radix, s, p)).copied().unwrap_or(0);
                 sum.channels += 1;
                 sum.total += v;
                 sum.max = sum.max.max(v);
@@ -129,10 +122,7 @@ pub fn load_by_class<T: Topology>(
     for s in 0..topo.num_switches() {
         for p in 0..radix {
             if let Port::Link(l) = topo.port(s, p) {
-                let v = loads
-                    .get(channel_index(radix, s, p))
-                    .copied()
-                    .unwrap_or(0);
+                let v = loads.get(channel_index(radix, s, p)).copied().unwrap_or(0);
                 let idx = match out[..used].iter().position(|(c, _)| *c == l.class) {
                     Some(i) => i,
                     None => {

@@ -232,6 +232,7 @@ pub(crate) fn push_run<V: Copy + Eq>(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -265,16 +266,34 @@ mod tests {
 
     #[test]
     fn capacity_and_canonical_form_are_checked() {
-        let mut buf = [Run { first: 0, value: 0u8 }; 2];
+        let mut buf = [Run {
+            first: 0,
+            value: 0u8,
+        }; 2];
         let mut b = RunTableBuilder::new(&mut buf);
         b.push(1).unwrap();
         b.push(2).unwrap();
         assert!(matches!(b.push(3), Err(RoutingError::Capacity { .. })));
-        let runs = [Run { first: 0, value: 1u8 }, Run { first: 2, value: 1 }];
+        let runs = [
+            Run {
+                first: 0,
+                value: 1u8,
+            },
+            Run { first: 2, value: 1 },
+        ];
         assert!(RunTable::new(&runs, 4).is_err());
-        let runs = [Run { first: 1, value: 1u8 }];
+        let runs = [Run {
+            first: 1,
+            value: 1u8,
+        }];
         assert!(RunTable::new(&runs, 4).is_err());
-        let runs = [Run { first: 0, value: 1u8 }, Run { first: 4, value: 2 }];
+        let runs = [
+            Run {
+                first: 0,
+                value: 1u8,
+            },
+            Run { first: 4, value: 2 },
+        ];
         assert!(RunTable::new(&runs, 4).is_err());
         assert!(RunTable::<u8>::new(&[], 0).is_ok());
         assert!(RunTable::<u8>::new(&[], 1).is_err());

@@ -79,9 +79,10 @@ impl<T: Topology> Routing for TableRouting<'_, T> {
         terminal_location(self.topo, dst)?;
         let mut st = PacketState::new(s);
         if let Some(l) = &self.layers {
-            let layer = l
-                .lookup(s, dst)
-                .ok_or(RoutingError::NoRoute { switch: s, terminal: dst })?;
+            let layer = l.lookup(s, dst).ok_or(RoutingError::NoRoute {
+                switch: s,
+                terminal: dst,
+            })?;
             st.layer = layer;
             st.vc = layer;
         }

@@ -101,11 +101,7 @@ impl<'a, V: Copy + Eq> TableSetBuilder<'a, V> {
             });
         }
         let dst = self.dst;
-        let start = self
-            .offsets
-            .get(self.switch as usize)
-            .copied()
-            .unwrap_or(0) as usize;
+        let start = self.offsets.get(self.switch as usize).copied().unwrap_or(0) as usize;
         let mut local = self.used - start;
         let tail = self.runs.get_mut(start..).unwrap_or(&mut []);
         push_run(tail, &mut local, dst, value, "table runs")?;
@@ -152,12 +148,16 @@ impl<'a, V: Copy + Eq> TableSetBuilder<'a, V> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn tables_of_several_switches() {
-        let mut runs = [Run { first: 0, value: 0u8 }; 12];
+        let mut runs = [Run {
+            first: 0,
+            value: 0u8,
+        }; 12];
         let mut offs = [0u32; 4];
         let mut b = TableSetBuilder::new(3, 4, &mut runs, &mut offs).unwrap();
         let vals = [[1u8, 1, 2, 2], [5, 5, 5, 5], [0, 1, 0, 1]];
@@ -180,7 +180,10 @@ mod tests {
 
     #[test]
     fn incomplete_set_is_an_error() {
-        let mut runs = [Run { first: 0, value: 0u8 }; 4];
+        let mut runs = [Run {
+            first: 0,
+            value: 0u8,
+        }; 4];
         let mut offs = [0u32; 3];
         let mut b = TableSetBuilder::new(2, 2, &mut runs, &mut offs).unwrap();
         b.push(1).unwrap();

@@ -81,7 +81,8 @@ impl MinHeap<'_> {
                     break;
                 }
                 let r = l + 1;
-                let c = if r < self.len && key(self.heap[r], dist, hops) < key(self.heap[l], dist, hops)
+                let c = if r < self.len
+                    && key(self.heap[r], dist, hops) < key(self.heap[l], dist, hops)
                 {
                     r
                 } else {

@@ -25,7 +25,9 @@ impl<T: Topology> DependencyGraph for LayerGraph<'_, T> {
         self.r
     }
     fn successor(&self, v: u32, slot: u32) -> Option<u32> {
-        let c = self.counts.get((v as usize) * self.r as usize + slot as usize)?;
+        let c = self
+            .counts
+            .get((v as usize) * self.r as usize + slot as usize)?;
         if *c == 0 {
             return None;
         }
@@ -282,18 +284,21 @@ pub(crate) fn balance_split(paths: &[u64], avail: usize) -> [u8; MAX_LAYERS] {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
     #[test]
     fn balancing_splits_the_heaviest_layer_first() {
-        // 3 layers with 100, 40, 10 paths over 8 VLs: shares go to 100,100,40,100 (100/4=25 <
-        // 40/1) ... checked against hand computation.
+        // 3 layers with 100, 40, 10 paths over 8 VLs: 5 spare shares go one by one to the
+        // highest paths-per-share: 100/1 -> 100/2 = 50 > 40 -> 100/3 ≈ 33 < 40 -> 40/2 = 20;
+        // 33 > 20 -> 100/4 = 25 > 20 -> 100/5.
         let s = balance_split(&[100, 40, 10], 8);
-        // Greedy by average: 100/1 -> 2; 100/2=50 > 40 -> 3; 100/3≈33 < 40 -> layer 1: 2;
-        // 100/3≈33 > 20 -> 4; 25 > 20 -> 5.
-        assert_eq!(&s[..3], &[4, 2, 1]);
-        assert_eq!(s.iter().map(|&x| x as usize).sum::<usize>(), 7);
+        assert_eq!(&s[..3], &[5, 2, 1]);
+        assert_eq!(s.iter().map(|&x| x as usize).sum::<usize>(), 8);
+        // Ties go to the first layer.
+        let s = balance_split(&[10, 10], 3);
+        assert_eq!(&s[..2], &[2, 1]);
         let s = balance_split(&[5], 1);
         assert_eq!(s[0], 1);
     }

@@ -129,13 +129,11 @@ pub(crate) fn compute<T: Topology>(
         let reached = dijkstra(topo, t, weights, dist, &mut sc, row, r)?;
         // Destination switch ejects; unreached sources with terminals cannot be routed.
         row[t as usize] = tport;
-        for x in 0..n {
-            if dist[x] == u64::MAX && sc.terms[x] > 0 {
-                return Err(RoutingError::Unreachable {
-                    from: x as u32,
-                    to: t,
-                });
-            }
+        if let Some(x) = (0..n).find(|&x| dist[x] == u64::MAX && sc.terms[x] > 0) {
+            return Err(RoutingError::Unreachable {
+                from: x as u32,
+                to: t,
+            });
         }
         // +1 per path from every source terminal: push subtree terminal counts upward.
         sc.acc.copy_from_slice(sc.terms);
@@ -209,10 +207,7 @@ fn dijkstra<T: Topology>(
                 continue;
             }
             let p = l.peer_port;
-            let w = weights
-                .get(x * r + p as usize)
-                .copied()
-                .unwrap_or(u64::MAX);
+            let w = weights.get(x * r + p as usize).copied().unwrap_or(u64::MAX);
             let cand = (dy.saturating_add(w), hy + 1, p);
             if cand < (dist[x], sc.hops[x], row[x]) {
                 dist[x] = cand.0;
