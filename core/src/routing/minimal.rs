@@ -52,13 +52,15 @@ impl<'a, T: Topology> MinimalRouting<'a, T> {
                 switches: n,
             });
         }
-        let du = self.dist.get(t, at);
+        // The graph is undirected, so dist(v, t) = dist(t, v); reading the rows of `at`
+        // and its neighbours keeps consecutive destinations in consecutive memory.
+        let du = self.dist.get(at, t);
         if du == UNREACHABLE {
             return Err(RoutingError::Unreachable { from: at, to: t });
         }
         for p in 0..self.topo.radix() {
             if let Port::Link(l) = self.topo.port(at, p) {
-                if self.dist.get(t, l.peer).wrapping_add(1) == du {
+                if self.dist.get(l.peer, t).wrapping_add(1) == du {
                     return Ok(p);
                 }
             }

@@ -108,6 +108,12 @@ impl<'a, V: Copy + Eq> RunTable<'a, V> {
         Ok(RunTable { runs, len })
     }
 
+    /// Wraps runs known to be canonical (built by this module's builders), without the
+    /// O(runs) check of [`RunTable::new`].
+    pub(crate) fn from_canonical(runs: &'a [Run<V>], len: u32) -> Self {
+        RunTable { runs, len }
+    }
+
     /// Number of destinations covered.
     pub fn len(&self) -> u32 {
         self.len

@@ -38,7 +38,8 @@ impl<'a, V: Copy + Eq> TableSet<'a, V> {
         let lo = *self.offsets.get(s)? as usize;
         let hi = *self.offsets.get(s + 1)? as usize;
         let runs = self.runs.get(lo..hi)?;
-        RunTable::new(runs, self.destinations).ok()
+        // Canonical by construction: only `TableSetBuilder` creates table sets.
+        Some(RunTable::from_canonical(runs, self.destinations))
     }
 
     /// Value for destination `dst` at `switch`.

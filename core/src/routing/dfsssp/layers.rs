@@ -73,6 +73,72 @@ impl<T: Topology> Ctx<'_, T> {
     }
 }
 
+/// Destinations grouped by the channel their route takes at each switch: the destinations
+/// `d` with `next_port[d][u] = p` are `list[start[c] .. start[c + 1]]` for channel
+/// `c = u · r + p` (ascending `d`). Lets a cycle break visit only the destinations whose
+/// routes use the weakest edge's first channel.
+pub(crate) struct ChannelIndex<'i> {
+    start: &'i [u32],
+    list: &'i [u32],
+}
+
+impl<'i> ChannelIndex<'i> {
+    /// Builds the index by counting sort (`list`: terminals · switches entries, `start`:
+    /// channels + 1).
+    pub(crate) fn build<T: Topology>(
+        topo: &T,
+        next_port: &[PortIndex],
+        list: &'i mut [u32],
+        start: &'i mut [u32],
+    ) -> Result<Self, RoutingError> {
+        let n = topo.num_switches() as usize;
+        let nt = topo.num_terminals() as usize;
+        let r = topo.radix() as usize;
+        let start = &mut start[..n * r + 1];
+        start.fill(0);
+        let chan = |d: usize, u: usize| -> Option<usize> {
+            let p = *next_port.get(d * n + u)? as usize;
+            (p < r).then_some(u * r + p)
+        };
+        for d in 0..nt {
+            let (t, _) = terminal_location(topo, d as u32)?;
+            for u in (0..n).filter(|&u| u != t as usize) {
+                if let Some(c) = chan(d, u) {
+                    start[c + 1] += 1;
+                }
+            }
+        }
+        for c in 0..n * r {
+            start[c + 1] += start[c];
+        }
+        // Fill with a moving cursor kept in the (shifted) start array, then shift back.
+        for d in 0..nt {
+            let (t, _) = terminal_location(topo, d as u32)?;
+            for u in (0..n).filter(|&u| u != t as usize) {
+                if let Some(c) = chan(d, u) {
+                    let k = start[c] as usize;
+                    if let Some(slot) = list.get_mut(k) {
+                        *slot = d as u32;
+                    }
+                    start[c] += 1;
+                }
+            }
+        }
+        for c in (0..n * r).rev() {
+            start[c + 1] = start[c];
+        }
+        start[0] = 0;
+        Ok(ChannelIndex { start, list })
+    }
+
+    /// Destinations whose route leaves switch `u` on channel `c`.
+    fn destinations(&self, c: usize) -> &[u32] {
+        let lo = self.start.get(c).copied().unwrap_or(0) as usize;
+        let hi = self.start.get(c + 1).copied().unwrap_or(0) as usize;
+        self.list.get(lo..hi).unwrap_or(&[])
+    }
+}
+
 /// Assigns every path a layer so that no layer's dependency graph has a cycle, then
 /// balances over spare layers if configured.
 #[allow(clippy::too_many_arguments)]
@@ -80,6 +146,7 @@ pub(crate) fn assign<T: Topology>(
     topo: &T,
     config: &DfssspConfig,
     next_port: &[PortIndex],
+    index: &ChannelIndex<'_>,
     layer: &mut [u8],
     tree: &mut [u32],
     scratch: &mut [u32],
@@ -177,9 +244,10 @@ pub(crate) fn assign<T: Topology>(
                 break;
             };
             let w = w as usize;
-            for d in 0..nt {
+            for &d in index.destinations(c) {
+                let d = d as usize;
                 let t = dst_switch(d)?;
-                if w == t || next_port[d * n + u] != p || next_port[d * n + w] as usize != q {
+                if w == t || next_port[d * n + w] as usize != q {
                     continue;
                 }
                 let (lo, sz) = (pos[d * n + u] as usize, size[d * n + u] as usize);

@@ -66,6 +66,10 @@ pub struct DfssspSizes {
     pub tree: usize,
     /// `dep_count` (channels · radix).
     pub dep_count: usize,
+    /// `by_channel` (terminals · switches).
+    pub by_channel: usize,
+    /// `channel_start` (channels + 1).
+    pub channel_start: usize,
     /// `color` and `stack` (channels).
     pub channels: usize,
 }
@@ -83,6 +87,8 @@ impl DfssspSizes {
             per_path: nt * n,
             tree: 3 * nt * n,
             dep_count: n * r * r,
+            by_channel: nt * n,
+            channel_start: n * r + 1,
             channels: n * r,
         }
     }
@@ -95,6 +101,8 @@ impl DfssspSizes {
             + self.per_path * 3
             + self.tree * 4
             + self.dep_count * 4
+            + self.by_channel * 4
+            + self.channel_start * 4
             + self.channels * (1 + core::mem::size_of::<Frame>())
     }
 }
@@ -116,6 +124,10 @@ pub struct DfssspStorage<'a> {
     pub tree: &'a mut [u32],
     /// Dependency counts of the layer being processed.
     pub dep_count: &'a mut [u32],
+    /// Destinations routed through each channel, grouped by channel.
+    pub by_channel: &'a mut [u32],
+    /// Start of each channel's group in `by_channel`.
+    pub channel_start: &'a mut [u32],
     /// Cycle search colours.
     pub color: &'a mut [u8],
     /// Cycle search stack.
@@ -131,6 +143,16 @@ impl DfssspStorage<'_> {
         need("DFSSSP layer", s.per_path as u64, self.layer.len())?;
         need("DFSSSP tree", s.tree as u64, self.tree.len())?;
         need("DFSSSP dep_count", s.dep_count as u64, self.dep_count.len())?;
+        need(
+            "DFSSSP by_channel",
+            s.by_channel as u64,
+            self.by_channel.len(),
+        )?;
+        need(
+            "DFSSSP channel_start",
+            s.channel_start as u64,
+            self.channel_start.len(),
+        )?;
         need("DFSSSP color", s.channels as u64, self.color.len())?;
         need("DFSSSP stack", s.channels as u64, self.stack.len())
     }
@@ -260,13 +282,16 @@ pub fn dfsssp<'a, T: Topology>(
         layer,
         tree,
         dep_count,
+        by_channel,
+        channel_start,
         color,
         stack,
     } = storage;
     let max_weight = paths::compute(topo, config, weights, dist, scratch, next_port, tree)?;
     let next_port: &'a [PortIndex] = next_port;
+    let index = layers::ChannelIndex::build(topo, next_port, by_channel, channel_start)?;
     let mut report = layers::assign(
-        topo, config, next_port, layer, tree, scratch, dep_count, color, stack,
+        topo, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
     )?;
     report.max_weight = max_weight;
     let n = topo.num_switches();

@@ -25,6 +25,8 @@ pub struct Bufs {
     l: Vec<u8>,
     t: Vec<u32>,
     dc: Vec<u32>,
+    bc: Vec<u32>,
+    cs: Vec<u32>,
     c: Vec<u8>,
     st: Vec<Frame>,
 }
@@ -40,6 +42,8 @@ impl Bufs {
             l: vec![0; z.per_path],
             t: vec![0; z.tree],
             dc: vec![0; z.dep_count],
+            bc: vec![0; z.by_channel],
+            cs: vec![0; z.channel_start],
             c: vec![0; z.channels],
             st: vec![Frame::default(); z.channels],
         }
@@ -53,6 +57,8 @@ impl Bufs {
             layer: &mut self.l,
             tree: &mut self.t,
             dep_count: &mut self.dc,
+            by_channel: &mut self.bc,
+            channel_start: &mut self.cs,
             color: &mut self.c,
             stack: &mut self.st,
         }

@@ -237,3 +237,57 @@ fn missing_entry_is_a_clear_error() {
     assert_eq!(walk(&g, &tr, 2, 0, 10, |_| {}).unwrap(), 2);
     assert_eq!(tr.num_vcs(), 1);
 }
+
+#[test]
+fn layer_table_image_round_trip() {
+    let layers = [0u8, 0, 1, 1, 1, 2, 0, 0, 7];
+    let mut runs = [Run {
+        first: 0,
+        value: 0u8,
+    }; 9];
+    let mut b = RunTableBuilder::new(&mut runs);
+    for l in layers {
+        b.push(l).unwrap();
+    }
+    let t = b.finish();
+    assert_eq!(t.runs().len(), 5);
+    let mut img = vec![0u8; max_image_len(t.runs().len())];
+    let len = encode(3, &t, &mut img).unwrap();
+    let mut out = [Run {
+        first: 0,
+        value: 0u8,
+    }; 5];
+    let dec = decode::<u8>(&img[..len], &mut out).unwrap();
+    assert_eq!(dec.switch, 3);
+    for (d, &l) in layers.iter().enumerate() {
+        assert_eq!(dec.table.lookup(d as u32), Some(l));
+    }
+    // Too small an image buffer is a capacity error.
+    assert!(matches!(
+        encode(3, &t, &mut img[..6]),
+        Err(RoutingError::Capacity { .. })
+    ));
+}
+
+#[test]
+fn random_bytes_never_panic_the_decoder() {
+    let mut rng = crate::rng::Rng::new(77);
+    let mut out = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE
+        };
+        16
+    ];
+    for _ in 0..20_000 {
+        let len = rng.index(48);
+        let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        if len > 8 && rng.index(2) == 0 {
+            // Valid CRC over garbage content: exercises the field checks behind the CRC.
+            bytes[..4].copy_from_slice(b"JNRT");
+            let crc = super::super::crc32::crc32(&bytes[..len - 4]);
+            bytes[len - 4..].copy_from_slice(&crc.to_le_bytes());
+        }
+        let _ = decode::<RouteEntry>(&bytes, &mut out);
+    }
+}
