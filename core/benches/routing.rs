@@ -95,7 +95,8 @@ fn bfs_all(
     let dm = DistanceMatrix::compute(g, dist, q).expect("distances");
     let r = MinimalRouting::new(g, dm).expect("routing");
     let mut b = TableSetBuilder::new(N, g.num_terminals(), runs, offs).expect("builder");
-    all_tables(&r, &mut b).expect("tables");
+    let (mut bd, mut bp) = (vec![0u16; N as usize], vec![0u16; N as usize]);
+    all_tables(&r, &mut bd, &mut bp, &mut b).expect("tables");
     b.finish().expect("finish").total_runs()
 }
 
@@ -116,7 +117,8 @@ fn report_sizes(g: &StoredGraph<'_>) {
     let dm = DistanceMatrix::compute(g, &mut dist, &mut q).expect("distances");
     let r = MinimalRouting::new(g, dm).expect("routing");
     let mut b = TableSetBuilder::new(N, nt as u32, &mut runs, &mut offs).expect("builder");
-    all_tables(&r, &mut b).expect("tables");
+    let (mut bd, mut bp) = (vec![0u16; n], vec![0u16; n]);
+    all_tables(&r, &mut bd, &mut bp, &mut b).expect("tables");
     let set = b.finish().expect("finish");
     let el = t0.elapsed();
     let mut img = vec![0u8; max_image_len(nt)];
@@ -153,7 +155,7 @@ fn run_dfsssp(g: &StoredGraph<'_>, print: bool) {
     let mut dc = vec![0u32; z.dep_count];
     let mut bc = vec![0u32; z.by_channel];
     let mut cs = vec![0u32; z.channel_start];
-    let mut c = vec![0u8; z.channels];
+    let mut c = vec![0u32; z.channels];
     let mut st = vec![Frame::default(); z.channels];
     let t0 = Instant::now();
     // 16 layers (the most DFSSSP searches) so the bench reports how many this graph needs;

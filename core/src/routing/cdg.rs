@@ -212,15 +212,15 @@ impl<'a, T: Topology> Cdg<'a, T> {
     }
 
     /// Searches the CDG for a cycle (iterative DFS, roots and successors in ascending
-    /// order). `color` and `stack` need [`Cdg::vertices_needed`] entries; a cycle found is
+    /// order). `marks` and `stack` need [`Cdg::vertices_needed`] entries; a cycle found is
     /// written to `cycle_out` (which must hold it, else [`RoutingError::Capacity`]).
     pub fn find_cycle(
         &self,
-        color: &mut [u8],
+        marks: &mut [u32],
         stack: &mut [Frame],
         cycle_out: &mut [ChannelVc],
     ) -> Result<Deadlock, RoutingError> {
-        let mut search = CycleSearch::new(self.vertices, color, stack)?;
+        let mut search = CycleSearch::new(self.vertices, marks, stack)?;
         match search.next_cycle(self) {
             None => Ok(Deadlock::Free),
             Some(i) => {

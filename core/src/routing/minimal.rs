@@ -8,7 +8,7 @@
 //!   first port whose neighbour is closest — what a switch microcontroller can do for itself
 //!   (O(degree · (n + m)) time).
 //! * [`MinimalRouting`] answers hops from an all-pairs [`DistanceMatrix`] (host side), and
-//!   [`all_tables`] builds every switch's table from it in O(n · T · degree).
+//!   [`all_tables`] builds every switch's table from it in O(n · (n · degree + T)).
 
 use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
 
@@ -167,22 +167,46 @@ pub fn switch_table<T: Topology>(
 
 /// Builds the minimal-routing tables of every switch (in order) from a distance matrix;
 /// each equals [`switch_table`] of that switch. Unreachable destinations get
-/// [`RouteEntry::NONE`].
+/// [`RouteEntry::NONE`]. `best_dist` and `best_port` are scratch of `n` entries.
+///
+/// Per switch, the rows of its neighbours are scanned in port order, keeping for every
+/// destination switch the first port whose neighbour is closest (rows are contiguous, so
+/// this streams through memory; the graph is undirected, so row `v` holds `dist(v, ·)`).
 pub fn all_tables<T: Topology>(
     routing: &MinimalRouting<'_, T>,
+    best_dist: &mut [u16],
+    best_port: &mut [PortIndex],
     out: &mut TableSetBuilder<'_, RouteEntry>,
 ) -> Result<(), RoutingError> {
     let topo = routing.topo;
-    for s in 0..topo.num_switches() {
+    let n = topo.num_switches();
+    let nn = n as usize;
+    need("best distances", n as u64, best_dist.len())?;
+    need("best ports", n as u64, best_port.len())?;
+    let best_dist = &mut best_dist[..nn];
+    let best_port = &mut best_port[..nn];
+    for s in 0..n {
+        best_dist.fill(UNREACHABLE);
+        best_port.fill(RouteEntry::NO_PORT);
+        for p in 0..topo.radix() {
+            if let Port::Link(l) = topo.port(s, p) {
+                let row = routing.dist.row(l.peer);
+                for ((bd, bp), &d) in best_dist.iter_mut().zip(best_port.iter_mut()).zip(row) {
+                    if d < *bd {
+                        *bd = d;
+                        *bp = p;
+                    }
+                }
+            }
+        }
         for d in 0..topo.num_terminals() {
             let (t, tport) = terminal_location(topo, d)?;
             let entry = if t == s {
                 RouteEntry { port: tport, vc: 0 }
             } else {
-                match routing.port_toward(s, t) {
-                    Ok(port) => RouteEntry { port, vc: 0 },
-                    Err(RoutingError::Unreachable { .. }) => RouteEntry::NONE,
-                    Err(e) => return Err(e),
+                match best_port.get(t as usize) {
+                    Some(&p) if p != RouteEntry::NO_PORT => RouteEntry { port: p, vc: 0 },
+                    _ => RouteEntry::NONE,
                 }
             };
             out.push(entry)?;

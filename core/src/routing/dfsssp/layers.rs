@@ -151,7 +151,7 @@ pub(crate) fn assign<T: Topology>(
     tree: &mut [u32],
     scratch: &mut [u32],
     dep_count: &mut [u32],
-    color: &mut [u8],
+    color: &mut [u32],
     stack: &mut [Frame],
 ) -> Result<DfssspReport, RoutingError> {
     let n = topo.num_switches() as usize;
@@ -260,18 +260,16 @@ pub(crate) fn assign<T: Topology>(
                         ctx.for_each_dep(x, d, t, |i| {
                             if let Some(cnt) = dep_count.get_mut(i) {
                                 *cnt = cnt.saturating_sub(1);
+                                if *cnt == 0 {
+                                    search.edge_removed((i / r) as u32, (i % r) as u32);
+                                }
                             }
                         });
                     }
                 }
             }
             report.cycles_broken += 1;
-            search.resume(&LayerGraph {
-                topo,
-                r: r as u32,
-                channels,
-                counts: dep_count,
-            });
+            search.resume_after_removals();
         }
     }
     let needed = highest + 1;

@@ -103,7 +103,7 @@ impl DfssspSizes {
             + self.dep_count * 4
             + self.by_channel * 4
             + self.channel_start * 4
-            + self.channels * (1 + core::mem::size_of::<Frame>())
+            + self.channels * (4 + core::mem::size_of::<Frame>())
     }
 }
 
@@ -128,8 +128,8 @@ pub struct DfssspStorage<'a> {
     pub by_channel: &'a mut [u32],
     /// Start of each channel's group in `by_channel`.
     pub channel_start: &'a mut [u32],
-    /// Cycle search colours.
-    pub color: &'a mut [u8],
+    /// Cycle search marks.
+    pub color: &'a mut [u32],
     /// Cycle search stack.
     pub stack: &'a mut [Frame],
 }

@@ -72,7 +72,7 @@ fn cycle_of<T: Topology, R: Routing>(g: &T, r: &R) -> (Option<Vec<ChannelVc>>, V
     let mut cdg = Cdg::new(g, vcs, &mut bits).unwrap();
     cdg.add_routing(r, 1000).unwrap();
     let v = Cdg::vertices_needed(g, vcs) as usize;
-    let (mut color, mut stack) = (vec![0u8; v], vec![Frame::default(); v]);
+    let (mut color, mut stack) = (vec![0u32; v], vec![Frame::default(); v]);
     let mut out = vec![ChannelVc::default(); v];
     let res = cdg.find_cycle(&mut color, &mut stack, &mut out).unwrap();
     // Every reported channel chains into the next through a real link and a recorded
@@ -155,7 +155,7 @@ fn cycle_buffer_too_small_is_a_capacity_error() {
     let mut cdg = Cdg::new(&g, 1, &mut bits).unwrap();
     cdg.add_routing(&r, 100).unwrap();
     let v = Cdg::vertices_needed(&g, 1) as usize;
-    let (mut color, mut stack) = (vec![0u8; v], vec![Frame::default(); v]);
+    let (mut color, mut stack) = (vec![0u32; v], vec![Frame::default(); v]);
     let mut out = [ChannelVc::default(); 2];
     assert!(matches!(
         cdg.find_cycle(&mut color, &mut stack, &mut out),

@@ -27,7 +27,7 @@ pub struct Bufs {
     dc: Vec<u32>,
     bc: Vec<u32>,
     cs: Vec<u32>,
-    c: Vec<u8>,
+    c: Vec<u32>,
     st: Vec<Frame>,
 }
 
@@ -218,7 +218,7 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
     let v = Cdg::vertices_needed(g, 1) as usize;
     for (l, cdg) in cdgs.iter().enumerate() {
         let (mut c, mut s, mut o) = (
-            vec![0u8; v],
+            vec![0u32; v],
             vec![Frame::default(); v],
             vec![ChannelVc::default(); v],
         );

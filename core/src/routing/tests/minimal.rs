@@ -1,6 +1,7 @@
 extern crate std;
 use std::vec;
 
+use super::super::compile::{compile_tables, VcMode};
 use super::super::distance::DistanceMatrix;
 use super::super::minimal::{all_tables, switch_table, MinimalRouting, SwitchTableScratch};
 use super::super::table::{RouteEntry, Run, RunTableBuilder};
@@ -100,8 +101,23 @@ fn switch_table_with_small_scratch_equals_all_tables() {
     ];
     let mut offs = vec![0u32; n as usize + 1];
     let mut b = TableSetBuilder::new(n, nt, &mut runs, &mut offs).unwrap();
-    all_tables(&r, &mut b).unwrap();
+    let (mut sd, mut sp) = (vec![0u16; n as usize], vec![0u16; n as usize]);
+    all_tables(&r, &mut sd, &mut sp, &mut b).unwrap();
     let set = b.finish().unwrap();
+    // The fast all-switch tables equal the per-hop reference answers of `MinimalRouting`
+    // (checked against an independent BFS in `check_reference`).
+    let mut runs2 = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE
+        };
+        (n * nt) as usize
+    ];
+    let mut offs2 = vec![0u32; n as usize + 1];
+    let mut b2 = TableSetBuilder::new(n, nt, &mut runs2, &mut offs2).unwrap();
+    compile_tables(&g, &r, VcMode::InTable, &mut b2, None).unwrap();
+    let set2 = b2.finish().unwrap();
+    check_reference(&g);
     // One switch's table from O(n) scratch only.
     let (mut d, mut qq, mut bd, mut bp) = (
         vec![0u16; n as usize],
@@ -132,6 +148,7 @@ fn switch_table_with_small_scratch_equals_all_tables() {
         .unwrap();
         let t = tb.finish();
         assert_eq!(t.runs(), set.table(s).unwrap().runs(), "switch {s}");
+        assert_eq!(t.runs(), set2.table(s).unwrap().runs(), "switch {s}");
     }
 }
 
