@@ -250,9 +250,15 @@ pub(crate) fn assign<T: Topology>(
                 if w == t || next_port[d * n + w] as usize != q {
                     continue;
                 }
+                // Sources whose route passes u: u's subtree, a contiguous preorder range.
+                let row = d * n..(d + 1) * n;
                 let (lo, sz) = (pos[d * n + u] as usize, size[d * n + u] as usize);
-                for k in lo..lo + sz {
-                    let x = pre[d * n + k] as usize;
+                let subtree = pre
+                    .get(row)
+                    .and_then(|r| r.get(lo..lo.saturating_add(sz)))
+                    .unwrap_or(&[]);
+                for &x in subtree {
+                    let x = x as usize;
                     let li = d * n + x;
                     if ctx.is_path(x, t) && layer[li] as usize == v {
                         layer[li] = (v + 1) as u8;
