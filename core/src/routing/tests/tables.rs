@@ -291,3 +291,78 @@ fn random_bytes_never_panic_the_decoder() {
         let _ = decode::<RouteEntry>(&bytes, &mut out);
     }
 }
+
+/// Table routing over a 3-switch line (ports: width 3, 2 terminals per switch) built from
+/// explicit per-switch entries `rows[s][d] = port`.
+fn line_routing_check(rows: [[u16; 6]; 3], vcs: u8, src: u32, dst: u32) -> RoutingError {
+    let mut st = Store::default();
+    // Switch 0: port 0 -> 1. Switch 1: port 0 -> 0, port 1 -> 2. Switch 2: port 0 -> 1.
+    // Port 2 is unconnected everywhere; terminal ports are 3 and 4.
+    let g = build(3, 3, 2, &[(0, 1), (1, 2)], &mut st);
+    let mut runs = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE
+        };
+        18
+    ];
+    let mut offs = vec![0u32; 4];
+    let mut b = TableSetBuilder::new(3, 6, &mut runs, &mut offs).unwrap();
+    for row in rows {
+        for port in row {
+            b.push(RouteEntry { port, vc: 1 }).unwrap();
+        }
+    }
+    let tr = TableRouting::new(&g, b.finish().unwrap(), None, vcs).unwrap();
+    walk(&g, &tr, src, dst, 8, |_| {}).unwrap_err()
+}
+
+#[test]
+fn broken_tables_are_reported_not_followed() {
+    // Correct rows: switch 0 ejects terminals 0, 1 on ports 3, 4, else port 0; etc.
+    let good = [[3, 4, 0, 0, 0, 0], [0, 0, 3, 4, 1, 1], [0, 0, 0, 0, 3, 4]];
+    // Loop: switch 1 sends terminal 5 back to switch 0.
+    let mut rows = good;
+    rows[1][5] = 0;
+    assert_eq!(
+        line_routing_check(rows, 2, 0, 5),
+        RoutingError::HopLimit {
+            src: 0,
+            dst: 5,
+            limit: 8
+        }
+    );
+    // Wrong eject: switch 2 hands terminal 5 to terminal 4's port.
+    let mut rows = good;
+    rows[2][5] = 3;
+    assert_eq!(
+        line_routing_check(rows, 2, 0, 5),
+        RoutingError::WrongEject {
+            switch: 2,
+            port: 3,
+            terminal: 5
+        }
+    );
+    // Unconnected port.
+    let mut rows = good;
+    rows[0][5] = 2;
+    assert_eq!(
+        line_routing_check(rows, 2, 0, 5),
+        RoutingError::NotALink { switch: 0, port: 2 }
+    );
+    // VC 1 with a single-VC routing.
+    let err = line_routing_check(good, 1, 0, 5);
+    assert_eq!(
+        err,
+        RoutingError::VcOutOfRange {
+            switch: 0,
+            port: 0,
+            vc: 1,
+            num_vcs: 1
+        }
+    );
+    assert_eq!(
+        std::format!("{err}"),
+        "switch 0 port 0 uses VC 1, but the routing has only 1 VCs"
+    );
+}
