@@ -22,4 +22,5 @@ extern crate std;
 pub mod mapping;
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod topology;
