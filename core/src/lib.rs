@@ -19,6 +19,8 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod mapping;
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod topology;
