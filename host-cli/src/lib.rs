@@ -6,9 +6,11 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod distances;
 pub mod edgelist;
 pub mod export;
 pub mod network;
 pub mod output;
+pub mod progress;
 pub mod spec;
 pub mod topo;

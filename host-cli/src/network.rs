@@ -2,9 +2,10 @@
 //! arbitrary graphs need.
 
 use anyhow::{anyhow, Context, Result};
+use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{
-    self, galaxy::RouterAssignment, stored, Circulant, Dragonfly, Family, FatTree, Galaxyfly,
-    GlobalArrangement, HyperX, Hypercube, Network, SlimFly, Slot, StoredGraph, Torus,
+    self, galaxy::RouterAssignment, random_shortcut, stored, Circulant, Dragonfly, Family, FatTree,
+    Galaxyfly, GlobalArrangement, HyperX, Hypercube, Network, SlimFly, Slot, StoredGraph, Torus,
 };
 
 use crate::edgelist;
@@ -179,6 +180,25 @@ fn build_random_shortcut(
     seed: u64,
     notes: &mut Vec<String>,
 ) -> Result<Inner> {
-    let _ = (spec, n, d, seed, notes);
-    Err(anyhow!("random-shortcut is not available yet"))
+    let d16 = u16::try_from(d)
+        .map_err(|_| anyhow!("invalid random-shortcut: d = {d} is too large (at most 65534)"))?;
+    let need = random_shortcut::storage_needed(n, d16);
+    let mut slots = vec![Slot::EMPTY; need.slots];
+    let mut degree = vec![0u16; need.degree];
+    let mut rng = Rng::new(seed);
+    let (_, info) = random_shortcut::build(n, d16, &mut rng, &mut slots, &mut degree)
+        .map_err(|e| core_err(spec, e))?;
+    if info.short_nodes > 0 {
+        notes.push(format!(
+            "{} switch(es) below degree {d} ({} port(s) left unconnected): no addable pair was left",
+            info.short_nodes, info.missing_ports
+        ));
+    }
+    Ok(Inner::Stored {
+        family: Family::RandomShortcut,
+        n,
+        width: d16,
+        terminals_per_switch: 1,
+        slots,
+    })
 }

@@ -95,6 +95,35 @@ impl<'a> Csr<'a> {
         })
     }
 
+    /// Re-opens an adjacency built earlier by [`Csr::build`] (offsets `n + 1` entries, targets
+    /// exactly `offsets[n]` entries), after checking it is well formed: offsets start at 0 and
+    /// never decrease, and every target is a vertex.
+    pub fn from_parts(offsets: &'a [u32], targets: &'a [u32]) -> Result<Csr<'a>, MetricsError> {
+        let malformed = |value: u64| MetricsError::Invalid {
+            param: "CSR",
+            value,
+            rule: "offsets must start at 0, never decrease and end at the number of targets",
+        };
+        let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
+            return Err(malformed(0));
+        };
+        if first != 0 || last as usize != targets.len() {
+            return Err(malformed(last as u64));
+        }
+        if let Some(w) = offsets.windows(2).position(|w| w[0] > w[1]) {
+            return Err(malformed(w as u64));
+        }
+        let n = (offsets.len() - 1) as u32;
+        if let Some(&bad) = targets.iter().find(|&&v| v >= n) {
+            return Err(MetricsError::Invalid {
+                param: "CSR target",
+                value: bad as u64,
+                rule: "adjacency targets must be vertices 0..n",
+            });
+        }
+        Ok(Csr { offsets, targets })
+    }
+
     /// Number of vertices (switches).
     #[inline]
     pub fn num_vertices(&self) -> u32 {
@@ -150,6 +179,16 @@ mod tests {
     use crate::topology::stored::from_edges;
     use crate::topology::Slot;
     use std::vec;
+
+    #[test]
+    fn from_parts_validates() {
+        assert!(Csr::from_parts(&[0, 1, 2], &[1, 0]).is_ok());
+        assert!(Csr::from_parts(&[], &[]).is_err());
+        assert!(Csr::from_parts(&[1, 2], &[0, 0]).is_err());
+        assert!(Csr::from_parts(&[0, 2, 1], &[1]).is_err());
+        assert!(Csr::from_parts(&[0, 1, 2], &[1, 2]).is_err());
+        assert!(Csr::from_parts(&[0, 1, 1], &[1, 0]).is_err());
+    }
 
     #[test]
     fn merges_parallel_links_and_sorts() {
