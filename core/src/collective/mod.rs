@@ -1,0 +1,34 @@
+//! Collective-communication send schedules (spec/collectives.md).
+//!
+//! Every algorithm is a [`Schedule`]: it yields its rank-space [`Message`]s without
+//! allocating (ascending step order), knows its exact message and step counts, and writes
+//! each rank's [`Op`] program into a caller buffer. Topology-aware algorithms take small
+//! oracle traits and plain data and build a [`ListSchedule`] in caller storage.
+//! `crate::exec` runs programs and checks schedules symbolically.
+
+pub mod bcast_select;
+pub mod binomial;
+pub mod blocks;
+pub mod bruck;
+pub mod message;
+pub mod program;
+pub mod recursive_doubling;
+pub mod ring_allgather;
+pub mod ring_allreduce;
+pub mod scatter_allgather;
+pub mod schedule;
+
+#[cfg(test)]
+mod proptests;
+
+pub use bcast_select::{BcastAlgorithm, Broadcast};
+pub use binomial::Binomial;
+pub use blocks::{Blocks, DataLayout, SlotSizing, Span};
+pub use bruck::Bruck;
+pub use message::{Message, Rank};
+pub use program::{Dep, Op, OpSink};
+pub use recursive_doubling::RecursiveDoubling;
+pub use ring_allgather::RingAllgather;
+pub use ring_allreduce::RingAllreduce;
+pub use scatter_allgather::{AllgatherKind, ScatterAllgather};
+pub use schedule::{Schedule, ScheduleError, Semantics};
