@@ -120,3 +120,43 @@ proptest! {
         run_check(&s, CheckOptions { allow_redundant: true }).unwrap();
     }
 }
+
+#[test]
+fn allreduce_program_of_one_rank_encodes_in_one_kib() {
+    let filler = Op::Send {
+        peer: 0,
+        blocks: Blocks::All,
+        after: Dep::None,
+    };
+    for n in [1024u32, 1000] {
+        let s = RecursiveDoubling::new(n, 1 << 20).unwrap();
+        for r in [0, 1, n / 2, n - 1] {
+            let mut ops = [filler; 64];
+            let len = s.program(r, &mut ops).unwrap();
+            assert_eq!(len, s.program_len(r));
+            let mut buf = [0u8; 1024];
+            let enc = program::encode(&ops[..len], &mut buf).expect("fits in 1 KiB");
+            assert!(enc.len() <= 1024);
+            let dec: heapless::Vec<Op, 64> = program::decode(enc).unwrap();
+            assert_eq!(&dec[..], &ops[..len]);
+        }
+    }
+}
+
+#[test]
+fn programs_report_a_full_buffer() {
+    let s = Bruck::new(16, 1).unwrap();
+    let mut ops = [Op::Send {
+        peer: 0,
+        blocks: Blocks::All,
+        after: Dep::None,
+    }; 3];
+    assert_eq!(
+        s.program(3, &mut ops),
+        Err(ScheduleError::Capacity {
+            what: "program ops",
+            needed: 4,
+            available: 3
+        })
+    );
+}

@@ -7,6 +7,8 @@
 //! [`check`] runs all ranks' programs symbolically and verifies a collective's semantics.
 
 pub mod check;
+#[cfg(test)]
+mod check_tests;
 mod executor;
 #[cfg(test)]
 pub(crate) mod testutil;
