@@ -10,6 +10,7 @@ pub mod bcast_select;
 pub mod binomial;
 pub mod blocks;
 pub mod bruck;
+pub mod cco;
 pub mod dragonfly;
 pub mod galaxyfly;
 pub mod list;
