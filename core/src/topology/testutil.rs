@@ -121,3 +121,31 @@ pub fn neighbours<T: Topology>(t: &T, s: u32) -> Vec<u32> {
     v.sort_unstable();
     v
 }
+
+/// Distance histogram from `src`: entry `d` counts switches at distance `d` (plain BFS).
+/// Panics if some switch is unreachable.
+pub fn distance_histogram<T: Topology>(t: &T, src: u32) -> Vec<u64> {
+    let mut h = Vec::new();
+    for (v, d) in bfs(t, src).into_iter().enumerate() {
+        assert!(d != u32::MAX, "switch {v} unreachable from {src}");
+        if h.len() <= d as usize {
+            h.resize(d as usize + 1, 0);
+        }
+        h[d as usize] += 1;
+    }
+    h
+}
+
+/// Checks a necessary condition of vertex-transitivity: BFS from every switch gives the same
+/// distance histogram as BFS from switch 0. Returns that histogram.
+pub fn assert_same_histogram_everywhere<T: Topology>(t: &T) -> Vec<u64> {
+    let h0 = distance_histogram(t, 0);
+    for s in 1..t.num_switches() {
+        assert_eq!(
+            distance_histogram(t, s),
+            h0,
+            "histogram from switch {s} differs"
+        );
+    }
+    h0
+}
