@@ -118,7 +118,7 @@ impl Schedule for RecursiveDoubling {
         if r >= self.n {
             0
         } else if r < 2 * self.rem {
-            if r % 2 == 0 {
+            if r.is_multiple_of(2) {
                 2
             } else {
                 2 + 2 * self.log as usize
@@ -132,7 +132,7 @@ impl Schedule for RecursiveDoubling {
         let mut sink = OpSink::new(out);
         let all = Blocks::All;
         let paired = r < 2 * self.rem;
-        if paired && r % 2 == 0 {
+        if paired && r.is_multiple_of(2) {
             let s = sink.push(Op::Send {
                 peer: r + 1,
                 blocks: all,
