@@ -20,7 +20,7 @@
 
 use super::executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
 use crate::collective::{Blocks, Message, Op, Rank, Schedule, ScheduleError, Semantics};
-use crate::rng::hash64;
+use crate::rng::{hash64, Rng};
 use core::fmt;
 
 /// Options of [`check`].
@@ -28,6 +28,10 @@ use core::fmt;
 pub struct CheckOptions {
     /// Accept deliveries of blocks a rank already holds (count them instead of failing).
     pub allow_redundant: bool,
+    /// 0: poll ranks in rank order, each until it waits. Otherwise a seed for a pseudo-random
+    /// interleaving: every round visits the ranks in a random cyclic order with a random
+    /// stride and takes one action per visit, so messages arrive in other orders.
+    pub seed: u64,
 }
 
 /// Result of a successful [`check`].
@@ -471,10 +475,26 @@ pub fn check<S: Schedule>(
         sem,
         opts,
     };
+    let mut rng = Rng::new(opts.seed);
     loop {
         let mut progress = false;
-        for r in 0..nu {
-            loop {
+        let (start, stride) = if opts.seed == 0 || nu < 2 {
+            (0, 1)
+        } else {
+            let stride = loop {
+                let c = 1 + rng.index(nu - 1);
+                if gcd(c, nu) == 1 {
+                    break c;
+                }
+            };
+            (rng.index(nu), stride)
+        };
+        for i in 0..nu {
+            let r = (start + i * stride) % nu;
+            for k in 0u64.. {
+                if opts.seed != 0 && k > 0 && coin(&mut rng) {
+                    break;
+                }
                 let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
                 let action = {
                     let mut ex = Executor::resume(&ops[a..b], &mut status[a..b], cursors[r]);
@@ -539,6 +559,19 @@ pub fn check<S: Schedule>(
     }
     ctx.verify(state)?;
     Ok(report)
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Random interleaving: after at least one poll, leave the current rank with probability 1/2.
+fn coin(rng: &mut Rng) -> bool {
+    rng.next() & 1 == 0
 }
 
 fn init_state<S: Schedule>(

@@ -159,6 +159,7 @@ fn redundant_delivery() {
         &s,
         CheckOptions {
             allow_redundant: true,
+            seed: 0,
         },
     )
     .unwrap();

@@ -153,6 +153,9 @@ pub struct ExecCursor {
     pub timeout: u64,
     /// Time at which `poll` first saw every op done (`u64::MAX` while running).
     pub finished_at: u64,
+    /// One past the last op whose dependency is not [`Dep::Earlier`]: beyond it (and beyond
+    /// the first unfinished op) nothing can be ready, so `poll` stops scanning there.
+    pub scan_limit: u32,
 }
 
 /// Runs one rank's program.
@@ -182,6 +185,10 @@ impl<'p, 's> Executor<'p, 's> {
         }
         let status = &mut status[..program.len()];
         status.fill(OpStatus::Pending);
+        let scan_limit = program
+            .iter()
+            .rposition(|op| op.after() != Dep::Earlier)
+            .map_or(0, |i| i as u32 + 1);
         Ok(Executor {
             program,
             status,
@@ -192,6 +199,7 @@ impl<'p, 's> Executor<'p, 's> {
                 progressed: false,
                 timeout: 0,
                 finished_at: u64::MAX,
+                scan_limit,
             },
         })
     }
@@ -308,7 +316,11 @@ impl<'p, 's> Executor<'p, 's> {
             }
             return Ok(Action::Done);
         }
-        for i in self.cur.done_prefix as usize..self.program.len() {
+        let first = self.cur.done_prefix as usize;
+        for i in first..self.program.len() {
+            if i > first && i >= self.cur.scan_limit as usize {
+                break; // only `Earlier` ops remain, and an earlier op is unfinished
+            }
             if self.status[i] == OpStatus::Done || !self.ready(i) {
                 continue;
             }

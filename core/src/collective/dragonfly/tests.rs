@@ -8,7 +8,8 @@ use super::links::{count_links, LinkCounts};
 use super::{broadcast, Algorithm, GroupLinks, Placement, SCRATCH_PER_RANK};
 use crate::collective::rpc::LowerMedian;
 use crate::collective::{Binomial, Blocks, ListSchedule, Message, Schedule};
-use crate::exec::testutil::strict;
+use crate::exec::testutil::{run_check, strict};
+use crate::exec::CheckOptions;
 use crate::rng::Rng;
 use std::vec;
 use std::vec::Vec;
@@ -139,6 +140,11 @@ fn check_aware(job: &[Placement], root: u32, g: u32, a: u32) {
         assert_eq!(s.num_messages(), job.len() as u64 - 1);
         let rep = strict(&s).unwrap_or_else(|e| panic!("{alg:?}: {e}"));
         assert_eq!(rep.redundant, 0);
+        let shuffled = CheckOptions {
+            allow_redundant: false,
+            seed: 0xD1F,
+        };
+        run_check(&s, shuffled).unwrap_or_else(|e| panic!("{alg:?}: {e}"));
         let c: LinkCounts = count_links(&s, job, &links).unwrap();
         // Each remote group is entered exactly once.
         assert_eq!(c.global, used_groups(job) - 1, "{alg:?}");

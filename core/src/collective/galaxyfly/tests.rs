@@ -180,6 +180,11 @@ fn sfata_delivers_every_packet_once() {
             // Strict check: every router ends with all a·n·q packets, none twice.
             let rep = strict(&sched).unwrap();
             assert_eq!(rep.redundant, 0);
+            let shuffled = CheckOptions {
+                allow_redundant: false,
+                seed: 31 + root as u64,
+            };
+            run_check(&sched, shuffled).unwrap();
             // Each router receives exactly a·n·q − 1 foreign packets.
             assert!(received_per_router(&sched)
                 .iter()
@@ -213,6 +218,7 @@ fn rfata_is_complete_with_counted_redundancy() {
             &sched,
             CheckOptions {
                 allow_redundant: true,
+                seed: 0,
             },
         )
         .unwrap();
