@@ -178,3 +178,22 @@ proptest! {
         run_check(&ScatterAllgather::new(n, root_seed % n, 1000, kind).unwrap(), loose_seeded).unwrap();
     }
 }
+
+#[test]
+fn a2_schedules_are_correct_at_full_size() {
+    // reference-results.md A2 sizes, checked symbolically end to end.
+    for n in [16u32, 512, 1024] {
+        assert_eq!(
+            strict(&Binomial::new(n, 0, 8).unwrap()).unwrap().messages,
+            n as u64 - 1
+        );
+        let rd = strict(&RecursiveDoubling::new(n, 8).unwrap()).unwrap();
+        assert_eq!(rd.messages, n as u64 * log2(n));
+    }
+    for n in [16u32, 512] {
+        assert_eq!(
+            strict(&Bruck::new(n, 8).unwrap()).unwrap().messages,
+            n as u64 * log2(n)
+        );
+    }
+}

@@ -6,7 +6,6 @@
 //! the receivers of its groups (receivers as in LLF, sorted by rank). Steps 3–4 as LLF.
 
 use super::{Ctx, GroupLinks};
-use crate::collective::blocks::Blocks;
 use crate::collective::list::{binomial_over, ListBuilder};
 use crate::collective::schedule::ScheduleError;
 
@@ -35,7 +34,7 @@ pub(crate) fn build<L: GroupLinks>(
             len += 1;
         }
         list[1..len].sort_unstable();
-        binomial_over(b, &list[..len], Blocks::All)?;
+        binomial_over(b, &list[..len], ctx.blocks)?;
     }
     let mut i = 0;
     for (g, group) in ctx.groups() {

@@ -6,7 +6,6 @@
 //! 3. Every router: binomial tree from its holder over the remaining processes.
 
 use super::{min_rank, Ctx};
-use crate::collective::blocks::Blocks;
 use crate::collective::list::{binomial_over, ListBuilder};
 use crate::collective::schedule::ScheduleError;
 
@@ -24,11 +23,11 @@ pub(crate) fn build(
             len += 1;
         }
     }
-    binomial_over(b, &list[..len], Blocks::All)?;
+    binomial_over(b, &list[..len], ctx.blocks)?;
     for (g, group) in ctx.groups() {
         let holder = if g == home { ctx.root } else { min_rank(group) };
         let k = ctx.router_reps(list, holder, group, ctx.at(holder).router);
-        binomial_over(b, &list[..k], Blocks::All)?;
+        binomial_over(b, &list[..k], ctx.blocks)?;
         ctx.router_phase(b, group, holder, list)?;
     }
     Ok(())

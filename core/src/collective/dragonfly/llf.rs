@@ -10,7 +10,6 @@
 //! 4. Every router: binomial tree from its holder over the router's remaining processes.
 
 use super::{Ctx, GroupLinks};
-use crate::collective::blocks::Blocks;
 use crate::collective::list::ListBuilder;
 use crate::collective::schedule::ScheduleError;
 
@@ -39,7 +38,7 @@ pub(crate) fn build<L: GroupLinks>(
             }
         };
         let receiver = ctx.receiver(group, r2);
-        b.send(holder, receiver, Blocks::All)?;
+        b.send(holder, receiver, ctx.blocks)?;
         ctx.remote_group(b, group, receiver, list)?;
     }
     ctx.router_phase(b, ctx.group(home.group), ctx.root, list)

@@ -92,25 +92,111 @@ pub fn broadcast<'a, L: GroupLinks>(
     let (recv, rest) = rest.split_at_mut(n);
     sort_job(job, order);
     let mut b = ListBuilder::new(n as u32, DataLayout::uniform(1, bytes), msgs, rest)?;
-    let ctx = Ctx { job, order, root };
-    match alg {
-        Algorithm::Llf => llf::build(&ctx, links, &mut b, list, aux)?,
-        Algorithm::Glf => glf::build(&ctx, &mut b, list)?,
-        Algorithm::Forest => forest::build(&ctx, links, &mut b, list, aux, recv)?,
-    }
+    let ctx = Ctx {
+        job: Job::Slice(job),
+        order,
+        root,
+        blocks: Blocks::All,
+    };
+    run(alg, &ctx, links, &mut b, list, aux, recv)?;
     b.finish(Semantics::Broadcast { root }, None)
 }
 
-/// The job, its ranks sorted by `(group, router, rank)`, and the root.
+fn run<L: GroupLinks>(
+    alg: Algorithm,
+    ctx: &Ctx<'_>,
+    links: &L,
+    b: &mut ListBuilder<'_, '_>,
+    list: &mut [u32],
+    aux: &mut [u32],
+    recv: &mut [u32],
+) -> Result<(), ScheduleError> {
+    match alg {
+        Algorithm::Llf => llf::build(ctx, links, b, list, aux),
+        Algorithm::Glf => glf::build(ctx, b, list),
+        Algorithm::Forest => forest::build(ctx, links, b, list, aux, recv),
+    }
+}
+
+/// All-to-all broadcast at router level by running `alg` from every router in turn
+/// (spec/collectives.md §8: GFA2A = [`Algorithm::Glf`], RFA2A = [`Algorithm::Llf`]; one
+/// "process" per router, router `t` of group `G` is rank `G·a + t` and owns packet `G·a + t`).
+/// `N = g·a` routers; `msgs` needs `N(N - 1)` entries, `scratch` `SCRATCH_PER_RANK · N`.
+pub fn all_to_all<'a, L: GroupLinks>(
+    alg: Algorithm,
+    g: u32,
+    a: u32,
+    links: &L,
+    packet_bytes: u64,
+    msgs: &'a mut [Message],
+    scratch: &mut [u32],
+) -> Result<ListSchedule<'a>, ScheduleError> {
+    let n = g as u64 * a as u64;
+    if g == 0 || a == 0 || n >= u32::MAX as u64 {
+        return Err(ScheduleError::Invalid {
+            param: "groups · routers",
+            value: n,
+            rule: "need at least one group of one router and fewer than 2^32 routers",
+        });
+    }
+    let nu = n as usize;
+    if scratch.len() < SCRATCH_PER_RANK * nu {
+        return Err(ScheduleError::Capacity {
+            what: "dragonfly scratch",
+            needed: (SCRATCH_PER_RANK * nu) as u64,
+            available: scratch.len() as u64,
+        });
+    }
+    let (order, rest) = scratch.split_at_mut(nu);
+    let (list, rest) = rest.split_at_mut(nu);
+    let (aux, rest) = rest.split_at_mut(nu);
+    let (recv, rest) = rest.split_at_mut(nu);
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i as u32; // rank order is (group, router) order
+    }
+    let mut b = ListBuilder::new(
+        n as u32,
+        DataLayout::uniform(n as u32, packet_bytes),
+        msgs,
+        rest,
+    )?;
+    for src in 0..n as u32 {
+        let ctx = Ctx {
+            job: Job::Grid { a },
+            order,
+            root: src,
+            blocks: Blocks::Single(src),
+        };
+        run(alg, &ctx, links, &mut b, list, aux, recv)?;
+    }
+    b.finish(Semantics::Allgather, None)
+}
+
+/// Where ranks run: an explicit placement, or one rank per router (`rank = G·a + t`).
+#[derive(Clone, Copy)]
+pub(crate) enum Job<'j> {
+    Slice(&'j [Placement]),
+    Grid { a: u32 },
+}
+
+/// The job, its ranks sorted by `(group, router, rank)`, the root and the blocks every
+/// message carries.
 pub(crate) struct Ctx<'j> {
-    pub job: &'j [Placement],
+    pub job: Job<'j>,
     pub order: &'j [u32],
     pub root: Rank,
+    pub blocks: Blocks,
 }
 
 impl Ctx<'_> {
     fn at(&self, r: u32) -> Placement {
-        self.job[r as usize]
+        match self.job {
+            Job::Slice(job) => job[r as usize],
+            Job::Grid { a } => Placement {
+                group: r / a,
+                router: r % a,
+            },
+        }
     }
 
     /// Root group and router.
@@ -180,7 +266,7 @@ impl Ctx<'_> {
                 list[len] = r;
                 len += 1;
             }
-            binomial_over(b, &list[..len], Blocks::All)?;
+            binomial_over(b, &list[..len], self.blocks)?;
         }
         Ok(())
     }
@@ -194,7 +280,7 @@ impl Ctx<'_> {
         list: &mut [u32],
     ) -> Result<(), ScheduleError> {
         let k = self.router_reps(list, receiver, group, self.at(receiver).router);
-        binomial_over(b, &list[..k], Blocks::All)?;
+        binomial_over(b, &list[..k], self.blocks)?;
         self.router_phase(b, group, receiver, list)
     }
 
@@ -218,7 +304,7 @@ impl Ctx<'_> {
     ) -> Result<usize, ScheduleError> {
         let home = self.root_place();
         let k = self.router_reps(list, self.root, self.group(home.group), home.router);
-        binomial_over(b, &list[..k], Blocks::All)?;
+        binomial_over(b, &list[..k], self.blocks)?;
         holders[..k].copy_from_slice(&list[..k]);
         holders[..k].sort_unstable();
         Ok(k)

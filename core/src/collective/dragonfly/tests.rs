@@ -344,3 +344,40 @@ fn bad_inputs() {
     )
     .is_err());
 }
+
+#[test]
+fn per_source_all_to_all_broadcasts() {
+    // GFA2A / RFA2A (spec §8): GLF / LLF from every router; every router gets every packet once.
+    for (g, a) in [(1u32, 3u32), (5, 4), (9, 2)] {
+        let links = Canonical { g, a };
+        let n = (g * a) as usize;
+        for alg in [Algorithm::Glf, Algorithm::Llf, Algorithm::Forest] {
+            let mut msgs = vec![
+                Message {
+                    step: 0,
+                    src: 0,
+                    dst: 0,
+                    blocks: Blocks::All,
+                    bytes: 0
+                };
+                n * (n - 1)
+            ];
+            let mut scratch = vec![0u32; SCRATCH_PER_RANK * n];
+            let s = super::all_to_all(alg, g, a, &links, 160, &mut msgs, &mut scratch).unwrap();
+            assert_eq!(s.num_messages(), (n * (n - 1)) as u64);
+            let rep = strict(&s).unwrap_or_else(|e| panic!("{alg:?} g={g} a={a}: {e}"));
+            assert_eq!(rep.redundant, 0);
+            // Each source's packet crosses exactly g - 1 global links.
+            let job: Vec<Placement> = (0..n as u32)
+                .map(|r| Placement {
+                    group: r / a,
+                    router: r % a,
+                })
+                .collect();
+            assert_eq!(
+                count_links(&s, &job, &links).unwrap().global,
+                n as u64 * (g as u64 - 1)
+            );
+        }
+    }
+}
