@@ -4,7 +4,20 @@
 //! allocating (ascending step order), knows its exact message and step counts, and writes
 //! each rank's [`Op`] program into a caller buffer. Topology-aware algorithms take small
 //! oracle traits and plain data and build a [`ListSchedule`] in caller storage.
-//! `crate::exec` runs programs and checks schedules symbolically.
+//! [`crate::exec`] runs programs ([`crate::exec::Executor`]) and checks schedules
+//! symbolically ([`crate::exec::check()`]).
+//!
+//! | algorithm | spec | entry point |
+//! |---|---|---|
+//! | binomial broadcast | §1 | [`Binomial`] |
+//! | recursive-doubling allreduce | §2 | [`RecursiveDoubling`] |
+//! | Bruck alltoall | §3 | [`Bruck`] |
+//! | ring allgather / ring allreduce | §4 | [`RingAllgather`], [`RingAllreduce`] |
+//! | scatter + allgather broadcast, MPICH selection | §5 | [`ScatterAllgather`], [`Broadcast::auto`] |
+//! | Dragonfly TREE / LLF / GLF / FOREST, link formulas | §6 | [`Binomial`], [`dragonfly::broadcast`], [`dragonfly::formulas`], [`dragonfly::links`] |
+//! | Galaxyfly RPC/RPD, SPC, SFATA, RFATA | §7 | [`rpc`], [`galaxyfly::spc::spc_tree`], [`galaxyfly::sfata::sfata`], [`galaxyfly::rfata::rfata`] |
+//! | Dragonfly A2A, GFA2A / RFA2A | §8 | [`dragonfly::a2a::a2a`], [`dragonfly::all_to_all`] |
+//! | CCO ordering | §9 | [`cco::bfs_tree`], [`cco::cco_order`] |
 
 pub mod bcast_select;
 pub mod binomial;

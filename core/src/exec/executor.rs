@@ -7,7 +7,10 @@
 //! receive whose message has already arrived (done once returned as
 //! [`Action::Deliver`], at which point the caller writes or reduces the data). Arriving
 //! messages are matched by [`Executor::on_receive`] to the first pending receive from that
-//! peer with the same blocks, whether or not it is ready yet (MPI-style early arrival).
+//! peer with the same blocks, whether or not it is ready yet (MPI-style early arrival); the
+//! host keeps the payload under the returned op index until `poll` delivers that op.
+//! The executor holds no payload and no clock of its own: `now` only feeds the optional stall
+//! watchdog ([`Executor::with_timeout`]) and [`Executor::finished_at`].
 
 use crate::collective::{Blocks, Dep, Op, Rank};
 use core::fmt;

@@ -4,7 +4,7 @@
 //! golden model's) runs over one rank's program (`collective::program`): feed it arriving
 //! messages with [`Executor::on_receive`], ask it what to do next with [`Executor::poll`].
 //! It never allocates and never panics; protocol violations come back as [`ExecError`].
-//! [`check`] runs all ranks' programs symbolically and verifies a collective's semantics.
+//! [`check()`] runs all ranks' programs symbolically and verifies a collective's semantics.
 
 pub mod check;
 #[cfg(test)]
