@@ -381,3 +381,34 @@ fn per_source_all_to_all_broadcasts() {
         }
     }
 }
+
+#[test]
+fn b1_bounds_on_the_paper_network() {
+    // reference-results.md B1: g = 129, a = 16, p = 8, h = 8; topology-aware broadcasts stay
+    // within 128 global and 2,191 local link messages for any allocation.
+    let (g, a, p) = (129u32, 16u32, 8u32);
+    let links = Canonical { g, a };
+    let d = DragonflyParams {
+        g: 129,
+        a: 16,
+        p: 8,
+        h: 8,
+    };
+    let mut rng = Rng::new(99);
+    for n in [64usize, 1024, 10_240] {
+        let job = random_job(&mut rng, g, a, p, n);
+        let root = rng.below(n as u64) as u32;
+        for alg in [Algorithm::Llf, Algorithm::Glf, Algorithm::Forest] {
+            let mut msgs = Vec::new();
+            let s = build(alg, &job, root, &links, &mut msgs);
+            strict(&s).unwrap_or_else(|e| panic!("{alg:?} n={n}: {e}"));
+            let c = count_links(&s, &job, &links).unwrap();
+            assert_eq!(c.global, used_groups(&job) - 1);
+            assert!(
+                c.global <= d.aware_global_bound() && c.local <= d.aware_local_bound(),
+                "{c:?}"
+            );
+            assert_eq!(c.terminal, 2 * (n as u64 - 1));
+        }
+    }
+}
