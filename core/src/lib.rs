@@ -5,7 +5,8 @@
 //! ([`collective`]), their program executor and symbolic checker ([`exec`]) and the
 //! deterministic PRNG ([`rng`]). All storage is provided by the caller (slices or
 //! const-generic `heapless` containers), every fallible operation returns a small error enum,
-//! and no function panics on input. The same code builds for `thumbv7em-none-eabihf` (firmware) and the host.
+//! and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
+//! (firmware) and the host.
 //!
 //! Specifications live in the repository's `spec/` documents; each algorithm cites the
 //! section it implements.
@@ -22,6 +23,8 @@ extern crate std;
 
 pub mod collective;
 pub mod exec;
+pub mod mapping;
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod topology;
