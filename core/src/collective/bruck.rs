@@ -74,11 +74,14 @@ impl Schedule for Bruck {
         let bit = (step - 1) as u8;
         let blocks = Blocks::BitMask { bit };
         let bytes = bitmask_count(self.n, bit) as u64 * self.block_bytes;
+        let d = ((1u64 << (step - 1)) % self.n as u64) as u32;
         for r in 0..self.n {
+            // (r + d) mod n without a division per message.
+            let dst = if r >= self.n - d { r - (self.n - d) } else { r + d };
             f(Message {
                 step,
                 src: r,
-                dst: self.peer(r, step - 1, true),
+                dst,
                 blocks,
                 bytes,
             });
