@@ -77,7 +77,11 @@ impl Schedule for Bruck {
         let d = ((1u64 << (step - 1)) % self.n as u64) as u32;
         for r in 0..self.n {
             // (r + d) mod n without a division per message.
-            let dst = if r >= self.n - d { r - (self.n - d) } else { r + d };
+            let dst = if r >= self.n - d {
+                r - (self.n - d)
+            } else {
+                r + d
+            };
             f(Message {
                 step,
                 src: r,
