@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 
+use crate::collectives::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
 use crate::export::ExportFormat;
 use crate::network::OwnedNetwork;
 use crate::output::{self, Format};
 use crate::spec::{TopologySpec, FAMILIES};
-use crate::topo;
+use crate::{sched, topo};
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
 #[derive(Debug, Parser)]
@@ -29,6 +30,109 @@ pub enum Command {
         /// Topology action.
         #[command(subcommand)]
         action: TopoAction,
+    },
+    /// Collective send schedules: show, verify symbolically, export per-rank programs.
+    Sched {
+        /// Schedule action.
+        #[command(subcommand)]
+        action: SchedAction,
+    },
+}
+
+/// A collective schedule to build.
+#[derive(Debug, Args, Clone)]
+pub struct ScheduleArgs {
+    /// Collective algorithm.
+    #[arg(value_enum)]
+    pub algorithm: Algorithm,
+    /// Number of ranks (topology-aware broadcasts: job size, default all terminals).
+    #[arg(long, short = 'n')]
+    pub ranks: Option<u32>,
+    /// Root rank of broadcasts (root supernode for sfata/rfata).
+    #[arg(long, default_value_t = 0)]
+    pub root: u32,
+    /// Message size in bytes (per block for alltoall/allgather, whole buffer otherwise).
+    #[arg(long, default_value_t = 8)]
+    pub bytes: u64,
+    /// Topology of topology-aware algorithms, quoted: --topology "dragonfly g=9 a=4 p=2 h=2".
+    #[arg(long, value_name = "TOPOLOGY")]
+    pub topology: Option<String>,
+    /// Where the job's ranks run on the topology.
+    #[arg(long, value_enum, default_value = "consecutive")]
+    pub placement: JobPlacement,
+    /// Seed of random placements.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl ScheduleArgs {
+    /// Builds the schedule (and the topology when given).
+    pub fn build(&self) -> Result<OwnedSchedule> {
+        let net = match &self.topology {
+            Some(t) => {
+                let words: Vec<String> = t.split_whitespace().map(String::from).collect();
+                Some(OwnedNetwork::build(&TopologySpec::parse(&words)?)?)
+            }
+            None => None,
+        };
+        collectives::build(
+            &CollectiveRequest {
+                algorithm: self.algorithm,
+                ranks: self.ranks,
+                root: self.root,
+                bytes: self.bytes,
+                placement: self.placement,
+                seed: self.seed,
+            },
+            net.as_ref(),
+        )
+    }
+}
+
+/// `jumpnet sched ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum SchedAction {
+    /// Print the schedule: summary, messages (per step) and optionally one rank's program.
+    Show {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only messages of this step.
+        #[arg(long)]
+        step: Option<u32>,
+        /// Print at most this many messages (default 200 in table form, all in JSON/CSV).
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Also print the program (ordered NIC operations) of this rank.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Execute every rank's program on tagged data and verify the collective's semantics.
+    Verify {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Also check this many pseudo-random message interleavings.
+        #[arg(long, default_value_t = 3)]
+        interleavings: u32,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Write per-rank program images (versioned postcard + CRC-32) for devices.
+    Export {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only this rank's program, written to the file given by --output.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output file (with --rank) or a new directory (one rank-NNNNN.jnpg per rank).
+        #[arg(long, short = 'o', value_name = "PATH")]
+        output: PathBuf,
     },
 }
 
@@ -138,6 +242,44 @@ pub enum TopoAction {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Topo { action } => run_topo(action),
+        Command::Sched { action } => run_sched(action),
+    }
+}
+
+fn run_sched(action: SchedAction) -> Result<()> {
+    match action {
+        SchedAction::Show {
+            schedule,
+            step,
+            limit,
+            rank,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            let limit = limit.or((format.format() == Format::Table).then_some(200));
+            output::print(&sched::show(&owned, step, limit, rank)?, format.format())
+        }
+        SchedAction::Verify {
+            schedule,
+            interleavings,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            output::print(&sched::verify(&owned, interleavings)?, format.format())
+        }
+        SchedAction::Export {
+            schedule,
+            rank,
+            output: path,
+        } => {
+            let owned = schedule.build()?;
+            let (files, bytes) = sched::export_programs(&owned, rank, &path)?;
+            eprintln!(
+                "wrote {files} program image(s), {bytes} bytes, to {}",
+                path.display()
+            );
+            Ok(())
+        }
     }
 }
 

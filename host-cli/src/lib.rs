@@ -6,11 +6,13 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod collectives;
 pub mod distances;
 pub mod edgelist;
 pub mod export;
 pub mod network;
 pub mod output;
 pub mod progress;
+pub mod sched;
 pub mod spec;
 pub mod topo;
