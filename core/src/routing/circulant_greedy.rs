@@ -57,12 +57,22 @@ impl<'a> CirculantGreedy<'a> {
         // Largest jump first and `+` before `-`; only a strictly better distance replaces
         // the choice, which implements the tie order (larger c_i, then `+`).
         for (index, &c) in self.circulant.jumps().iter().enumerate().rev() {
-            let c = c as u64 % n;
+            let c = c as u64;
+            if c >= n {
+                continue; // not a jump of this circulant (jumps are at most n/2)
+            }
             for forward in [true, false] {
+                // (x - c) mod n and (x + c) mod n without a division per candidate.
                 let rest = if forward {
-                    (x + n - c) % n
+                    if x >= c {
+                        x - c
+                    } else {
+                        x + n - c
+                    }
+                } else if x + c >= n {
+                    x + c - n
                 } else {
-                    (x + c) % n
+                    x + c
                 };
                 let d = circ(rest);
                 if best.is_none_or(|(b, _)| d < b) {

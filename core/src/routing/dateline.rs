@@ -36,12 +36,56 @@ pub const CROSSED: u8 = 0x80;
 /// Bits of [`PacketState::phase`] holding the dimension of the last hop plus one.
 pub const DIM_MASK: u8 = 0x7f;
 
+/// One hop along a dimension ring: dimension `dim` (size `k`), leaving coordinate `x`,
+/// forward (`+`) or backward (`-`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RingHop {
+    /// Dimension of the hop.
+    pub dim: usize,
+    /// `true` for the `+` direction.
+    pub forward: bool,
+    /// Coordinate of the switch the hop leaves, in dimension `dim`.
+    pub x: u32,
+    /// Size `k` of the dimension.
+    pub k: u32,
+}
+
+impl RingHop {
+    /// Whether the hop takes the wrap-around link (from `k - 1` forward, or from 0
+    /// backward), i.e. crosses the dateline.
+    #[inline]
+    pub fn wraps(&self) -> bool {
+        if self.forward {
+            self.x.wrapping_add(1) == self.k
+        } else {
+            self.x == 0
+        }
+    }
+}
+
+/// VC of `hop` under the dateline rule (spec/routing.md §2), given the packet's `state`:
+/// VC1 iff the packet already crossed the dateline of `hop.dim` and has not turned since.
+/// Records the hop in `state` (`phase` as described in the module docs, `vc` = the VC).
+#[inline]
+pub fn dateline_vc(hop: RingHop, state: &mut PacketState) -> Vc {
+    // At most 16 dimensions (topology limit), so `dim + 1` fits in the 7 low bits.
+    let tag = (hop.dim as u8).wrapping_add(1) & DIM_MASK;
+    let crossed_before = state.phase & DIM_MASK == tag && state.phase & CROSSED != 0;
+    state.phase = tag
+        | if crossed_before || hop.wraps() {
+            CROSSED
+        } else {
+            0
+        };
+    let vc = crossed_before as Vc;
+    state.vc = vc;
+    vc
+}
+
 /// VC of the hop leaving switch `at` of `torus` on network port `port` under the dateline
-/// rule (spec/routing.md §2), given the packet's `state`; records the hop in `state`
-/// (`phase` as described in the module docs, `vc` = the returned VC).
-///
-/// Fails with [`RoutingError::NotALink`] when `port` is not a network port of the torus
-/// or `at` is out of range.
+/// rule ([`dateline_vc`]); records the hop in `state`. Fails with
+/// [`RoutingError::NotALink`] when `port` is not a network port of the torus or `at` is
+/// out of range.
 pub fn dateline_hop(
     torus: &Torus,
     at: SwitchId,
@@ -52,15 +96,13 @@ pub fn dateline_hop(
     let (Some(k), Some(x)) = (torus.radices().get(dim).copied(), torus.coord(at, dim)) else {
         return Err(RoutingError::NotALink { switch: at, port });
     };
-    // At most 16 dimensions (topology limit), so `dim + 1` fits in the 7 low bits.
-    let tag = (dim as u8 + 1) & DIM_MASK;
-    let forward = port.is_multiple_of(2);
-    let crossed_before = state.phase & DIM_MASK == tag && state.phase & CROSSED != 0;
-    let wraps = if forward { x + 1 == k } else { x == 0 };
-    state.phase = tag | if crossed_before || wraps { CROSSED } else { 0 };
-    let vc = crossed_before as Vc;
-    state.vc = vc;
-    Ok(vc)
+    let hop = RingHop {
+        dim,
+        forward: port.is_multiple_of(2),
+        x,
+        k,
+    };
+    Ok(dateline_vc(hop, state))
 }
 
 /// Any port routing on a torus with dateline VCs added hop by hop (spec/routing.md §2).

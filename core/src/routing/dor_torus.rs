@@ -15,7 +15,7 @@
 
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 
-use super::dateline::{dateline_hop, DATELINE_VCS};
+use super::dateline::{dateline_vc, RingHop, DATELINE_VCS};
 use super::endpoint::{inject_state, locate, Endpoint};
 use super::error::RoutingError;
 use super::{Hop, PacketState, Routing};
@@ -60,14 +60,14 @@ impl<'a> TorusDor<'a> {
         self.vcs
     }
 
-    /// Dimension and direction (`true` = `+`) of the next hop from switch `at` toward
-    /// switch `t`: the lowest dimension where they differ, direction by the rule of the
-    /// module docs. `None` when `at == t`.
-    pub fn next_dim(
+    /// The next hop from switch `at` toward switch `t` as a ring hop: the lowest
+    /// dimension where they differ, the direction by the rule of the module docs, and the
+    /// coordinate it leaves. `None` when `at == t`.
+    pub fn next_ring_hop(
         &self,
         at: SwitchId,
         t: SwitchId,
-    ) -> Result<Option<(usize, bool)>, RoutingError> {
+    ) -> Result<Option<RingHop>, RoutingError> {
         let shape = self.torus.shape();
         let n = shape.count();
         for s in [at, t] {
@@ -83,17 +83,34 @@ impl<'a> TorusDor<'a> {
             let (x, y) = (a % k, b % k);
             if x != y {
                 let forward = if self.torus.wraps() {
-                    let plus = (y + k - x) % k;
+                    let plus = if y > x { y - x } else { y + k - x };
                     plus <= k - plus
                 } else {
                     y > x
                 };
-                return Ok(Some((dim, forward)));
+                return Ok(Some(RingHop { dim, forward, x, k }));
             }
             a /= k;
             b /= k;
         }
         Ok(None)
+    }
+
+    /// Dimension and direction (`true` = `+`) of the next hop from switch `at` toward
+    /// switch `t`; `None` when `at == t`.
+    pub fn next_dim(
+        &self,
+        at: SwitchId,
+        t: SwitchId,
+    ) -> Result<Option<(usize, bool)>, RoutingError> {
+        Ok(self.next_ring_hop(at, t)?.map(|h| (h.dim, h.forward)))
+    }
+
+    /// Output port of `hop`: `2·dim` for `+`, `2·dim + 1` for `-`, except in a torus
+    /// dimension of size 2, whose single link is on port `2·dim` (spec/topologies.md §4).
+    fn port_of(&self, hop: RingHop) -> PortIndex {
+        let single_link = self.torus.wraps() && hop.k == 2;
+        (2 * hop.dim + (!hop.forward && !single_link) as usize) as PortIndex
     }
 
     /// Output port of the next hop from switch `at` toward switch `t`; `None` when
@@ -103,17 +120,7 @@ impl<'a> TorusDor<'a> {
         at: SwitchId,
         t: SwitchId,
     ) -> Result<Option<PortIndex>, RoutingError> {
-        let Some((dim, forward)) = self.next_dim(at, t)? else {
-            return Ok(None);
-        };
-        // The dimension differs, so its size is at least 2 and the neighbour exists.
-        self.torus
-            .dim_port(at, dim, forward)
-            .map(Some)
-            .ok_or(RoutingError::NotALink {
-                switch: at,
-                port: (2 * dim + !forward as usize) as PortIndex,
-            })
+        Ok(self.next_ring_hop(at, t)?.map(|h| self.port_of(h)))
     }
 }
 
@@ -139,15 +146,16 @@ impl Routing for TorusDor<'_> {
             Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
             Endpoint::Toward(t) => t,
         };
-        let port = self
-            .port_toward(at, t)?
+        let hop = self
+            .next_ring_hop(at, t)?
             .ok_or(RoutingError::Unreachable { from: at, to: t })?;
+        let port = self.port_of(hop);
         let vc = match self.vcs {
             TorusVcs::Single => {
                 state.vc = 0;
                 0
             }
-            TorusVcs::Dateline => dateline_hop(self.torus, at, port, state)?,
+            TorusVcs::Dateline => dateline_vc(hop, state),
         };
         Ok(Hop::Forward { port, vc })
     }

@@ -37,9 +37,9 @@ impl<'a> FatTreeDmodK<'a> {
         self.tree
     }
 
-    /// Network port of the next hop from switch `at` toward node `dst`, when `at` is not
-    /// the leaf of `dst`: down port `t_l` if `dst` is below `at` (level `l`), else up port
-    /// `k + t_l`.
+    /// Port of the next hop from switch `at` (level `l`) toward node `dst`: down port `t_l`
+    /// if `dst` is below `at` (at the leaf of `dst` that is its terminal port), else up
+    /// port `k + t_l`.
     pub fn port_toward(&self, at: SwitchId, dst: TerminalId) -> Result<PortIndex, RoutingError> {
         let tree = self.tree;
         let level = tree.level(at).ok_or(RoutingError::SwitchOutOfRange {

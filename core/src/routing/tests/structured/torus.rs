@@ -6,6 +6,7 @@ use std::vec::Vec;
 
 use proptest::prelude::*;
 
+use super::super::super::dateline::{dateline_hop, RingHop};
 use super::super::super::dor_torus::{TorusDor, TorusVcs};
 use super::super::super::{Hop, Routing, RoutingError};
 use super::super::steps;
@@ -231,6 +232,29 @@ fn eject_port_and_next_dim_queries() {
     assert_eq!(r.next_dim(5, 5).unwrap(), None);
     assert_eq!(r.port_toward(5, 5).unwrap(), None);
     assert_eq!(r.torus().num_switches(), 12);
+    // The hop 0 -> 3 leaves x = 0 backward: it takes the wrap-around link.
+    let hop = r.next_ring_hop(0, 3).unwrap().unwrap();
+    assert_eq!(
+        hop,
+        RingHop {
+            dim: 0,
+            forward: false,
+            x: 0,
+            k: 4
+        }
+    );
+    assert!(hop.wraps());
+    assert!(!r.next_ring_hop(1, 3).unwrap().unwrap().wraps());
+    // Dateline rule on explicit ports: a wrap on VC0, then VC1 in the same dimension, VC0
+    // again after turning; a port outside the torus is an error.
+    let mut st = r.inject(0, 7).unwrap();
+    assert_eq!(dateline_hop(&t, 0, 1, &mut st), Ok(0));
+    assert_eq!(dateline_hop(&t, 3, 1, &mut st), Ok(1));
+    assert_eq!(dateline_hop(&t, 2, 2, &mut st), Ok(0));
+    assert_eq!(
+        dateline_hop(&t, 2, 4, &mut st),
+        Err(RoutingError::NotALink { switch: 2, port: 4 })
+    );
 }
 
 #[test]
