@@ -5,6 +5,7 @@ mod cdg;
 mod dfsssp;
 mod minimal;
 mod stats;
+mod structured;
 mod tables;
 
 extern crate std;
