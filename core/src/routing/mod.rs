@@ -18,6 +18,10 @@
 //!   minimality.
 //! * [`cdg`], [`cycle`]: channel dependency graph and cycle search (deadlock analysis, §2, §6).
 //! * [`dfsssp`]: deadlock-free single-source shortest-path routing with virtual layers (§6).
+//! * [`dragonfly_minimal`], [`dragonfly_valiant`]: Dragonfly minimal and Valiant routing with
+//!   BookSim's VC schemes (§4).
+//! * [`parx`]: pattern-aware routing for 2-D HyperX with 4 virtual destinations per terminal
+//!   (§7).
 //! * [`stats`]: hop histogram and per-channel loads (edge forwarding index) for all-to-all
 //!   traffic, split by [`LinkClass`](crate::topology::LinkClass).
 //!
@@ -31,9 +35,12 @@ pub mod crc32;
 pub mod cycle;
 pub mod dfsssp;
 pub mod distance;
+pub mod dragonfly_minimal;
+pub mod dragonfly_valiant;
 pub mod error;
 pub mod image;
 pub mod minimal;
+pub mod parx;
 pub mod stats;
 pub mod table;
 pub mod table_routing;
