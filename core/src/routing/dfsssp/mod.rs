@@ -12,7 +12,8 @@
 //!    loaded layers (OpenSM balancing).
 //!
 //! Routes depend on (switch, destination terminal); layers on (source switch, destination
-//! terminal). All storage is caller-provided ([`DfssspStorage`], sized by
+//! terminal). PARX (spec/routing.md §7, routing::parx) reuses both phases: the Dijkstra
+//! takes a link filter and the layer phase works on virtual destinations (LIDs). All storage is caller-provided ([`DfssspStorage`], sized by
 //! [`DfssspSizes`]); the host passes `Vec`-backed slices.
 
 mod heap;

@@ -225,8 +225,9 @@ pub(crate) fn route_destination<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId
 }
 
 /// Dijkstra from `t` over reversed channels with ties (weight, hops, output port), using
-/// only channels `x → y` on port `p` of `x` with `keep(x, p, y)`; writes each switch's output port into `row` and
-/// the settle order into `sc.order`; returns the number of switches reached.
+/// only channels `x → y` on port `p` of `x` with `keep(x, p, y)`; writes each switch's
+/// output port into `row` and the settle order into `sc.order`; returns the number of
+/// switches reached.
 #[allow(clippy::too_many_arguments)]
 fn dijkstra<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId) -> bool>(
     topo: &T,

@@ -253,13 +253,6 @@ pub fn parx<'a>(
         });
     }
     let geo = Quadrants::new(hx)?;
-    if !geo.matches(hx) {
-        return Err(RoutingError::Invalid {
-            param: "switches",
-            value: hx.num_switches() as u64,
-            rule: "the HyperX must have S_0 · S_1 switches",
-        });
-    }
     let demands = demand::DemandList::new(demands, hx.num_terminals())?;
     let sizes = storage_sizes(hx);
     storage.check(&sizes)?;

@@ -1,7 +1,7 @@
 //! Quadrants and halves of a 2-D HyperX, and the link-removal rules R1–R4 of PARX
 //! (spec/routing.md §7; \[HX\] §3.2.1).
 
-use crate::topology::{HyperX, SwitchId, Topology};
+use crate::topology::{HyperX, SwitchId};
 
 use super::super::error::RoutingError;
 
@@ -167,10 +167,5 @@ impl Quadrants {
             Some(h) => self.in_half(h, u) && self.in_half(h, v),
             None => false,
         }
-    }
-
-    /// Checks that `hx` has the switch count of this geometry.
-    pub(crate) fn matches<T: Topology>(&self, topo: &T) -> bool {
-        topo.num_switches() == self.s0 * self.s1
     }
 }
