@@ -153,6 +153,7 @@ mod tests {
         assert!(e("Switch 9\n").contains("t.lft:1: switch 9 is out of range"));
         assert!(e("Switch 0\n0x0 1\n0x1 1\n").contains("switch 1 has no `Switch 1` block"));
         assert!(e("Switch 0\n0x0 1\nSwitch 1\n0x1 1\n0x0 1 99\n").contains("t.lft:5: VC `99`"));
-        assert!(e("Switch 0\n0x0 1\nSwitch 1\n0x1 1\n").contains("no line for destination 0"));
+        assert!(e("Switch 0\n0x0 1\n0x1 1\nSwitch 1\n0x1 1\n")
+            .contains("the table of switch 1 has no line for destination 0"));
     }
 }

@@ -111,7 +111,7 @@ pub fn distance_matrix<'a>(
     if entries > (1usize << 31) {
         bail!(
             "all-pairs distances of {n} switches need {} GiB: too large",
-            entries * 2 >> 30
+            (entries * 2) >> 30
         );
     }
     dist.resize(entries, 0);

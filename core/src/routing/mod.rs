@@ -22,6 +22,10 @@
 //!   per hop): [`dor_torus`] (torus/mesh DOR, §2) with [`dateline`] VCs, [`ecube`]
 //!   (hypercube), [`dor_hyperx`] (§2), [`circulant_greedy`] and [`circulant_naf`] (§3),
 //!   [`fat_tree_dmodk`] (§5).
+//! * [`dragonfly_minimal`], [`dragonfly_valiant`]: Dragonfly minimal and Valiant routing with
+//!   BookSim's VC schemes (§4).
+//! * [`parx`]: pattern-aware routing for 2-D HyperX with 4 virtual destinations per terminal
+//!   (§7).
 //! * [`stats`]: hop histogram and per-channel loads (edge forwarding index) for all-to-all
 //!   traffic, split by [`LinkClass`](crate::topology::LinkClass).
 //!
@@ -41,12 +45,15 @@ pub mod dfsssp;
 pub mod distance;
 pub mod dor_hyperx;
 pub mod dor_torus;
+pub mod dragonfly_minimal;
+pub mod dragonfly_valiant;
 pub mod ecube;
 mod endpoint;
 pub mod error;
 pub mod fat_tree_dmodk;
 pub mod image;
 pub mod minimal;
+pub mod parx;
 pub mod stats;
 pub mod table;
 pub mod table_routing;
