@@ -52,9 +52,12 @@ pub struct RouteArgs {
     /// Routing algorithm.
     #[arg(long, value_enum, default_value = "minimal")]
     pub algo: RouteAlgo,
-    /// Virtual-layer limit of DFSSSP (InfiniBand hardware: 8).
+    /// Virtual-layer limit of DFSSSP and PARX (InfiniBand hardware: 8; at most 16).
     #[arg(long, default_value_t = 8)]
     pub max_layers: u8,
+    /// Seed of the Valiant intermediate-group hash.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 impl RouteArgs {
@@ -63,6 +66,7 @@ impl RouteArgs {
         RouteOptions {
             algo: self.algo,
             max_layers: self.max_layers,
+            seed: self.seed,
         }
     }
 }

@@ -172,6 +172,19 @@ fn runs_rows<V: Copy, F: Fn(V) -> R, R>(runs: &[Run<V>], len: u32, f: F) -> Vec<
 
 /// Builds the tables of `net` under `opts` (all switches, or only `switch`).
 pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> Result<Tables> {
+    if let Some((ports, rule)) = opts.algo.port_tables() {
+        let mut t = tables(
+            net,
+            &RouteOptions {
+                algo: ports,
+                ..*opts
+            },
+            switch,
+        )?;
+        t.routing.algorithm = opts.algo.name();
+        t.routing.vc_rule = Some(rule.to_string());
+        return Ok(t);
+    }
     if !opts.algo.destination_based() {
         bail!(
             "--algo {} is not destination-based (its VC depends on the packet's path), so it has no per-switch tables; use `jumpnet route check` or `route stats` — or --algo dor for the port tables",
@@ -251,10 +264,13 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
 impl Tables {
     /// OpenSM-style dump (ports only; layered routings' layers are in the JSON output).
     pub fn lft_dump(&self) -> String {
-        let header = format!(
+        let mut header = format!(
             "jumpnet linear forwarding tables: {}, algorithm {}",
             self.topology, self.routing.algorithm
         );
+        if let Some(rule) = &self.routing.vc_rule {
+            header.push_str(&format!(" ({rule})"));
+        }
         let with_vc = self
             .switches
             .iter()
@@ -278,6 +294,13 @@ impl Render for Tables {
         s.kv("algorithm", &self.routing.algorithm)
             .kv("virtual channels / layers", self.routing.vcs)
             .kv("destinations per table", self.destinations)
+            .kv(
+                "VCs",
+                self.routing
+                    .vc_rule
+                    .as_deref()
+                    .unwrap_or("as in the table entries"),
+            )
             .kv("runs (all switches)", self.total_runs)
             .kv(
                 "image bytes per switch (mean)",

@@ -5,6 +5,9 @@ use anyhow::{anyhow, bail, Result};
 use serde::Serialize;
 
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspConfig, DfssspSizes, DfssspStorage};
+use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly_valiant::{DragonflyValiant, Intermediate};
+use jumpnet_core::routing::parx::{self, LidPolicy};
 use jumpnet_core::routing::{
     cycle::Frame, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, HyperXDor,
     HypercubeEcube, MinimalRouting, Routing, TorusDor, TorusVcs,
@@ -31,6 +34,19 @@ pub enum RouteAlgo {
     Naf,
     /// Fat-tree up/down with D-mod-k (§5).
     Dmodk,
+    /// Dragonfly minimal routing, BookSim VCs (VC0 before the global hop, VC1 after) (§4).
+    DfMinimal,
+    /// Dragonfly minimal routing on a single VC (deadlocks in general; for analysis) (§4).
+    #[value(name = "df-minimal-1vc")]
+    DfMinimal1vc,
+    /// Dragonfly Valiant: intermediate group hashed from (source, destination), 3 VCs (§4).
+    DfValiant,
+    /// Dragonfly Valiant with the intermediate hashed from the destination only (table-able).
+    DfValiantDest,
+    /// PARX for 2-D HyperX, small-message (< 512 B) destination LIDs (§7).
+    Parx,
+    /// PARX for 2-D HyperX, large-message (>= 512 B) destination LIDs (§7).
+    ParxLarge,
 }
 
 impl RouteAlgo {
@@ -44,13 +60,48 @@ impl RouteAlgo {
 
     /// Whether every route is a shortest path (checked against BFS distances).
     pub fn is_minimal(self) -> bool {
-        !matches!(self, RouteAlgo::Greedy)
+        // Dragonfly "minimal" routes use at most one global hop; a path through a third
+        // group can be shorter in the switch graph, so they are not checked for minimality.
+        !matches!(
+            self,
+            RouteAlgo::Greedy
+                | RouteAlgo::DfMinimal
+                | RouteAlgo::DfMinimal1vc
+                | RouteAlgo::DfValiant
+                | RouteAlgo::DfValiantDest
+                | RouteAlgo::ParxLarge
+        )
     }
 
     /// Whether the chosen port depends only on (switch, destination), so the routing
     /// compiles into per-switch forwarding tables.
     pub fn destination_based(self) -> bool {
-        !matches!(self, RouteAlgo::DorDateline)
+        !matches!(
+            self,
+            RouteAlgo::DorDateline
+                | RouteAlgo::DfMinimal
+                | RouteAlgo::DfValiant
+                | RouteAlgo::DfValiantDest
+                | RouteAlgo::Parx
+                | RouteAlgo::ParxLarge
+        )
+    }
+
+    /// For routings whose port is destination-based but whose VC depends on the packet's
+    /// path (dateline-style rules): the single-VC algorithm with the same ports, and the VC
+    /// rule a switch applies on top of its forwarding table.
+    pub fn port_tables(self) -> Option<(RouteAlgo, &'static str)> {
+        match self {
+            RouteAlgo::DorDateline => Some((
+                RouteAlgo::Dor,
+                "VC rule: VC0 on entering a dimension, VC1 after crossing its wrap-around link",
+            )),
+            RouteAlgo::DfMinimal => Some((
+                RouteAlgo::DfMinimal1vc,
+                "VC rule: VC0 until the global hop, VC1 from the global channel on",
+            )),
+            _ => None,
+        }
     }
 }
 
@@ -59,8 +110,10 @@ impl RouteAlgo {
 pub struct RouteOptions {
     /// Algorithm.
     pub algo: RouteAlgo,
-    /// Virtual-layer limit of DFSSSP.
+    /// Virtual-layer limit of DFSSSP and PARX.
     pub max_layers: u8,
+    /// Seed of Valiant's intermediate-group hash.
+    pub seed: u64,
 }
 
 /// Facts about a built routing.
@@ -76,6 +129,8 @@ pub struct RoutingInfo {
     pub paths_per_layer: Vec<u64>,
     /// DFSSSP: cycles broken.
     pub cycles_broken: Option<u64>,
+    /// How VCs are chosen when the tables hold ports only.
+    pub vc_rule: Option<String>,
 }
 
 /// Storage for routings that need tables (minimal BFS, DFSSSP).
@@ -94,6 +149,38 @@ pub struct RouteStore {
     channel_start: Vec<u32>,
     color: Vec<u32>,
     stack: Vec<Frame>,
+}
+
+impl RouteStore {
+    fn resize(&mut self, s: &DfssspSizes) {
+        self.weights.resize(s.weights, 0);
+        self.ddist.resize(s.dist, 0);
+        self.scratch.resize(s.scratch, 0);
+        self.next_port.resize(s.per_path, 0);
+        self.layer.resize(s.per_path, 0);
+        self.tree.resize(s.tree, 0);
+        self.dep_count.resize(s.dep_count, 0);
+        self.by_channel.resize(s.by_channel, 0);
+        self.channel_start.resize(s.channel_start, 0);
+        self.color.resize(s.channels, 0);
+        self.stack.resize(s.channels, Frame::default());
+    }
+
+    fn dfsssp(&mut self) -> DfssspStorage<'_> {
+        DfssspStorage {
+            weights: &mut self.weights,
+            dist: &mut self.ddist,
+            scratch: &mut self.scratch,
+            next_port: &mut self.next_port,
+            layer: &mut self.layer,
+            tree: &mut self.tree,
+            dep_count: &mut self.dep_count,
+            by_channel: &mut self.by_channel,
+            channel_start: &mut self.channel_start,
+            color: &mut self.color,
+            stack: &mut self.stack,
+        }
+    }
 }
 
 fn rerr(e: jumpnet_core::routing::RoutingError) -> anyhow::Error {
@@ -149,39 +236,12 @@ pub fn build<'a>(
                     s.bytes() >> 30
                 );
             }
-            store.weights.resize(s.weights, 0);
-            store.ddist.resize(s.dist, 0);
-            store.scratch.resize(s.scratch, 0);
-            store.next_port.resize(s.per_path, 0);
-            store.layer.resize(s.per_path, 0);
-            store.tree.resize(s.tree, 0);
-            store.dep_count.resize(s.dep_count, 0);
-            store.by_channel.resize(s.by_channel, 0);
-            store.channel_start.resize(s.channel_start, 0);
-            store.color.resize(s.channels, 0);
-            store.stack.resize(s.channels, Frame::default());
+            store.resize(&s);
             let cfg = DfssspConfig {
                 max_layers: opts.max_layers,
                 ..DfssspConfig::default()
             };
-            let (r, rep) = dfsssp(
-                net,
-                &cfg,
-                DfssspStorage {
-                    weights: &mut store.weights,
-                    dist: &mut store.ddist,
-                    scratch: &mut store.scratch,
-                    next_port: &mut store.next_port,
-                    layer: &mut store.layer,
-                    tree: &mut store.tree,
-                    dep_count: &mut store.dep_count,
-                    by_channel: &mut store.by_channel,
-                    channel_start: &mut store.channel_start,
-                    color: &mut store.color,
-                    stack: &mut store.stack,
-                },
-            )
-            .map_err(rerr)?;
+            let (r, rep) = dfsssp(net, &cfg, store.dfsssp()).map_err(rerr)?;
             info.layers_needed = Some(rep.layers_needed);
             info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
             info.cycles_broken = Some(rep.cycles_broken);
@@ -207,6 +267,48 @@ pub fn build<'a>(
         }
         (RouteAlgo::Dmodk, Network::FatTree(f)) => Box::new(FatTreeDmodK::new(f)),
         (RouteAlgo::Dmodk, _) => return Err(wrong("a fat tree")),
+        (RouteAlgo::DfMinimal, Network::Dragonfly(d)) => {
+            Box::new(DragonflyMinimal::new(d, MinimalVcs::Dateline))
+        }
+        (RouteAlgo::DfMinimal1vc, Network::Dragonfly(d)) => {
+            Box::new(DragonflyMinimal::new(d, MinimalVcs::Single))
+        }
+        (RouteAlgo::DfValiant, Network::Dragonfly(d)) => {
+            Box::new(DragonflyValiant::new(d, Intermediate::PerPair, opts.seed))
+        }
+        (RouteAlgo::DfValiantDest, Network::Dragonfly(d)) => Box::new(DragonflyValiant::new(
+            d,
+            Intermediate::PerDestination,
+            opts.seed,
+        )),
+        (
+            RouteAlgo::DfMinimal
+            | RouteAlgo::DfMinimal1vc
+            | RouteAlgo::DfValiant
+            | RouteAlgo::DfValiantDest,
+            _,
+        ) => return Err(wrong("a dragonfly")),
+        (RouteAlgo::Parx | RouteAlgo::ParxLarge, Network::HyperX(h)) => {
+            let s = parx::storage_sizes(h);
+            store.resize(&s);
+            let cfg = DfssspConfig {
+                max_layers: opts.max_layers,
+                ..DfssspConfig::default()
+            };
+            let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp()).map_err(rerr)?;
+            info.layers_needed = Some(rep.layers_needed);
+            info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
+            info.cycles_broken = Some(rep.cycles_broken);
+            let policy = if opts.algo == RouteAlgo::ParxLarge {
+                LidPolicy::Large
+            } else {
+                LidPolicy::Small
+            };
+            Box::new(r.with_policy(policy))
+        }
+        (RouteAlgo::Parx | RouteAlgo::ParxLarge, _) => {
+            return Err(wrong("a 2-D HyperX with even sizes"))
+        }
     };
     info.vcs = routing.num_vcs();
     Ok((routing, info))

@@ -186,10 +186,85 @@ fn tables_json_and_stats() {
     // Every channel of a hypercube carries the same number of e-cube paths: 512 / 64.
     let all = &v["channel_load"][0];
     assert_eq!(all[3], 8);
-    let (code, _, err) = jumpnet(&["route", "table", "torus", "k=4,4", "--algo", "dor-dateline"]);
+    let (code, out, err) = jumpnet(&["route", "table", "torus", "k=4,4", "--algo", "dor-dateline"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("VC1 after crossing its wrap-around link"),
+        "{out}"
+    );
+    let (code, _, err) = jumpnet(&[
+        "route",
+        "table",
+        "dragonfly",
+        "g=9",
+        "a=4",
+        "p=2",
+        "h=2",
+        "--algo",
+        "df-valiant",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("not destination-based"), "{err}");
     let (code, _, err) = jumpnet(&["route", "check", "torus", "k=4,4", "--algo", "naf"]);
     assert_eq!(code, 2);
     assert!(err.contains("needs a ring or circulant"), "{err}");
+}
+
+#[test]
+fn dragonfly_and_parx() {
+    let df = ["dragonfly", "g=9", "a=4", "p=2", "h=2"];
+    let run = |algo: &str| {
+        let mut a = vec!["route", "check"];
+        a.extend(df);
+        a.extend(["--algo", algo, "--json"]);
+        let (code, out, err) = jumpnet(&a);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+        (code, v)
+    };
+    // spec/routing.md §4: 2 VCs (minimal) and 3 VCs (Valiant) are deadlock-free; one VC is not.
+    let (code, v) = run("df-minimal");
+    assert_eq!((code, v["vcs"].as_u64()), (0, Some(2)));
+    assert_eq!(v["max_hops"], 3);
+    let (code, v) = run("df-valiant");
+    assert_eq!((code, v["vcs"].as_u64()), (0, Some(3)));
+    assert_eq!(v["max_hops"], 5);
+    let (code, v) = run("df-minimal-1vc");
+    assert_eq!(code, 1);
+    assert_eq!(v["deadlock_free"], false);
+    // Port tables of the minimal routing carry the VC rule in the header.
+    let mut a = vec!["route", "table"];
+    a.extend(df);
+    a.extend(["--algo", "df-minimal", "-f", "lft", "--switch", "4"]);
+    let (code, out, err) = jumpnet(&a);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("VC0 until the global hop"));
+    assert!(out.contains("Switch 4\n"));
+    // PARX on a small even HyperX: small-message routes are minimal and deadlock-free.
+    let (code, out, err) = jumpnet(&[
+        "route", "check", "hyperx", "s=4,4", "t=2", "--algo", "parx", "--json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, _) = jumpnet(&[
+        "route",
+        "stats",
+        "hyperx",
+        "s=4,4",
+        "t=2",
+        "--algo",
+        "parx-large",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let large: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (_, out, _) = jumpnet(&[
+        "route", "stats", "hyperx", "s=4,4", "t=2", "--algo", "parx", "--json",
+    ]);
+    let small: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        large["total_hops"].as_u64() > small["total_hops"].as_u64(),
+        "large messages detour"
+    );
+    let (code, _, err) = jumpnet(&["route", "check", "hyperx", "s=3,4", "--algo", "parx"]);
+    assert_eq!(code, 2);
+    assert!(!err.is_empty());
 }
