@@ -1,1 +1,520 @@
-//! Prime-field arithmetic for Slim Fly and Galaxy graphs — placeholder until implemented.
+//! Prime-field arithmetic for the Slim Fly MMS graph and the Galaxy graph
+//! (spec/topologies.md §9, §10).
+//!
+//! Only prime `q` is supported: elements of `F_q` are the integers `0..q`, and every product
+//! of two elements is formed in `u64` (both factors are below `2^32`), so results are the same
+//! on every target. Prime powers (which need real `GF(p^k)` arithmetic, including every
+//! `δ = 0` case) are rejected by [`MmsField::new`].
+//!
+//! [`MmsField`] bundles what both constructions need: the smallest primitive element `ξ`,
+//! `q = 4w + δ`, and the generator sets `X` and `X' = ξ·X` of spec/topologies.md §9, indexed
+//! in the order the spec lists their exponents.
+
+use super::TopologyError;
+
+/// Whether `n` is prime (deterministic trial division; `n < 2` is not prime).
+pub fn is_prime(n: u64) -> bool {
+    if n < 2 {
+        return false;
+    }
+    if n < 4 {
+        return true;
+    }
+    if n.is_multiple_of(2) || n.is_multiple_of(3) {
+        return false;
+    }
+    let mut d = 5u64;
+    // d ≤ sqrt(n) without overflow: d ≤ n / d.
+    while d <= n / d {
+        if n.is_multiple_of(d) || n.is_multiple_of(d + 2) {
+            return false;
+        }
+        d += 6;
+    }
+    true
+}
+
+/// `base^exp mod m` by square-and-multiply in `u64` (products of two residues below `2^32`
+/// cannot overflow). Returns 0 when `m` is 0 or 1.
+pub fn mod_pow(base: u64, exp: u64, m: u32) -> u64 {
+    let m = m as u64;
+    if m <= 1 {
+        return 0;
+    }
+    let mut result = 1u64;
+    let mut b = base % m;
+    let mut e = exp;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    result
+}
+
+/// Whether `g` has multiplicative order exactly `q − 1` modulo the prime `q`, i.e.
+/// `g^((q−1)/f) ≠ 1` for every prime factor `f` of `q − 1` (factors found by trial division,
+/// nothing stored).
+fn has_full_order(g: u64, q: u32) -> bool {
+    let order = q as u64 - 1;
+    let mut rest = order;
+    let mut f = 2u64;
+    while f <= rest / f {
+        if rest.is_multiple_of(f) {
+            if mod_pow(g, order / f, q) == 1 {
+                return false;
+            }
+            while rest.is_multiple_of(f) {
+                rest /= f;
+            }
+        }
+        f += 1;
+    }
+    if rest > 1 && mod_pow(g, order / rest, q) == 1 {
+        return false;
+    }
+    true
+}
+
+/// The smallest primitive element `ξ` of `F_q` (generator of the multiplicative group), or
+/// `None` when `q` is not prime. For `q = 2` this is 1.
+pub fn primitive_element(q: u32) -> Option<u32> {
+    if !is_prime(q as u64) {
+        return None;
+    }
+    if q == 2 {
+        return Some(1);
+    }
+    (2..q).find(|&g| has_full_order(g as u64, q))
+}
+
+/// `F_q` with the MMS generator sets `X`, `X'` (spec/topologies.md §9).
+///
+/// For odd prime `q = 4w + δ`, `δ ∈ {1, −1}`:
+/// * `δ = 1`: `X` index `i` is `ξ^(2i)`, `0 ≤ i < 2w`;
+/// * `δ = −1`: `X` index `i < w` is `ξ^(2i)`, index `w + j` (`j < w`) is `ξ^(2w−1+2j)`;
+/// * `X'` index `i` is `ξ · X_i` (so `X' = ξX` element by element).
+///
+/// `|X| = |X'| = (q − δ)/2`. Both sets are closed under negation; [`MmsField::neg_index`]
+/// gives the index of `−X_i` (equally of `−X'_i`). The trivial field `q = 1`
+/// ([`MmsField::trivial`]) has `X = X' = ∅` and is used by the Galaxyfly `q = 1`
+/// (Dragonfly) case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MmsField {
+    q: u32,
+    xi: u32,
+    xi_inv: u32,
+    xi_sq: u32,
+    w: u32,
+    delta: i8,
+}
+
+impl MmsField {
+    /// The field `F_q` with its smallest primitive element and MMS generator sets.
+    ///
+    /// Errors: `q` not prime → [`TopologyError::NotPrime`]; `q = 2` (which is not `4w ± 1`)
+    /// → [`TopologyError::Invalid`].
+    pub fn new(q: u32) -> Result<Self, TopologyError> {
+        if !is_prime(q as u64) {
+            return Err(TopologyError::NotPrime {
+                param: "q",
+                value: q as u64,
+            });
+        }
+        if q == 2 {
+            return Err(TopologyError::Invalid {
+                param: "q",
+                value: 2,
+                rule: "q must be an odd prime q = 4w ± 1 (q = 2 has no MMS generator sets)",
+            });
+        }
+        let xi = primitive_element(q).ok_or(TopologyError::NotPrime {
+            param: "q",
+            value: q as u64,
+        })?;
+        let (w, delta) = if q % 4 == 1 {
+            (q / 4, 1)
+        } else {
+            (q.div_ceil(4), -1)
+        };
+        Ok(MmsField {
+            q,
+            xi,
+            xi_inv: mod_pow(xi as u64, q as u64 - 2, q) as u32,
+            xi_sq: mod_pow(xi as u64, 2, q) as u32,
+            w,
+            delta,
+        })
+    }
+
+    /// The one-element ring `q = 1` (`w = 0`, `δ = 1`, no generators; every value is 0).
+    pub fn trivial() -> Self {
+        MmsField {
+            q: 1,
+            xi: 0,
+            xi_inv: 0,
+            xi_sq: 0,
+            w: 0,
+            delta: 1,
+        }
+    }
+
+    /// The field size `q`.
+    pub fn q(&self) -> u32 {
+        self.q
+    }
+
+    /// The primitive element `ξ` (smallest one; 0 for the trivial field).
+    pub fn xi(&self) -> u32 {
+        self.xi
+    }
+
+    /// `ξ^(−1) mod q`.
+    pub fn xi_inv(&self) -> u32 {
+        self.xi_inv
+    }
+
+    /// `w` in `q = 4w + δ`.
+    pub fn w(&self) -> u32 {
+        self.w
+    }
+
+    /// `δ` in `q = 4w + δ` (1 or −1).
+    pub fn delta(&self) -> i8 {
+        self.delta
+    }
+
+    /// `|X| = |X'| = (q − δ)/2`.
+    pub fn generator_count(&self) -> u32 {
+        if self.delta == 1 {
+            2 * self.w
+        } else {
+            self.q.div_ceil(2)
+        }
+    }
+
+    /// `(a + b) mod q` for residues `a, b < q`.
+    #[inline]
+    pub fn add(&self, a: u32, b: u32) -> u32 {
+        ((a as u64 + b as u64) % self.q as u64) as u32
+    }
+
+    /// `(a − b) mod q` for residues `a, b < q`.
+    #[inline]
+    pub fn sub(&self, a: u32, b: u32) -> u32 {
+        ((a as u64 + self.q as u64 - (b as u64 % self.q as u64)) % self.q as u64) as u32
+    }
+
+    /// `a · b mod q`.
+    #[inline]
+    pub fn mul(&self, a: u32, b: u32) -> u32 {
+        ((a as u64 % self.q as u64) * (b as u64 % self.q as u64) % self.q as u64) as u32
+    }
+
+    /// The Galaxy isomorphism `H(x) = ξ·x mod q` (spec/topologies.md §10 step 2).
+    #[inline]
+    pub fn iso(&self, x: u32) -> u32 {
+        self.mul(self.xi, x)
+    }
+
+    /// The inverse isomorphism `H^(−1)(x) = ξ^(−1)·x mod q`.
+    #[inline]
+    pub fn iso_inv(&self, x: u32) -> u32 {
+        self.mul(self.xi_inv, x)
+    }
+
+    /// Exponent `e` with `X_i = ξ^e` (spec order), or `None` if `i ≥ |X|`.
+    pub fn x_exponent(&self, i: u32) -> Option<u32> {
+        if i >= self.generator_count() {
+            return None;
+        }
+        if self.delta == 1 || i < self.w {
+            Some(2 * i)
+        } else {
+            Some(2 * self.w - 1 + 2 * (i - self.w))
+        }
+    }
+
+    /// Generator `X_i`, or `None` if `i ≥ |X|`.
+    pub fn x(&self, i: u32) -> Option<u32> {
+        self.x_exponent(i)
+            .map(|e| mod_pow(self.xi as u64, e as u64, self.q) as u32)
+    }
+
+    /// Generator `X'_i = ξ·X_i`, or `None` if `i ≥ |X'|`.
+    pub fn x_prime(&self, i: u32) -> Option<u32> {
+        self.x(i).map(|v| self.iso(v))
+    }
+
+    /// Index of `−X_i` in `X` (equally of `−X'_i` in `X'`), or `None` if `i ≥ |X|`.
+    /// Uses `−1 = ξ^((q−1)/2)`: the exponent shifts by `(q−1)/2`.
+    pub fn neg_index(&self, i: u32) -> Option<u32> {
+        let count = self.generator_count();
+        if i >= count {
+            return None;
+        }
+        if self.delta == 1 {
+            Some((i + self.w) % count)
+        } else if i < self.w {
+            Some(i + self.w)
+        } else {
+            Some(i - self.w)
+        }
+    }
+
+    /// The elements of `X` in index order (successive multiplication, O(1) per element).
+    pub fn x_iter(&self) -> Generators {
+        Generators {
+            field: *self,
+            index: 0,
+            value: if self.q > 1 { 1 } else { 0 },
+        }
+    }
+
+    /// The elements of `X'` in index order.
+    pub fn x_prime_iter(&self) -> Generators {
+        Generators {
+            field: *self,
+            index: 0,
+            value: self.xi,
+        }
+    }
+
+    /// Index of `d` in `X`, or `None` if `d ∉ X` (scan of `X`, O(|X|)).
+    pub fn x_index_of(&self, d: u32) -> Option<u32> {
+        self.x_iter().position(|v| v == d).map(|i| i as u32)
+    }
+
+    /// Index of `d` in `X'`, or `None` if `d ∉ X'` (scan of `X'`, O(|X'|)).
+    pub fn x_prime_index_of(&self, d: u32) -> Option<u32> {
+        self.x_prime_iter().position(|v| v == d).map(|i| i as u32)
+    }
+}
+
+/// Iterator over `X` or `X'` in index order (see [`MmsField::x_iter`]).
+#[derive(Clone, Debug)]
+pub struct Generators {
+    field: MmsField,
+    index: u32,
+    value: u32,
+}
+
+impl Iterator for Generators {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let f = &self.field;
+        if self.index >= f.generator_count() {
+            return None;
+        }
+        let out = self.value;
+        self.index += 1;
+        // δ = −1: the exponent steps by 1 from 2w−2 to 2w−1, otherwise by 2.
+        let step = if f.delta == -1 && self.index == f.w {
+            f.xi
+        } else {
+            f.xi_sq
+        };
+        self.value = f.mul(self.value, step);
+        Some(out)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.field.generator_count().saturating_sub(self.index) as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Generators {}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests may unwrap (common rules)
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::vec::Vec;
+
+    /// Independent primality by exhaustive division.
+    fn naive_prime(n: u64) -> bool {
+        n >= 2 && (2..n).all(|d| !n.is_multiple_of(d))
+    }
+
+    /// Multiplicative order by repeated multiplication.
+    fn naive_order(g: u64, q: u64) -> u64 {
+        let mut v = g % q;
+        let mut k = 1;
+        while v != 1 {
+            v = v * g % q;
+            k += 1;
+        }
+        k
+    }
+
+    fn set(v: &[u32]) -> BTreeSet<u32> {
+        v.iter().copied().collect()
+    }
+
+    #[test]
+    fn primality_matches_exhaustive_division() {
+        for n in 0..2000u64 {
+            assert_eq!(is_prime(n), naive_prime(n), "n = {n}");
+        }
+        assert!(is_prime(4_294_967_291)); // largest prime below 2^32
+        assert!(!is_prime(4_294_967_295));
+        assert!(!is_prime(65_521 * 65_537));
+    }
+
+    #[test]
+    fn mod_pow_matches_repeated_multiplication() {
+        for m in [1u32, 2, 7, 13, 97, 65_537] {
+            for b in [0u64, 1, 2, 5, 96, 1_000_003] {
+                let mut want = 1 % m as u64;
+                for e in 0..40u64 {
+                    assert_eq!(mod_pow(b, e, m), want, "{b}^{e} mod {m}");
+                    want = want * (b % m as u64) % m as u64;
+                }
+            }
+        }
+        assert_eq!(mod_pow(3, 5, 0), 0);
+        // Large modulus: Fermat's little theorem.
+        assert_eq!(mod_pow(123_456_789, 4_294_967_290, 4_294_967_291), 1);
+    }
+
+    #[test]
+    fn primitive_element_is_smallest_of_full_order() {
+        for q in (3..400u32).filter(|&q| naive_prime(q as u64)) {
+            let xi = primitive_element(q).expect("prime");
+            assert_eq!(naive_order(xi as u64, q as u64), q as u64 - 1, "q = {q}");
+            for g in 2..xi {
+                assert!(
+                    naive_order(g as u64, q as u64) < q as u64 - 1,
+                    "q = {q}, g = {g}"
+                );
+            }
+        }
+        // Known smallest primitive roots.
+        assert_eq!(primitive_element(5), Some(2));
+        assert_eq!(primitive_element(7), Some(3));
+        assert_eq!(primitive_element(11), Some(2));
+        assert_eq!(primitive_element(13), Some(2));
+        assert_eq!(primitive_element(41), Some(6));
+        assert_eq!(primitive_element(2), Some(1));
+        assert_eq!(primitive_element(9), None);
+        assert_eq!(primitive_element(1), None);
+    }
+
+    #[test]
+    fn spec_examples_of_generator_sets() {
+        // spec/topologies.md §10: q = 5, ξ = 2, X = {1,4}, X' = {2,3}, H = (0,2,4,1,3).
+        let f = MmsField::new(5).unwrap();
+        assert_eq!((f.xi(), f.w(), f.delta()), (2, 1, 1));
+        assert_eq!(f.x_iter().collect::<Vec<_>>(), [1, 4]);
+        assert_eq!(f.x_prime_iter().collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(
+            (0..5).map(|x| f.iso(x)).collect::<Vec<_>>(),
+            [0, 2, 4, 1, 3]
+        );
+        // §9: q = 7: X ∩ X' = {1, 6}; q = 11: {1, 10}.
+        for (q, both) in [(7u32, [1u32, 6]), (11, [1, 10])] {
+            let f = MmsField::new(q).unwrap();
+            assert_eq!(f.delta(), -1);
+            let x = set(&f.x_iter().collect::<Vec<_>>());
+            let xp = set(&f.x_prime_iter().collect::<Vec<_>>());
+            assert_eq!(x.intersection(&xp).copied().collect::<Vec<_>>(), both);
+        }
+        // q = 7, ξ = 3: X = {ξ^0, ξ^2} ∪ {ξ^3, ξ^5} = {1, 2, 6, 5} in index order.
+        let f = MmsField::new(7).unwrap();
+        assert_eq!(f.x_iter().collect::<Vec<_>>(), [1, 2, 6, 5]);
+    }
+
+    #[test]
+    fn generator_sets_follow_the_spec_exponent_lists() {
+        for q in (3..300u32).filter(|&q| naive_prime(q as u64)) {
+            let f = MmsField::new(q).unwrap();
+            let (w, delta) = (f.w(), f.delta() as i64);
+            assert_eq!(4 * w as i64 + delta, q as i64);
+            let xi = f.xi() as u64;
+            let pw = |e: u32| {
+                let mut v = 1u64;
+                for _ in 0..e {
+                    v = v * xi % q as u64;
+                }
+                v as u32
+            };
+            // Exponent lists written out exactly as spec/topologies.md §9 gives them.
+            let (ex, exp): (Vec<u32>, Vec<u32>) = if delta == 1 {
+                (
+                    (0..=q - 3).step_by(2).collect(),
+                    (1..=q - 2).step_by(2).collect(),
+                )
+            } else {
+                let mut ex: Vec<u32> = (0..=2 * w - 2).step_by(2).collect();
+                ex.extend((2 * w - 1..=4 * w - 3).step_by(2));
+                let mut exp: Vec<u32> = (1..=2 * w - 1).step_by(2).collect();
+                exp.extend((2 * w..=4 * w - 2).step_by(2));
+                (ex, exp)
+            };
+            let x: Vec<u32> = ex.iter().map(|&e| pw(e)).collect();
+            let xp: Vec<u32> = exp.iter().map(|&e| pw(e)).collect();
+            assert_eq!(f.x_iter().collect::<Vec<_>>(), x, "X, q = {q}");
+            assert_eq!(f.x_prime_iter().collect::<Vec<_>>(), xp, "X', q = {q}");
+            let n = f.generator_count();
+            assert_eq!(n as usize, x.len());
+            assert_eq!(2 * n as i64, q as i64 - delta, "|X| = (q-δ)/2");
+            for i in 0..n {
+                assert_eq!(f.x(i), Some(x[i as usize]));
+                assert_eq!(f.x_prime(i), Some(xp[i as usize]));
+                let j = f.neg_index(i).unwrap();
+                assert_eq!(x[j as usize], (q - x[i as usize]) % q, "−X_i, q = {q}");
+                assert_eq!(xp[j as usize], (q - xp[i as usize]) % q, "−X'_i, q = {q}");
+                assert_eq!(f.x_index_of(x[i as usize]), Some(i));
+                assert_eq!(f.x_prime_index_of(xp[i as usize]), Some(i));
+            }
+            assert_eq!(f.x(n), None);
+            assert_eq!(f.neg_index(n), None);
+            // Distinct elements; δ = 1 partitions F_q*.
+            let sx = set(&x);
+            assert_eq!(sx.len(), x.len());
+            if delta == 1 {
+                let sxp = set(&xp);
+                assert!(sx.is_disjoint(&sxp));
+                assert_eq!(sx.len() + sxp.len(), q as usize - 1);
+            }
+            assert_eq!(f.mul(f.xi(), f.xi_inv()), 1);
+            for v in 0..q.min(50) {
+                assert_eq!(f.iso_inv(f.iso(v)), v);
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_fields_are_rejected() {
+        assert_eq!(
+            MmsField::new(9),
+            Err(TopologyError::NotPrime {
+                param: "q",
+                value: 9
+            })
+        );
+        assert!(matches!(
+            MmsField::new(0),
+            Err(TopologyError::NotPrime { .. })
+        ));
+        assert!(matches!(
+            MmsField::new(1),
+            Err(TopologyError::NotPrime { .. })
+        ));
+        let e = MmsField::new(2).unwrap_err();
+        assert!(matches!(e, TopologyError::Invalid { param: "q", .. }));
+        assert_eq!(
+            std::format!("{}", MmsField::new(9).unwrap_err()),
+            "q = 9 is not prime (only prime q is supported)"
+        );
+        let t = MmsField::trivial();
+        assert_eq!(t.generator_count(), 0);
+        assert_eq!(t.x_iter().count(), 0);
+        assert_eq!(t.iso(0), 0);
+    }
+}

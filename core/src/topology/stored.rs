@@ -48,6 +48,64 @@ pub struct StoredGraph<'a> {
 }
 
 impl<'a> StoredGraph<'a> {
+    /// Re-opens a port table previously filled by [`StoredGraphBuilder`] (or loaded from
+    /// elsewhere) as a graph, after checking that it is well formed: `n · width` slots, every
+    /// connected slot's peer in range and pointing back, no self loops.
+    pub fn from_slots(
+        family: Family,
+        n: u32,
+        width: u16,
+        terminals_per_switch: u16,
+        slots: &'a [Slot],
+    ) -> Result<Self, TopologyError> {
+        let needed = n as u64 * width as u64;
+        if slots.len() as u64 != needed {
+            return Err(TopologyError::Capacity {
+                what: "port slots",
+                needed,
+                available: slots.len() as u64,
+            });
+        }
+        let w = width as usize;
+        for (i, s) in slots.iter().enumerate() {
+            if !s.is_connected() {
+                continue;
+            }
+            let u = (i / w) as u32;
+            if s.peer >= n {
+                return Err(TopologyError::SwitchOutOfRange {
+                    switch: s.peer as u64,
+                    n: n as u64,
+                });
+            }
+            if s.peer == u {
+                return Err(TopologyError::SelfLoop { switch: u });
+            }
+            let back = if (s.peer_port as usize) < w {
+                slots.get(s.peer as usize * w + s.peer_port as usize)
+            } else {
+                None
+            };
+            match back {
+                Some(b) if b.peer == u && b.peer_port as usize == i % w => {}
+                _ => {
+                    return Err(TopologyError::Invalid {
+                        param: "port table",
+                        value: i as u64,
+                        rule: "every link slot must be answered by its peer slot",
+                    })
+                }
+            }
+        }
+        Ok(StoredGraph {
+            family,
+            n,
+            width,
+            terminals_per_switch,
+            slots,
+        })
+    }
+
     /// Number of network port slots per switch.
     pub fn width(&self) -> u16 {
         self.width
@@ -301,6 +359,19 @@ mod tests {
         }
         assert_eq!(g.port(5, 0), Port::Unconnected);
         assert_eq!(g.port(0, 9), Port::Unconnected);
+    }
+
+    #[test]
+    fn from_slots_reopens_and_validates() {
+        let mut slots = [Slot::EMPTY; 6];
+        let mut deg = [0u16; 3];
+        from_edges(3, 2, 1, [(0, 1), (1, 2), (2, 0)], &mut slots, &mut deg).unwrap();
+        let g = StoredGraph::from_slots(Family::Arbitrary, 3, 2, 1, &slots).unwrap();
+        assert_eq!(g.port(0, 0).link().unwrap().peer, 1);
+        let mut bad = slots;
+        bad[0].peer_port = 1;
+        assert!(StoredGraph::from_slots(Family::Arbitrary, 3, 2, 1, &bad).is_err());
+        assert!(StoredGraph::from_slots(Family::Arbitrary, 4, 2, 1, &slots).is_err());
     }
 
     #[test]

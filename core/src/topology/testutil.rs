@@ -20,7 +20,11 @@ pub fn assert_port_symmetry<T: Topology>(t: &T) {
         for p in 0..r {
             match t.port(s, p) {
                 Port::Link(l) => {
-                    assert!(l.peer < n, "switch {s} port {p}: peer {} out of range", l.peer);
+                    assert!(
+                        l.peer < n,
+                        "switch {s} port {p}: peer {} out of range",
+                        l.peer
+                    );
                     match t.port(l.peer, l.peer_port) {
                         Port::Link(back) => assert_eq!(
                             (back.peer, back.peer_port),
@@ -37,17 +41,31 @@ pub fn assert_port_symmetry<T: Topology>(t: &T) {
                 }
                 Port::Terminal(term) => {
                     assert!(term < t.num_terminals(), "terminal {term} out of range");
-                    assert!(!terminals_seen[term as usize], "terminal {term} attached twice");
+                    assert!(
+                        !terminals_seen[term as usize],
+                        "terminal {term} attached twice"
+                    );
                     terminals_seen[term as usize] = true;
                     assert_eq!(t.terminal_port(term), Some((s, p)), "terminal {term}");
                 }
                 Port::Unconnected => {}
             }
         }
-        assert_eq!(t.port(s, r), Port::Unconnected, "port beyond radix must be unconnected");
+        assert_eq!(
+            t.port(s, r),
+            Port::Unconnected,
+            "port beyond radix must be unconnected"
+        );
     }
-    assert!(terminals_seen.iter().all(|&b| b), "some terminal has no port");
-    assert_eq!(t.port(n, 0), Port::Unconnected, "switch beyond range must be unconnected");
+    assert!(
+        terminals_seen.iter().all(|&b| b),
+        "some terminal has no port"
+    );
+    assert_eq!(
+        t.port(n, 0),
+        Port::Unconnected,
+        "switch beyond range must be unconnected"
+    );
     assert_eq!(t.terminal_port(t.num_terminals()), None);
 }
 
@@ -85,7 +103,14 @@ pub fn diameter_aspl<T: Topology>(t: &T) -> (u32, f64) {
         }
     }
     let pairs = n as u64 * (n as u64 - 1);
-    (diam, if pairs == 0 { 0.0 } else { sum as f64 / pairs as f64 })
+    (
+        diam,
+        if pairs == 0 {
+            0.0
+        } else {
+            sum as f64 / pairs as f64
+        },
+    )
 }
 
 /// Sorted neighbour list (switch ids, with multiplicity) of `s`.
@@ -95,4 +120,32 @@ pub fn neighbours<T: Topology>(t: &T, s: u32) -> Vec<u32> {
         .collect();
     v.sort_unstable();
     v
+}
+
+/// Distance histogram from `src`: entry `d` counts switches at distance `d` (plain BFS).
+/// Panics if some switch is unreachable.
+pub fn distance_histogram<T: Topology>(t: &T, src: u32) -> Vec<u64> {
+    let mut h = Vec::new();
+    for (v, d) in bfs(t, src).into_iter().enumerate() {
+        assert!(d != u32::MAX, "switch {v} unreachable from {src}");
+        if h.len() <= d as usize {
+            h.resize(d as usize + 1, 0);
+        }
+        h[d as usize] += 1;
+    }
+    h
+}
+
+/// Checks a necessary condition of vertex-transitivity: BFS from every switch gives the same
+/// distance histogram as BFS from switch 0. Returns that histogram.
+pub fn assert_same_histogram_everywhere<T: Topology>(t: &T) -> Vec<u64> {
+    let h0 = distance_histogram(t, 0);
+    for s in 1..t.num_switches() {
+        assert_eq!(
+            distance_histogram(t, s),
+            h0,
+            "histogram from switch {s} differs"
+        );
+    }
+    h0
 }
