@@ -47,6 +47,7 @@ pub fn run() -> Result {
             "jumpnet-firmware",
             "--target",
             FIRMWARE_TARGET,
+            "--release",
             "--lib",
             "--bins",
             "--",
@@ -56,6 +57,7 @@ pub fn run() -> Result {
         c.env("DEFMT_LOG", firmware::DEFMT_LOG);
         process::run(c)
     })?;
+    p.stage("build (firmware)", || firmware::build().map(|_| ()))?;
     p.stage("no_std (core)", no_std_check)?;
     p.stage("test", || workspace_tests(nextest))?;
     p.stage("firmware (QEMU)", firmware::run)?;
@@ -65,7 +67,9 @@ pub fn run() -> Result {
     Ok(())
 }
 
-/// Builds the core for the MCU target and checks that no dependency enables `std`/`alloc`.
+/// Builds the core alone for the MCU target and checks that no dependency of the core or the
+/// firmware enables `std`/`alloc` there. Release profile, like the firmware build before it,
+/// so the large dependencies (e.g. `fixed`) are compiled once for the target.
 fn no_std_check() -> Result {
     process::run(cargo_with(&[
         "build",
@@ -73,6 +77,7 @@ fn no_std_check() -> Result {
         "jumpnet-core",
         "--target",
         FIRMWARE_TARGET,
+        "--release",
     ]))?;
     for krate in NO_STD_CRATES {
         let mut c = cargo_with(&[
