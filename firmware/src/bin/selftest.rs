@@ -11,7 +11,7 @@ mod device {
     use cortex_m_rt::entry;
     use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
     use jumpnet_firmware::selftest::Action;
-    use jumpnet_firmware::serve::{Served, Server};
+    use jumpnet_firmware::serve::{ServeError, Served, Server};
     use jumpnet_firmware::wire::WIRE_VERSION;
 
     #[entry]
@@ -43,10 +43,15 @@ mod device {
                     }
                 }
                 Ok(Served::BadFrame(e)) => defmt::warn!("bad frame: {}", e),
-                Err(_) => {
-                    defmt::error!("UART port failed");
+                Err(ServeError::EndOfInput) => {
+                    defmt::error!("UART0 reached end of input");
                     exit(1)
                 }
+                Err(ServeError::Encode(e)) => {
+                    defmt::error!("response not encodable: {}", e);
+                    exit(1)
+                }
+                Err(ServeError::Io(never)) => match never {},
             }
         }
     }
