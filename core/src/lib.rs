@@ -1,21 +1,30 @@
 //! # jumpnet-core
 //!
 //! The allocation-free `#![no_std]` core of jumpnet. Everything that computes lives here:
-//! topologies ([`topology`]), graph metrics ([`metrics`]) and the deterministic PRNG
-//! ([`rng`]). All storage is provided by the caller (slices or const-generic `heapless`
-//! containers), every fallible operation returns a small error enum, and no function panics
-//! on input. The same code builds for `thumbv7em-none-eabihf` (firmware) and the host.
+//! topologies ([`topology`]), graph metrics ([`metrics`]), collective send schedules
+//! ([`collective`]), their program executor and symbolic checker ([`exec`]) and the
+//! deterministic PRNG ([`rng`]). All storage is provided by the caller (slices or
+//! const-generic `heapless` containers), every fallible operation returns a small error enum,
+//! and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
+//! (firmware) and the host.
 //!
 //! Specifications live in the repository's `spec/` documents; each algorithm cites the
 //! section it implements.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 #[cfg(test)]
 extern crate std;
 
+pub mod collective;
+pub mod exec;
+pub mod mapping;
 pub mod metrics;
 pub mod rng;
+pub mod routing;
 pub mod topology;

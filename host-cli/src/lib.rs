@@ -1,1 +1,18 @@
-//! jumpnet host library: every CLI subcommand is a function here that returns data.
+//! # jumpnet (host library)
+//!
+//! The library behind the `jumpnet` command: every subcommand is a function here that returns
+//! plain data ([`topo`]), and printing is separate ([`output`]). Topologies are described by
+//! [`spec::TopologySpec`] and built by [`network::OwnedNetwork`] over `jumpnet-core`.
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod collectives;
+pub mod distances;
+pub mod edgelist;
+pub mod export;
+pub mod network;
+pub mod output;
+pub mod progress;
+pub mod sched;
+pub mod spec;
+pub mod topo;

@@ -1,2 +1,16 @@
-//! `jumpnet` command-line entry point (thin wrapper over the library).
-fn main() {}
+//! `jumpnet` command-line entry point: a thin wrapper over the `jumpnet` library.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = jumpnet::cli::Cli::parse();
+    match jumpnet::cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,1 +1,114 @@
-//! Graph metrics — placeholder until implemented.
+//! Graph metrics of a topology: distances (diameter, ASPL, histogram, eccentricities —
+//! spec/routing.md §1), degrees and link classes, cable length and cost (spec/mapping.md §6).
+//!
+//! Distance metrics work on a compact adjacency ([`Csr`]) built once in caller buffers:
+//!
+//! * [`bfs`] — reference single-source BFS and all-pairs by BFS per source;
+//! * [`bit_bfs`] — fast bit-parallel all-pairs BFS (64·W sources per pass), splittable into
+//!   batch ranges for threads;
+//! * [`transitive`] — one BFS for vertex-transitive graphs.
+//!
+//! [`distance_summary`] picks the fast path from [`Topology::symmetry`].
+
+pub mod bfs;
+pub mod bit_bfs;
+pub mod cable;
+pub mod cost;
+pub mod csr;
+pub mod degree;
+mod error;
+mod summary;
+pub mod transitive;
+
+pub use cable::{cable_stats, CabinetLayout, CabinetOrder, CableStats};
+pub use cost::{network_cost, CostBreakdown, CostModel, LinearPrice};
+pub use csr::{csr_size, Csr, CsrSize};
+pub use degree::{degree_histogram, degree_stats, DegreeStats, LinkClassCounts};
+pub use error::MetricsError;
+pub use summary::{DistanceSummary, HISTOGRAM_BINS};
+
+use crate::topology::{Symmetry, Topology};
+use error::need;
+
+/// Scratch buffers of [`distance_summary`]; sizes from [`DistanceScratch::sizes`].
+#[derive(Debug)]
+pub struct DistanceScratch<'a, const W: usize> {
+    /// Bitsets of the bit-parallel BFS ([`bit_bfs::words_needed`] entries; unused, may be
+    /// empty, for vertex-transitive topologies).
+    pub words: &'a mut [[u64; W]],
+    /// BFS distances (`n` entries for vertex-transitive topologies, else unused).
+    pub dist: &'a mut [u32],
+    /// BFS queue (`n` entries for vertex-transitive topologies, else unused).
+    pub queue: &'a mut [u32],
+}
+
+/// Entries each buffer of [`DistanceScratch`] needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScratchSizes {
+    /// Entries of `words`.
+    pub words: usize,
+    /// Entries of `dist`.
+    pub dist: usize,
+    /// Entries of `queue`.
+    pub queue: usize,
+}
+
+impl<const W: usize> DistanceScratch<'_, W> {
+    /// Buffer sizes [`distance_summary`] needs for `t` (depends on its symmetry).
+    pub fn sizes<T: Topology + ?Sized>(t: &T) -> ScratchSizes {
+        let n = t.num_switches() as usize;
+        match t.symmetry() {
+            Symmetry::VertexTransitive => ScratchSizes {
+                words: 0,
+                dist: n,
+                queue: n,
+            },
+            Symmetry::None => ScratchSizes {
+                words: bit_bfs::words_needed(t.num_switches()),
+                dist: 0,
+                queue: 0,
+            },
+        }
+    }
+}
+
+/// Diameter, ASPL, distance histogram and (optionally) eccentricities of `t`'s switch graph,
+/// compiled into `csr` beforehand ([`Csr::build`]). Vertex-transitive topologies take one
+/// BFS ([`transitive`]); all others the bit-parallel all-pairs BFS ([`bit_bfs`]), which
+/// reports `progress(done, total)` in sources after each batch.
+pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
+    t: &T,
+    csr: &Csr<'_>,
+    scratch: DistanceScratch<'_, W>,
+    eccentricities: Option<&mut [u32]>,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Result<DistanceSummary, MetricsError> {
+    let n = t.num_switches();
+    if csr.num_vertices() != n {
+        return Err(MetricsError::Invalid {
+            param: "csr",
+            value: csr.num_vertices() as u64,
+            rule: "the CSR must be built from the same topology (one row per switch)",
+        });
+    }
+    if let Some(e) = eccentricities.as_deref() {
+        need("eccentricities", n as usize, e.len())?;
+    }
+    match t.symmetry() {
+        Symmetry::VertexTransitive => {
+            let s = transitive::summary_from_switch_zero(
+                csr,
+                scratch.dist,
+                scratch.queue,
+                eccentricities,
+            )?;
+            progress(n, n);
+            Ok(s)
+        }
+        Symmetry::None => bit_bfs::all_pairs(csr, scratch.words, eccentricities, progress),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests;

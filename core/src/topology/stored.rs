@@ -262,6 +262,22 @@ impl<'a> StoredGraphBuilder<'a> {
         v: SwitchId,
         class: LinkClass,
     ) -> Result<(), TopologyError> {
+        let (du, dv) = (self.degree(u), self.degree(v));
+        self.add_link_at(u, du, v, dv, class)
+    }
+
+    /// Adds a link from port `pu` of `u` to port `pv` of `v` (both ports must be free network
+    /// ports). Lets a family fix its port order explicitly, e.g. ring ports 0 = `+1`,
+    /// 1 = `−1` at every switch. [`StoredGraphBuilder::add_link`] uses port `degree` next, so
+    /// ports `0..degree` of a switch must all be connected before it is called again.
+    pub fn add_link_at(
+        &mut self,
+        u: SwitchId,
+        pu: PortIndex,
+        v: SwitchId,
+        pv: PortIndex,
+        class: LinkClass,
+    ) -> Result<(), TopologyError> {
         for s in [u, v] {
             if s >= self.n {
                 return Err(TopologyError::SwitchOutOfRange {
@@ -273,24 +289,30 @@ impl<'a> StoredGraphBuilder<'a> {
         if u == v {
             return Err(TopologyError::SelfLoop { switch: u });
         }
-        let (du, dv) = (self.degree[u as usize], self.degree[v as usize]);
-        for (s, d) in [(u, du), (v, dv)] {
-            if d >= self.width {
+        let w = self.width as usize;
+        for (s, p) in [(u, pu), (v, pv)] {
+            if p >= self.width || self.degree[s as usize] >= self.width {
                 return Err(TopologyError::DegreeExceeded {
                     switch: s,
                     max: self.width as u32,
                 });
             }
+            if self.slots[s as usize * w + p as usize].is_connected() {
+                return Err(TopologyError::Invalid {
+                    param: "port",
+                    value: p as u64,
+                    rule: "a port can carry only one link",
+                });
+            }
         }
-        let w = self.width as usize;
-        self.slots[u as usize * w + du as usize] = Slot {
+        self.slots[u as usize * w + pu as usize] = Slot {
             peer: v,
-            peer_port: dv,
+            peer_port: pv,
             class,
         };
-        self.slots[v as usize * w + dv as usize] = Slot {
+        self.slots[v as usize * w + pv as usize] = Slot {
             peer: u,
-            peer_port: du,
+            peer_port: pu,
             class,
         };
         self.degree[u as usize] += 1;

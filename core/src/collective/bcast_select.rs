@@ -1,0 +1,136 @@
+//! MPICH broadcast algorithm selection, `MPIR_Bcast_intra_auto` (spec/collectives.md §5).
+//!
+//! ```text
+//! if nbytes < 12288 or n < 8:                  binomial
+//! elif nbytes < 524288 and n is a power of two: scatter + recursive-doubling allgather
+//! else:                                        scatter + ring allgather
+//! ```
+//! (all comparisons strict, as in the MPICH code).
+
+use super::binomial::Binomial;
+use super::blocks::DataLayout;
+use super::message::{Message, Rank};
+use super::program::Op;
+use super::scatter_allgather::{AllgatherKind, ScatterAllgather};
+use super::schedule::{Schedule, ScheduleError, Semantics};
+
+/// MPICH `BCAST_SHORT_MSG_SIZE`.
+pub const BCAST_SHORT_MSG_SIZE: u64 = 12288;
+/// MPICH `BCAST_LONG_MSG_SIZE`.
+pub const BCAST_LONG_MSG_SIZE: u64 = 524288;
+/// MPICH `BCAST_MIN_PROCS`.
+pub const BCAST_MIN_PROCS: u32 = 8;
+
+/// The broadcast algorithms MPICH chooses between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BcastAlgorithm {
+    /// Binomial tree (§1).
+    Binomial,
+    /// Binomial scatter + recursive-doubling allgather.
+    ScatterRecursiveDoubling,
+    /// Binomial scatter + ring allgather.
+    ScatterRing,
+}
+
+/// The algorithm MPICH picks for `nbytes` bytes over `n` ranks.
+pub fn select(nbytes: u64, n: u32) -> BcastAlgorithm {
+    if nbytes < BCAST_SHORT_MSG_SIZE || n < BCAST_MIN_PROCS {
+        BcastAlgorithm::Binomial
+    } else if nbytes < BCAST_LONG_MSG_SIZE && n.is_power_of_two() {
+        BcastAlgorithm::ScatterRecursiveDoubling
+    } else {
+        BcastAlgorithm::ScatterRing
+    }
+}
+
+/// A broadcast with the algorithm MPICH would select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Broadcast {
+    /// Short messages or few ranks.
+    Binomial(Binomial),
+    /// Medium or long messages.
+    Scatter(ScatterAllgather),
+}
+
+impl Broadcast {
+    /// The broadcast MPICH runs for `nbytes` bytes from `root` over `n` ranks.
+    pub fn auto(n: u32, root: Rank, nbytes: u64) -> Result<Self, ScheduleError> {
+        Self::with(select(nbytes, n), n, root, nbytes)
+    }
+
+    /// A broadcast with an explicitly chosen algorithm.
+    pub fn with(
+        alg: BcastAlgorithm,
+        n: u32,
+        root: Rank,
+        nbytes: u64,
+    ) -> Result<Self, ScheduleError> {
+        Ok(match alg {
+            BcastAlgorithm::Binomial => Broadcast::Binomial(Binomial::new(n, root, nbytes)?),
+            BcastAlgorithm::ScatterRecursiveDoubling => Broadcast::Scatter(ScatterAllgather::new(
+                n,
+                root,
+                nbytes,
+                AllgatherKind::RecursiveDoubling,
+            )?),
+            BcastAlgorithm::ScatterRing => {
+                Broadcast::Scatter(ScatterAllgather::new(n, root, nbytes, AllgatherKind::Ring)?)
+            }
+        })
+    }
+}
+
+macro_rules! each {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            Broadcast::Binomial($s) => $e,
+            Broadcast::Scatter($s) => $e,
+        }
+    };
+}
+
+impl Schedule for Broadcast {
+    fn ranks(&self) -> u32 {
+        each!(self, s => s.ranks())
+    }
+    fn semantics(&self) -> Semantics {
+        each!(self, s => s.semantics())
+    }
+    fn layout(&self) -> DataLayout {
+        each!(self, s => s.layout())
+    }
+    fn num_steps(&self) -> u32 {
+        each!(self, s => s.num_steps())
+    }
+    fn num_messages(&self) -> u64 {
+        each!(self, s => s.num_messages())
+    }
+    fn for_each_message<F: FnMut(Message)>(&self, f: F) {
+        each!(self, s => s.for_each_message(f))
+    }
+    fn for_each_message_in_step<F: FnMut(Message)>(&self, step: u32, f: F) {
+        each!(self, s => s.for_each_message_in_step(step, f))
+    }
+    fn program_len(&self, rank: Rank) -> usize {
+        each!(self, s => s.program_len(rank))
+    }
+    fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError> {
+        each!(self, s => s.program(rank, out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_are_strict() {
+        assert_eq!(select(12287, 64), BcastAlgorithm::Binomial);
+        assert_eq!(select(12288, 64), BcastAlgorithm::ScatterRecursiveDoubling);
+        assert_eq!(select(12288, 7), BcastAlgorithm::Binomial);
+        assert_eq!(select(12288, 8), BcastAlgorithm::ScatterRecursiveDoubling);
+        assert_eq!(select(524287, 64), BcastAlgorithm::ScatterRecursiveDoubling);
+        assert_eq!(select(524288, 64), BcastAlgorithm::ScatterRing);
+        assert_eq!(select(100_000, 12), BcastAlgorithm::ScatterRing);
+    }
+}

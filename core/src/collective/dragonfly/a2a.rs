@@ -1,0 +1,133 @@
+//! Dragonfly all-to-all broadcast A2A of Xiang & Ju (COCOON 2021), router level
+//! (spec/collectives.md §8). **Reconstruction** from the abstract (project choice):
+//!
+//! 1. Every group gathers its routers' packets to a group root by RPC (routers ascending,
+//!    root = pivot; [`crate::collective::rpc`]).
+//! 2. The root distributes the combined group message to every router (RPD; each router gets
+//!    the group packets it lacks).
+//! 3. Every router sends the combined group message over each of its global links: group `G`
+//!    reaches group `G'` once, at router `link(G, G').1`.
+//! 4. Every router forwards each message received over a global link to all other routers of
+//!    its group.
+//!
+//! Router `t` of group `G` is rank `G·a + t` and owns packet `G·a + t`. Messages:
+//! `2g(a - 1) + g(g - 1)a`; no router receives a packet twice.
+
+use super::GroupLinks;
+use crate::collective::blocks::{Blocks, DataLayout, Span};
+use crate::collective::list::{ListBuilder, ListSchedule};
+use crate::collective::message::Message;
+use crate::collective::rpc::{rpc, rpd, Pivot, RpcEdge};
+use crate::collective::schedule::{ScheduleError, Semantics};
+
+/// Messages A2A sends for `g` groups of `a` routers.
+pub fn message_count(g: u32, a: u32) -> u64 {
+    let (g, a) = (g as u64, a as u64);
+    2 * g * a.saturating_sub(1) + g * g.saturating_sub(1) * a
+}
+
+/// `u32` scratch entries [`a2a`] needs.
+pub fn scratch_len(g: u32, a: u32) -> usize {
+    a as usize + 2 * g as usize * a as usize
+}
+
+/// Builds A2A for `g` groups of `a` routers with `packet_bytes`-byte packets. `msgs` needs
+/// [`message_count`] entries, `scratch` [`scratch_len`].
+pub fn a2a<'a, L: GroupLinks, P: Pivot + ?Sized>(
+    g: u32,
+    a: u32,
+    links: &L,
+    pivot: &P,
+    packet_bytes: u64,
+    msgs: &'a mut [Message],
+    scratch: &mut [u32],
+) -> Result<ListSchedule<'a>, ScheduleError> {
+    let n = g as u64 * a as u64;
+    if g == 0 || a == 0 || n >= u32::MAX as u64 {
+        return Err(ScheduleError::Invalid {
+            param: "groups · routers",
+            value: n,
+            rule: "need at least one group of one router and fewer than 2^32 routers",
+        });
+    }
+    let n = n as u32;
+    if scratch.len() < scratch_len(g, a) {
+        return Err(ScheduleError::Capacity {
+            what: "A2A scratch",
+            needed: scratch_len(g, a) as u64,
+            available: scratch.len() as u64,
+        });
+    }
+    let (list, rest) = scratch.split_at_mut(a as usize);
+    let mut b = ListBuilder::new(n, DataLayout::uniform(n, packet_bytes), msgs, rest)?;
+    let group_span = |grp: u32| Span::new(grp * a, a);
+    let check = |t: u32| {
+        if t < a {
+            Ok(t)
+        } else {
+            Err(ScheduleError::Invalid {
+                param: "link router",
+                value: t as u64,
+                rule: "GroupLinks must return router indices below a",
+            })
+        }
+    };
+    for grp in 0..g {
+        for (t, x) in list.iter_mut().enumerate() {
+            *x = grp * a + t as u32;
+        }
+        let m = pivot.pivot(list);
+        let sub = |e: &RpcEdge| Span::new(grp * a + e.span_start as u32, e.span_len as u32);
+        rpc(list, m, pivot, &mut |e| {
+            let sp = sub(&e);
+            b.send(
+                list[e.child],
+                list[e.parent],
+                Blocks::Range {
+                    start: sp.start,
+                    len: sp.len,
+                },
+            )
+            .map(|_| ())
+        })?;
+        rpd(list, m, pivot, &mut |e| {
+            b.send(
+                list[e.parent],
+                list[e.child],
+                Blocks::range_minus(group_span(grp), sub(&e)),
+            )
+            .map(|_| ())
+        })?;
+    }
+    for src in 0..g {
+        for dst in (0..g).filter(|&d| d != src) {
+            let (r1, r2) = links.link(src, dst);
+            let sp = group_span(src);
+            b.send(
+                src * a + check(r1)?,
+                dst * a + check(r2)?,
+                Blocks::Range {
+                    start: sp.start,
+                    len: sp.len,
+                },
+            )?;
+        }
+    }
+    for dst in 0..g {
+        for src in (0..g).filter(|&s| s != dst) {
+            let r2 = check(links.link(src, dst).1)?;
+            let sp = group_span(src);
+            for t in (0..a).filter(|&t| t != r2) {
+                b.send(
+                    dst * a + r2,
+                    dst * a + t,
+                    Blocks::Range {
+                        start: sp.start,
+                        len: sp.len,
+                    },
+                )?;
+            }
+        }
+    }
+    b.finish(Semantics::Allgather, None)
+}

@@ -1,0 +1,156 @@
+//! Galaxyfly all-to-all broadcasts ([GF-A2A]; spec/collectives.md §7), at router level.
+//!
+//! Input is a [`GalaxyGraph`] oracle: the supernode-level Galaxy graph (neighbours in
+//! ascending id), `a` routers per supernode and which router of `U` carries the edge `U–V`.
+//! Router `t` of supernode `U` is rank `U·a + t`. Every router starts with one packet and
+//! must end with all `a·n·q` packets ([`crate::collective::Semantics::Allgather`]).
+//!
+//! * [`spc::spc_tree`] — the SPC breadth-first tree rooted at the target supernode `A`.
+//! * [`sfata::sfata`] — supernode-first: SPC then SPD (no redundant packet).
+//! * [`rfata::rfata`] — router-first (reconstruction; redundant packets counted by the
+//!   checker).
+
+pub mod rfata;
+pub mod sfata;
+pub mod spc;
+pub mod topology;
+
+#[cfg(test)]
+mod tests;
+
+use super::schedule::ScheduleError;
+
+/// Supernode-level Galaxy graph and router assignment of a Galaxyfly.
+pub trait GalaxyGraph {
+    /// Number of supernodes `n·q`.
+    fn supernodes(&self) -> u32;
+    /// Routers per supernode `a`.
+    fn routers_per_supernode(&self) -> u32;
+    /// Number of neighbours of supernode `u`.
+    fn degree(&self, u: u32) -> u32;
+    /// The `i`-th neighbour of `u`, neighbours in ascending id.
+    fn neighbor(&self, u: u32, i: u32) -> u32;
+    /// Router (`0..a`) of `u` that carries the edge `u–v`. Default: the project choice of
+    /// spec/topologies.md §10 — `v` is `u`'s `j`-th neighbour in ascending order and the edge
+    /// uses router `j mod a`.
+    fn link_router(&self, u: u32, v: u32) -> Option<u32> {
+        let a = self.routers_per_supernode();
+        if a == 0 {
+            return None;
+        }
+        (0..self.degree(u))
+            .find(|&i| self.neighbor(u, i) == v)
+            .map(|j| j % a)
+    }
+}
+
+/// Marker for "no parent / unvisited" in scratch arrays.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Checked `link_router(u, v)`.
+pub(crate) fn link_router<G: GalaxyGraph>(g: &G, u: u32, v: u32) -> Result<u32, ScheduleError> {
+    match g.link_router(u, v) {
+        Some(t) if t < g.routers_per_supernode() => Ok(t),
+        Some(t) => Err(ScheduleError::Invalid {
+            param: "link router",
+            value: t as u64,
+            rule: "the router carrying an edge must be below a (routers per supernode)",
+        }),
+        None => Err(ScheduleError::Invalid {
+            param: "supernode edge",
+            value: ((u as u64) << 32) | v as u64,
+            rule: "the Galaxy graph has no edge between these supernodes",
+        }),
+    }
+}
+
+/// Validates the sizes: `S ≥ 1`, `a ≥ 1`, `S·a < 2^32`; returns `(S, a, N = S·a)`.
+pub(crate) fn dims<G: GalaxyGraph>(g: &G) -> Result<(u32, u32, u32), ScheduleError> {
+    let (s, a) = (g.supernodes(), g.routers_per_supernode());
+    if s == 0 || a == 0 {
+        return Err(ScheduleError::Invalid {
+            param: "supernodes / routers per supernode",
+            value: ((s as u64) << 32) | a as u64,
+            rule: "both must be at least 1",
+        });
+    }
+    let n = s as u64 * a as u64;
+    if n >= u32::MAX as u64 {
+        return Err(ScheduleError::Invalid {
+            param: "routers",
+            value: n,
+            rule: "the number of routers must fit in 32 bits",
+        });
+    }
+    Ok((s, a, n as u32))
+}
+
+/// Splits `len` entries off the front of `buf`.
+pub(crate) fn take<'b>(buf: &mut &'b mut [u32], len: usize) -> &'b mut [u32] {
+    let b = core::mem::take(buf);
+    let (head, tail) = b.split_at_mut(len.min(b.len()));
+    *buf = tail;
+    head
+}
+
+/// Pre-order of a tree given by `parent` (`NONE` at the root) and children lists
+/// `first`/`next` (ascending): writes `pre[v]`, `seq[i]` and subtree sizes `size[v]`.
+pub(crate) fn preorder(
+    root: u32,
+    parent: &[u32],
+    first: &[u32],
+    next: &[u32],
+    pre: &mut [u32],
+    seq: &mut [u32],
+    size: &mut [u32],
+) -> Result<(), ScheduleError> {
+    let n = parent.len();
+    let mut v = root;
+    let mut idx = 0usize;
+    loop {
+        if idx >= n {
+            return Err(ScheduleError::Invalid {
+                param: "tree",
+                value: idx as u64,
+                rule: "parent links must form a tree",
+            });
+        }
+        pre[v as usize] = idx as u32;
+        seq[idx] = v;
+        idx += 1;
+        if first[v as usize] != NONE {
+            v = first[v as usize];
+            continue;
+        }
+        while v != root && next[v as usize] == NONE {
+            v = parent[v as usize];
+        }
+        if v == root {
+            break;
+        }
+        v = next[v as usize];
+    }
+    if idx != n {
+        return Err(ScheduleError::Disconnected { node: idx as u64 });
+    }
+    size.fill(1);
+    for i in (1..n).rev() {
+        let v = seq[i] as usize;
+        let p = parent[v] as usize;
+        size[p] += size[v];
+    }
+    Ok(())
+}
+
+/// Children lists (ascending) of the tree `parent` (`NONE` at the root).
+pub(crate) fn children(parent: &[u32], first: &mut [u32], next: &mut [u32]) {
+    first.fill(NONE);
+    next.fill(NONE);
+    for v in (0..parent.len()).rev() {
+        let p = parent[v];
+        if p != NONE {
+            next[v] = first[p as usize];
+            first[p as usize] = v as u32;
+        }
+    }
+}

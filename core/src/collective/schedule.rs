@@ -1,0 +1,160 @@
+//! The [`Schedule`] trait shared by every collective algorithm, the collective
+//! [`Semantics`] the symbolic checker verifies, and [`ScheduleError`].
+
+use super::blocks::DataLayout;
+use super::message::{Message, Rank};
+use super::program::Op;
+use core::fmt;
+
+/// What a schedule computes, i.e. what the symbolic checker (`exec::check`) verifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Semantics {
+    /// `root` starts with all `blocks` blocks; every rank must end with all of them, each
+    /// received exactly once.
+    Broadcast {
+        /// Root rank.
+        root: Rank,
+    },
+    /// Rank `r` starts with block [`Schedule::own_block`]`(r)`; every rank must end with
+    /// every block (allgather, all-to-all broadcast).
+    Allgather,
+    /// Every rank contributes to every block; every rank must end with each block reduced
+    /// over all `n` contributions, each counted exactly once.
+    Allreduce,
+    /// Rank `r` starts with block `(r → j)` in slot `j`; rank `r` must end with block
+    /// `(s → r)` in slot `s`.
+    Alltoall,
+}
+
+/// Errors of schedule construction and program generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScheduleError {
+    /// A parameter is out of its allowed range.
+    Invalid {
+        /// Parameter name.
+        param: &'static str,
+        /// Value given.
+        value: u64,
+        /// What is allowed.
+        rule: &'static str,
+    },
+    /// A rank (or router, node) index is outside `0..n`.
+    RankOutOfRange {
+        /// Index given.
+        rank: u64,
+        /// Number of ranks.
+        n: u64,
+    },
+    /// A caller buffer is too small.
+    Capacity {
+        /// Which buffer.
+        what: &'static str,
+        /// Entries needed (at least).
+        needed: u64,
+        /// Entries available.
+        available: u64,
+    },
+    /// A graph given by an oracle is not connected.
+    Disconnected {
+        /// A node not reachable from the root.
+        node: u64,
+    },
+    /// A pivot hook returned an index outside its list.
+    Pivot {
+        /// Index returned.
+        index: u64,
+        /// List length.
+        len: u64,
+    },
+}
+
+impl fmt::Display for ScheduleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ScheduleError::Invalid { param, value, rule } => {
+                write!(f, "invalid {param} = {value}: {rule}")
+            }
+            ScheduleError::RankOutOfRange { rank, n } => {
+                write!(f, "rank {rank} out of range: must be below {n}")
+            }
+            ScheduleError::Capacity {
+                what,
+                needed,
+                available,
+            } => write!(f, "{what}: need {needed} entries, buffer holds {available}"),
+            ScheduleError::Disconnected { node } => {
+                write!(f, "node {node} is not reachable from the root")
+            }
+            ScheduleError::Pivot { index, len } => {
+                write!(f, "pivot index {index} outside a list of {len}")
+            }
+        }
+    }
+}
+
+/// A collective send schedule in rank space.
+///
+/// Implementations yield their messages without allocating, in ascending step order, and a
+/// rank's messages in the order its program sends them. Programs (`program`) must send and
+/// receive exactly the global messages (checked by `exec::check`).
+pub trait Schedule {
+    /// Number of ranks `n`.
+    fn ranks(&self) -> u32;
+    /// What the schedule computes.
+    fn semantics(&self) -> Semantics;
+    /// The data buffer: number of blocks and their sizes.
+    fn layout(&self) -> DataLayout;
+    /// Number of steps; message steps are `1..=num_steps()`.
+    fn num_steps(&self) -> u32;
+    /// Exact number of messages.
+    fn num_messages(&self) -> u64;
+    /// Calls `f` for every message, in ascending step order.
+    fn for_each_message<F: FnMut(Message)>(&self, f: F);
+    /// Calls `f` for every message of step `step`.
+    fn for_each_message_in_step<F: FnMut(Message)>(&self, step: u32, mut f: F) {
+        self.for_each_message(|m| {
+            if m.step == step {
+                f(m)
+            }
+        });
+    }
+    /// Number of ops of `rank`'s program (0 for ranks out of range).
+    fn program_len(&self, rank: Rank) -> usize;
+    /// Sum of all program lengths.
+    fn total_program_len(&self) -> usize {
+        (0..self.ranks()).map(|r| self.program_len(r)).sum()
+    }
+    /// Writes `rank`'s program into `out`, returning the number of ops.
+    fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError>;
+    /// The block rank `rank` starts with under [`Semantics::Allgather`].
+    fn own_block(&self, rank: Rank) -> u32 {
+        rank
+    }
+}
+
+/// `ceil(log2 n)` (0 for `n ≤ 1`).
+pub const fn ceil_log2(n: u32) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        32 - (n - 1).leading_zeros()
+    }
+}
+
+/// Largest power of two `≤ n` (0 for `n = 0`).
+pub const fn pof2_floor(n: u32) -> u32 {
+    if n == 0 {
+        0
+    } else {
+        1 << (31 - n.leading_zeros())
+    }
+}
+
+/// Checks `rank < n`.
+pub(crate) fn check_rank(rank: u64, n: u64) -> Result<(), ScheduleError> {
+    if rank < n {
+        Ok(())
+    } else {
+        Err(ScheduleError::RankOutOfRange { rank, n })
+    }
+}

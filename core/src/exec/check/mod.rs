@@ -1,0 +1,374 @@
+//! Symbolic checker: runs every rank's program through [`Executor`] on tagged data and
+//! verifies the collective's semantics (spec/collectives.md; ARCHITECTURE.md §5 layer 1).
+//!
+//! Data model. Each rank holds `slots` blocks ([`crate::collective::DataLayout`]); each
+//! block is `width` 64-bit words:
+//! * broadcast / allgather: one word, non-zero when the rank holds the block (a block only
+//!   ever moves into the slot of the same index, so holding slot `j` means holding block `j`);
+//! * allreduce: a bitset of the `n` contributions the block has accumulated;
+//! * alltoall: one word, `1 + src·n + dst` for the block sent by `src` to `dst` (0 = none).
+//!
+//! A send snapshots the sender's blocks (failing if it sends a block it does not hold) and
+//! hands the message to the receiver's executor at once; the data lands when the receiver's
+//! executor delivers it. A plain receive overwrites; a delivery that brings nothing new is
+//! *redundant* (an error unless [`CheckOptions::allow_redundant`]); a reducing receive
+//! that would count a contribution twice is an error. When no rank can make progress and some
+//! are unfinished, the checker reports a deadlock. Before running it verifies that the
+//! programs' sends (per rank, in order) and receives (per rank, as a multiset) are exactly the
+//! schedule's global message list, that the list is in step order and that `num_messages`
+//! and the message byte counts are right.
+
+mod data;
+mod error;
+
+pub use error::CheckError;
+
+use super::executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
+use crate::collective::{Blocks, Op, Rank, Schedule};
+use crate::rng::{hash64, Rng};
+use data::{init_state, width_of, Ctx};
+
+/// Options of [`check`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Accept deliveries of blocks a rank already holds (count them instead of failing).
+    pub allow_redundant: bool,
+    /// 0: poll ranks in rank order, each until it waits. Otherwise a seed for a pseudo-random
+    /// interleaving: every round visits the ranks in a random cyclic order with a random
+    /// stride, taking one or more actions per visit, so messages arrive in other orders.
+    pub seed: u64,
+}
+
+/// Result of a successful [`check`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Messages sent during execution.
+    pub messages: u64,
+    /// Message-passing rounds until every rank finished.
+    pub rounds: u64,
+    /// Block deliveries that brought a rank nothing new.
+    pub redundant: u64,
+}
+
+/// Buffer sizes [`check`] needs for a schedule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckSizes {
+    /// Ranks `n` (`starts` needs `n + 1`, `cursors` `n`, `hashes` `2n` entries).
+    pub ranks: usize,
+    /// Program ops over all ranks (`ops`, `status` and `stage` entries).
+    pub ops: usize,
+    /// Words of block state (`n · slots · width`).
+    pub state_words: usize,
+    /// Words for message payloads in flight (one snapshot per message).
+    pub staging_words: usize,
+    /// Words per block.
+    pub width: usize,
+}
+
+impl CheckSizes {
+    /// The sizes `schedule` needs (iterates its messages once).
+    pub fn of<S: Schedule>(schedule: &S) -> Self {
+        let n = schedule.ranks() as usize;
+        let width = width_of(schedule.semantics(), schedule.ranks());
+        let slots = schedule.layout().slots;
+        let mut staging = 0usize;
+        schedule.for_each_message(|m| {
+            staging = staging.saturating_add(m.blocks.count(slots) as usize * width)
+        });
+        CheckSizes {
+            ranks: n,
+            ops: schedule.total_program_len(),
+            state_words: n.saturating_mul(slots as usize).saturating_mul(width),
+            staging_words: staging,
+            width,
+        }
+    }
+}
+
+/// Caller storage for [`check`] (sizes from [`CheckSizes::of`]).
+#[derive(Debug)]
+pub struct CheckBuffers<'a> {
+    /// All programs, concatenated (`ops` entries).
+    pub ops: &'a mut [Op],
+    /// Executor op status (`ops` entries).
+    pub status: &'a mut [OpStatus],
+    /// Payload offset per receive op (`ops` entries).
+    pub stage: &'a mut [u32],
+    /// Program start per rank (`ranks + 1` entries).
+    pub starts: &'a mut [u32],
+    /// Executor state per rank (`ranks` entries).
+    pub cursors: &'a mut [ExecCursor],
+    /// Per-rank message-list fingerprints (`2 · ranks` entries).
+    pub hashes: &'a mut [u64],
+    /// Block state (`state_words` entries).
+    pub state: &'a mut [u64],
+    /// Message payloads (`staging_words` entries).
+    pub staging: &'a mut [u64],
+}
+
+fn need(what: &'static str, needed: usize, available: usize) -> Result<(), CheckError> {
+    if available < needed {
+        Err(CheckError::Capacity {
+            what,
+            needed: needed as u64,
+            available: available as u64,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+fn blocks_hash(seed: u64, b: Blocks) -> u64 {
+    let parts: [u64; 5] = match b {
+        Blocks::All => [1, 0, 0, 0, 0],
+        Blocks::Single(i) => [2, i as u64, 0, 0, 0],
+        Blocks::Range { start, len } => [3, start as u64, len as u64, 0, 0],
+        Blocks::TwoRanges(a, c) => [
+            4,
+            a.start as u64,
+            a.len as u64,
+            c.start as u64,
+            c.len as u64,
+        ],
+        Blocks::BitMask { bit } => [5, bit as u64, 0, 0, 0],
+    };
+    parts.iter().fold(seed, |h, &p| hash64(h, p))
+}
+
+fn item_hash(peer: Rank, b: Blocks) -> u64 {
+    blocks_hash(hash64(0x5eed, peer as u64), b)
+}
+
+/// Runs and verifies `schedule` (see the module documentation). `bufs` must be at least as
+/// large as [`CheckSizes::of`] says.
+pub fn check<S: Schedule>(
+    schedule: &S,
+    bufs: CheckBuffers<'_>,
+    opts: CheckOptions,
+) -> Result<CheckReport, CheckError> {
+    let CheckBuffers {
+        ops,
+        status,
+        stage,
+        starts,
+        cursors,
+        hashes,
+        state,
+        staging,
+    } = bufs;
+    let n = schedule.ranks();
+    let nu = n as usize;
+    let sem = schedule.semantics();
+    let layout = schedule.layout();
+    let slots = layout.slots;
+    let w = width_of(sem, n);
+    need("starts", nu + 1, starts.len())?;
+    need("cursors", nu, cursors.len())?;
+    need("hashes", 2 * nu, hashes.len())?;
+    need("state", nu * slots as usize * w, state.len())?;
+
+    // 1. Programs.
+    need("ops", schedule.total_program_len(), ops.len())?;
+    starts[0] = 0;
+    let mut total = 0usize;
+    for r in 0..n {
+        let out = ops.get_mut(total..).unwrap_or(&mut []);
+        let len = schedule
+            .program(r, out)
+            .map_err(|error| CheckError::Schedule { rank: r, error })?;
+        total += len;
+        starts[r as usize + 1] = total as u32;
+    }
+    need("status", total, status.len())?;
+    need("stage", total, stage.len())?;
+    let ops = &ops[..total];
+
+    // 2. Global message list fingerprints.
+    let (send_h, recv_h) = hashes.split_at_mut(nu);
+    send_h.fill(0);
+    recv_h[..nu].fill(0);
+    let mut listed = 0u64;
+    let mut last_step = 0u32;
+    let steps = schedule.num_steps();
+    let mut bad: Option<CheckError> = None;
+    schedule.for_each_message(|m| {
+        listed += 1;
+        if bad.is_some() {
+            return;
+        }
+        if m.step < last_step || m.step == 0 || m.step > steps {
+            bad = Some(CheckError::StepOrder { message: m });
+        } else if m.src >= n || m.dst >= n || !m.blocks.fits(slots) {
+            bad = Some(CheckError::BadMessage { message: m });
+        } else if m.bytes != layout.bytes(m.blocks) {
+            bad = Some(CheckError::Bytes {
+                message: m,
+                expected: layout.bytes(m.blocks),
+            });
+        } else {
+            let s = &mut send_h[m.src as usize];
+            *s = hash64(*s, item_hash(m.dst, m.blocks));
+            let r = &mut recv_h[m.dst as usize];
+            *r = r.wrapping_add(item_hash(m.src, m.blocks));
+        }
+        last_step = m.step;
+    });
+    if let Some(e) = bad {
+        return Err(e);
+    }
+    if listed != schedule.num_messages() {
+        return Err(CheckError::MessageCount {
+            claimed: schedule.num_messages(),
+            listed,
+        });
+    }
+
+    // 3. Programs against the list, payload offsets.
+    let mut off = 0usize;
+    for r in 0..nu {
+        let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
+        let (mut sh, mut rh) = (0u64, 0u64);
+        for (i, op) in ops[a..b].iter().enumerate() {
+            stage[a + i] = u32::MAX;
+            if let Some((peer, blocks)) = op.as_send() {
+                sh = hash64(sh, item_hash(peer, blocks));
+            } else if let Some((peer, blocks)) = op.as_recv() {
+                rh = rh.wrapping_add(item_hash(peer, blocks));
+                stage[a + i] = off as u32;
+                off += blocks.count(slots) as usize * w;
+            }
+        }
+        if sh != send_h[r] {
+            return Err(CheckError::ProgramMismatch {
+                rank: r as u32,
+                sends: true,
+            });
+        }
+        if rh != recv_h[r] {
+            return Err(CheckError::ProgramMismatch {
+                rank: r as u32,
+                sends: false,
+            });
+        }
+    }
+    need("staging", off, staging.len())?;
+
+    // 4. Executors and initial data.
+    for r in 0..nu {
+        let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
+        let ex =
+            Executor::new(&ops[a..b], &mut status[a..b]).map_err(|error| CheckError::Exec {
+                rank: r as u32,
+                error,
+            })?;
+        cursors[r] = ex.cursor();
+    }
+    init_state(schedule, sem, n, slots, w, state, hashes)?;
+
+    // 5. Message passing until everyone is done.
+    let mut report = CheckReport::default();
+    let ctx = Ctx {
+        n,
+        slots,
+        w,
+        sem,
+        opts,
+    };
+    let mut rng = Rng::new(opts.seed);
+    loop {
+        let mut progress = false;
+        let (start, stride) = if opts.seed == 0 || nu < 2 {
+            (0, 1)
+        } else {
+            let stride = loop {
+                let c = 1 + rng.index(nu - 1);
+                if gcd(c, nu) == 1 {
+                    break c;
+                }
+            };
+            (rng.index(nu), stride)
+        };
+        for i in 0..nu {
+            let r = (start + i * stride) % nu;
+            for k in 0u64.. {
+                if opts.seed != 0 && k > 0 && coin(&mut rng) {
+                    break;
+                }
+                let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
+                let action = {
+                    let mut ex = Executor::resume(&ops[a..b], &mut status[a..b], cursors[r]);
+                    let act = ex.poll(report.rounds).map_err(|error| CheckError::Exec {
+                        rank: r as u32,
+                        error,
+                    })?;
+                    cursors[r] = ex.cursor();
+                    act
+                };
+                match action {
+                    Action::Wait | Action::Done => break,
+                    Action::Send { op, peer, blocks } => {
+                        progress = true;
+                        report.messages += 1;
+                        if peer >= n {
+                            return Err(CheckError::Exec {
+                                rank: r as u32,
+                                error: ExecError::UnexpectedMessage { peer, blocks },
+                            });
+                        }
+                        let d = peer as usize;
+                        let (da, db) = (starts[d] as usize, starts[d + 1] as usize);
+                        let j = {
+                            let mut ex =
+                                Executor::resume(&ops[da..db], &mut status[da..db], cursors[d]);
+                            let j = ex
+                                .on_receive(r as u32, blocks)
+                                .map_err(|error| CheckError::Exec { rank: peer, error })?;
+                            cursors[d] = ex.cursor();
+                            j
+                        };
+                        let at = stage[da + j as usize] as usize;
+                        ctx.snapshot(state, staging, r as u32, op, blocks, at)?;
+                    }
+                    Action::Deliver {
+                        op, blocks, reduce, ..
+                    } => {
+                        progress = true;
+                        let at = stage[a + op as usize] as usize;
+                        report.redundant +=
+                            ctx.apply(state, staging, r as u32, op, blocks, reduce, at)?;
+                    }
+                    Action::Permute { reflect, shift, .. } => {
+                        progress = true;
+                        ctx.permute(state, r as u32, reflect, shift);
+                    }
+                }
+            }
+        }
+        let stuck = (0..nu).find(|&r| cursors[r].remaining > 0);
+        match stuck {
+            None => break,
+            Some(r) if !progress => {
+                return Err(CheckError::Deadlock {
+                    rank: r as u32,
+                    op: cursors[r].done_prefix,
+                })
+            }
+            Some(_) => report.rounds += 1,
+        }
+    }
+    ctx.verify(state)?;
+    Ok(report)
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Random interleaving: after at least one poll, leave the current rank with probability 1/2.
+fn coin(rng: &mut Rng) -> bool {
+    rng.next() & 1 == 0
+}

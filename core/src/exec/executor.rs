@@ -1,0 +1,585 @@
+//! The program executor state machine (spec/collectives.md; programs of
+//! `collective::program`).
+//!
+//! Semantics: an op is *ready* when its [`Dep`] is satisfied (an `Op(i)` dependency when op
+//! `i` is done, `Earlier` when every earlier op is done). [`Executor::poll`] returns the
+//! lowest-index ready op that can act: a send or a permutation (done once returned), or a
+//! receive whose message has already arrived (done once returned as
+//! [`Action::Deliver`], at which point the caller writes or reduces the data). Arriving
+//! messages are matched by [`Executor::on_receive`] to the first pending receive from that
+//! peer with the same blocks, whether or not it is ready yet (MPI-style early arrival); the
+//! host keeps the payload under the returned op index until `poll` delivers that op.
+//! The executor holds no payload and no clock of its own: `now` only feeds the optional stall
+//! watchdog ([`Executor::with_timeout`]) and [`Executor::finished_at`].
+
+use crate::collective::{Blocks, Dep, Op, Rank};
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// Progress of one op.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OpStatus {
+    /// Not run yet (a receive whose message has not arrived).
+    #[default]
+    Pending,
+    /// A receive whose message has arrived but which is not ready yet.
+    Arrived,
+    /// Completed.
+    Done,
+}
+
+/// What the executor asks its host to do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Transmit `blocks` of the local buffer to `peer` (op `op` is now done).
+    Send {
+        /// Op index.
+        op: u32,
+        /// Destination rank.
+        peer: Rank,
+        /// Blocks to send.
+        blocks: Blocks,
+    },
+    /// The message from `peer` for receive op `op` may now be written (`reduce = false`)
+    /// or reduced (`reduce = true`) into the local buffer.
+    Deliver {
+        /// Op index.
+        op: u32,
+        /// Source rank.
+        peer: Rank,
+        /// Blocks received.
+        blocks: Blocks,
+        /// Whether to reduce instead of overwrite.
+        reduce: bool,
+    },
+    /// Apply the local permutation of op `op` (see `Op::Permute`).
+    Permute {
+        /// Op index.
+        op: u32,
+        /// Reflected permutation.
+        reflect: bool,
+        /// Rotation amount.
+        shift: u32,
+    },
+    /// Nothing can run until a message arrives.
+    Wait,
+    /// Every op is done.
+    Done,
+}
+
+/// Protocol and configuration errors of the executor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecError {
+    /// The status buffer is shorter than the program.
+    Capacity {
+        /// Ops in the program.
+        needed: u64,
+        /// Status entries given.
+        available: u64,
+    },
+    /// Op `op` depends on op `on`, which is not an earlier op.
+    InvalidDependency {
+        /// The op.
+        op: u32,
+        /// The op it names.
+        on: u32,
+    },
+    /// A message arrived from `peer` and no pending receive expects anything from it.
+    UnexpectedMessage {
+        /// Sender.
+        peer: Rank,
+        /// Blocks it carried.
+        blocks: Blocks,
+    },
+    /// A message from `peer` carried other blocks than the pending receive `op` expects.
+    BlocksMismatch {
+        /// The first pending receive from `peer`.
+        op: u32,
+        /// Sender.
+        peer: Rank,
+        /// What the receive expects.
+        expected: Blocks,
+        /// What arrived.
+        got: Blocks,
+    },
+    /// No progress for longer than the configured timeout; `op` is the first unfinished op.
+    Stalled {
+        /// First unfinished op.
+        op: u32,
+        /// Time of the last progress.
+        since: u64,
+    },
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ExecError::Capacity { needed, available } => write!(
+                f,
+                "op status buffer holds {available} entries, the program has {needed} ops"
+            ),
+            ExecError::InvalidDependency { op, on } => {
+                write!(f, "op {op} depends on op {on}: dependencies must name an earlier op")
+            }
+            ExecError::UnexpectedMessage { peer, blocks } => {
+                write!(f, "unexpected message from rank {peer} ({blocks:?}): no pending receive from it")
+            }
+            ExecError::BlocksMismatch {
+                op,
+                peer,
+                expected,
+                got,
+            } => write!(
+                f,
+                "message from rank {peer} carries {got:?}, pending receive op {op} expects {expected:?}"
+            ),
+            ExecError::Stalled { op, since } => {
+                write!(f, "no progress since time {since}; op {op} is the first unfinished op")
+            }
+        }
+    }
+}
+
+/// The executor's scalar state, so a host juggling many executors can store it compactly
+/// and [`Executor::resume`] later.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ExecCursor {
+    /// Ops `0 .. done_prefix` are all done.
+    pub done_prefix: u32,
+    /// Number of ops not done yet.
+    pub remaining: u32,
+    /// Time of the last progress seen by `poll`.
+    pub last_progress: u64,
+    /// Whether something happened since the last `poll` (an arrival).
+    pub progressed: bool,
+    /// Stall timeout (0 = none).
+    pub timeout: u64,
+    /// Time at which `poll` first saw every op done (`u64::MAX` while running).
+    pub finished_at: u64,
+    /// One past the last op whose dependency is not [`Dep::Earlier`]: beyond it (and beyond
+    /// the first unfinished op) nothing can be ready, so `poll` stops scanning there.
+    pub scan_limit: u32,
+}
+
+/// Runs one rank's program.
+#[derive(Debug)]
+pub struct Executor<'p, 's> {
+    program: &'p [Op],
+    status: &'s mut [OpStatus],
+    cur: ExecCursor,
+}
+
+impl<'p, 's> Executor<'p, 's> {
+    /// Starts `program` with `status` as per-op state (at least `program.len()` entries;
+    /// they are reset). Checks that every dependency names an earlier op.
+    pub fn new(program: &'p [Op], status: &'s mut [OpStatus]) -> Result<Self, ExecError> {
+        if status.len() < program.len() {
+            return Err(ExecError::Capacity {
+                needed: program.len() as u64,
+                available: status.len() as u64,
+            });
+        }
+        for (i, op) in program.iter().enumerate() {
+            if let Dep::Op(on) = op.after() {
+                if on as usize >= i {
+                    return Err(ExecError::InvalidDependency { op: i as u32, on });
+                }
+            }
+        }
+        let status = &mut status[..program.len()];
+        status.fill(OpStatus::Pending);
+        let scan_limit = program
+            .iter()
+            .rposition(|op| op.after() != Dep::Earlier)
+            .map_or(0, |i| i as u32 + 1);
+        Ok(Executor {
+            program,
+            status,
+            cur: ExecCursor {
+                done_prefix: 0,
+                remaining: program.len() as u32,
+                last_progress: 0,
+                progressed: false,
+                timeout: 0,
+                finished_at: u64::MAX,
+                scan_limit,
+            },
+        })
+    }
+
+    /// Re-attaches to a program started earlier with [`Executor::new`] on the same
+    /// `status` entries, continuing from `cursor`.
+    pub fn resume(program: &'p [Op], status: &'s mut [OpStatus], cursor: ExecCursor) -> Self {
+        let len = program.len().min(status.len());
+        Executor {
+            program: &program[..len],
+            status: &mut status[..len],
+            cur: cursor,
+        }
+    }
+
+    /// Sets a stall timeout: `poll(now)` fails with [`ExecError::Stalled`] when nothing
+    /// happened for more than `timeout` time units (0 disables it).
+    pub fn with_timeout(mut self, timeout: u64, now: u64) -> Self {
+        self.cur.timeout = timeout;
+        self.cur.last_progress = now;
+        self
+    }
+
+    /// The scalar state, for [`Executor::resume`].
+    pub fn cursor(&self) -> ExecCursor {
+        self.cur
+    }
+
+    /// Whether every op is done.
+    pub fn is_done(&self) -> bool {
+        self.cur.remaining == 0
+    }
+
+    /// Index of the first op not done yet.
+    pub fn first_pending(&self) -> Option<u32> {
+        (!self.is_done()).then_some(self.cur.done_prefix)
+    }
+
+    /// Time at which `poll` first reported [`Action::Done`].
+    pub fn finished_at(&self) -> Option<u64> {
+        (self.cur.finished_at != u64::MAX).then_some(self.cur.finished_at)
+    }
+
+    /// Status of op `i`.
+    pub fn status(&self, i: u32) -> Option<OpStatus> {
+        self.status.get(i as usize).copied()
+    }
+
+    /// Records the arrival of a message from `peer` carrying `blocks`, matching it to the
+    /// first pending receive from `peer` with the same blocks. Returns the receive's index.
+    pub fn on_receive(&mut self, peer: Rank, blocks: Blocks) -> Result<u32, ExecError> {
+        let mut first_from_peer = None;
+        let start = self.cur.done_prefix as usize;
+        for (i, (op, st)) in self
+            .program
+            .iter()
+            .zip(self.status.iter_mut())
+            .enumerate()
+            .skip(start)
+        {
+            if *st != OpStatus::Pending {
+                continue;
+            }
+            if let Some((p, b)) = op.as_recv() {
+                if p == peer {
+                    if b == blocks {
+                        *st = OpStatus::Arrived;
+                        self.cur.progressed = true;
+                        return Ok(i as u32);
+                    }
+                    first_from_peer.get_or_insert((i as u32, b));
+                }
+            }
+        }
+        Err(match first_from_peer {
+            Some((op, expected)) => ExecError::BlocksMismatch {
+                op,
+                peer,
+                expected,
+                got: blocks,
+            },
+            None => ExecError::UnexpectedMessage { peer, blocks },
+        })
+    }
+
+    fn ready(&self, i: usize) -> bool {
+        match self.program[i].after() {
+            Dep::None => true,
+            Dep::Op(j) => self.status.get(j as usize) == Some(&OpStatus::Done),
+            Dep::Earlier => i == self.cur.done_prefix as usize,
+        }
+    }
+
+    fn complete(&mut self, i: usize) {
+        self.status[i] = OpStatus::Done;
+        self.cur.remaining = self.cur.remaining.saturating_sub(1);
+        let mut p = self.cur.done_prefix as usize;
+        while p < self.status.len() && self.status[p] == OpStatus::Done {
+            p += 1;
+        }
+        self.cur.done_prefix = p as u32;
+    }
+
+    /// The next thing to do at time `now`: call repeatedly until it returns
+    /// [`Action::Wait`] or [`Action::Done`].
+    pub fn poll(&mut self, now: u64) -> Result<Action, ExecError> {
+        if self.cur.progressed {
+            self.cur.progressed = false;
+            self.cur.last_progress = now;
+        }
+        if self.is_done() {
+            if self.cur.finished_at == u64::MAX {
+                self.cur.finished_at = now;
+            }
+            return Ok(Action::Done);
+        }
+        let first = self.cur.done_prefix as usize;
+        for i in first..self.program.len() {
+            if i > first && i >= self.cur.scan_limit as usize {
+                break; // only `Earlier` ops remain, and an earlier op is unfinished
+            }
+            if self.status[i] == OpStatus::Done || !self.ready(i) {
+                continue;
+            }
+            let action = match self.program[i] {
+                Op::Send { peer, blocks, .. } => Action::Send {
+                    op: i as u32,
+                    peer,
+                    blocks,
+                },
+                Op::Permute { reflect, shift, .. } => Action::Permute {
+                    op: i as u32,
+                    reflect,
+                    shift,
+                },
+                Op::Recv { peer, blocks, .. } | Op::RecvReduce { peer, blocks, .. } => {
+                    if self.status[i] != OpStatus::Arrived {
+                        continue;
+                    }
+                    Action::Deliver {
+                        op: i as u32,
+                        peer,
+                        blocks,
+                        reduce: matches!(self.program[i], Op::RecvReduce { .. }),
+                    }
+                }
+            };
+            self.complete(i);
+            self.cur.last_progress = now;
+            return Ok(action);
+        }
+        if self.cur.timeout > 0 && now.saturating_sub(self.cur.last_progress) > self.cur.timeout {
+            return Err(ExecError::Stalled {
+                op: self.cur.done_prefix,
+                since: self.cur.last_progress,
+            });
+        }
+        Ok(Action::Wait)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: Blocks = Blocks::All;
+
+    #[test]
+    fn broadcast_leaf_and_inner_node() {
+        let prog = [
+            Op::Recv {
+                peer: 0,
+                blocks: ALL,
+                after: Dep::None,
+            },
+            Op::Send {
+                peer: 3,
+                blocks: ALL,
+                after: Dep::Op(0),
+            },
+            Op::Send {
+                peer: 5,
+                blocks: ALL,
+                after: Dep::Op(0),
+            },
+        ];
+        let mut st = [OpStatus::Pending; 3];
+        let mut ex = Executor::new(&prog, &mut st).unwrap();
+        assert_eq!(ex.poll(0), Ok(Action::Wait));
+        assert_eq!(ex.on_receive(0, ALL), Ok(0));
+        assert_eq!(
+            ex.poll(1),
+            Ok(Action::Deliver {
+                op: 0,
+                peer: 0,
+                blocks: ALL,
+                reduce: false
+            })
+        );
+        assert_eq!(
+            ex.poll(1),
+            Ok(Action::Send {
+                op: 1,
+                peer: 3,
+                blocks: ALL
+            })
+        );
+        assert_eq!(
+            ex.poll(1),
+            Ok(Action::Send {
+                op: 2,
+                peer: 5,
+                blocks: ALL
+            })
+        );
+        assert!(ex.is_done());
+        assert_eq!(ex.poll(2), Ok(Action::Done));
+        assert_eq!(ex.finished_at(), Some(2));
+        // Anything after completion is a protocol error.
+        assert_eq!(
+            ex.on_receive(0, ALL),
+            Err(ExecError::UnexpectedMessage {
+                peer: 0,
+                blocks: ALL
+            })
+        );
+    }
+
+    #[test]
+    fn early_arrival_waits_for_dependency() {
+        // sendrecv: the receive may only be applied after the send took its copy.
+        let prog = [
+            Op::Send {
+                peer: 1,
+                blocks: ALL,
+                after: Dep::None,
+            },
+            Op::RecvReduce {
+                peer: 1,
+                blocks: ALL,
+                after: Dep::Op(0),
+            },
+            Op::Send {
+                peer: 2,
+                blocks: ALL,
+                after: Dep::Earlier,
+            },
+            Op::RecvReduce {
+                peer: 2,
+                blocks: ALL,
+                after: Dep::Earlier,
+            },
+        ];
+        let mut st = [OpStatus::Pending; 4];
+        let mut ex = Executor::new(&prog, &mut st).unwrap();
+        // Both messages arrive before anything ran.
+        assert_eq!(ex.on_receive(2, ALL), Ok(3));
+        assert_eq!(ex.on_receive(1, ALL), Ok(1));
+        assert_eq!(ex.status(3), Some(OpStatus::Arrived));
+        assert_eq!(
+            ex.poll(0),
+            Ok(Action::Send {
+                op: 0,
+                peer: 1,
+                blocks: ALL
+            })
+        );
+        assert_eq!(
+            ex.poll(0),
+            Ok(Action::Deliver {
+                op: 1,
+                peer: 1,
+                blocks: ALL,
+                reduce: true
+            })
+        );
+        assert_eq!(
+            ex.poll(0),
+            Ok(Action::Send {
+                op: 2,
+                peer: 2,
+                blocks: ALL
+            })
+        );
+        assert_eq!(
+            ex.poll(0),
+            Ok(Action::Deliver {
+                op: 3,
+                peer: 2,
+                blocks: ALL,
+                reduce: true
+            })
+        );
+        assert_eq!(ex.poll(0), Ok(Action::Done));
+    }
+
+    #[test]
+    fn protocol_errors() {
+        let prog = [
+            Op::Recv {
+                peer: 4,
+                blocks: Blocks::Single(1),
+                after: Dep::None,
+            },
+            Op::Recv {
+                peer: 4,
+                blocks: Blocks::Single(2),
+                after: Dep::None,
+            },
+        ];
+        let mut st = [OpStatus::Pending; 2];
+        let mut ex = Executor::new(&prog, &mut st).unwrap();
+        assert_eq!(
+            ex.on_receive(3, Blocks::Single(1)),
+            Err(ExecError::UnexpectedMessage {
+                peer: 3,
+                blocks: Blocks::Single(1)
+            })
+        );
+        assert_eq!(
+            ex.on_receive(4, Blocks::Single(7)),
+            Err(ExecError::BlocksMismatch {
+                op: 0,
+                peer: 4,
+                expected: Blocks::Single(1),
+                got: Blocks::Single(7)
+            })
+        );
+        // Matching by blocks tolerates reordering between the same pair.
+        assert_eq!(ex.on_receive(4, Blocks::Single(2)), Ok(1));
+        assert_eq!(ex.on_receive(4, Blocks::Single(1)), Ok(0));
+        // A duplicate has nothing left to match.
+        assert!(matches!(
+            ex.on_receive(4, Blocks::Single(1)),
+            Err(ExecError::BlocksMismatch { .. }) | Err(ExecError::UnexpectedMessage { .. })
+        ));
+    }
+
+    #[test]
+    fn invalid_programs_and_buffers() {
+        let prog = [Op::Send {
+            peer: 1,
+            blocks: ALL,
+            after: Dep::Op(0),
+        }];
+        let mut st = [OpStatus::Pending; 1];
+        assert_eq!(
+            Executor::new(&prog, &mut st).err(),
+            Some(ExecError::InvalidDependency { op: 0, on: 0 })
+        );
+        let mut none: [OpStatus; 0] = [];
+        assert_eq!(
+            Executor::new(&prog, &mut none).err(),
+            Some(ExecError::Capacity {
+                needed: 1,
+                available: 0
+            })
+        );
+    }
+
+    #[test]
+    fn stall_timeout_and_resume() {
+        let prog = [Op::Recv {
+            peer: 0,
+            blocks: ALL,
+            after: Dep::None,
+        }];
+        let mut st = [OpStatus::Pending; 1];
+        let cursor = {
+            let mut ex = Executor::new(&prog, &mut st).unwrap().with_timeout(10, 100);
+            assert_eq!(ex.poll(105), Ok(Action::Wait));
+            assert_eq!(ex.poll(111), Err(ExecError::Stalled { op: 0, since: 100 }));
+            ex.cursor()
+        };
+        let mut ex = Executor::resume(&prog, &mut st, cursor);
+        assert_eq!(ex.on_receive(0, ALL), Ok(0));
+        assert!(matches!(ex.poll(200), Ok(Action::Deliver { op: 0, .. })));
+        assert_eq!(ex.poll(200), Ok(Action::Done));
+    }
+}

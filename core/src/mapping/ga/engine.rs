@@ -1,0 +1,323 @@
+//! The GA loop of spec/mapping.md §5 (\[GA\] §4): rank, keep survivors unchanged, refill with
+//! mutants.
+
+use super::{
+    box_swap, line_swap, neighbour_swap, random_swap, randomize, Address, Fitness, Grid, Mutation,
+    PatternSet, Radius, Ranking, Score, Variant, VariantSpec,
+};
+use crate::mapping::error::need;
+use crate::mapping::{DistanceOracle, MappingError};
+use crate::rng::Rng;
+
+/// Choice of variant, ranking and seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaConfig {
+    /// Mutation mix and survivor ratio (\[GA\] Table 1).
+    pub variant: Variant,
+    /// Ranking method (sc / ah / ml).
+    pub ranking: Ranking,
+    /// PRNG seed of the run.
+    pub seed: u64,
+}
+
+/// What the GA optimises: the grid of physical positions, the applied patterns and the
+/// physical distance used by neighbouring swaps.
+#[derive(Clone, Copy, Debug)]
+pub struct GaProblem<'a, D> {
+    /// Physical `n × n` grid.
+    pub grid: Grid,
+    /// Applied traffic patterns (logical addresses).
+    pub patterns: PatternSet<'a>,
+    /// Physical distance between positions.
+    pub distance: D,
+}
+
+/// Caller storage of a GA with population `P` on `N` positions.
+#[derive(Debug)]
+pub struct GaBuffers<'a> {
+    /// `P · N` entries: gene `i` is `genes[i·N .. (i+1)·N]`.
+    pub genes: &'a mut [Address],
+    /// `P` entries; its length defines `P`.
+    pub scores: &'a mut [Score],
+    /// At least `P` entries: gene indices in rank order after ranking.
+    pub order: &'a mut [u32],
+    /// At least `N` entries of scratch for neighbouring swaps.
+    pub inverse: &'a mut [Address],
+}
+
+/// Summary of [`Ga::run`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaOutcome {
+    /// Best score seen (by the run's ranking).
+    pub best: Score,
+    /// Generation in which it was first reached (0 = the initial random population).
+    pub best_generation: u32,
+    /// Fitness evaluations performed.
+    pub evaluations: u64,
+}
+
+/// A GA population in caller storage (spec/mapping.md §5 GA loop).
+///
+/// [`Ga::new`] draws `P` random permutations, evaluates and ranks them (generation 0). Each
+/// [`Ga::step`] keeps the top `survivor_ratio · P` genes unchanged, overwrites every other
+/// gene with a mutant of a survivor (survivor `j` of `k` parents the mutants in rank positions
+/// `k + j, 2k + j, ...`, so each has `1/ratio − 1` children), evaluates only the new genes
+/// and ranks again. With a survivor ratio of 0 (S99) every gene is redrawn: random search.
+/// Ties in the ranking key are broken by gene slot, so the order is a total order and runs are
+/// bit-identical across targets.
+#[derive(Debug)]
+pub struct Ga<'a, F, D> {
+    config: GaConfig,
+    spec: VariantSpec,
+    problem: GaProblem<'a, D>,
+    fitness: F,
+    genes: &'a mut [Address],
+    scores: &'a mut [Score],
+    order: &'a mut [u32],
+    inverse: &'a mut [Address],
+    rng: Rng,
+    generation: u32,
+    evaluations: u64,
+}
+
+impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
+    /// Draws, evaluates and ranks the initial population.
+    pub fn new(
+        config: GaConfig,
+        problem: GaProblem<'a, D>,
+        fitness: F,
+        buffers: GaBuffers<'a>,
+    ) -> Result<Self, MappingError> {
+        let nodes = problem.grid.nodes();
+        if problem.patterns.nodes() != nodes {
+            return Err(MappingError::Invalid {
+                param: "patterns",
+                value: problem.patterns.nodes() as u64,
+                rule: "pattern tables need one entry per grid position (N = side²)",
+            });
+        }
+        let population = buffers.scores.len();
+        if population == 0 || population > u32::MAX as usize {
+            return Err(MappingError::Invalid {
+                param: "population",
+                value: population as u64,
+                rule: "the GA needs at least one gene",
+            });
+        }
+        need("GA genes (P·N)", population * nodes, buffers.genes.len())?;
+        need("GA rank order (P)", population, buffers.order.len())?;
+        need("GA inverse scratch (N)", nodes, buffers.inverse.len())?;
+        let mut ga = Ga {
+            config,
+            spec: config.variant.spec(),
+            problem,
+            fitness,
+            genes: &mut buffers.genes[..population * nodes],
+            scores: buffers.scores,
+            order: &mut buffers.order[..population],
+            inverse: &mut buffers.inverse[..nodes],
+            rng: Rng::new(config.seed),
+            generation: 0,
+            evaluations: 0,
+        };
+        for slot in 0..population {
+            ga.randomize_slot(slot);
+            ga.evaluate(slot);
+        }
+        ga.rank();
+        Ok(ga)
+    }
+
+    /// Population size `P`.
+    pub fn population(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// Number of survivors `k` kept per generation (0 for random search).
+    pub fn survivors(&self) -> usize {
+        let p = self.population();
+        let k = p * self.spec.survivors_permille as usize / 1000;
+        if self.spec.survivors_permille > 0 {
+            k.clamp(1, p)
+        } else {
+            0
+        }
+    }
+
+    /// Generations done so far (0 after [`Ga::new`]).
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// Gene in slot `i` (empty when out of range).
+    pub fn gene(&self, i: usize) -> &[Address] {
+        let n = self.problem.grid.nodes();
+        self.genes.get(i * n..(i + 1) * n).unwrap_or(&[])
+    }
+
+    /// Score of the gene in slot `i`.
+    pub fn score(&self, i: usize) -> Option<Score> {
+        self.scores.get(i).copied()
+    }
+
+    /// Gene slots in rank order, best first.
+    pub fn order(&self) -> &[u32] {
+        self.order
+    }
+
+    /// Slot of the best-ranked gene.
+    pub fn best_slot(&self) -> usize {
+        self.order.first().copied().unwrap_or(0) as usize
+    }
+
+    fn randomize_slot(&mut self, slot: usize) {
+        let n = self.problem.grid.nodes();
+        if let Some(gene) = self.genes.get_mut(slot * n..(slot + 1) * n) {
+            randomize(gene, &mut self.rng);
+        }
+    }
+
+    fn evaluate(&mut self, slot: usize) {
+        let n = self.problem.grid.nodes();
+        let Some(gene) = self.genes.get(slot * n..(slot + 1) * n) else {
+            return;
+        };
+        let score = self.fitness.evaluate(gene);
+        if let Some(s) = self.scores.get_mut(slot) {
+            *s = score;
+        }
+        self.evaluations += 1;
+    }
+
+    /// Sorts [`Ga::order`] by the ranking key, ties by slot.
+    fn rank(&mut self) {
+        for (i, o) in self.order.iter_mut().enumerate() {
+            *o = i as u32;
+        }
+        let scores = &*self.scores;
+        let ranking = self.config.ranking;
+        self.order.sort_unstable_by(|&a, &b| {
+            match (scores.get(a as usize), scores.get(b as usize)) {
+                (Some(sa), Some(sb)) => ranking.compare(sa, sb),
+                _ => core::cmp::Ordering::Equal,
+            }
+            .then(a.cmp(&b))
+        });
+    }
+
+    /// Applies one mutation drawn from the variant's mix to the gene in `slot`.
+    fn mutate(&mut self, slot: usize) {
+        let kind = self.spec.mutation_for(self.rng.below(1000) as u16);
+        let grid = self.problem.grid;
+        let radius = match self.spec.radius {
+            Radius::Patterns => self.problem.patterns.count() as u32,
+            Radius::Fixed(r) => r as u32,
+            Radius::Random => 1 + self.rng.below(grid.side() as u64) as u32,
+        };
+        let n = grid.nodes();
+        let Some(gene) = self.genes.get_mut(slot * n..(slot + 1) * n) else {
+            return;
+        };
+        let rng = &mut self.rng;
+        match kind {
+            Mutation::RandomSwap => random_swap(gene, rng),
+            Mutation::LineSwap => {
+                line_swap(gene, grid, rng);
+            }
+            Mutation::BoxSwap => {
+                box_swap(gene, grid, rng);
+            }
+            Mutation::NeighbourSwap => {
+                neighbour_swap(
+                    gene,
+                    self.problem.patterns,
+                    &self.problem.distance,
+                    radius,
+                    self.inverse,
+                    rng,
+                );
+            }
+            Mutation::Randomize => randomize(gene, rng),
+        }
+    }
+
+    /// One generation: refill the non-survivors with evaluated mutants and rank again.
+    pub fn step(&mut self) {
+        let k = self.survivors();
+        let p = self.population();
+        let n = self.problem.grid.nodes();
+        for t in k..p {
+            let Some(&slot) = self.order.get(t) else {
+                continue;
+            };
+            let slot = slot as usize;
+            if k == 0 {
+                self.randomize_slot(slot);
+            } else if let Some(&parent) = self.order.get((t - k) % k) {
+                let parent = parent as usize;
+                if parent * n + n <= self.genes.len() && slot * n + n <= self.genes.len() {
+                    self.genes.copy_within(parent * n..parent * n + n, slot * n);
+                }
+                self.mutate(slot);
+            }
+            self.evaluate(slot);
+        }
+        self.rank();
+        self.generation += 1;
+    }
+
+    /// Runs until `generations` generations exist (generation 0 is the initial population,
+    /// so `generations − 1` steps), copying the best gene seen into `best_gene` (N entries).
+    /// `progress(generation, best)` is called once per generation.
+    pub fn run(
+        mut self,
+        generations: u32,
+        best_gene: &mut [Address],
+        progress: &mut dyn FnMut(u32, Score),
+    ) -> Result<GaOutcome, MappingError> {
+        let n = self.problem.grid.nodes();
+        need("best gene (N)", n, best_gene.len())?;
+        let best_gene = &mut best_gene[..n];
+        let ranking = self.config.ranking;
+        let mut best: Option<(Score, u32)> = None;
+        for g in 0..generations {
+            if g > 0 {
+                self.step();
+            }
+            let slot = self.best_slot();
+            let Some(top) = self.score(slot) else {
+                continue;
+            };
+            let better = match best {
+                None => true,
+                Some((b, _)) => ranking.compare(&top, &b).is_lt(),
+            };
+            if better {
+                best = Some((top, self.generation));
+                best_gene.copy_from_slice(self.gene(slot));
+            }
+            if let Some((b, _)) = best {
+                progress(self.generation, b);
+            }
+        }
+        let (best, best_generation) = match best {
+            Some(b) => b,
+            None => {
+                let slot = self.best_slot();
+                best_gene.copy_from_slice(self.gene(slot));
+                (
+                    self.score(slot).unwrap_or(Score {
+                        duration: 0,
+                        avg_hop: super::AvgHop { hops: 0, pairs: 0 },
+                    }),
+                    0,
+                )
+            }
+        };
+        Ok(GaOutcome {
+            best,
+            best_generation,
+            evaluations: self.evaluations,
+        })
+    }
+}

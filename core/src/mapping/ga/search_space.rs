@@ -1,0 +1,17 @@
+//! Size of the GA search space (reference-results.md C1).
+
+/// `N!` (the number of genes of `N` positions) in scientific notation `mantissa · 10^exponent`
+/// with `1 ≤ mantissa < 10`, computed with `f64` basic operations only (identical on every
+/// target). `64!` ≈ 1.27e89 (\[GA\] §3).
+pub fn permutations_scientific(nodes: u32) -> (f64, u32) {
+    let mut mantissa = 1.0f64;
+    let mut exponent = 0u32;
+    for i in 2..=nodes {
+        mantissa *= i as f64;
+        while mantissa >= 10.0 {
+            mantissa /= 10.0;
+            exponent += 1;
+        }
+    }
+    (mantissa, exponent)
+}

@@ -1,0 +1,377 @@
+//! DFSSSP virtual-layer assignment and balancing (spec/routing.md §6, "Deadlock removal").
+
+use crate::topology::{PortIndex, Topology};
+
+use super::super::cycle::{CycleSearch, DependencyGraph, Frame};
+use super::super::error::RoutingError;
+use super::super::terminal_location;
+use super::paths::{count_terminals, peer, split_scratch, split_trees};
+use super::{DfssspConfig, DfssspReport, MAX_LAYERS};
+
+/// The dependency graph of one layer: vertex = dense channel `u · r + p`, slot = output port
+/// `q` at the next switch, edge present while some path of the layer induces it.
+struct LayerGraph<'g, T> {
+    topo: &'g T,
+    r: u32,
+    channels: u32,
+    counts: &'g [u32],
+}
+
+impl<T: Topology> DependencyGraph for LayerGraph<'_, T> {
+    fn num_vertices(&self) -> u32 {
+        self.channels
+    }
+    fn fanout(&self) -> u32 {
+        self.r
+    }
+    fn successor(&self, v: u32, slot: u32) -> Option<u32> {
+        let c = self
+            .counts
+            .get((v as usize) * self.r as usize + slot as usize)?;
+        if *c == 0 {
+            return None;
+        }
+        let w = peer(self.topo, v / self.r, (v % self.r) as PortIndex)?;
+        Some(w * self.r + slot)
+    }
+}
+
+/// Read-only context of the layer phase.
+struct Ctx<'c, T> {
+    topo: &'c T,
+    n: usize,
+    r: usize,
+    next_port: &'c [PortIndex],
+    terms: &'c [u32],
+}
+
+impl<T: Topology> Ctx<'_, T> {
+    /// Calls `f(dependency index)` for every dependency of the path from switch `x` to the
+    /// switch `t` of destination `d` (index `(u · r + p) · r + q`).
+    fn for_each_dep<F: FnMut(usize)>(&self, x: usize, d: usize, t: usize, mut f: F) {
+        let row = &self.next_port[d * self.n..(d + 1) * self.n];
+        let mut u = x;
+        let mut guard = 0;
+        while u != t && guard <= self.n {
+            guard += 1;
+            let p = row[u];
+            let Some(w) = peer(self.topo, u as u32, p) else {
+                return;
+            };
+            let w = w as usize;
+            if w == t {
+                return;
+            }
+            let q = row[w];
+            f((u * self.r + p as usize) * self.r + q as usize);
+            u = w;
+        }
+    }
+
+    fn is_path(&self, x: usize, t: usize) -> bool {
+        x != t && self.terms[x] > 0
+    }
+}
+
+/// Destinations grouped by the channel their route takes at each switch: the destinations
+/// `d` with `next_port[d][u] = p` are `list[start[c] .. start[c + 1]]` for channel
+/// `c = u · r + p` (ascending `d`). Lets a cycle break visit only the destinations whose
+/// routes use the weakest edge's first channel.
+pub(crate) struct ChannelIndex<'i> {
+    start: &'i [u32],
+    list: &'i [u32],
+}
+
+impl<'i> ChannelIndex<'i> {
+    /// Builds the index by counting sort (`list`: terminals · switches entries, `start`:
+    /// channels + 1).
+    pub(crate) fn build<T: Topology>(
+        topo: &T,
+        next_port: &[PortIndex],
+        list: &'i mut [u32],
+        start: &'i mut [u32],
+    ) -> Result<Self, RoutingError> {
+        let n = topo.num_switches() as usize;
+        let nt = topo.num_terminals() as usize;
+        let r = topo.radix() as usize;
+        let start = &mut start[..n * r + 1];
+        start.fill(0);
+        let chan = |d: usize, u: usize| -> Option<usize> {
+            let p = *next_port.get(d * n + u)? as usize;
+            (p < r).then_some(u * r + p)
+        };
+        for d in 0..nt {
+            let (t, _) = terminal_location(topo, d as u32)?;
+            for u in (0..n).filter(|&u| u != t as usize) {
+                if let Some(c) = chan(d, u) {
+                    start[c + 1] += 1;
+                }
+            }
+        }
+        for c in 0..n * r {
+            start[c + 1] += start[c];
+        }
+        // Fill with a moving cursor kept in the (shifted) start array, then shift back.
+        for d in 0..nt {
+            let (t, _) = terminal_location(topo, d as u32)?;
+            for u in (0..n).filter(|&u| u != t as usize) {
+                if let Some(c) = chan(d, u) {
+                    let k = start[c] as usize;
+                    if let Some(slot) = list.get_mut(k) {
+                        *slot = d as u32;
+                    }
+                    start[c] += 1;
+                }
+            }
+        }
+        for c in (0..n * r).rev() {
+            start[c + 1] = start[c];
+        }
+        start[0] = 0;
+        Ok(ChannelIndex { start, list })
+    }
+
+    /// Destinations whose route leaves switch `u` on channel `c`.
+    fn destinations(&self, c: usize) -> &[u32] {
+        let lo = self.start.get(c).copied().unwrap_or(0) as usize;
+        let hi = self.start.get(c + 1).copied().unwrap_or(0) as usize;
+        self.list.get(lo..hi).unwrap_or(&[])
+    }
+}
+
+/// Assigns every path a layer so that no layer's dependency graph has a cycle, then
+/// balances over spare layers if configured.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assign<T: Topology>(
+    topo: &T,
+    config: &DfssspConfig,
+    next_port: &[PortIndex],
+    index: &ChannelIndex<'_>,
+    layer: &mut [u8],
+    tree: &mut [u32],
+    scratch: &mut [u32],
+    dep_count: &mut [u32],
+    color: &mut [u32],
+    stack: &mut [Frame],
+) -> Result<DfssspReport, RoutingError> {
+    let n = topo.num_switches() as usize;
+    let nt = topo.num_terminals() as usize;
+    let r = topo.radix() as usize;
+    let channels = (n * r) as u32;
+    let sc = split_scratch(scratch, n);
+    count_terminals(topo, sc.terms)?;
+    let trees = split_trees(tree, nt * n);
+    let (pre, pos, size) = (&*trees.pre, &*trees.pos, &*trees.size);
+    let ctx = Ctx {
+        topo,
+        n,
+        r,
+        next_port,
+        terms: sc.terms,
+    };
+    let dep_count = &mut dep_count[..n * r * r];
+    let layer = &mut layer[..nt * n];
+    layer.fill(0);
+    let dst_switch = |d: usize| -> Result<usize, RoutingError> {
+        Ok(terminal_location(topo, d as u32)?.0 as usize)
+    };
+
+    let mut report = DfssspReport {
+        paths: 0,
+        layers_needed: 1,
+        layers_used: 1,
+        paths_per_layer: [0; MAX_LAYERS],
+        cycles_broken: 0,
+        paths_moved: 0,
+        max_weight: 0,
+    };
+    for d in 0..nt {
+        let t = dst_switch(d)?;
+        report.paths += (0..n).filter(|&x| ctx.is_path(x, t)).count() as u64;
+    }
+
+    let cap = MAX_LAYERS;
+    let mut highest = 0usize;
+    for v in 0..cap {
+        dep_count.fill(0);
+        let mut any = false;
+        for d in 0..nt {
+            let t = dst_switch(d)?;
+            for x in 0..n {
+                if ctx.is_path(x, t) && layer[d * n + x] as usize == v {
+                    any = true;
+                    ctx.for_each_dep(x, d, t, |i| {
+                        if let Some(c) = dep_count.get_mut(i) {
+                            *c += 1;
+                        }
+                    });
+                }
+            }
+        }
+        if !any {
+            break;
+        }
+        highest = v;
+        let mut search = CycleSearch::new(channels, color, stack)?;
+        loop {
+            let g = LayerGraph {
+                topo,
+                r: r as u32,
+                channels,
+                counts: dep_count,
+            };
+            let Some(i) = search.next_cycle(&g) else {
+                break;
+            };
+            if v + 1 >= cap {
+                return Err(RoutingError::LayerSearchExhausted {
+                    searched: cap as u16,
+                    limit: config.max_layers,
+                });
+            }
+            // Weakest edge: fewest inducing paths, first in cycle order on ties.
+            let mut best: Option<(usize, usize, u32)> = None;
+            for f in search.frames().get(i..).unwrap_or(&[]) {
+                let idx = f.vertex as usize * r + f.slot as usize;
+                let cnt = dep_count.get(idx).copied().unwrap_or(0);
+                if best.is_none_or(|(_, _, b)| cnt < b) {
+                    best = Some((f.vertex as usize, f.slot as usize, cnt));
+                }
+            }
+            let Some((c, q, _)) = best else { break };
+            let (u, p) = (c / r, (c % r) as PortIndex);
+            let Some(w) = peer(topo, u as u32, p) else {
+                break;
+            };
+            let w = w as usize;
+            for &d in index.destinations(c) {
+                let d = d as usize;
+                let t = dst_switch(d)?;
+                if w == t || next_port[d * n + w] as usize != q {
+                    continue;
+                }
+                // Sources whose route passes u: u's subtree, a contiguous preorder range.
+                let row = d * n..(d + 1) * n;
+                let (lo, sz) = (pos[d * n + u] as usize, size[d * n + u] as usize);
+                let subtree = pre
+                    .get(row)
+                    .and_then(|r| r.get(lo..lo.saturating_add(sz)))
+                    .unwrap_or(&[]);
+                for &x in subtree {
+                    let x = x as usize;
+                    let li = d * n + x;
+                    if ctx.is_path(x, t) && layer[li] as usize == v {
+                        layer[li] = (v + 1) as u8;
+                        report.paths_moved += 1;
+                        ctx.for_each_dep(x, d, t, |i| {
+                            if let Some(cnt) = dep_count.get_mut(i) {
+                                *cnt = cnt.saturating_sub(1);
+                                if *cnt == 0 {
+                                    search.edge_removed((i / r) as u32, (i % r) as u32);
+                                }
+                            }
+                        });
+                    }
+                }
+            }
+            report.cycles_broken += 1;
+            search.resume_after_removals();
+        }
+    }
+    let needed = highest + 1;
+    if needed > config.max_layers as usize {
+        return Err(RoutingError::TooManyLayers {
+            needed: needed as u16,
+            limit: config.max_layers,
+        });
+    }
+    report.layers_needed = needed as u8;
+    report.layers_used = needed as u8;
+
+    // Paths per layer before balancing.
+    let mut per_layer = [0u64; MAX_LAYERS];
+    for d in 0..nt {
+        let t = dst_switch(d)?;
+        for x in 0..n {
+            if ctx.is_path(x, t) {
+                per_layer[layer[d * n + x] as usize % MAX_LAYERS] += 1;
+            }
+        }
+    }
+    if config.balance && needed < config.max_layers as usize {
+        let avail = config.max_layers as usize;
+        let split = balance_split(&per_layer[..needed], avail);
+        let mut base = [0usize; MAX_LAYERS];
+        for j in 1..needed {
+            base[j] = base[j - 1] + split[j - 1] as usize;
+        }
+        let mut counter = [0u64; MAX_LAYERS];
+        for d in 0..nt {
+            let t = dst_switch(d)?;
+            for x in 0..n {
+                if ctx.is_path(x, t) {
+                    let j = layer[d * n + x] as usize % MAX_LAYERS;
+                    let s = split[j].max(1) as u64;
+                    layer[d * n + x] = (base[j] as u64 + counter[j] % s) as u8;
+                    counter[j] += 1;
+                }
+            }
+        }
+        report.layers_used = avail as u8;
+        per_layer = [0; MAX_LAYERS];
+        for d in 0..nt {
+            let t = dst_switch(d)?;
+            for x in 0..n {
+                if ctx.is_path(x, t) {
+                    per_layer[layer[d * n + x] as usize % MAX_LAYERS] += 1;
+                }
+            }
+        }
+    }
+    report.paths_per_layer = per_layer;
+    Ok(report)
+}
+
+/// OpenSM balancing: every spare layer goes, one at a time, to the layer with the most paths
+/// per share (first such layer on ties). Returns the number of shares of each layer.
+pub(crate) fn balance_split(paths: &[u64], avail: usize) -> [u8; MAX_LAYERS] {
+    let mut split = [0u8; MAX_LAYERS];
+    let used = paths.len().min(MAX_LAYERS);
+    for s in split.iter_mut().take(used) {
+        *s = 1;
+    }
+    for _ in used..avail.min(MAX_LAYERS) {
+        let mut best = 0usize;
+        for j in 1..used {
+            // paths[j] / split[j] > paths[best] / split[best], in integers.
+            if paths[j] as u128 * split[best] as u128 > paths[best] as u128 * split[j] as u128 {
+                best = j;
+            }
+        }
+        if used > 0 {
+            split[best] += 1;
+        }
+    }
+    split
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn balancing_splits_the_heaviest_layer_first() {
+        // 3 layers with 100, 40, 10 paths over 8 VLs: 5 spare shares go one by one to the
+        // highest paths-per-share: 100/1 -> 100/2 = 50 > 40 -> 100/3 ≈ 33 < 40 -> 40/2 = 20;
+        // 33 > 20 -> 100/4 = 25 > 20 -> 100/5.
+        let s = balance_split(&[100, 40, 10], 8);
+        assert_eq!(&s[..3], &[5, 2, 1]);
+        assert_eq!(s.iter().map(|&x| x as usize).sum::<usize>(), 8);
+        // Ties go to the first layer.
+        let s = balance_split(&[10, 10], 3);
+        assert_eq!(&s[..2], &[2, 1]);
+        let s = balance_split(&[5], 1);
+        assert_eq!(s[0], 1);
+    }
+}

@@ -1,0 +1,310 @@
+//! DFSSSP — deadlock-free single-source shortest-path routing (spec/routing.md §6; Domke,
+//! Hoefler, Nagel, IPDPS 2011; OpenSM `dfsssp`).
+//!
+//! 1. Paths ([`paths`]): channel weights start at `P²` (P = number of terminals) so routes
+//!    stay minimal; for every destination terminal in ascending order a Dijkstra on reversed
+//!    channels (ties: smaller weight, then fewer hops, then lower output port) gives every
+//!    switch's next hop, then every channel on a path from a source terminal gains +1.
+//! 2. Layers ([`layers`]): every (source switch, destination terminal) path starts in layer
+//!    0; while layer `v`'s channel dependency graph has a cycle, the paths inducing the
+//!    cycle's weakest edge (fewest paths) move to layer `v + 1`. The layer count must stay
+//!    within the configured VL limit; spare VLs are then shared out by splitting the most
+//!    loaded layers (OpenSM balancing).
+//!
+//! Routes depend on (switch, destination terminal); layers on (source switch, destination
+//! terminal). All storage is caller-provided ([`DfssspStorage`], sized by
+//! [`DfssspSizes`]); the host passes `Vec`-backed slices.
+
+mod heap;
+pub mod layers;
+pub mod paths;
+
+use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
+
+use super::cycle::Frame;
+use super::error::{need, RoutingError};
+use super::table::RouteEntry;
+use super::{terminal_location, Hop, PacketState, Routing};
+
+/// Largest number of virtual layers DFSSSP assigns or searches (InfiniBand has at most 15
+/// data VLs).
+pub const MAX_LAYERS: usize = 16;
+
+/// DFSSSP parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DfssspConfig {
+    /// Virtual layers available (1..=16; [HX] hardware: 8).
+    pub max_layers: u8,
+    /// Spread paths over spare layers after deadlock removal (OpenSM balancing).
+    pub balance: bool,
+    /// Initial channel weight; `None` = `P²` as specified (at least 1).
+    pub base_weight: Option<u64>,
+}
+
+impl Default for DfssspConfig {
+    fn default() -> Self {
+        DfssspConfig {
+            max_layers: 8,
+            balance: true,
+            base_weight: None,
+        }
+    }
+}
+
+/// Entry counts of every [`DfssspStorage`] buffer for one topology.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DfssspSizes {
+    /// `weights` (directed channels = switches · radix).
+    pub weights: usize,
+    /// `dist` (switches).
+    pub dist: usize,
+    /// `scratch` (10 · switches + 1).
+    pub scratch: usize,
+    /// `next_port` and `layer` (terminals · switches).
+    pub per_path: usize,
+    /// `tree` (3 · terminals · switches).
+    pub tree: usize,
+    /// `dep_count` (channels · radix).
+    pub dep_count: usize,
+    /// `by_channel` (terminals · switches).
+    pub by_channel: usize,
+    /// `channel_start` (channels + 1).
+    pub channel_start: usize,
+    /// `color` and `stack` (channels).
+    pub channels: usize,
+}
+
+impl DfssspSizes {
+    /// Sizes for `topo`.
+    pub fn for_topology<T: Topology>(topo: &T) -> Self {
+        let n = topo.num_switches() as usize;
+        let nt = topo.num_terminals() as usize;
+        let r = topo.radix() as usize;
+        DfssspSizes {
+            weights: n * r,
+            dist: n,
+            scratch: 10 * n + 1,
+            per_path: nt * n,
+            tree: 3 * nt * n,
+            dep_count: n * r * r,
+            by_channel: nt * n,
+            channel_start: n * r + 1,
+            channels: n * r,
+        }
+    }
+
+    /// Total bytes of all buffers.
+    pub fn bytes(&self) -> usize {
+        self.weights * 8
+            + self.dist * 8
+            + self.scratch * 4
+            + self.per_path * 3
+            + self.tree * 4
+            + self.dep_count * 4
+            + self.by_channel * 4
+            + self.channel_start * 4
+            + self.channels * (4 + core::mem::size_of::<Frame>())
+    }
+}
+
+/// Caller-provided buffers of [`dfsssp`] (lengths from [`DfssspSizes`]; longer is fine).
+#[derive(Debug)]
+pub struct DfssspStorage<'a> {
+    /// Channel weights.
+    pub weights: &'a mut [u64],
+    /// Dijkstra distances.
+    pub dist: &'a mut [u64],
+    /// Per-switch scratch arrays.
+    pub scratch: &'a mut [u32],
+    /// Output: next port per (destination terminal, switch).
+    pub next_port: &'a mut [PortIndex],
+    /// Output: layer per (destination terminal, source switch).
+    pub layer: &'a mut [u8],
+    /// Path trees (preorder, position, subtree size per destination).
+    pub tree: &'a mut [u32],
+    /// Dependency counts of the layer being processed.
+    pub dep_count: &'a mut [u32],
+    /// Destinations routed through each channel, grouped by channel.
+    pub by_channel: &'a mut [u32],
+    /// Start of each channel's group in `by_channel`.
+    pub channel_start: &'a mut [u32],
+    /// Cycle search marks.
+    pub color: &'a mut [u32],
+    /// Cycle search stack.
+    pub stack: &'a mut [Frame],
+}
+
+impl DfssspStorage<'_> {
+    fn check(&self, s: &DfssspSizes) -> Result<(), RoutingError> {
+        need("DFSSSP weights", s.weights as u64, self.weights.len())?;
+        need("DFSSSP dist", s.dist as u64, self.dist.len())?;
+        need("DFSSSP scratch", s.scratch as u64, self.scratch.len())?;
+        need("DFSSSP next_port", s.per_path as u64, self.next_port.len())?;
+        need("DFSSSP layer", s.per_path as u64, self.layer.len())?;
+        need("DFSSSP tree", s.tree as u64, self.tree.len())?;
+        need("DFSSSP dep_count", s.dep_count as u64, self.dep_count.len())?;
+        need(
+            "DFSSSP by_channel",
+            s.by_channel as u64,
+            self.by_channel.len(),
+        )?;
+        need(
+            "DFSSSP channel_start",
+            s.channel_start as u64,
+            self.channel_start.len(),
+        )?;
+        need("DFSSSP color", s.channels as u64, self.color.len())?;
+        need("DFSSSP stack", s.channels as u64, self.stack.len())
+    }
+}
+
+/// What DFSSSP did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DfssspReport {
+    /// Paths (source switch with terminals, destination terminal elsewhere).
+    pub paths: u64,
+    /// Layers needed to break every dependency cycle.
+    pub layers_needed: u8,
+    /// Layers used after balancing (= `layers_needed` without balancing).
+    pub layers_used: u8,
+    /// Paths per layer after balancing (entries `layers_used..` are 0).
+    pub paths_per_layer: [u64; MAX_LAYERS],
+    /// Cycles broken.
+    pub cycles_broken: u64,
+    /// Paths moved to a higher layer while breaking cycles.
+    pub paths_moved: u64,
+    /// Largest channel weight at the end (initial weight plus paths).
+    pub max_weight: u64,
+}
+
+/// DFSSSP routes and layers (borrowing the output buffers); a [`Routing`] whose VC is the
+/// path's layer.
+#[derive(Clone, Copy, Debug)]
+pub struct DfssspRouting<'a, T> {
+    topo: &'a T,
+    n: u32,
+    next_port: &'a [PortIndex],
+    layer: &'a [u8],
+    num_vcs: u8,
+}
+
+impl<'a, T: Topology> DfssspRouting<'a, T> {
+    /// Forwarding entry of switch `at` toward terminal `dst`.
+    pub fn entry(&self, at: SwitchId, dst: TerminalId) -> RouteEntry {
+        let i = dst as usize * self.n as usize + at as usize;
+        match self.next_port.get(i) {
+            Some(&port) if at < self.n => RouteEntry { port, vc: 0 },
+            _ => RouteEntry::NONE,
+        }
+    }
+
+    /// Layer of the path from switch `src` to terminal `dst`.
+    pub fn layer(&self, src: SwitchId, dst: TerminalId) -> Option<u8> {
+        if src >= self.n {
+            return None;
+        }
+        self.layer
+            .get(dst as usize * self.n as usize + src as usize)
+            .copied()
+    }
+}
+
+impl<T: Topology> Routing for DfssspRouting<'_, T> {
+    fn num_vcs(&self) -> u8 {
+        self.num_vcs
+    }
+
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        let (s, _) = terminal_location(self.topo, src)?;
+        terminal_location(self.topo, dst)?;
+        let mut st = PacketState::new(s);
+        let layer = self.layer(s, dst).ok_or(RoutingError::NoRoute {
+            switch: s,
+            terminal: dst,
+        })?;
+        st.layer = layer;
+        st.vc = layer;
+        Ok(st)
+    }
+
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let e = self.entry(at, dst);
+        if !e.is_route() {
+            return Err(RoutingError::NoRoute {
+                switch: at,
+                terminal: dst,
+            });
+        }
+        match self.topo.port(at, e.port) {
+            Port::Terminal(_) => Ok(Hop::Eject { port: e.port }),
+            Port::Link(_) => {
+                state.vc = state.layer;
+                Ok(Hop::Forward {
+                    port: e.port,
+                    vc: state.layer,
+                })
+            }
+            Port::Unconnected => Err(RoutingError::NotALink {
+                switch: at,
+                port: e.port,
+            }),
+        }
+    }
+}
+
+/// Runs DFSSSP on `topo` (spec/routing.md §6): minimal balanced routes, then virtual layers
+/// without dependency cycles, at most `config.max_layers` of them (else
+/// [`RoutingError::TooManyLayers`] naming the count needed).
+pub fn dfsssp<'a, T: Topology>(
+    topo: &'a T,
+    config: &DfssspConfig,
+    storage: DfssspStorage<'a>,
+) -> Result<(DfssspRouting<'a, T>, DfssspReport), RoutingError> {
+    if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
+        return Err(RoutingError::Invalid {
+            param: "max_layers",
+            value: config.max_layers as u64,
+            rule: "DFSSSP supports 1 to 16 virtual layers",
+        });
+    }
+    let sizes = DfssspSizes::for_topology(topo);
+    storage.check(&sizes)?;
+    let DfssspStorage {
+        weights,
+        dist,
+        scratch,
+        next_port,
+        layer,
+        tree,
+        dep_count,
+        by_channel,
+        channel_start,
+        color,
+        stack,
+    } = storage;
+    let max_weight = paths::compute(topo, config, weights, dist, scratch, next_port, tree)?;
+    let next_port: &'a [PortIndex] = next_port;
+    let index = layers::ChannelIndex::build(topo, next_port, by_channel, channel_start)?;
+    let mut report = layers::assign(
+        topo, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
+    )?;
+    report.max_weight = max_weight;
+    let n = topo.num_switches();
+    let per_path = sizes.per_path;
+    let layer: &'a [u8] = layer;
+    Ok((
+        DfssspRouting {
+            topo,
+            n,
+            next_port: next_port.get(..per_path).unwrap_or(&[]),
+            layer: layer.get(..per_path).unwrap_or(&[]),
+            num_vcs: report.layers_used.max(1),
+        },
+        report,
+    ))
+}

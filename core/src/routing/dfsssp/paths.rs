@@ -1,0 +1,282 @@
+//! DFSSSP path computation with balancing weights (spec/routing.md §6, "Path computation").
+
+use crate::topology::{Port, PortIndex, SwitchId, Topology};
+
+use super::super::error::RoutingError;
+use super::super::table::RouteEntry;
+use super::super::terminal_location;
+use super::heap::{MinHeap, NOT_IN_HEAP, SETTLED};
+use super::DfssspConfig;
+
+/// Views of the per-switch scratch arrays (each `n` entries, `child_start` `n + 1`).
+pub(crate) struct Scratch<'s> {
+    pub hops: &'s mut [u32],
+    pub heap: &'s mut [u32],
+    pub pos: &'s mut [u32],
+    pub order: &'s mut [u32],
+    pub acc: &'s mut [u32],
+    pub parent: &'s mut [u32],
+    pub child: &'s mut [u32],
+    pub dfs: &'s mut [u32],
+    pub terms: &'s mut [u32],
+    pub child_start: &'s mut [u32],
+}
+
+/// Splits `scratch` (at least `10 · n + 1` entries) into its arrays.
+pub(crate) fn split_scratch(scratch: &mut [u32], n: usize) -> Scratch<'_> {
+    let (hops, rest) = scratch.split_at_mut(n);
+    let (heap, rest) = rest.split_at_mut(n);
+    let (pos, rest) = rest.split_at_mut(n);
+    let (order, rest) = rest.split_at_mut(n);
+    let (acc, rest) = rest.split_at_mut(n);
+    let (parent, rest) = rest.split_at_mut(n);
+    let (child, rest) = rest.split_at_mut(n);
+    let (dfs, rest) = rest.split_at_mut(n);
+    let (terms, rest) = rest.split_at_mut(n);
+    let (child_start, _) = rest.split_at_mut(n + 1);
+    Scratch {
+        hops,
+        heap,
+        pos,
+        order,
+        acc,
+        parent,
+        child,
+        dfs,
+        terms,
+        child_start,
+    }
+}
+
+/// Views of the path-tree arrays (`terminals · n` each): preorder of destination `d`'s
+/// tree, position of each switch in it, subtree size of each switch.
+pub(crate) struct Trees<'s> {
+    pub pre: &'s mut [u32],
+    pub pos: &'s mut [u32],
+    pub size: &'s mut [u32],
+}
+
+/// Splits `tree` (at least `3 · per_path` entries).
+pub(crate) fn split_trees(tree: &mut [u32], per_path: usize) -> Trees<'_> {
+    let (pre, rest) = tree.split_at_mut(per_path);
+    let (pos, rest) = rest.split_at_mut(per_path);
+    let (size, _) = rest.split_at_mut(per_path);
+    Trees { pre, pos, size }
+}
+
+/// Position marker of a switch outside destination `d`'s tree.
+pub(crate) const NOT_IN_TREE: u32 = u32::MAX;
+
+/// Counts terminals per switch into `terms`.
+pub(crate) fn count_terminals<T: Topology>(
+    topo: &T,
+    terms: &mut [u32],
+) -> Result<(), RoutingError> {
+    terms.fill(0);
+    for d in 0..topo.num_terminals() {
+        let (s, _) = terminal_location(topo, d)?;
+        if let Some(c) = terms.get_mut(s as usize) {
+            *c += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Peer switch of channel `(u, p)`, checked against the switch range.
+#[inline]
+pub(crate) fn peer<T: Topology>(topo: &T, u: SwitchId, p: PortIndex) -> Option<SwitchId> {
+    match topo.port(u, p) {
+        Port::Link(l) if l.peer < topo.num_switches() => Some(l.peer),
+        _ => None,
+    }
+}
+
+/// Computes every destination terminal's next hops into `next_port` (`[d · n + x]`) and its
+/// path tree into `tree`, updating the channel `weights` (spec/routing.md §6). Returns the
+/// largest final weight.
+pub(crate) fn compute<T: Topology>(
+    topo: &T,
+    config: &DfssspConfig,
+    weights: &mut [u64],
+    dist: &mut [u64],
+    scratch: &mut [u32],
+    next_port: &mut [PortIndex],
+    tree: &mut [u32],
+) -> Result<u64, RoutingError> {
+    let n = topo.num_switches() as usize;
+    let nt = topo.num_terminals() as usize;
+    let r = topo.radix() as usize;
+    let p_terms = nt as u64;
+    let base = config
+        .base_weight
+        .unwrap_or(p_terms.saturating_mul(p_terms))
+        .max(1);
+    let weights = &mut weights[..n * r];
+    weights.fill(base);
+    let dist = &mut dist[..n];
+    let mut sc = split_scratch(scratch, n);
+    count_terminals(topo, sc.terms)?;
+    let trees = split_trees(tree, nt * n);
+    for d in 0..nt {
+        let (t, tport) = terminal_location(topo, d as u32)?;
+        if t as usize >= n {
+            return Err(RoutingError::SwitchOutOfRange {
+                switch: t,
+                switches: n as u32,
+            });
+        }
+        let row = &mut next_port[d * n..(d + 1) * n];
+        let reached = dijkstra(topo, t, weights, dist, &mut sc, row, r)?;
+        // Destination switch ejects; unreached sources with terminals cannot be routed.
+        row[t as usize] = tport;
+        if let Some(x) = (0..n).find(|&x| dist[x] == u64::MAX && sc.terms[x] > 0) {
+            return Err(RoutingError::Unreachable {
+                from: x as u32,
+                to: t,
+            });
+        }
+        // +1 per path from every source terminal: push subtree terminal counts upward.
+        sc.acc.copy_from_slice(sc.terms);
+        for i in (1..reached).rev() {
+            let x = sc.order[i] as usize;
+            let p = row[x];
+            let par = peer(topo, x as u32, p).ok_or(RoutingError::NotALink {
+                switch: x as u32,
+                port: p,
+            })? as usize;
+            sc.parent[x] = par as u32;
+            if let Some(w) = weights.get_mut(x * r + p as usize) {
+                *w += sc.acc[x] as u64;
+            }
+            sc.acc[par] += sc.acc[x];
+        }
+        build_tree(
+            t as usize,
+            reached,
+            &mut sc,
+            &mut trees.pre[d * n..(d + 1) * n],
+            &mut trees.pos[d * n..(d + 1) * n],
+            &mut trees.size[d * n..(d + 1) * n],
+        );
+    }
+    Ok(weights.iter().copied().max().unwrap_or(base))
+}
+
+/// Dijkstra from `t` over reversed channels with ties (weight, hops, output port); writes
+/// each switch's output port into `row` and the settle order into `sc.order`; returns the
+/// number of switches reached.
+fn dijkstra<T: Topology>(
+    topo: &T,
+    t: SwitchId,
+    weights: &[u64],
+    dist: &mut [u64],
+    sc: &mut Scratch<'_>,
+    row: &mut [PortIndex],
+    r: usize,
+) -> Result<usize, RoutingError> {
+    let n = dist.len();
+    dist.fill(u64::MAX);
+    sc.hops.fill(u32::MAX);
+    sc.pos.fill(NOT_IN_HEAP);
+    row.fill(RouteEntry::NO_PORT);
+    dist[t as usize] = 0;
+    sc.hops[t as usize] = 0;
+    let mut heap = MinHeap {
+        heap: &mut *sc.heap,
+        pos: &mut *sc.pos,
+        len: 0,
+    };
+    heap.push_or_decrease(t, dist, sc.hops);
+    let mut reached = 0usize;
+    while let Some(y) = heap.pop(dist, sc.hops) {
+        sc.order[reached] = y;
+        reached += 1;
+        let (dy, hy) = (dist[y as usize], sc.hops[y as usize]);
+        for q in 0..r as PortIndex {
+            let Port::Link(l) = topo.port(y, q) else {
+                continue;
+            };
+            let x = l.peer as usize;
+            if x >= n {
+                return Err(RoutingError::SwitchOutOfRange {
+                    switch: l.peer,
+                    switches: n as u32,
+                });
+            }
+            if heap.pos[x] == SETTLED {
+                continue;
+            }
+            let p = l.peer_port;
+            let w = weights.get(x * r + p as usize).copied().unwrap_or(u64::MAX);
+            let cand = (dy.saturating_add(w), hy + 1, p);
+            if cand < (dist[x], sc.hops[x], row[x]) {
+                dist[x] = cand.0;
+                sc.hops[x] = cand.1;
+                row[x] = p;
+                heap.push_or_decrease(x as u32, dist, sc.hops);
+            }
+        }
+    }
+    Ok(reached)
+}
+
+/// Builds the preorder (children in ascending id), positions and subtree sizes of the tree
+/// given by `sc.parent` over the `reached` switches in `sc.order` (rooted at `t`).
+fn build_tree(
+    t: usize,
+    reached: usize,
+    sc: &mut Scratch<'_>,
+    pre: &mut [u32],
+    pos: &mut [u32],
+    size: &mut [u32],
+) {
+    let n = pos.len();
+    pos.fill(NOT_IN_TREE);
+    size.fill(0);
+    // Children lists by counting sort on the parent (children in ascending id).
+    sc.child_start.fill(0);
+    for &x in &sc.order[1..reached] {
+        sc.child_start[sc.parent[x as usize] as usize + 1] += 1;
+    }
+    for i in 0..n {
+        sc.child_start[i + 1] += sc.child_start[i];
+    }
+    // `acc` is free again: use it as the fill cursor.
+    sc.acc[..n].copy_from_slice(&sc.child_start[..n]);
+    for x in 0..n {
+        if x != t && pos_in_order(sc, x) {
+            let par = sc.parent[x] as usize;
+            sc.child[sc.acc[par] as usize] = x as u32;
+            sc.acc[par] += 1;
+        }
+    }
+    // Iterative preorder from t; children pushed in reverse so the lowest id comes first.
+    let mut k = 0usize;
+    let mut top = 0usize;
+    sc.dfs[top] = t as u32;
+    top += 1;
+    while top > 0 {
+        top -= 1;
+        let u = sc.dfs[top] as usize;
+        pre[k] = u as u32;
+        pos[u] = k as u32;
+        size[u] = 1;
+        k += 1;
+        let (lo, hi) = (sc.child_start[u] as usize, sc.child_start[u + 1] as usize);
+        for i in (lo..hi).rev() {
+            sc.dfs[top] = sc.child[i];
+            top += 1;
+        }
+    }
+    for i in (1..k).rev() {
+        let u = pre[i] as usize;
+        let par = sc.parent[u] as usize;
+        size[par] += size[u];
+    }
+}
+
+/// Whether switch `x` was reached by the last Dijkstra (its heap marker says settled).
+#[inline]
+fn pos_in_order(sc: &Scratch<'_>, x: usize) -> bool {
+    sc.pos[x] == SETTLED
+}

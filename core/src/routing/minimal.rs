@@ -1,0 +1,216 @@
+//! Minimal routing on an arbitrary graph with deterministic ties (spec/routing.md §1).
+//!
+//! Reference: at switch `u` heading to destination switch `t`, take the lowest-index port
+//! whose peer `v` has `dist(v, t) = dist(u, t) − 1`. Two ways to get there:
+//!
+//! * [`switch_table`] computes the table of one switch with O(n) scratch by running a BFS
+//!   from each neighbour in port order (`dist(v, t)` for every `t`), keeping for each `t` the
+//!   first port whose neighbour is closest — what a switch microcontroller can do for itself
+//!   (O(degree · (n + m)) time).
+//! * [`MinimalRouting`] answers hops from an all-pairs [`DistanceMatrix`] (host side), and
+//!   [`all_tables`] builds every switch's table from it in O(n · (n · degree + T)).
+
+use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
+
+use super::distance::{bfs_into, DistanceMatrix, UNREACHABLE};
+use super::error::{need, RoutingError};
+use super::table::{RouteEntry, RunTableBuilder};
+use super::table_set::TableSetBuilder;
+use super::{terminal_location, Hop, PacketState, Routing};
+
+/// Minimal BFS routing from an all-pairs distance matrix (spec/routing.md §1), one VC.
+#[derive(Clone, Copy, Debug)]
+pub struct MinimalRouting<'a, T> {
+    topo: &'a T,
+    dist: DistanceMatrix<'a>,
+}
+
+impl<'a, T: Topology> MinimalRouting<'a, T> {
+    /// Routing over `topo` with its distance matrix (which must belong to `topo`).
+    pub fn new(topo: &'a T, dist: DistanceMatrix<'a>) -> Result<Self, RoutingError> {
+        if dist.switches() != topo.num_switches() {
+            return Err(RoutingError::Invalid {
+                param: "distance matrix switches",
+                value: dist.switches() as u64,
+                rule: "the distance matrix must have one row per switch of the topology",
+            });
+        }
+        Ok(MinimalRouting { topo, dist })
+    }
+
+    /// The distance matrix.
+    pub fn distances(&self) -> DistanceMatrix<'a> {
+        self.dist
+    }
+
+    /// Lowest port of `at` on a shortest path to switch `t` (spec/routing.md §1).
+    pub fn port_toward(&self, at: SwitchId, t: SwitchId) -> Result<PortIndex, RoutingError> {
+        let n = self.topo.num_switches();
+        if at >= n {
+            return Err(RoutingError::SwitchOutOfRange {
+                switch: at,
+                switches: n,
+            });
+        }
+        // The graph is undirected, so dist(v, t) = dist(t, v); reading the rows of `at`
+        // and its neighbours keeps consecutive destinations in consecutive memory.
+        let du = self.dist.get(at, t);
+        if du == UNREACHABLE {
+            return Err(RoutingError::Unreachable { from: at, to: t });
+        }
+        for p in 0..self.topo.radix() {
+            if let Port::Link(l) = self.topo.port(at, p) {
+                if self.dist.get(l.peer, t).wrapping_add(1) == du {
+                    return Ok(p);
+                }
+            }
+        }
+        Err(RoutingError::Unreachable { from: at, to: t })
+    }
+}
+
+impl<T: Topology> Routing for MinimalRouting<'_, T> {
+    fn num_vcs(&self) -> u8 {
+        1
+    }
+
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        let (s, _) = terminal_location(self.topo, src)?;
+        terminal_location(self.topo, dst)?;
+        Ok(PacketState::new(s))
+    }
+
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let (t, tport) = terminal_location(self.topo, dst)?;
+        if at == t {
+            return Ok(Hop::Eject { port: tport });
+        }
+        let port = self.port_toward(at, t)?;
+        state.vc = 0;
+        Ok(Hop::Forward { port, vc: 0 })
+    }
+}
+
+/// Scratch of [`switch_table`]: four arrays of `n` entries (O(n) words in total).
+#[derive(Debug)]
+pub struct SwitchTableScratch<'s> {
+    /// BFS distances from the current neighbour (`n`).
+    pub dist: &'s mut [u16],
+    /// BFS queue (`n`).
+    pub queue: &'s mut [u32],
+    /// Best distance found so far per destination switch (`n`).
+    pub best_dist: &'s mut [u16],
+    /// Port achieving it (`n`).
+    pub best_port: &'s mut [PortIndex],
+}
+
+/// Computes the minimal-routing table of switch `s` (spec/routing.md §1) into `out`, one
+/// entry per terminal `0..T` in order: the terminal port at `s` for its own terminals, the
+/// lowest port on a shortest path otherwise, [`RouteEntry::NONE`] when unreachable.
+///
+/// Runs one BFS per network port (from the neighbour), so it needs only the scratch arrays
+/// of [`SwitchTableScratch`]; identical to the table [`all_tables`] builds for `s`.
+pub fn switch_table<T: Topology>(
+    topo: &T,
+    s: SwitchId,
+    scratch: SwitchTableScratch<'_>,
+    out: &mut RunTableBuilder<'_, RouteEntry>,
+) -> Result<(), RoutingError> {
+    let n = topo.num_switches();
+    if s >= n {
+        return Err(RoutingError::SwitchOutOfRange {
+            switch: s,
+            switches: n,
+        });
+    }
+    let nn = n as usize;
+    need("best distances", n as u64, scratch.best_dist.len())?;
+    need("best ports", n as u64, scratch.best_port.len())?;
+    let best_dist = &mut scratch.best_dist[..nn];
+    let best_port = &mut scratch.best_port[..nn];
+    best_dist.fill(UNREACHABLE);
+    best_port.fill(RouteEntry::NO_PORT);
+    for p in 0..topo.radix() {
+        if let Port::Link(l) = topo.port(s, p) {
+            bfs_into(topo, l.peer, scratch.dist, scratch.queue)?;
+            for ((bd, bp), &d) in best_dist
+                .iter_mut()
+                .zip(best_port.iter_mut())
+                .zip(scratch.dist.iter())
+            {
+                if d < *bd {
+                    *bd = d;
+                    *bp = p;
+                }
+            }
+        }
+    }
+    for d in 0..topo.num_terminals() {
+        let (t, tport) = terminal_location(topo, d)?;
+        let entry = if t == s {
+            RouteEntry { port: tport, vc: 0 }
+        } else {
+            match best_port.get(t as usize) {
+                Some(&p) if p != RouteEntry::NO_PORT => RouteEntry { port: p, vc: 0 },
+                _ => RouteEntry::NONE,
+            }
+        };
+        out.push(entry)?;
+    }
+    Ok(())
+}
+
+/// Builds the minimal-routing tables of every switch (in order) from a distance matrix;
+/// each equals [`switch_table`] of that switch. Unreachable destinations get
+/// [`RouteEntry::NONE`]. `best_dist` and `best_port` are scratch of `n` entries.
+///
+/// Per switch, the rows of its neighbours are scanned in port order, keeping for every
+/// destination switch the first port whose neighbour is closest (rows are contiguous, so
+/// this streams through memory; the graph is undirected, so row `v` holds `dist(v, ·)`).
+pub fn all_tables<T: Topology>(
+    routing: &MinimalRouting<'_, T>,
+    best_dist: &mut [u16],
+    best_port: &mut [PortIndex],
+    out: &mut TableSetBuilder<'_, RouteEntry>,
+) -> Result<(), RoutingError> {
+    let topo = routing.topo;
+    let n = topo.num_switches();
+    let nn = n as usize;
+    need("best distances", n as u64, best_dist.len())?;
+    need("best ports", n as u64, best_port.len())?;
+    let best_dist = &mut best_dist[..nn];
+    let best_port = &mut best_port[..nn];
+    for s in 0..n {
+        best_dist.fill(UNREACHABLE);
+        best_port.fill(RouteEntry::NO_PORT);
+        for p in 0..topo.radix() {
+            if let Port::Link(l) = topo.port(s, p) {
+                let row = routing.dist.row(l.peer);
+                for ((bd, bp), &d) in best_dist.iter_mut().zip(best_port.iter_mut()).zip(row) {
+                    if d < *bd {
+                        *bd = d;
+                        *bp = p;
+                    }
+                }
+            }
+        }
+        for d in 0..topo.num_terminals() {
+            let (t, tport) = terminal_location(topo, d)?;
+            let entry = if t == s {
+                RouteEntry { port: tport, vc: 0 }
+            } else {
+                match best_port.get(t as usize) {
+                    Some(&p) if p != RouteEntry::NO_PORT => RouteEntry { port: p, vc: 0 },
+                    _ => RouteEntry::NONE,
+                }
+            };
+            out.push(entry)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Deterministic routing (spec/routing.md).
+//!
+//! A [`Routing`] answers, for a packet at switch `s` heading to terminal `d`, the output port
+//! and virtual channel (or virtual layer) of its next hop, deterministically. Packets carry a
+//! small [`PacketState`] that the algorithm initialises at injection ([`Routing::inject`]) and
+//! updates hop by hop (current VC, Valiant phase, virtual layer, virtual destination index, …),
+//! so family-specific algorithms — torus datelines, Dragonfly Valiant phases, fat-tree
+//! up/down, PARX virtual LIDs — fit the same interface as the generic ones here:
+//!
+//! * [`minimal`]: minimal BFS routing on any graph (§1), per switch with O(n) scratch (a
+//!   device computes its own table) or for all switches from a [`DistanceMatrix`].
+//! * [`table`], [`table_set`], [`image`]: route tables stored as runs of equal entries in
+//!   caller buffers, looked up in O(log runs), with a canonical byte image (postcard + CRC-32).
+//! * [`compile`], [`table_routing`]: compile any routing into tables, and route from tables
+//!   (user-supplied or compiled) with per-path virtual layers beside them, as InfiniBand does
+//!   (LFT per switch, SL/VL per path).
+//! * [`walk`]: follow routes pair by pair and check delivery, loop freedom, VC ranges and
+//!   minimality.
+//! * [`cdg`], [`cycle`]: channel dependency graph and cycle search (deadlock analysis, §2, §6).
+//! * [`dfsssp`]: deadlock-free single-source shortest-path routing with virtual layers (§6).
+//! * Arithmetic routing of the structured families (no tables, O(dimensions) or O(log n)
+//!   per hop): [`dor_torus`] (torus/mesh DOR, §2) with [`dateline`] VCs, [`ecube`]
+//!   (hypercube), [`dor_hyperx`] (§2), [`circulant_greedy`] and [`circulant_naf`] (§3),
+//!   [`fat_tree_dmodk`] (§5).
+//! * [`stats`]: hop histogram and per-channel loads (edge forwarding index) for all-to-all
+//!   traffic, split by [`LinkClass`](crate::topology::LinkClass).
+//!
+//! Hop counts are router hops (switch-to-switch channels), the [DISS] convention of
+//! spec/routing.md §8; terminal links are not counted.
+
+pub mod cdg;
+pub mod channel;
+pub mod circulant_greedy;
+pub mod circulant_jump;
+pub mod circulant_naf;
+pub mod compile;
+pub mod crc32;
+pub mod cycle;
+pub mod dateline;
+pub mod dfsssp;
+pub mod distance;
+pub mod dor_hyperx;
+pub mod dor_torus;
+pub mod ecube;
+mod endpoint;
+pub mod error;
+pub mod fat_tree_dmodk;
+pub mod image;
+pub mod minimal;
+pub mod stats;
+pub mod table;
+pub mod table_routing;
+pub mod table_set;
+pub mod walk;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+pub(crate) mod testgraphs;
+
+pub use cdg::Cdg;
+pub use channel::ChannelVc;
+pub use circulant_greedy::CirculantGreedy;
+pub use circulant_naf::CirculantNaf;
+pub use dateline::DatelineVcs;
+pub use distance::DistanceMatrix;
+pub use dor_hyperx::HyperXDor;
+pub use dor_torus::{TorusDor, TorusVcs};
+pub use ecube::HypercubeEcube;
+pub use error::{ImageError, RoutingError};
+pub use fat_tree_dmodk::FatTreeDmodK;
+pub use minimal::MinimalRouting;
+pub use table::{RouteEntry, Run, RunTable, RunTableBuilder};
+pub use table_routing::TableRouting;
+pub use table_set::{TableSet, TableSetBuilder};
+
+use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
+
+/// Virtual channel (or virtual layer / InfiniBand VL) index.
+pub type Vc = u8;
+
+/// What a switch does with a packet: forward it on a network port, or deliver it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hop {
+    /// Send on network port `port` of the current switch, on virtual channel `vc`.
+    Forward {
+        /// Output network port.
+        port: PortIndex,
+        /// Virtual channel of the output channel, `0..num_vcs()`.
+        vc: Vc,
+    },
+    /// Deliver to the destination terminal through terminal port `port`.
+    Eject {
+        /// Terminal port of the current switch.
+        port: PortIndex,
+    },
+}
+
+/// Per-packet routing state, small and `Copy`, set by [`Routing::inject`] and updated by
+/// [`Routing::next_hop`].
+///
+/// The generic algorithms of this module use `src_switch`, `vc` and `layer`; the other fields
+/// are reserved for family-specific algorithms (spec/routing.md §2–§7): `phase` for Valiant
+/// phases or dimension progress, `via` for a Valiant intermediate switch or group, `lid` for a
+/// PARX virtual destination index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct PacketState {
+    /// Switch the packet was injected at.
+    pub src_switch: SwitchId,
+    /// Virtual channel of the last channel taken (the injection VC before the first hop).
+    pub vc: Vc,
+    /// Virtual layer fixed for the whole path (DFSSSP/InfiniBand service level), 0 otherwise.
+    pub layer: Vc,
+    /// Algorithm phase (e.g. Valiant phase 0/1/2); 0 for the generic algorithms.
+    pub phase: u8,
+    /// Virtual destination index (PARX `LID_i`); 0 for the generic algorithms.
+    pub lid: u8,
+    /// Intermediate switch or group of non-minimal routing; [`PacketState::NO_VIA`] if none.
+    pub via: u32,
+}
+
+impl PacketState {
+    /// Value of [`PacketState::via`] meaning "no intermediate".
+    pub const NO_VIA: u32 = u32::MAX;
+
+    /// A fresh state for a packet injected at `src_switch` on VC 0 / layer 0.
+    pub fn new(src_switch: SwitchId) -> Self {
+        PacketState {
+            src_switch,
+            vc: 0,
+            layer: 0,
+            phase: 0,
+            lid: 0,
+            via: PacketState::NO_VIA,
+        }
+    }
+}
+
+/// A deterministic routing algorithm (spec/routing.md).
+///
+/// Implementations are total: bad ids return errors, nothing panics. The same inputs must
+/// give the same hops on every target.
+pub trait Routing {
+    /// Number of virtual channels / layers the algorithm uses (VCs are `0..num_vcs()`).
+    fn num_vcs(&self) -> u8;
+
+    /// Initial state of a packet from terminal `src` to terminal `dst`.
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError>;
+
+    /// Next hop of a packet at switch `at` heading to terminal `dst`; updates `state`
+    /// (at least `state.vc` to the VC of the chosen output channel). At the destination switch
+    /// the answer is [`Hop::Eject`] on the terminal's port.
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError>;
+}
+
+impl<R: Routing + ?Sized> Routing for &R {
+    fn num_vcs(&self) -> u8 {
+        (**self).num_vcs()
+    }
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        (**self).inject(src, dst)
+    }
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        (**self).next_hop(at, state, dst)
+    }
+}
+
+/// Hop limit used by the walkers when the caller has no better bound: twice the number of
+/// switches (a loop-free minimal path needs fewer than `n` hops; two-phase routes fewer
+/// than `2n`).
+pub fn default_hop_limit<T: Topology>(topo: &T) -> u32 {
+    topo.num_switches().saturating_mul(2).max(1)
+}
+
+/// Switch and port of terminal `t`, or [`RoutingError::TerminalOutOfRange`].
+pub(crate) fn terminal_location<T: Topology>(
+    topo: &T,
+    t: TerminalId,
+) -> Result<(SwitchId, PortIndex), RoutingError> {
+    topo.terminal_port(t)
+        .ok_or(RoutingError::TerminalOutOfRange {
+            terminal: t,
+            terminals: topo.num_terminals(),
+        })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests;

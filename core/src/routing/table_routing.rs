@@ -1,0 +1,134 @@
+//! Routing driven by route tables (user-supplied or compiled): the forwarding table of the
+//! current switch gives the port, the VC comes from the entry or — when per-path layer
+//! tables are present — from the layer of the path fixed at injection (InfiniBand SL/VL).
+
+use crate::topology::{Port, SwitchId, TerminalId, Topology};
+
+use super::error::RoutingError;
+use super::table::RouteEntry;
+use super::table_set::TableSet;
+use super::{terminal_location, Hop, PacketState, Routing};
+
+/// A [`Routing`] that looks every hop up in tables.
+#[derive(Clone, Copy, Debug)]
+pub struct TableRouting<'a, T> {
+    topo: &'a T,
+    routes: TableSet<'a, RouteEntry>,
+    layers: Option<TableSet<'a, u8>>,
+    num_vcs: u8,
+}
+
+impl<'a, T: Topology> TableRouting<'a, T> {
+    /// Routing from forwarding tables `routes` (one per switch, one entry per terminal) and
+    /// optional per-(source switch, destination) `layers`; `num_vcs` is the number of VCs the
+    /// tables may use.
+    pub fn new(
+        topo: &'a T,
+        routes: TableSet<'a, RouteEntry>,
+        layers: Option<TableSet<'a, u8>>,
+        num_vcs: u8,
+    ) -> Result<Self, RoutingError> {
+        let check = |switches: u32, dests: u32, what: &'static str| {
+            if switches != topo.num_switches() || dests != topo.num_terminals() {
+                Err(RoutingError::Invalid {
+                    param: what,
+                    value: switches as u64,
+                    rule: "tables need one table per switch and one entry per terminal",
+                })
+            } else {
+                Ok(())
+            }
+        };
+        check(routes.switches(), routes.destinations(), "route tables")?;
+        if let Some(l) = &layers {
+            check(l.switches(), l.destinations(), "layer tables")?;
+        }
+        if num_vcs == 0 {
+            return Err(RoutingError::Invalid {
+                param: "num_vcs",
+                value: 0,
+                rule: "a routing needs at least 1 virtual channel",
+            });
+        }
+        Ok(TableRouting {
+            topo,
+            routes,
+            layers,
+            num_vcs,
+        })
+    }
+
+    /// The forwarding tables.
+    pub fn routes(&self) -> TableSet<'a, RouteEntry> {
+        self.routes
+    }
+
+    /// The per-path layer tables, if any.
+    pub fn layers(&self) -> Option<TableSet<'a, u8>> {
+        self.layers
+    }
+}
+
+impl<T: Topology> Routing for TableRouting<'_, T> {
+    fn num_vcs(&self) -> u8 {
+        self.num_vcs
+    }
+
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        let (s, _) = terminal_location(self.topo, src)?;
+        terminal_location(self.topo, dst)?;
+        let mut st = PacketState::new(s);
+        if let Some(l) = &self.layers {
+            let layer = l.lookup(s, dst).ok_or(RoutingError::NoRoute {
+                switch: s,
+                terminal: dst,
+            })?;
+            st.layer = layer;
+            st.vc = layer;
+        }
+        Ok(st)
+    }
+
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let n = self.topo.num_switches();
+        if at >= n {
+            return Err(RoutingError::SwitchOutOfRange {
+                switch: at,
+                switches: n,
+            });
+        }
+        let entry = match self.routes.lookup(at, dst) {
+            Some(e) if e.is_route() => e,
+            _ => {
+                return Err(RoutingError::NoRoute {
+                    switch: at,
+                    terminal: dst,
+                })
+            }
+        };
+        match self.topo.port(at, entry.port) {
+            Port::Terminal(_) => Ok(Hop::Eject { port: entry.port }),
+            Port::Link(_) => {
+                let vc = if self.layers.is_some() {
+                    state.layer
+                } else {
+                    entry.vc
+                };
+                state.vc = vc;
+                Ok(Hop::Forward {
+                    port: entry.port,
+                    vc,
+                })
+            }
+            Port::Unconnected => Err(RoutingError::NotALink {
+                switch: at,
+                port: entry.port,
+            }),
+        }
+    }
+}

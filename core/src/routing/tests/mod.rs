@@ -1,0 +1,31 @@
+//! Tests of the routing module against independent implementations written here (plain
+//! BFS, plain Dijkstra, Kahn's topological sort) and exact properties.
+
+mod cdg;
+mod dfsssp;
+mod minimal;
+mod stats;
+mod structured;
+mod tables;
+
+extern crate std;
+use std::vec;
+use std::vec::Vec;
+
+use crate::topology::Topology;
+
+use super::distance::DistanceMatrix;
+use super::walk::{walk, Step};
+use super::Routing;
+
+/// All-pairs distance matrix buffer for `topo`.
+pub fn matrix_buf<T: Topology>(topo: &T) -> Vec<u16> {
+    vec![0u16; DistanceMatrix::entries_needed(topo) as usize]
+}
+
+/// The steps of the route from `src` to `dst`.
+pub fn steps<T: Topology, R: Routing>(topo: &T, r: &R, src: u32, dst: u32) -> Vec<Step> {
+    let mut v = Vec::new();
+    walk(topo, r, src, dst, 10_000, |s| v.push(*s)).unwrap();
+    v
+}

@@ -1,0 +1,323 @@
+//! Command-line interface (clap derive). Each subcommand calls a library function that returns
+//! data, then prints it in the chosen format.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::{Args, Parser, Subcommand};
+
+use crate::collectives::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
+use crate::export::ExportFormat;
+use crate::network::OwnedNetwork;
+use crate::output::{self, Format};
+use crate::spec::{TopologySpec, FAMILIES};
+use crate::{sched, topo};
+
+/// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
+#[derive(Debug, Parser)]
+#[command(name = "jumpnet", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Top-level subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build a topology and inspect, measure or export it.
+    Topo {
+        /// Topology action.
+        #[command(subcommand)]
+        action: TopoAction,
+    },
+    /// Collective send schedules: show, verify symbolically, export per-rank programs.
+    Sched {
+        /// Schedule action.
+        #[command(subcommand)]
+        action: SchedAction,
+    },
+}
+
+/// A collective schedule to build.
+#[derive(Debug, Args, Clone)]
+pub struct ScheduleArgs {
+    /// Collective algorithm.
+    #[arg(value_enum)]
+    pub algorithm: Algorithm,
+    /// Number of ranks (topology-aware broadcasts: job size, default all terminals).
+    #[arg(long, short = 'n')]
+    pub ranks: Option<u32>,
+    /// Root rank of broadcasts (root supernode for sfata/rfata).
+    #[arg(long, default_value_t = 0)]
+    pub root: u32,
+    /// Message size in bytes (per block for alltoall/allgather, whole buffer otherwise).
+    #[arg(long, default_value_t = 8)]
+    pub bytes: u64,
+    /// Topology of topology-aware algorithms, quoted: --topology "dragonfly g=9 a=4 p=2 h=2".
+    #[arg(long, value_name = "TOPOLOGY")]
+    pub topology: Option<String>,
+    /// Where the job's ranks run on the topology.
+    #[arg(long, value_enum, default_value = "consecutive")]
+    pub placement: JobPlacement,
+    /// Seed of random placements.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl ScheduleArgs {
+    /// Builds the schedule (and the topology when given).
+    pub fn build(&self) -> Result<OwnedSchedule> {
+        let net = match &self.topology {
+            Some(t) => {
+                let words: Vec<String> = t.split_whitespace().map(String::from).collect();
+                Some(OwnedNetwork::build(&TopologySpec::parse(&words)?)?)
+            }
+            None => None,
+        };
+        collectives::build(
+            &CollectiveRequest {
+                algorithm: self.algorithm,
+                ranks: self.ranks,
+                root: self.root,
+                bytes: self.bytes,
+                placement: self.placement,
+                seed: self.seed,
+            },
+            net.as_ref(),
+        )
+    }
+}
+
+/// `jumpnet sched ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum SchedAction {
+    /// Print the schedule: summary, messages (per step) and optionally one rank's program.
+    Show {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only messages of this step.
+        #[arg(long)]
+        step: Option<u32>,
+        /// Print at most this many messages (default 200 in table form, all in JSON/CSV).
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Also print the program (ordered NIC operations) of this rank.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Execute every rank's program on tagged data and verify the collective's semantics.
+    Verify {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Also check this many pseudo-random message interleavings.
+        #[arg(long, default_value_t = 3)]
+        interleavings: u32,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Write per-rank program images (versioned postcard + CRC-32) for devices.
+    Export {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only this rank's program, written to the file given by --output.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output file (with --rank) or a new directory (one rank-NNNNN.jnpg per rank).
+        #[arg(long, short = 'o', value_name = "PATH")]
+        output: PathBuf,
+    },
+}
+
+/// Output-format flags shared by commands that print results.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct FormatArgs {
+    /// Print JSON instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV instead of a table.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+impl FormatArgs {
+    /// The chosen format.
+    pub fn format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else if self.csv {
+            Format::Csv
+        } else {
+            Format::Table
+        }
+    }
+}
+
+/// A topology given as `<family> key=value ...`.
+#[derive(Debug, Args, Clone)]
+pub struct TopologyArgs {
+    /// Topology: a family followed by key=value parameters, e.g. `gcirculant n=1024`,
+    /// `dragonfly g=9 a=4 p=2 h=2`, `torus k=8,8`, `random-shortcut n=1024 d=19 seed=1`,
+    /// `arbitrary --edges FILE`. `jumpnet topo families` lists all families and keys.
+    #[arg(required = true, num_args = 1.., value_name = "TOPOLOGY")]
+    pub topology: Vec<String>,
+    /// Edge-list file for the `arbitrary` family (same as `edges=FILE`).
+    #[arg(long, value_name = "FILE")]
+    pub edges: Option<PathBuf>,
+}
+
+impl TopologyArgs {
+    /// Parses the specification.
+    pub fn spec(&self) -> Result<TopologySpec> {
+        let mut words = self.topology.clone();
+        if let Some(e) = &self.edges {
+            if words.iter().any(|w| w.starts_with("edges=")) {
+                bail!("give the edge list either as --edges FILE or as edges=FILE, not both");
+            }
+            words.push(format!("edges={}", e.display()));
+        }
+        TopologySpec::parse(&words)
+    }
+
+    /// Parses and builds the network.
+    pub fn build(&self) -> Result<OwnedNetwork> {
+        OwnedNetwork::build(&self.spec()?)
+    }
+}
+
+/// `jumpnet topo ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum TopoAction {
+    /// List the topology families and their parameters.
+    Families,
+    /// Structure: switches, terminals, ports, links by class, degrees.
+    Info {
+        /// The topology.
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Distance metrics (diameter, ASPL, eccentricities, histogram), degrees, cable length.
+    Metrics {
+        /// The topology.
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+        /// Also compute with the plain reference BFS and check both agree.
+        #[arg(long)]
+        check: bool,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Write the topology as DOT, GraphML or an edge list.
+    Export {
+        /// The topology.
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Export format.
+        #[arg(long, short = 'f', value_enum, default_value = "edges")]
+        format: ExportFormat,
+        /// Output file (default: stdout). Written atomically.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Include terminal nodes and links (DOT and GraphML).
+        #[arg(long)]
+        terminals: bool,
+    },
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Topo { action } => run_topo(action),
+        Command::Sched { action } => run_sched(action),
+    }
+}
+
+fn run_sched(action: SchedAction) -> Result<()> {
+    match action {
+        SchedAction::Show {
+            schedule,
+            step,
+            limit,
+            rank,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            let limit = limit.or((format.format() == Format::Table).then_some(200));
+            output::print(&sched::show(&owned, step, limit, rank)?, format.format())
+        }
+        SchedAction::Verify {
+            schedule,
+            interleavings,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            output::print(&sched::verify(&owned, interleavings)?, format.format())
+        }
+        SchedAction::Export {
+            schedule,
+            rank,
+            output: path,
+        } => {
+            let owned = schedule.build()?;
+            let (files, bytes) = sched::export_programs(&owned, rank, &path)?;
+            eprintln!(
+                "wrote {files} program image(s), {bytes} bytes, to {}",
+                path.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+fn run_topo(action: TopoAction) -> Result<()> {
+    match action {
+        TopoAction::Families => output::print(&topo::families(FAMILIES), Format::Table),
+        TopoAction::Info { topology, format } => {
+            let net = topology.build()?;
+            output::print(&topo::info(&net), format.format())
+        }
+        TopoAction::Metrics {
+            topology,
+            format,
+            check,
+            quiet,
+        } => {
+            let net = topology.build()?;
+            let m = topo::metrics(&net, check, !quiet)?;
+            output::print(&m, format.format())
+        }
+        TopoAction::Export {
+            topology,
+            format,
+            output: path,
+            terminals,
+        } => {
+            let net = topology.build()?;
+            let text =
+                crate::export::export(&net.network(), format, &net.spec().to_string(), terminals)?;
+            match path {
+                Some(p) => output::write_atomic(&p, text.as_bytes()),
+                None => {
+                    use std::io::Write;
+                    let mut out = std::io::stdout().lock();
+                    out.write_all(text.as_bytes())?;
+                    Ok(out.flush()?)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! End-to-end tests of `jumpnet topo` through the real binary.
+
+use std::process::Command;
+
+fn jumpnet(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args(args)
+        .output()
+        .expect("run jumpnet");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("jumpnet-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn metrics_json_matches_spec_table() {
+    // spec/topologies.md §2: G(1024, 10) has degree 19, diameter 5, ASPL 3.4477.
+    let (code, out, err) = jumpnet(&["topo", "metrics", "gcirculant", "n=1024", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["diameter"], 5);
+    assert_eq!(v["info"]["degree_min"], 19);
+    assert_eq!(v["info"]["degree_max"], 19);
+    assert!((v["aspl"].as_f64().unwrap() - 3.4477).abs() < 5e-5);
+}
+
+#[test]
+fn export_then_import_gives_same_metrics() {
+    let dir = tmpdir("roundtrip");
+    let file = dir.join("rs.edges");
+    let (code, _, err) = jumpnet(&[
+        "topo",
+        "export",
+        "random-shortcut",
+        "n=300",
+        "d=7",
+        "seed=5",
+        "-f",
+        "edges",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let a = jumpnet(&[
+        "topo",
+        "metrics",
+        "random-shortcut",
+        "n=300",
+        "d=7",
+        "seed=5",
+        "--json",
+        "--check",
+    ]);
+    let b = jumpnet(&[
+        "topo",
+        "metrics",
+        "arbitrary",
+        "--edges",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(a.0, 0, "{}", a.2);
+    assert_eq!(b.0, 0, "{}", b.2);
+    let va: serde_json::Value = serde_json::from_str(&a.1).unwrap();
+    let vb: serde_json::Value = serde_json::from_str(&b.1).unwrap();
+    for key in [
+        "diameter",
+        "distance_sum",
+        "pairs",
+        "distance_histogram",
+        "eccentricity_histogram",
+    ] {
+        assert_eq!(va[key], vb[key], "{key}");
+    }
+    assert_eq!(va["reference_check"], true);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn malformed_edge_list_names_the_line() {
+    let dir = tmpdir("bad");
+    let file = dir.join("bad.edges");
+    std::fs::write(&file, "0 1\n1 2\n2 x\n").unwrap();
+    let (code, out, err) = jumpnet(&[
+        "topo",
+        "metrics",
+        "arbitrary",
+        "--edges",
+        file.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert!(err.contains("bad.edges:3"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn invalid_parameters_are_explained() {
+    let (code, _, err) = jumpnet(&["topo", "info", "gcirculant", "n=1000"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("G(n, log2 n) needs n a power of two, got n = 1000"),
+        "{err}"
+    );
+    let (code, _, err) = jumpnet(&["topo", "info", "slim-fly", "q=9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("q = 9 is not prime"), "{err}");
+    let (code, _, err) = jumpnet(&["topo", "info", "torus", "k=4,4", "bogus=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("allowed are k, t"), "{err}");
+}
+
+#[test]
+fn failed_export_leaves_no_file() {
+    let dir = tmpdir("noexport");
+    let file = dir.join("out.dot");
+    let (code, _, _) = jumpnet(&[
+        "topo",
+        "export",
+        "hypercube",
+        "dim=0",
+        "-f",
+        "dot",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(!file.exists());
+    let (code, _, err) = jumpnet(&[
+        "topo",
+        "export",
+        "hypercube",
+        "dim=3",
+        "-f",
+        "graphml",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("<edge ").count(), 12);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn csv_and_table_outputs() {
+    let (code, out, _) = jumpnet(&["topo", "info", "hyperx", "s=12,8", "t=7", "--csv"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("switches,96"));
+    assert!(out.contains("terminals,672"));
+    let (code, out, _) = jumpnet(&["topo", "families"]);
+    assert_eq!(code, 0);
+    for f in [
+        "ring",
+        "gcirculant",
+        "dragonfly",
+        "galaxyfly",
+        "slim-fly",
+        "arbitrary",
+    ] {
+        assert!(out.contains(f));
+    }
+}
