@@ -22,7 +22,7 @@ pub fn run() -> Result {
     }
     for package in &packages {
         let mut c = cargo();
-        c.args(["bench", "-p", package]);
+        c.args(["bench", "-p", package, "--benches"]);
         process::run(c)?;
     }
     networkx_baseline()
