@@ -1,2 +1,26 @@
-//! jumpnet firmware application logic (placeholder).
+//! # jumpnet-firmware
+//!
+//! Firmware that runs jumpnet-core on a Cortex-M device and talks to a host over a UART.
+//!
+//! - [`wire`]: the frame format (postcard + CRC-32 + COBS) and the versioned messages, shared
+//!   with host drivers through this crate.
+//! - [`selftest`]: the self-test application (PRNG streams, a stored graph built with
+//!   `topology::stored::from_edges`), plain computation.
+//! - [`serve`]: the request loop, generic over `embedded_io::Read + Write`.
+//! - `board` (bare-metal targets only): the QEMU `mps2-an386` board layer: CMSDK UART0,
+//!   semihosting exit, defmt logging over semihosting, panic handler (exit status 101).
+//!
+//! Everything but `board` builds and is unit-tested on the host. The binaries in `src/bin/`
+//! are only meaningful for `thumbv7em-none-eabihf` (`cargo xtask firmware`).
 #![no_std]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(test)]
+extern crate std;
+
+#[cfg(target_os = "none")]
+pub mod board;
+pub mod selftest;
+pub mod serve;
+pub mod wire;

@@ -1,2 +1,79 @@
-//! `cargo xtask` (placeholder).
-fn main() {}
+//! `cargo xtask` — the one place that knows how to install and run everything of jumpnet.
+//!
+//! ```text
+//! cargo xtask setup       install what is missing (rustup target/components, apt packages)
+//! cargo xtask test        setup, then fmt, clippy, no_std check, tests, firmware under QEMU, RTL
+//! cargo xtask firmware    build the firmware ELFs (release) and run them under QEMU
+//! cargo xtask bench       criterion benches, then the networkx baseline when present
+//! ```
+//!
+//! Only the standard library is used, so this builds in seconds on a fresh machine.
+
+mod bench;
+mod firmware;
+mod pipeline;
+mod process;
+mod setup;
+mod test;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  setup      install missing tools: thumbv7em-none-eabihf target, rustfmt, clippy,
+             apt packages (qemu-system-arm verilator iverilog yosys libudev-dev
+             libusb-1.0-0-dev pkg-config)
+  test       setup, then fmt, clippy (host + firmware), no_std check, workspace tests,
+             firmware under QEMU, RTL under Verilator/Icarus/Yosys (fails fast)
+  firmware   build the firmware ELFs (--release) and run them under QEMU
+  bench      run the criterion benches and the networkx baseline (when present)
+  help       print this message";
+
+/// Root of the workspace (the parent of this crate's directory).
+pub fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    if args.len() > 1 {
+        eprintln!(
+            "error: unexpected arguments after `{command}`: {:?}\n\n{USAGE}",
+            &args[1..]
+        );
+        return ExitCode::from(2);
+    }
+    if let Err(e) = std::env::set_current_dir(workspace_root()) {
+        eprintln!("error: cannot enter the workspace root: {e}");
+        return ExitCode::FAILURE;
+    }
+    let outcome = match command.as_str() {
+        "setup" => pipeline::run_one("setup", setup::run),
+        "test" => test::run(),
+        "firmware" => pipeline::run_one("firmware", firmware::run),
+        "bench" => pipeline::run_one("bench", bench::run),
+        "help" | "-h" | "--help" => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => {
+            eprintln!("error: unknown command `{other}`\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("error: {failure}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Self-test firmware for QEMU `mps2-an386`: serves [`jumpnet_firmware::wire`] requests on
+//! UART0 until the host sends `Shutdown` (exit 0) or `Panic` (exit 101); logs with defmt.
+//!
+//! Built for the host it is only a stub that explains how to run it.
+#![cfg_attr(target_os = "none", no_std)]
+#![cfg_attr(target_os = "none", no_main)]
+
+#[cfg(target_os = "none")]
+mod device {
+    use cortex_m as _;
+    use cortex_m_rt::entry;
+    use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
+    use jumpnet_firmware::selftest::Action;
+    use jumpnet_firmware::serve::{ServeError, Served, Server};
+    use jumpnet_firmware::wire::WIRE_VERSION;
+
+    #[entry]
+    fn main() -> ! {
+        defmt::info!("jumpnet selftest up, wire version {=u8}", WIRE_VERSION);
+        let mut uart = Uart0::take();
+        // The server holds two 512-byte frame buffers; keep them off the stack.
+        let server = cortex_m::singleton!(: Server = Server::new());
+        let Some(server) = server else {
+            defmt::error!("server storage already taken");
+            exit(1)
+        };
+        loop {
+            match server.serve_one(&mut uart) {
+                Ok(Served::Request {
+                    id,
+                    kind,
+                    rejected,
+                    action,
+                }) => {
+                    defmt::debug!("request {=u16} {} rejected={=bool}", id, kind, rejected);
+                    match action {
+                        Action::Continue => {}
+                        Action::Shutdown => {
+                            defmt::info!("shutdown after {=u32} requests", server.served());
+                            exit(0)
+                        }
+                        Action::Panic => panic!("panic requested by the host (request {})", id),
+                    }
+                }
+                Ok(Served::BadFrame(e)) => defmt::warn!("bad frame: {}", e),
+                Err(ServeError::EndOfInput) => {
+                    defmt::error!("UART0 reached end of input");
+                    exit(1)
+                }
+                Err(ServeError::Encode(e)) => {
+                    defmt::error!("response not encodable: {}", e);
+                    exit(1)
+                }
+                Err(ServeError::Io(never)) => match never {},
+            }
+        }
+    }
+}
+
+#[cfg(not(target_os = "none"))]
+fn main() {
+    eprintln!(
+        "selftest is firmware for thumbv7em-none-eabihf (QEMU mps2-an386): run `cargo xtask firmware`"
+    );
+    std::process::exit(2);
+}

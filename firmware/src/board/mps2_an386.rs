@@ -1,0 +1,99 @@
+//! QEMU `mps2-an386` (Arm MPS2 FPGA image AN386, Cortex-M4F).
+//!
+//! Memory: 4 MiB code SRAM at `0x0000_0000`, 4 MiB SSRAM at `0x2000_0000` (see `build.rs`).
+//! UART0 is a CMSDK APB UART at `0x4000_4000`; QEMU connects it to the host chardev given
+//! with `-serial`. Logs are defmt frames written to the semihosting console
+//! (`-semihosting-config enable=on,target=native`), and the session ends with a semihosting
+//! exit whose status QEMU returns: 0 for success, 101 after a panic.
+
+use core::convert::Infallible;
+use core::panic::PanicInfo;
+
+use defmt_semihosting as _;
+
+/// Base address of UART0.
+const UART0_BASE: usize = 0x4000_4000;
+/// DATA register offset (read: received byte, write: byte to send).
+const DATA: usize = 0x0;
+/// STATE register offset (bit 0: TX full, bit 1: RX full).
+const STATE: usize = 0x4;
+/// CTRL register offset (bit 0: TX enable, bit 1: RX enable).
+const CTRL: usize = 0x8;
+/// BAUDDIV register offset (QEMU requires a value of at least 16).
+const BAUDDIV: usize = 0x10;
+const STATE_TX_FULL: u32 = 1 << 0;
+const STATE_RX_FULL: u32 = 1 << 1;
+const CTRL_TX_RX_ENABLE: u32 = 0b11;
+
+/// Exit status reported after a panic (like a Rust test process).
+pub const PANIC_EXIT_CODE: i32 = 101;
+
+/// The CMSDK APB UART0 as a blocking byte port.
+#[derive(Debug)]
+pub struct Uart0 {
+    _private: (),
+}
+
+#[allow(unsafe_code)]
+fn reg_read(offset: usize) -> u32 {
+    // SAFETY: UART0_BASE + offset is a 4-byte aligned register of the CMSDK UART, which is
+    // always mapped on this board; reads have no side effect other than popping RX data.
+    unsafe { core::ptr::read_volatile((UART0_BASE + offset) as *const u32) }
+}
+
+#[allow(unsafe_code)]
+fn reg_write(offset: usize, value: u32) {
+    // SAFETY: as in `reg_read`; only `Uart0` (a singleton, see `Uart0::take`) writes these.
+    unsafe { core::ptr::write_volatile((UART0_BASE + offset) as *mut u32, value) }
+}
+
+impl Uart0 {
+    /// Enables the transmitter and receiver. Call once; the firmware owns UART0 alone.
+    pub fn take() -> Self {
+        reg_write(BAUDDIV, 16);
+        reg_write(CTRL, CTRL_TX_RX_ENABLE);
+        Uart0 { _private: () }
+    }
+}
+
+impl embedded_io::ErrorType for Uart0 {
+    type Error = Infallible;
+}
+
+impl embedded_io::Read for Uart0 {
+    /// Blocks until one byte arrives (the RX buffer holds a single byte) and returns it.
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Infallible> {
+        let Some(first) = buf.first_mut() else {
+            return Ok(0);
+        };
+        while reg_read(STATE) & STATE_RX_FULL == 0 {}
+        *first = reg_read(DATA) as u8;
+        Ok(1)
+    }
+}
+
+impl embedded_io::Write for Uart0 {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, Infallible> {
+        for &b in buf {
+            while reg_read(STATE) & STATE_TX_FULL != 0 {}
+            reg_write(DATA, b as u32);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> Result<(), Infallible> {
+        while reg_read(STATE) & STATE_TX_FULL != 0 {}
+        Ok(())
+    }
+}
+
+/// Ends the QEMU session with exit status `code` (semihosting `SYS_EXIT_EXTENDED`).
+pub fn exit(code: i32) -> ! {
+    semihosting::process::exit(code)
+}
+
+#[panic_handler]
+fn panic(info: &PanicInfo<'_>) -> ! {
+    defmt::error!("panic: {}", defmt::Display2Format(info));
+    exit(PANIC_EXIT_CODE)
+}

@@ -1,0 +1,244 @@
+//! Messages exchanged over the UART between a host and the jumpnet firmware.
+//!
+//! Every message starts with the wire version ([`WIRE_VERSION`]) and a request id that the
+//! response echoes. A device that gets a request of another version answers
+//! [`Rejection::UnsupportedVersion`]; a frame it cannot decode is answered with
+//! [`Rejection::Frame`] and id 0.
+
+use core::fmt;
+
+use heapless::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::frame::FrameError;
+
+/// Version of the message set below; bump it on any incompatible change.
+pub const WIRE_VERSION: u8 = 1;
+/// Largest encoded frame (terminator included) either side sends.
+pub const MAX_FRAME_LEN: usize = 512;
+/// Most PRNG words one [`Command::RngWords`] request may ask for.
+pub const MAX_RNG_WORDS: usize = 32;
+/// Largest `skip` of a [`Command::RngWords`] request.
+pub const MAX_RNG_SKIP: u32 = 1 << 16;
+/// Fewest switches of a [`Command::RingWithChords`] graph.
+pub const MIN_GRAPH_SWITCHES: u8 = 3;
+/// Most switches of a [`Command::RingWithChords`] graph.
+pub const MAX_GRAPH_SWITCHES: usize = 32;
+/// Most chords of a [`Command::RingWithChords`] graph.
+pub const MAX_GRAPH_CHORDS: u8 = 32;
+
+/// A host → device message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// Wire version of the sender ([`WIRE_VERSION`]).
+    pub version: u8,
+    /// Chosen by the host, echoed in the response.
+    pub id: u16,
+    /// What to do.
+    pub command: Command,
+}
+
+impl Request {
+    /// A request of the current wire version.
+    pub fn new(id: u16, command: Command) -> Self {
+        Request {
+            version: WIRE_VERSION,
+            id,
+            command,
+        }
+    }
+}
+
+/// The commands of the self-test firmware.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Liveness check; answered with [`Reply::Hello`].
+    Hello,
+    /// Outputs `skip .. skip + count` of `jumpnet_core::rng::Rng::new(seed)`.
+    RngWords {
+        /// PRNG seed.
+        seed: u64,
+        /// Outputs to discard first (at most [`MAX_RNG_SKIP`]).
+        skip: u32,
+        /// Outputs to return (at most [`MAX_RNG_WORDS`]).
+        count: u8,
+    },
+    /// Builds the ring of `switches` switches plus `chords` random chords with
+    /// `jumpnet_core::topology::stored::from_edges` and summarizes it
+    /// (see `selftest::ring_with_chords`).
+    RingWithChords {
+        /// PRNG seed for the chords.
+        seed: u64,
+        /// Switches, `MIN_GRAPH_SWITCHES ..= MAX_GRAPH_SWITCHES`.
+        switches: u8,
+        /// Chords, at most [`MAX_GRAPH_CHORDS`].
+        chords: u8,
+    },
+    /// Ends the session: the device answers [`Reply::ShuttingDown`] and exits with status 0.
+    Shutdown,
+    /// Makes the device panic (checks the panic path: exit status 101, no reply).
+    Panic,
+}
+
+/// A device → host message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Response {
+    /// Wire version of the device ([`WIRE_VERSION`]).
+    pub version: u8,
+    /// Id of the request answered (0 for an undecodable frame).
+    pub id: u16,
+    /// The answer.
+    pub reply: Reply,
+}
+
+impl Response {
+    /// A response of the current wire version.
+    pub fn new(id: u16, reply: Reply) -> Self {
+        Response {
+            version: WIRE_VERSION,
+            id,
+            reply,
+        }
+    }
+}
+
+/// Answers of the self-test firmware.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reply {
+    /// Answer to [`Command::Hello`].
+    Hello {
+        /// Wire version the device speaks.
+        wire_version: u8,
+        /// Requests served so far in this session (this one excluded).
+        served: u32,
+    },
+    /// Answer to [`Command::RngWords`].
+    RngWords(Vec<u64, MAX_RNG_WORDS>),
+    /// Answer to [`Command::RingWithChords`].
+    Graph(GraphSummary),
+    /// Answer to [`Command::Shutdown`].
+    ShuttingDown,
+    /// The request was not carried out.
+    Rejected(Rejection),
+}
+
+/// Summary of a graph built on the device, enough for the host to check it exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphSummary {
+    /// Number of switches.
+    pub switches: u8,
+    /// Network ports per switch of the port table (`2 + chords`).
+    pub width: u8,
+    /// Number of links (ring links plus chords).
+    pub links: u16,
+    /// Degree of every switch.
+    pub degrees: Vec<u8, MAX_GRAPH_SWITCHES>,
+    /// Hop distance from switch 0 to every switch (`u8::MAX` when unreachable).
+    pub distances_from_0: Vec<u8, MAX_GRAPH_SWITCHES>,
+    /// CRC-32 of the port table: for every switch, for every network port, the peer switch
+    /// (`u32` LE, `u32::MAX` when unconnected) and the peer port (`u16` LE, 0 when unconnected).
+    pub port_table_crc: u32,
+}
+
+/// Why a device did not carry out a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(target_os = "none", derive(defmt::Format))]
+pub enum Rejection {
+    /// The frame could not be decoded.
+    Frame(FrameError),
+    /// The request has a wire version the device does not speak.
+    UnsupportedVersion {
+        /// Version in the request.
+        got: u8,
+        /// Version the device speaks.
+        supported: u8,
+    },
+    /// `count` or `skip` of [`Command::RngWords`] is too large.
+    RngRequestTooLarge {
+        /// Requested count.
+        count: u8,
+        /// Requested skip.
+        skip: u32,
+    },
+    /// `switches` or `chords` of [`Command::RingWithChords`] is out of range.
+    GraphOutOfRange {
+        /// Requested switches.
+        switches: u8,
+        /// Requested chords.
+        chords: u8,
+    },
+    /// The core rejected the graph (should not happen for parameters in range).
+    GraphBuildFailed,
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Frame(e) => write!(f, "frame rejected: {e}"),
+            Rejection::UnsupportedVersion { got, supported } => write!(
+                f,
+                "wire version {got} not supported: this device speaks version {supported}"
+            ),
+            Rejection::RngRequestTooLarge { count, skip } => write!(
+                f,
+                "rng request count={count} skip={skip}: count must be at most \
+                 {MAX_RNG_WORDS} and skip at most {MAX_RNG_SKIP}"
+            ),
+            Rejection::GraphOutOfRange { switches, chords } => write!(
+                f,
+                "graph switches={switches} chords={chords}: switches must be in \
+                 {MIN_GRAPH_SWITCHES}..={MAX_GRAPH_SWITCHES} and chords at most {MAX_GRAPH_CHORDS}"
+            ),
+            Rejection::GraphBuildFailed => f.write_str("the core rejected the graph"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::frame;
+    use super::*;
+
+    #[test]
+    fn largest_messages_fit_a_frame() {
+        let mut words = Vec::new();
+        for _ in 0..MAX_RNG_WORDS {
+            words.push(u64::MAX).unwrap();
+        }
+        let mut degrees = Vec::new();
+        let mut dist = Vec::new();
+        for _ in 0..MAX_GRAPH_SWITCHES {
+            degrees.push(u8::MAX).unwrap();
+            dist.push(u8::MAX).unwrap();
+        }
+        let mut buf = [0u8; MAX_FRAME_LEN];
+        for reply in [
+            Reply::RngWords(words),
+            Reply::Graph(GraphSummary {
+                switches: u8::MAX,
+                width: u8::MAX,
+                links: u16::MAX,
+                degrees,
+                distances_from_0: dist,
+                port_table_crc: u32::MAX,
+            }),
+        ] {
+            let r = Response::new(u16::MAX, reply);
+            assert!(frame::encode(&r, &mut buf).is_ok());
+        }
+    }
+
+    #[test]
+    fn rejections_name_the_limits() {
+        let text = std::format!("{}", Rejection::RngRequestTooLarge { count: 99, skip: 0 });
+        assert!(text.contains("count=99") && text.contains("at most 32"));
+        let text = std::format!(
+            "{}",
+            Rejection::GraphOutOfRange {
+                switches: 2,
+                chords: 0
+            }
+        );
+        assert!(text.contains("3..=32"));
+    }
+}

@@ -1,0 +1,203 @@
+//! Hardware-in-the-loop tests of the self-test firmware under QEMU `mps2-an386`.
+//!
+//! The device computes with jumpnet-core on a Cortex-M4; this side computes the same with
+//! jumpnet-core on the host (and with an independent xoshiro256** written here) and the
+//! answers must be identical. Ignored by default because they need the firmware ELF:
+//! `cargo xtask firmware` builds it and runs them.
+#![cfg(not(target_os = "none"))]
+
+mod support;
+
+use jumpnet_core::rng::Rng;
+use jumpnet_firmware::selftest;
+use jumpnet_firmware::wire::message::{MAX_GRAPH_SWITCHES, MAX_RNG_WORDS};
+use jumpnet_firmware::wire::{
+    Command, FrameError, Rejection, Reply, Request, Response, WIRE_VERSION,
+};
+use support::{firmware_elf, Qemu};
+
+/// xoshiro256** seeded by SplitMix64, from the published reference code.
+fn reference_stream(seed: u64, n: usize) -> Vec<u64> {
+    let mut sm = seed;
+    let mut next_sm = || {
+        sm = sm.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = sm;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut s = [next_sm(), next_sm(), next_sm(), next_sm()];
+    (0..n)
+        .map(|_| {
+            let out = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+            let t = s[1] << 17;
+            s[2] ^= s[0];
+            s[3] ^= s[1];
+            s[1] ^= s[2];
+            s[0] ^= s[3];
+            s[2] ^= t;
+            s[3] = s[3].rotate_left(45);
+            out
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn device_matches_host_computation() {
+    let mut q = Qemu::start(&firmware_elf());
+    let mut id = 0u16;
+    let mut next_id = || {
+        id += 1;
+        id
+    };
+
+    let hello = q.call(&Request::new(next_id(), Command::Hello));
+    assert_eq!(
+        hello,
+        Response::new(
+            1,
+            Reply::Hello {
+                wire_version: WIRE_VERSION,
+                served: 0
+            }
+        )
+    );
+
+    // PRNG: 1024 outputs per seed, fetched in chunks, against core on the host and the
+    // reference implementation above.
+    const WORDS: usize = 1024;
+    for seed in [0u64, 1, 0xDEAD_BEEF, u64::MAX] {
+        let reference = reference_stream(seed, WORDS);
+        let mut host = Rng::new(seed);
+        let mut device = Vec::new();
+        for chunk in 0..WORDS / MAX_RNG_WORDS {
+            let id = next_id();
+            let r = q.call(&Request::new(
+                id,
+                Command::RngWords {
+                    seed,
+                    skip: (chunk * MAX_RNG_WORDS) as u32,
+                    count: MAX_RNG_WORDS as u8,
+                },
+            ));
+            assert_eq!(r.id, id);
+            match r.reply {
+                Reply::RngWords(words) => device.extend_from_slice(&words),
+                other => panic!("seed {seed}: unexpected reply {other:?}"),
+            }
+        }
+        let host: Vec<u64> = (0..WORDS).map(|_| host.next()).collect();
+        assert_eq!(device, host, "seed {seed}: device vs host jumpnet-core");
+        assert_eq!(
+            device, reference,
+            "seed {seed}: device vs reference xoshiro256**"
+        );
+    }
+
+    // Stored graphs built on the device with topology::stored::from_edges.
+    for (seed, switches, chords) in [(1u64, 3u8, 0u8), (2, 12, 4), (3, 32, 32), (0xFEED, 17, 9)] {
+        let id = next_id();
+        let r = q.call(&Request::new(
+            id,
+            Command::RingWithChords {
+                seed,
+                switches,
+                chords,
+            },
+        ));
+        let expected = selftest::ring_with_chords(seed, switches, chords).expect("valid params");
+        let Reply::Graph(g) = r.reply else {
+            panic!("unexpected reply {:?}", r.reply)
+        };
+        assert_eq!(
+            g, expected,
+            "graph seed {seed} n {switches} chords {chords}"
+        );
+        assert_eq!(g.degrees.len(), switches as usize);
+        let degree_sum: u32 = g.degrees.iter().map(|&d| d as u32).sum();
+        assert_eq!(degree_sum, 2 * (switches as u32 + chords as u32));
+        assert!(g.distances_from_0.iter().all(|&d| d <= switches / 2));
+    }
+
+    // Rejections: parameters out of range, another wire version, a corrupted frame.
+    let r = q.call(&Request::new(
+        next_id(),
+        Command::RingWithChords {
+            seed: 0,
+            switches: MAX_GRAPH_SWITCHES as u8 + 1,
+            chords: 0,
+        },
+    ));
+    assert!(matches!(
+        r.reply,
+        Reply::Rejected(Rejection::GraphOutOfRange { .. })
+    ));
+    let mut old = Request::new(next_id(), Command::Hello);
+    old.version = WIRE_VERSION + 1;
+    let r = q.call(&old);
+    assert_eq!(
+        r.reply,
+        Reply::Rejected(Rejection::UnsupportedVersion {
+            got: WIRE_VERSION + 1,
+            supported: WIRE_VERSION
+        })
+    );
+    let mut buf = [0u8; 64];
+    let mut bytes =
+        jumpnet_firmware::wire::frame::encode(&Request::new(7, Command::Hello), &mut buf)
+            .expect("encode")
+            .to_vec();
+    let last_crc_byte = bytes.len() - 2;
+    bytes[last_crc_byte] = bytes[last_crc_byte].wrapping_add(1).max(1);
+    q.send_raw(&bytes);
+    assert_eq!(
+        q.receive(),
+        Response::new(0, Reply::Rejected(Rejection::Frame(FrameError::BadCrc)))
+    );
+
+    let id = next_id();
+    let bye = q.call(&Request::new(id, Command::Shutdown));
+    assert_eq!(bye, Response::new(id, Reply::ShuttingDown));
+    let done = q.finish();
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "exit status; stderr: {}",
+        done.stderr
+    );
+    assert!(
+        done.log
+            .iter()
+            .any(|l| l.starts_with("jumpnet selftest up")),
+        "log: {:?}",
+        done.log
+    );
+    let served = id as u32; // requests 1..=id were all decoded and answered
+    assert!(
+        done.log
+            .contains(&format!("shutdown after {served} requests")),
+        "log: {:?}",
+        done.log
+    );
+}
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn device_panic_exits_with_101_and_logs_the_message() {
+    let mut q = Qemu::start(&firmware_elf());
+    assert!(matches!(
+        q.call(&Request::new(1, Command::Hello)).reply,
+        Reply::Hello { .. }
+    ));
+    q.send(&Request::new(2, Command::Panic));
+    let done = q.finish();
+    assert_eq!(done.status.code(), Some(101), "stderr: {}", done.stderr);
+    assert!(
+        done.log
+            .iter()
+            .any(|l| l.contains("panic requested by the host (request 2)")),
+        "log: {:?}",
+        done.log
+    );
+}

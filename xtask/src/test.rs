@@ -1,0 +1,146 @@
+//! `cargo xtask test`: the whole check, stage by stage, failing fast.
+
+use std::process::Command;
+
+use crate::firmware;
+use crate::pipeline::Pipeline;
+use crate::process::{self, cargo, Result};
+use crate::setup::{self, FIRMWARE_TARGET};
+
+/// Crates whose thumbv7em dependency tree must not enable any `std`/`alloc` feature.
+const NO_STD_CRATES: &[&str] = &["jumpnet-core", "jumpnet-firmware"];
+/// The RTL crate, tested in its own stage.
+const RTL_CRATE: &str = "jumpnet-hdl";
+
+fn cargo_with(args: &[&str]) -> Command {
+    let mut c = cargo();
+    c.args(args);
+    c
+}
+
+fn nextest_available() -> bool {
+    process::output(cargo_with(&["nextest", "--version"])).is_some()
+}
+
+/// Runs every stage; the error names the stage that failed.
+pub fn run() -> Result {
+    let mut p = Pipeline::new();
+    let nextest = nextest_available();
+    p.stage("setup", setup::run)?;
+    p.stage("fmt", || {
+        process::run(cargo_with(&["fmt", "--all", "--", "--check"]))
+    })?;
+    p.stage("clippy (host)", || {
+        process::run(cargo_with(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    p.stage("clippy (firmware)", || {
+        let mut c = cargo_with(&[
+            "clippy",
+            "-p",
+            "jumpnet-firmware",
+            "--target",
+            FIRMWARE_TARGET,
+            "--release",
+            "--lib",
+            "--bins",
+            "--",
+            "-D",
+            "warnings",
+        ]);
+        c.env("DEFMT_LOG", firmware::DEFMT_LOG);
+        process::run(c)
+    })?;
+    p.stage("build (firmware)", || firmware::build().map(|_| ()))?;
+    p.stage("no_std (core)", no_std_check)?;
+    p.stage("test", || workspace_tests(nextest))?;
+    p.stage("firmware (QEMU)", firmware::run)?;
+    p.stage("rtl (Verilator)", || rtl_tests(nextest))?;
+    p.summary(None);
+    println!("\nxtask test: all stages passed");
+    Ok(())
+}
+
+/// Builds the core alone for the MCU target and checks that no dependency of the core or the
+/// firmware enables `std`/`alloc` there. Release profile, like the firmware build before it,
+/// so the large dependencies (e.g. `fixed`) are compiled once for the target.
+fn no_std_check() -> Result {
+    process::run(cargo_with(&[
+        "build",
+        "-p",
+        "jumpnet-core",
+        "--target",
+        FIRMWARE_TARGET,
+        "--release",
+    ]))?;
+    for krate in NO_STD_CRATES {
+        let mut c = cargo_with(&[
+            "tree",
+            "-p",
+            krate,
+            "--target",
+            FIRMWARE_TARGET,
+            "-e",
+            "normal,features,no-proc-macro",
+            "--prefix",
+            "none",
+        ]);
+        c.env("DEFMT_LOG", firmware::DEFMT_LOG);
+        let tree = process::output(c).ok_or(format!("`cargo tree -p {krate}` failed"))?;
+        let offending: Vec<&str> = tree
+            .lines()
+            .filter(|l| l.contains("feature \"std\"") || l.contains("feature \"alloc\""))
+            .collect();
+        if !offending.is_empty() {
+            return Err(format!(
+                "{krate} on {FIRMWARE_TARGET} pulls std/alloc features:\n  {}",
+                offending.join("\n  ")
+            ));
+        }
+        println!(
+            "no_std: {krate} for {FIRMWARE_TARGET}: {} dependency lines, no std/alloc feature",
+            tree.lines().count()
+        );
+    }
+    Ok(())
+}
+
+/// Unit, integration and doc tests of the workspace (the RTL crate runs in its own stage).
+fn workspace_tests(nextest: bool) -> Result {
+    if nextest {
+        let filter = format!("not package({RTL_CRATE})");
+        process::run(cargo_with(&[
+            "nextest",
+            "run",
+            "--workspace",
+            "-E",
+            &filter,
+        ]))?;
+        process::run(cargo_with(&["test", "--workspace", "--doc"]))
+    } else {
+        println!("cargo-nextest not installed: using cargo test");
+        process::run(cargo_with(&["test", "--workspace", "--exclude", RTL_CRATE]))
+    }
+}
+
+/// The RTL tests: Verilator models against the core, Icarus testbench, Yosys synthesis.
+fn rtl_tests(nextest: bool) -> Result {
+    if nextest {
+        let filter = format!("package({RTL_CRATE})");
+        process::run(cargo_with(&[
+            "nextest",
+            "run",
+            "--workspace",
+            "-E",
+            &filter,
+        ]))
+    } else {
+        process::run(cargo_with(&["test", "-p", RTL_CRATE]))
+    }
+}
