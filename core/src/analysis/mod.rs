@@ -14,7 +14,7 @@
 //! * [`makespan()`] / [`makespan_with`]: the [DF-BC] §IV-B link-count makespan model.
 //! * [`for_each_routed_message`] / [`route_message`]: the routing engine underneath, for
 //!   custom statistics.
-//! * Bridges for the mapping optimisers and the Dragonfly collectives: [`flatten`] turns any
+//! * Bridges for the mapping optimisers and the Dragonfly collectives: [`flatten()`] turns any
 //!   schedule into the `mapping::Message` list, the routing module's
 //!   [`crate::routing::DistanceMatrix`] is a `mapping::DistanceOracle` (see
 //!   [`crate::mapping::oracle`]), [`DragonflyLinks`] and [`dragonfly_placement`] feed LLF,
