@@ -6,11 +6,13 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 
+use crate::collectives::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
 use crate::export::ExportFormat;
 use crate::network::OwnedNetwork;
 use crate::output::{self, Format};
+use crate::routes::{RouteAlgo, RouteOptions};
 use crate::spec::{TopologySpec, FAMILIES};
-use crate::topo;
+use crate::{route, sched, topo};
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
 #[derive(Debug, Parser)]
@@ -29,6 +31,203 @@ pub enum Command {
         /// Topology action.
         #[command(subcommand)]
         action: TopoAction,
+    },
+    /// Deterministic routing: tables, delivery/loop/deadlock checks, path statistics.
+    Route {
+        /// Routing action.
+        #[command(subcommand)]
+        action: RouteAction,
+    },
+    /// Collective send schedules: show, verify symbolically, export per-rank programs.
+    Sched {
+        /// Schedule action.
+        #[command(subcommand)]
+        action: SchedAction,
+    },
+}
+
+/// Routing algorithm choice.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct RouteArgs {
+    /// Routing algorithm.
+    #[arg(long, value_enum, default_value = "minimal")]
+    pub algo: RouteAlgo,
+    /// Virtual-layer limit of DFSSSP (InfiniBand hardware: 8).
+    #[arg(long, default_value_t = 8)]
+    pub max_layers: u8,
+}
+
+impl RouteArgs {
+    /// Routing options.
+    pub fn options(&self) -> RouteOptions {
+        RouteOptions {
+            algo: self.algo,
+            max_layers: self.max_layers,
+        }
+    }
+}
+
+/// Output format of routing tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Runs of equal entries per switch.
+    Table,
+    /// JSON (runs per switch, image sizes, layers).
+    Json,
+    /// CSV: switch,destination,port,vc.
+    Csv,
+    /// OpenSM-style linear forwarding table dump (`destination port` lines per switch).
+    Lft,
+}
+
+/// `jumpnet route ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum RouteAction {
+    /// Print or export the routing tables (destination -> port, VC) of every switch or one.
+    Table {
+        /// The topology.
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The routing.
+        #[command(flatten)]
+        route: RouteArgs,
+        /// Only this switch.
+        #[arg(long)]
+        switch: Option<u32>,
+        /// Output format.
+        #[arg(long, short = 'f', value_enum, default_value = "table")]
+        format: TableFormat,
+        /// Write to this file instead of stdout (atomically).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Check delivery, loop freedom, minimality and deadlock freedom; exit code 0 only when
+    /// everything passes.
+    Check {
+        /// The topology.
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The routing (ignored with --table).
+        #[command(flatten)]
+        route: RouteArgs,
+        /// Check this user-supplied LFT dump instead of an algorithm.
+        #[arg(long, value_name = "FILE")]
+        table: Option<PathBuf>,
+        /// Fail when the routing needs more virtual channels than this.
+        #[arg(long)]
+        vcs: Option<u8>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// All-to-all path statistics: hop histogram and channel loads by link class.
+    Stats {
+        /// The topology.
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// The routing.
+        #[command(flatten)]
+        route: RouteArgs,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+}
+
+/// A collective schedule to build.
+#[derive(Debug, Args, Clone)]
+pub struct ScheduleArgs {
+    /// Collective algorithm.
+    #[arg(value_enum)]
+    pub algorithm: Algorithm,
+    /// Number of ranks (topology-aware broadcasts: job size, default all terminals).
+    #[arg(long, short = 'n')]
+    pub ranks: Option<u32>,
+    /// Root rank of broadcasts (root supernode for sfata/rfata).
+    #[arg(long, default_value_t = 0)]
+    pub root: u32,
+    /// Message size in bytes (per block for alltoall/allgather, whole buffer otherwise).
+    #[arg(long, default_value_t = 8)]
+    pub bytes: u64,
+    /// Topology of topology-aware algorithms, quoted: --topology "dragonfly g=9 a=4 p=2 h=2".
+    #[arg(long, value_name = "TOPOLOGY")]
+    pub topology: Option<String>,
+    /// Where the job's ranks run on the topology.
+    #[arg(long, value_enum, default_value = "consecutive")]
+    pub placement: JobPlacement,
+    /// Seed of random placements.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl ScheduleArgs {
+    /// Builds the schedule (and the topology when given).
+    pub fn build(&self) -> Result<OwnedSchedule> {
+        let net = match &self.topology {
+            Some(t) => {
+                let words: Vec<String> = t.split_whitespace().map(String::from).collect();
+                Some(OwnedNetwork::build(&TopologySpec::parse(&words)?)?)
+            }
+            None => None,
+        };
+        collectives::build(
+            &CollectiveRequest {
+                algorithm: self.algorithm,
+                ranks: self.ranks,
+                root: self.root,
+                bytes: self.bytes,
+                placement: self.placement,
+                seed: self.seed,
+            },
+            net.as_ref(),
+        )
+    }
+}
+
+/// `jumpnet sched ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum SchedAction {
+    /// Print the schedule: summary, messages (per step) and optionally one rank's program.
+    Show {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only messages of this step.
+        #[arg(long)]
+        step: Option<u32>,
+        /// Print at most this many messages (default 200 in table form, all in JSON/CSV).
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Also print the program (ordered NIC operations) of this rank.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Execute every rank's program on tagged data and verify the collective's semantics.
+    Verify {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Also check this many pseudo-random message interleavings.
+        #[arg(long, default_value_t = 3)]
+        interleavings: u32,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Write per-rank program images (versioned postcard + CRC-32) for devices.
+    Export {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only this rank's program, written to the file given by --output.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output file (with --rank) or a new directory (one rank-NNNNN.jnpg per rank).
+        #[arg(long, short = 'o', value_name = "PATH")]
+        output: PathBuf,
     },
 }
 
@@ -134,10 +333,115 @@ pub enum TopoAction {
     },
 }
 
-/// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
+/// Runs the parsed command line; returns the process exit code (errors exit with 2).
+pub fn run(cli: Cli) -> Result<u8> {
     match cli.command {
-        Command::Topo { action } => run_topo(action),
+        Command::Topo { action } => run_topo(action).map(|()| 0),
+        Command::Route { action } => run_route(action),
+        Command::Sched { action } => run_sched(action).map(|()| 0),
+    }
+}
+
+fn write_or_print(text: &str, path: Option<&std::path::Path>) -> Result<()> {
+    match path {
+        Some(p) => output::write_atomic(p, text.as_bytes()),
+        None => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            Ok(out.flush()?)
+        }
+    }
+}
+
+fn run_route(action: RouteAction) -> Result<u8> {
+    match action {
+        RouteAction::Table {
+            topology,
+            route: r,
+            switch,
+            format,
+            output: path,
+        } => {
+            let net = topology.build()?;
+            let t = route::tables(&net, &r.options(), switch)?;
+            let text = match format {
+                TableFormat::Table => output::render_to_string(&t, Format::Table)?,
+                TableFormat::Json => output::render_to_string(&t, Format::Json)?,
+                TableFormat::Csv => route::tables_csv(&t),
+                TableFormat::Lft => t.lft_dump(),
+            };
+            write_or_print(&text, path.as_deref())?;
+            Ok(0)
+        }
+        RouteAction::Check {
+            topology,
+            route: r,
+            table,
+            vcs,
+            format,
+        } => {
+            let net = topology.build()?;
+            let v = match table {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+                    route::check_table(&net, &text, &path.display().to_string(), vcs)?
+                }
+                None => route::check(&net, &r.options(), vcs)?,
+            };
+            output::print(&v, format.format())?;
+            if !v.passed {
+                eprintln!("route check FAILED");
+            }
+            Ok(if v.passed { 0 } else { 1 })
+        }
+        RouteAction::Stats {
+            topology,
+            route: r,
+            format,
+        } => {
+            let net = topology.build()?;
+            output::print(&route::path_stats(&net, &r.options())?, format.format())?;
+            Ok(0)
+        }
+    }
+}
+
+fn run_sched(action: SchedAction) -> Result<()> {
+    match action {
+        SchedAction::Show {
+            schedule,
+            step,
+            limit,
+            rank,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            let limit = limit.or((format.format() == Format::Table).then_some(200));
+            output::print(&sched::show(&owned, step, limit, rank)?, format.format())
+        }
+        SchedAction::Verify {
+            schedule,
+            interleavings,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            output::print(&sched::verify(&owned, interleavings)?, format.format())
+        }
+        SchedAction::Export {
+            schedule,
+            rank,
+            output: path,
+        } => {
+            let owned = schedule.build()?;
+            let (files, bytes) = sched::export_programs(&owned, rank, &path)?;
+            eprintln!(
+                "wrote {files} program image(s), {bytes} bytes, to {}",
+                path.display()
+            );
+            Ok(())
+        }
     }
 }
 

@@ -6,11 +6,16 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod collectives;
 pub mod distances;
 pub mod edgelist;
 pub mod export;
+pub mod lft;
 pub mod network;
 pub mod output;
 pub mod progress;
+pub mod route;
+pub mod routes;
+pub mod sched;
 pub mod spec;
 pub mod topo;

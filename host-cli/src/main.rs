@@ -7,7 +7,7 @@ use clap::Parser;
 fn main() -> ExitCode {
     let cli = jumpnet::cli::Cli::parse();
     match jumpnet::cli::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

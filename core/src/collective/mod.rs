@@ -19,6 +19,7 @@
 //! | Dragonfly A2A, GFA2A / RFA2A | §8 | [`dragonfly::a2a::a2a`], [`dragonfly::all_to_all`] |
 //! | CCO ordering | §9 | [`cco::bfs_tree`], [`cco::cco_order`] |
 
+pub mod any;
 pub mod bcast_select;
 pub mod binomial;
 pub mod blocks;
@@ -29,6 +30,7 @@ pub mod galaxyfly;
 pub mod list;
 pub mod message;
 pub mod program;
+pub mod program_image;
 pub mod recursive_doubling;
 pub mod ring_allgather;
 pub mod ring_allreduce;
@@ -39,6 +41,7 @@ pub mod schedule;
 #[cfg(test)]
 mod proptests;
 
+pub use any::AnySchedule;
 pub use bcast_select::{BcastAlgorithm, Broadcast};
 pub use binomial::Binomial;
 pub use blocks::{Blocks, DataLayout, SlotSizing, Span};

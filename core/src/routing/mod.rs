@@ -18,6 +18,14 @@
 //!   minimality.
 //! * [`cdg`], [`cycle`]: channel dependency graph and cycle search (deadlock analysis, §2, §6).
 //! * [`dfsssp`]: deadlock-free single-source shortest-path routing with virtual layers (§6).
+//! * Arithmetic routing of the structured families (no tables, O(dimensions) or O(log n)
+//!   per hop): [`dor_torus`] (torus/mesh DOR, §2) with [`dateline`] VCs, [`ecube`]
+//!   (hypercube), [`dor_hyperx`] (§2), [`circulant_greedy`] and [`circulant_naf`] (§3),
+//!   [`fat_tree_dmodk`] (§5).
+//! * [`dragonfly_minimal`], [`dragonfly_valiant`]: Dragonfly minimal and Valiant routing with
+//!   BookSim's VC schemes (§4).
+//! * [`parx`]: pattern-aware routing for 2-D HyperX with 4 virtual destinations per terminal
+//!   (§7).
 //! * [`stats`]: hop histogram and per-channel loads (edge forwarding index) for all-to-all
 //!   traffic, split by [`LinkClass`](crate::topology::LinkClass).
 //!
@@ -26,14 +34,26 @@
 
 pub mod cdg;
 pub mod channel;
+pub mod circulant_greedy;
+pub mod circulant_jump;
+pub mod circulant_naf;
 pub mod compile;
 pub mod crc32;
 pub mod cycle;
+pub mod dateline;
 pub mod dfsssp;
 pub mod distance;
+pub mod dor_hyperx;
+pub mod dor_torus;
+pub mod dragonfly_minimal;
+pub mod dragonfly_valiant;
+pub mod ecube;
+mod endpoint;
 pub mod error;
+pub mod fat_tree_dmodk;
 pub mod image;
 pub mod minimal;
+pub mod parx;
 pub mod stats;
 pub mod table;
 pub mod table_routing;
@@ -46,8 +66,15 @@ pub(crate) mod testgraphs;
 
 pub use cdg::Cdg;
 pub use channel::ChannelVc;
+pub use circulant_greedy::CirculantGreedy;
+pub use circulant_naf::CirculantNaf;
+pub use dateline::DatelineVcs;
 pub use distance::DistanceMatrix;
+pub use dor_hyperx::HyperXDor;
+pub use dor_torus::{TorusDor, TorusVcs};
+pub use ecube::HypercubeEcube;
 pub use error::{ImageError, RoutingError};
+pub use fat_tree_dmodk::FatTreeDmodK;
 pub use minimal::MinimalRouting;
 pub use table::{RouteEntry, Run, RunTable, RunTableBuilder};
 pub use table_routing::TableRouting;

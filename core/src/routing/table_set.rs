@@ -17,6 +17,36 @@ pub struct TableSet<'a, V> {
 }
 
 impl<'a, V: Copy + Eq> TableSet<'a, V> {
+    /// Re-opens tables previously built by [`TableSetBuilder`] (or loaded from elsewhere):
+    /// `offsets` (`switches + 1` entries, from 0, non-decreasing, ending at `runs.len()`) and
+    /// every switch's runs in canonical form are checked.
+    pub fn from_parts(
+        runs: &'a [Run<V>],
+        offsets: &'a [u32],
+        destinations: u32,
+    ) -> Result<Self, RoutingError> {
+        let bad = |value: u64| RoutingError::Invalid {
+            param: "table offsets",
+            value,
+            rule: "offsets must start at 0, never decrease and end at the number of runs",
+        };
+        match (offsets.first(), offsets.last()) {
+            (Some(0), Some(&last)) if last as usize == runs.len() => {}
+            _ => return Err(bad(offsets.len() as u64)),
+        }
+        for (i, w) in offsets.windows(2).enumerate() {
+            let table = runs
+                .get(w[0] as usize..w[1] as usize)
+                .ok_or(bad(i as u64))?;
+            RunTable::new(table, destinations)?;
+        }
+        Ok(TableSet {
+            runs,
+            offsets,
+            destinations,
+        })
+    }
+
     /// Number of switches.
     pub fn switches(&self) -> u32 {
         self.offsets.len().saturating_sub(1) as u32
@@ -152,6 +182,26 @@ impl<'a, V: Copy + Eq> TableSetBuilder<'a, V> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_parts_checks_offsets_and_runs() {
+        let runs = [
+            Run {
+                first: 0,
+                value: 1u8,
+            },
+            Run { first: 2, value: 2 },
+            Run { first: 0, value: 3 },
+        ];
+        let t = TableSet::from_parts(&runs, &[0, 2, 3], 4).unwrap();
+        assert_eq!(t.lookup(0, 3), Some(2));
+        assert_eq!(t.lookup(1, 3), Some(3));
+        assert!(TableSet::from_parts(&runs, &[0, 2], 4).is_err());
+        assert!(TableSet::from_parts(&runs, &[1, 2, 3], 4).is_err());
+        assert!(TableSet::from_parts(&runs, &[0, 3, 2], 4).is_err());
+        assert!(TableSet::from_parts(&runs, &[0, 1, 3], 4).is_err());
+        assert!(TableSet::from_parts(&runs, &[0, 2, 3], 2).is_err());
+    }
 
     #[test]
     fn tables_of_several_switches() {

@@ -19,6 +19,7 @@ pub mod formulas;
 pub mod glf;
 pub mod links;
 pub mod llf;
+pub mod topology;
 
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@
 pub mod rfata;
 pub mod sfata;
 pub mod spc;
+pub mod topology;
 
 #[cfg(test)]
 mod tests;

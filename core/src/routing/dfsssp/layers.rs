@@ -8,6 +8,36 @@ use super::super::terminal_location;
 use super::paths::{count_terminals, peer, split_scratch, split_trees};
 use super::{DfssspConfig, DfssspReport, MAX_LAYERS};
 
+/// The destinations paths lead to: every terminal (DFSSSP), or `per_terminal` virtual
+/// destinations per terminal (PARX LIDs, spec/routing.md §7), destination index
+/// `terminal · per_terminal + i`. Path arrays are indexed `[destination · n + switch]`.
+#[derive(Debug)]
+pub(crate) struct Destinations<'t, T> {
+    pub topo: &'t T,
+    pub per_terminal: u32,
+}
+
+impl<T> Clone for Destinations<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Destinations<'_, T> {}
+
+impl<T: Topology> Destinations<'_, T> {
+    /// Number of destinations.
+    pub(crate) fn count(&self) -> usize {
+        self.topo.num_terminals() as usize * self.per_terminal.max(1) as usize
+    }
+
+    /// Switch of destination `d`.
+    pub(crate) fn switch(&self, d: usize) -> Result<usize, RoutingError> {
+        let term = d / self.per_terminal.max(1) as usize;
+        Ok(terminal_location(self.topo, term as u32)?.0 as usize)
+    }
+}
+
 /// The dependency graph of one layer: vertex = dense channel `u · r + p`, slot = output port
 /// `q` at the next switch, edge present while some path of the layer induces it.
 struct LayerGraph<'g, T> {
@@ -83,16 +113,17 @@ pub(crate) struct ChannelIndex<'i> {
 }
 
 impl<'i> ChannelIndex<'i> {
-    /// Builds the index by counting sort (`list`: terminals · switches entries, `start`:
+    /// Builds the index by counting sort (`list`: destinations · switches entries, `start`:
     /// channels + 1).
     pub(crate) fn build<T: Topology>(
-        topo: &T,
+        dests: Destinations<'_, T>,
         next_port: &[PortIndex],
         list: &'i mut [u32],
         start: &'i mut [u32],
     ) -> Result<Self, RoutingError> {
+        let topo = dests.topo;
         let n = topo.num_switches() as usize;
-        let nt = topo.num_terminals() as usize;
+        let nt = dests.count();
         let r = topo.radix() as usize;
         let start = &mut start[..n * r + 1];
         start.fill(0);
@@ -101,8 +132,8 @@ impl<'i> ChannelIndex<'i> {
             (p < r).then_some(u * r + p)
         };
         for d in 0..nt {
-            let (t, _) = terminal_location(topo, d as u32)?;
-            for u in (0..n).filter(|&u| u != t as usize) {
+            let t = dests.switch(d)?;
+            for u in (0..n).filter(|&u| u != t) {
                 if let Some(c) = chan(d, u) {
                     start[c + 1] += 1;
                 }
@@ -113,8 +144,8 @@ impl<'i> ChannelIndex<'i> {
         }
         // Fill with a moving cursor kept in the (shifted) start array, then shift back.
         for d in 0..nt {
-            let (t, _) = terminal_location(topo, d as u32)?;
-            for u in (0..n).filter(|&u| u != t as usize) {
+            let t = dests.switch(d)?;
+            for u in (0..n).filter(|&u| u != t) {
                 if let Some(c) = chan(d, u) {
                     let k = start[c] as usize;
                     if let Some(slot) = list.get_mut(k) {
@@ -143,7 +174,7 @@ impl<'i> ChannelIndex<'i> {
 /// balances over spare layers if configured.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn assign<T: Topology>(
-    topo: &T,
+    dests: Destinations<'_, T>,
     config: &DfssspConfig,
     next_port: &[PortIndex],
     index: &ChannelIndex<'_>,
@@ -154,8 +185,9 @@ pub(crate) fn assign<T: Topology>(
     color: &mut [u32],
     stack: &mut [Frame],
 ) -> Result<DfssspReport, RoutingError> {
+    let topo = dests.topo;
     let n = topo.num_switches() as usize;
-    let nt = topo.num_terminals() as usize;
+    let nt = dests.count();
     let r = topo.radix() as usize;
     let channels = (n * r) as u32;
     let sc = split_scratch(scratch, n);
@@ -172,9 +204,7 @@ pub(crate) fn assign<T: Topology>(
     let dep_count = &mut dep_count[..n * r * r];
     let layer = &mut layer[..nt * n];
     layer.fill(0);
-    let dst_switch = |d: usize| -> Result<usize, RoutingError> {
-        Ok(terminal_location(topo, d as u32)?.0 as usize)
-    };
+    let dst_switch = |d: usize| dests.switch(d);
 
     let mut report = DfssspReport {
         paths: 0,

@@ -12,7 +12,8 @@
 //!    loaded layers (OpenSM balancing).
 //!
 //! Routes depend on (switch, destination terminal); layers on (source switch, destination
-//! terminal). All storage is caller-provided ([`DfssspStorage`], sized by
+//! terminal). PARX (spec/routing.md §7, routing::parx) reuses both phases: the Dijkstra
+//! takes a link filter and the layer phase works on virtual destinations (LIDs). All storage is caller-provided ([`DfssspStorage`], sized by
 //! [`DfssspSizes`]); the host passes `Vec`-backed slices.
 
 mod heap;
@@ -135,7 +136,8 @@ pub struct DfssspStorage<'a> {
 }
 
 impl DfssspStorage<'_> {
-    fn check(&self, s: &DfssspSizes) -> Result<(), RoutingError> {
+    /// Checks every buffer against `s`.
+    pub(crate) fn check(&self, s: &DfssspSizes) -> Result<(), RoutingError> {
         need("DFSSSP weights", s.weights as u64, self.weights.len())?;
         need("DFSSSP dist", s.dist as u64, self.dist.len())?;
         need("DFSSSP scratch", s.scratch as u64, self.scratch.len())?;
@@ -289,9 +291,13 @@ pub fn dfsssp<'a, T: Topology>(
     } = storage;
     let max_weight = paths::compute(topo, config, weights, dist, scratch, next_port, tree)?;
     let next_port: &'a [PortIndex] = next_port;
-    let index = layers::ChannelIndex::build(topo, next_port, by_channel, channel_start)?;
+    let dests = layers::Destinations {
+        topo,
+        per_terminal: 1,
+    };
+    let index = layers::ChannelIndex::build(dests, next_port, by_channel, channel_start)?;
     let mut report = layers::assign(
-        topo, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
+        dests, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
     )?;
     report.max_weight = max_weight;
     let n = topo.num_switches();

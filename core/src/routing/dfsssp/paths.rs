@@ -105,68 +105,133 @@ pub(crate) fn compute<T: Topology>(
 ) -> Result<u64, RoutingError> {
     let n = topo.num_switches() as usize;
     let nt = topo.num_terminals() as usize;
-    let r = topo.radix() as usize;
-    let p_terms = nt as u64;
-    let base = config
-        .base_weight
-        .unwrap_or(p_terms.saturating_mul(p_terms))
-        .max(1);
-    let weights = &mut weights[..n * r];
-    weights.fill(base);
-    let dist = &mut dist[..n];
+    let base = init_weights(topo, config, weights);
     let mut sc = split_scratch(scratch, n);
     count_terminals(topo, sc.terms)?;
     let trees = split_trees(tree, nt * n);
     for d in 0..nt {
         let (t, tport) = terminal_location(topo, d as u32)?;
-        if t as usize >= n {
-            return Err(RoutingError::SwitchOutOfRange {
-                switch: t,
-                switches: n as u32,
-            });
-        }
-        let row = &mut next_port[d * n..(d + 1) * n];
-        let reached = dijkstra(topo, t, weights, dist, &mut sc, row, r)?;
-        // Destination switch ejects; unreached sources with terminals cannot be routed.
-        row[t as usize] = tport;
-        if let Some(x) = (0..n).find(|&x| dist[x] == u64::MAX && sc.terms[x] > 0) {
-            return Err(RoutingError::Unreachable {
-                from: x as u32,
-                to: t,
-            });
-        }
-        // +1 per path from every source terminal: push subtree terminal counts upward.
+        // +1 per path from every source terminal.
         sc.acc.copy_from_slice(sc.terms);
-        for i in (1..reached).rev() {
-            let x = sc.order[i] as usize;
-            let p = row[x];
-            let par = peer(topo, x as u32, p).ok_or(RoutingError::NotALink {
-                switch: x as u32,
-                port: p,
-            })? as usize;
-            sc.parent[x] = par as u32;
-            if let Some(w) = weights.get_mut(x * r + p as usize) {
-                *w += sc.acc[x] as u64;
-            }
-            sc.acc[par] += sc.acc[x];
-        }
-        build_tree(
-            t as usize,
-            reached,
+        let rows = d * n..(d + 1) * n;
+        route_destination(
+            topo,
+            &|_, _, _| true,
+            t,
+            tport,
+            weights,
+            dist,
             &mut sc,
-            &mut trees.pre[d * n..(d + 1) * n],
-            &mut trees.pos[d * n..(d + 1) * n],
-            &mut trees.size[d * n..(d + 1) * n],
-        );
+            DestOut {
+                row: &mut next_port[rows.clone()],
+                pre: &mut trees.pre[rows.clone()],
+                pos: &mut trees.pos[rows.clone()],
+                size: &mut trees.size[rows],
+            },
+        )?;
     }
-    Ok(weights.iter().copied().max().unwrap_or(base))
+    Ok(max_weight(topo, weights, base))
 }
 
-/// Dijkstra from `t` over reversed channels with ties (weight, hops, output port); writes
-/// each switch's output port into `row` and the settle order into `sc.order`; returns the
-/// number of switches reached.
-fn dijkstra<T: Topology>(
+/// Sets every channel weight to the initial value (`config.base_weight`, default `P²` with
+/// P = number of terminals, at least 1) and returns it (spec/routing.md §6).
+pub(crate) fn init_weights<T: Topology>(
     topo: &T,
+    config: &DfssspConfig,
+    weights: &mut [u64],
+) -> u64 {
+    let p_terms = topo.num_terminals() as u64;
+    let base = config
+        .base_weight
+        .unwrap_or(p_terms.saturating_mul(p_terms))
+        .max(1);
+    let channels = topo.num_switches() as usize * topo.radix() as usize;
+    if let Some(w) = weights.get_mut(..channels) {
+        w.fill(base);
+    }
+    base
+}
+
+/// Largest channel weight (`base` when there are no channels).
+pub(crate) fn max_weight<T: Topology>(topo: &T, weights: &[u64], base: u64) -> u64 {
+    let channels = topo.num_switches() as usize * topo.radix() as usize;
+    weights
+        .get(..channels)
+        .and_then(|w| w.iter().copied().max())
+        .unwrap_or(base)
+}
+
+/// Outputs of one destination: next port of every switch and the path tree (preorder,
+/// positions, subtree sizes), `n` entries each.
+pub(crate) struct DestOut<'o> {
+    pub row: &'o mut [PortIndex],
+    pub pre: &'o mut [u32],
+    pub pos: &'o mut [u32],
+    pub size: &'o mut [u32],
+}
+
+/// Routes every switch to destination switch `t` (which ejects on `tport`) with the modified
+/// Dijkstra of spec/routing.md §6 over the channels `keep(from, port, to)` admits, then adds
+/// to every channel of the path from each source switch `x` the amount `sc.acc[x]` holds on
+/// entry (DFSSSP: its terminal count, +1 per path; PARX: its demand toward the
+/// destination, §7). Fails with [`RoutingError::Unreachable`] when a switch with terminals
+/// cannot reach `t`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn route_destination<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId) -> bool>(
+    topo: &T,
+    keep: &K,
+    t: SwitchId,
+    tport: PortIndex,
+    weights: &mut [u64],
+    dist: &mut [u64],
+    sc: &mut Scratch<'_>,
+    out: DestOut<'_>,
+) -> Result<(), RoutingError> {
+    let n = topo.num_switches() as usize;
+    let r = topo.radix() as usize;
+    if t as usize >= n {
+        return Err(RoutingError::SwitchOutOfRange {
+            switch: t,
+            switches: n as u32,
+        });
+    }
+    let dist = &mut dist[..n];
+    let row = out.row;
+    let reached = dijkstra(topo, keep, t, weights, dist, sc, row, r)?;
+    // Destination switch ejects; unreached sources with terminals cannot be routed.
+    row[t as usize] = tport;
+    if let Some(x) = (0..n).find(|&x| dist[x] == u64::MAX && sc.terms[x] > 0) {
+        return Err(RoutingError::Unreachable {
+            from: x as u32,
+            to: t,
+        });
+    }
+    // Push the per-source amounts up the tree, adding them to every channel on the way.
+    for i in (1..reached).rev() {
+        let x = sc.order[i] as usize;
+        let p = row[x];
+        let par = peer(topo, x as u32, p).ok_or(RoutingError::NotALink {
+            switch: x as u32,
+            port: p,
+        })? as usize;
+        sc.parent[x] = par as u32;
+        if let Some(w) = weights.get_mut(x * r + p as usize) {
+            *w = w.saturating_add(sc.acc[x] as u64);
+        }
+        sc.acc[par] = sc.acc[par].saturating_add(sc.acc[x]);
+    }
+    build_tree(t as usize, reached, sc, out.pre, out.pos, out.size);
+    Ok(())
+}
+
+/// Dijkstra from `t` over reversed channels with ties (weight, hops, output port), using
+/// only channels `x → y` on port `p` of `x` with `keep(x, p, y)`; writes each switch's
+/// output port into `row` and the settle order into `sc.order`; returns the number of
+/// switches reached.
+#[allow(clippy::too_many_arguments)]
+fn dijkstra<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId) -> bool>(
+    topo: &T,
+    keep: &K,
     t: SwitchId,
     weights: &[u64],
     dist: &mut [u64],
@@ -207,6 +272,9 @@ fn dijkstra<T: Topology>(
                 continue;
             }
             let p = l.peer_port;
+            if !keep(x as SwitchId, p, y) {
+                continue;
+            }
             let w = weights.get(x * r + p as usize).copied().unwrap_or(u64::MAX);
             let cand = (dy.saturating_add(w), hy + 1, p);
             if cand < (dist[x], sc.hops[x], row[x]) {

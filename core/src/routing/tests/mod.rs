@@ -2,9 +2,14 @@
 //! BFS, plain Dijkstra, Kahn's topological sort) and exact properties.
 
 mod cdg;
+mod deps;
 mod dfsssp;
+mod dragonfly_minimal;
+mod dragonfly_valiant;
 mod minimal;
+mod parx;
 mod stats;
+mod structured;
 mod tables;
 
 extern crate std;

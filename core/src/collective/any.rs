@@ -1,0 +1,115 @@
+//! [`AnySchedule`]: every collective algorithm behind one enum, so callers (the host CLI,
+//! the simulator, the firmware) can hold "some schedule" without generics or allocation.
+
+use super::blocks::DataLayout;
+use super::message::{Message, Rank};
+use super::program::Op;
+use super::schedule::{Schedule, ScheduleError, Semantics};
+use super::{Binomial, Broadcast, Bruck, ListSchedule, RecursiveDoubling, RingAllgather};
+use super::{RingAllreduce, ScatterAllgather};
+
+/// Any collective schedule of [`crate::collective`].
+#[derive(Clone, Copy, Debug)]
+pub enum AnySchedule<'a> {
+    /// Binomial broadcast (spec/collectives.md §1).
+    Binomial(Binomial),
+    /// Recursive-doubling allreduce (§2).
+    RecursiveDoubling(RecursiveDoubling),
+    /// Bruck alltoall (§3).
+    Bruck(Bruck),
+    /// Ring allgather (§4).
+    RingAllgather(RingAllgather),
+    /// Ring allreduce (§4).
+    RingAllreduce(RingAllreduce),
+    /// Scatter + allgather broadcast (§5).
+    ScatterAllgather(ScatterAllgather),
+    /// MPICH broadcast selection (§5).
+    Broadcast(Broadcast),
+    /// A message list (topology-aware algorithms, §6–§9).
+    List(ListSchedule<'a>),
+}
+
+macro_rules! each {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            AnySchedule::Binomial($s) => $e,
+            AnySchedule::RecursiveDoubling($s) => $e,
+            AnySchedule::Bruck($s) => $e,
+            AnySchedule::RingAllgather($s) => $e,
+            AnySchedule::RingAllreduce($s) => $e,
+            AnySchedule::ScatterAllgather($s) => $e,
+            AnySchedule::Broadcast($s) => $e,
+            AnySchedule::List($s) => $e,
+        }
+    };
+}
+
+impl Schedule for AnySchedule<'_> {
+    fn ranks(&self) -> u32 {
+        each!(self, s => s.ranks())
+    }
+    fn semantics(&self) -> Semantics {
+        each!(self, s => s.semantics())
+    }
+    fn layout(&self) -> DataLayout {
+        each!(self, s => s.layout())
+    }
+    fn num_steps(&self) -> u32 {
+        each!(self, s => s.num_steps())
+    }
+    fn num_messages(&self) -> u64 {
+        each!(self, s => s.num_messages())
+    }
+    fn for_each_message<F: FnMut(Message)>(&self, f: F) {
+        each!(self, s => s.for_each_message(f))
+    }
+    fn for_each_message_in_step<F: FnMut(Message)>(&self, step: u32, f: F) {
+        each!(self, s => s.for_each_message_in_step(step, f))
+    }
+    fn program_len(&self, rank: Rank) -> usize {
+        each!(self, s => s.program_len(rank))
+    }
+    fn total_program_len(&self) -> usize {
+        each!(self, s => s.total_program_len())
+    }
+    fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError> {
+        each!(self, s => s.program(rank, out))
+    }
+    fn own_block(&self, rank: Rank) -> u32 {
+        each!(self, s => s.own_block(rank))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    extern crate std;
+    use std::vec::Vec;
+
+    #[test]
+    fn delegates_every_method() {
+        let b = Binomial::new(13, 4, 100).unwrap();
+        let any = AnySchedule::Binomial(b);
+        assert_eq!(any.ranks(), 13);
+        assert_eq!(any.num_messages(), b.num_messages());
+        assert_eq!(any.num_steps(), b.num_steps());
+        let mut a = Vec::new();
+        let mut c = Vec::new();
+        any.for_each_message(|m| a.push(m));
+        b.for_each_message(|m| c.push(m));
+        assert_eq!(a, c);
+        let mut o1 = [Op::Send {
+            peer: 0,
+            blocks: super::super::Blocks::All,
+            after: super::super::Dep::None,
+        }; 16];
+        let mut o2 = o1;
+        for r in 0..13 {
+            let n1 = any.program(r, &mut o1).unwrap();
+            let n2 = b.program(r, &mut o2).unwrap();
+            assert_eq!(o1[..n1], o2[..n2]);
+            assert_eq!(any.program_len(r), b.program_len(r));
+        }
+    }
+}

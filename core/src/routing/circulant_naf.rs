@@ -1,0 +1,124 @@
+//! Optimal routing on `G(n, log2 n) = C(n; 1, 2, 4, ..., n/2)` by the non-adjacent form
+//! (spec/routing.md §3).
+//!
+//! With offset `x = (t - u) mod n`: if `x = n/2`, take the jump `+n/2`; otherwise take the
+//! lowest NAF digit of `x`: `b` = index of the lowest set bit, jump `+2^b` if
+//! `(x >> b) & 3 == 1`, else `-2^b` (the carry into `2^k = n` is dropped by the modulus).
+//! Recomputing at every switch takes the NAF digits lowest first, which is the route of the
+//! spec. The number of jumps is the NAF weight of `x` (with the `n/2` rule), which equals
+//! the BFS distance: the routing is minimal. O(1) per hop, one VC.
+
+use crate::topology::{Circulant, PortIndex, SwitchId, TerminalId};
+
+use super::circulant_jump::{offset, Jump};
+use super::endpoint::{inject_state, locate, Endpoint};
+use super::error::RoutingError;
+use super::{Hop, PacketState, Routing};
+
+/// NAF routing on `G(n, log2 n)` (spec/routing.md §3), one VC.
+#[derive(Clone, Copy, Debug)]
+pub struct CirculantNaf<'a> {
+    circulant: &'a Circulant,
+}
+
+impl<'a> CirculantNaf<'a> {
+    /// NAF routing on `circulant`, which must be `G(n, log2 n)`: `n` a power of two and
+    /// jumps exactly `1, 2, 4, ..., n/2`.
+    pub fn new(circulant: &'a Circulant) -> Result<Self, RoutingError> {
+        let n = circulant.n();
+        if !n.is_power_of_two() {
+            return Err(RoutingError::Invalid {
+                param: "n",
+                value: n as u64,
+                rule: "NAF routing needs G(n, log2 n) with n a power of two",
+            });
+        }
+        let jumps = circulant.jumps();
+        let powers = jumps.len() == n.trailing_zeros() as usize
+            && jumps.iter().enumerate().all(|(i, &c)| c == 1 << i);
+        if !powers {
+            return Err(RoutingError::Invalid {
+                param: "jumps",
+                value: jumps.len() as u64,
+                rule: "NAF routing needs G(n, log2 n): jumps exactly 1, 2, 4, ..., n/2",
+            });
+        }
+        Ok(CirculantNaf { circulant })
+    }
+
+    /// The topology.
+    pub fn circulant(&self) -> &'a Circulant {
+        self.circulant
+    }
+
+    /// The jump taken at offset `x = (t - u) mod n` (`x < n`): `+n/2` if `x = n/2`, else the
+    /// lowest NAF digit of `x`; `None` when `x == 0`.
+    pub fn jump(&self, x: u32) -> Result<Option<Jump>, RoutingError> {
+        let n = self.circulant.n();
+        if x >= n {
+            return Err(RoutingError::Invalid {
+                param: "offset",
+                value: x as u64,
+                rule: "a circulant offset must be below n",
+            });
+        }
+        if x == 0 {
+            return Ok(None);
+        }
+        if 2 * x as u64 == n as u64 {
+            return Ok(Some(Jump {
+                index: n.trailing_zeros() as usize - 1,
+                forward: true,
+            }));
+        }
+        let b = x.trailing_zeros();
+        Ok(Some(Jump {
+            index: b as usize,
+            forward: (x >> b) & 3 == 1,
+        }))
+    }
+
+    /// Output port of the next hop from switch `at` toward switch `t`; `None` when
+    /// `at == t`.
+    pub fn port_toward(
+        &self,
+        at: SwitchId,
+        t: SwitchId,
+    ) -> Result<Option<PortIndex>, RoutingError> {
+        let x = offset(self.circulant, at, t)?;
+        let Some(j) = self.jump(x)? else {
+            return Ok(None);
+        };
+        self.circulant
+            .jump_port(j.index, j.forward)
+            .map(Some)
+            .ok_or(RoutingError::Unreachable { from: at, to: t })
+    }
+}
+
+impl Routing for CirculantNaf<'_> {
+    fn num_vcs(&self) -> u8 {
+        1
+    }
+
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        inject_state(self.circulant, src, dst)
+    }
+
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let t = match locate(self.circulant, at, dst)? {
+            Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
+            Endpoint::Toward(t) => t,
+        };
+        let port = self
+            .port_toward(at, t)?
+            .ok_or(RoutingError::Unreachable { from: at, to: t })?;
+        state.vc = 0;
+        Ok(Hop::Forward { port, vc: 0 })
+    }
+}

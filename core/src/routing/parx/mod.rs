@@ -1,0 +1,300 @@
+//! PARX — pattern-aware routing for 2-D HyperX (spec/routing.md §7; Domke et al., SC19,
+//! \[HX\] §3.2), built on DFSSSP ([`super::dfsssp`]).
+//!
+//! * Every terminal has 4 virtual destinations `LID_0..LID_3` (LMC = 2). Routes toward
+//!   `LID_i` are computed on the HyperX minus the links inside one half (rules R1–R4: left,
+//!   right, top, bottom; links crossing the middle stay), so some LIDs of a destination are
+//!   reached minimally and others only through a detour via the other half
+//!   ([`quadrant`]).
+//! * Paths: DFSSSP's modified Dijkstra per (destination, LID) on the reduced graph, with
+//!   channel weights raised after each destination by the demand of every source
+//!   ([`Demand`], `0..=255`) for destinations listed in the demand list, and by +1 per path
+//!   for the others (Algorithm 1). Then all (source switch, destination, LID) paths are put
+//!   into virtual layers without channel-dependency cycles with DFSSSP's layer machinery,
+//!   within the configured VL limit ([`RoutingError::TooManyLayers`] otherwise).
+//! * LID choice per message ([`lid_table`]): Table 1 of \[HX\] from the source and
+//!   destination quadrants and the message size (< 512 B minimal, ≥ 512 B detour), "a|b"
+//!   entries decided by a seeded hash of (source, destination, message id).
+//!
+//! The [`Routing`] trait's `inject` has no message size, so [`ParxRouting`] offers
+//! [`ParxRouting::inject_message`] (size and message id) and [`ParxRouting::inject_lid`]
+//! (explicit LID); its `inject` follows the configured [`LidPolicy`] (default: the
+//! small-message LID of message id 0, i.e. minimal routes). `next_hop` reads the LID and
+//! the layer from the [`PacketState`] (`lid`, `layer`); the VC of every hop is the path's
+//! layer.
+//!
+//! Like InfiniBand, a switch's forwarding table has one entry per LID (4 per terminal,
+//! [`ParxRouting::entry`]) and the layer is a per-path property chosen at the source
+//! ([`ParxRouting::layer`]).
+
+pub mod demand;
+pub mod lid_table;
+mod paths;
+pub mod quadrant;
+
+pub use demand::{normalise_demand, sort_demands, Demand};
+pub use lid_table::{
+    closed_form_choices, select_lid, table_choices, LidChoices, LARGE_MESSAGE_BYTES,
+};
+pub use quadrant::{Half, Quadrant, Quadrants, LIDS};
+
+use crate::topology::{HyperX, Port, PortIndex, SwitchId, TerminalId, Topology};
+
+use super::dfsssp::layers::{assign, ChannelIndex, Destinations};
+use super::dfsssp::{DfssspConfig, DfssspReport, DfssspSizes, DfssspStorage, MAX_LAYERS};
+use super::error::RoutingError;
+use super::table::RouteEntry;
+use super::{terminal_location, Hop, PacketState, Routing};
+
+/// Buffer sizes of [`parx`] for `hx`: DFSSSP's sizes with 4 virtual destinations per
+/// terminal (`next_port`, `layer`, `by_channel`: 4 · terminals · switches entries, `tree`
+/// three times that).
+pub fn storage_sizes(hx: &HyperX) -> DfssspSizes {
+    let mut s = DfssspSizes::for_topology(hx);
+    let lids = LIDS as usize;
+    s.per_path *= lids;
+    s.tree *= lids;
+    s.by_channel *= lids;
+    s
+}
+
+/// Which LID [`Routing::inject`] gives a packet (it knows no message size).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LidPolicy {
+    /// Table 1a (small messages, minimal routes) with message id 0.
+    #[default]
+    Small,
+    /// Table 1b (large messages, detours) with message id 0.
+    Large,
+    /// Always this LID (`0..4`), e.g. to check the routes of one LID.
+    Fixed(u8),
+}
+
+/// PARX routes and layers (borrowing the output buffers of [`parx`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ParxRouting<'a> {
+    topo: &'a HyperX,
+    geo: Quadrants,
+    n: u32,
+    next_port: &'a [PortIndex],
+    layer: &'a [u8],
+    num_vcs: u8,
+    policy: LidPolicy,
+    seed: u64,
+}
+
+impl<'a> ParxRouting<'a> {
+    /// The same routes with `policy` for [`Routing::inject`].
+    pub fn with_policy(self, policy: LidPolicy) -> Self {
+        ParxRouting { policy, ..self }
+    }
+
+    /// The same routes with `seed` for the "a|b" LID choices.
+    pub fn with_seed(self, seed: u64) -> Self {
+        ParxRouting { seed, ..self }
+    }
+
+    /// The quadrant geometry.
+    pub fn quadrants(&self) -> Quadrants {
+        self.geo
+    }
+
+    /// The network.
+    pub fn topology(&self) -> &'a HyperX {
+        self.topo
+    }
+
+    /// Index of virtual destination (`dst`, `lid`) in the path arrays.
+    fn vd(&self, dst: TerminalId, lid: u8) -> Option<usize> {
+        (dst < self.topo.num_terminals() && lid < LIDS)
+            .then(|| dst as usize * LIDS as usize + lid as usize)
+    }
+
+    /// Forwarding entry of switch `at` toward `LID_lid` of terminal `dst` (the terminal port
+    /// at the destination switch); [`RouteEntry::NONE`] for bad arguments.
+    pub fn entry(&self, at: SwitchId, dst: TerminalId, lid: u8) -> RouteEntry {
+        let Some(vd) = self.vd(dst, lid) else {
+            return RouteEntry::NONE;
+        };
+        if at >= self.n {
+            return RouteEntry::NONE;
+        }
+        match self.next_port.get(vd * self.n as usize + at as usize) {
+            Some(&port) => RouteEntry { port, vc: 0 },
+            None => RouteEntry::NONE,
+        }
+    }
+
+    /// Virtual layer of the path from switch `src` to `LID_lid` of terminal `dst`.
+    pub fn layer(&self, src: SwitchId, dst: TerminalId, lid: u8) -> Option<u8> {
+        let vd = self.vd(dst, lid)?;
+        if src >= self.n {
+            return None;
+        }
+        self.layer.get(vd * self.n as usize + src as usize).copied()
+    }
+
+    /// The LID a message of `bytes` bytes with id `msg_id` from terminal `src` to terminal
+    /// `dst` uses (Table 1, spec/routing.md §7; see [`select_lid`]).
+    pub fn select_lid(
+        &self,
+        src: TerminalId,
+        dst: TerminalId,
+        bytes: u64,
+        msg_id: u64,
+    ) -> Result<u8, RoutingError> {
+        let (s, _) = terminal_location(self.topo, src)?;
+        let (t, _) = terminal_location(self.topo, dst)?;
+        let (qs, qd) = (self.geo.quadrant(s)?, self.geo.quadrant(t)?);
+        Ok(select_lid(qs, qd, src, dst, bytes, msg_id, self.seed))
+    }
+
+    /// Initial state of a message of `bytes` bytes with id `msg_id` from `src` to `dst`:
+    /// its LID ([`ParxRouting::select_lid`]) and the layer of its path.
+    pub fn inject_message(
+        &self,
+        src: TerminalId,
+        dst: TerminalId,
+        bytes: u64,
+        msg_id: u64,
+    ) -> Result<PacketState, RoutingError> {
+        let lid = self.select_lid(src, dst, bytes, msg_id)?;
+        self.inject_lid(src, dst, lid)
+    }
+
+    /// Initial state of a packet from `src` to `LID_lid` of `dst`.
+    pub fn inject_lid(
+        &self,
+        src: TerminalId,
+        dst: TerminalId,
+        lid: u8,
+    ) -> Result<PacketState, RoutingError> {
+        let (s, _) = terminal_location(self.topo, src)?;
+        terminal_location(self.topo, dst)?;
+        if lid >= LIDS {
+            return Err(RoutingError::Invalid {
+                param: "lid",
+                value: lid as u64,
+                rule: "PARX terminals have LIDs 0..4",
+            });
+        }
+        let layer = self.layer(s, dst, lid).ok_or(RoutingError::NoRoute {
+            switch: s,
+            terminal: dst,
+        })?;
+        let mut st = PacketState::new(s);
+        st.lid = lid;
+        st.layer = layer;
+        st.vc = layer;
+        Ok(st)
+    }
+}
+
+impl Routing for ParxRouting<'_> {
+    fn num_vcs(&self) -> u8 {
+        self.num_vcs
+    }
+
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        match self.policy {
+            LidPolicy::Small => self.inject_message(src, dst, 0, 0),
+            LidPolicy::Large => self.inject_message(src, dst, LARGE_MESSAGE_BYTES, 0),
+            LidPolicy::Fixed(lid) => self.inject_lid(src, dst, lid),
+        }
+    }
+
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let e = self.entry(at, dst, state.lid);
+        if !e.is_route() {
+            return Err(RoutingError::NoRoute {
+                switch: at,
+                terminal: dst,
+            });
+        }
+        match self.topo.port(at, e.port) {
+            Port::Terminal(_) => Ok(Hop::Eject { port: e.port }),
+            Port::Link(_) => {
+                state.vc = state.layer;
+                Ok(Hop::Forward {
+                    port: e.port,
+                    vc: state.layer,
+                })
+            }
+            Port::Unconnected => Err(RoutingError::NotALink {
+                switch: at,
+                port: e.port,
+            }),
+        }
+    }
+}
+
+/// Runs PARX on the 2-D HyperX `hx` (spec/routing.md §7): paths toward all 4 LIDs of every
+/// terminal with demand-weighted (or +1) balancing, then virtual layers without dependency
+/// cycles, at most `config.max_layers` of them (else [`RoutingError::TooManyLayers`] naming
+/// the count needed); spare layers are shared out when `config.balance` is set.
+/// `demands` must be sorted by (destination, source) ([`sort_demands`]) and may be empty
+/// (plain DFSSSP weights on the reduced graphs). Buffers: [`storage_sizes`].
+pub fn parx<'a>(
+    hx: &'a HyperX,
+    config: &DfssspConfig,
+    demands: &[Demand],
+    storage: DfssspStorage<'a>,
+) -> Result<(ParxRouting<'a>, DfssspReport), RoutingError> {
+    if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
+        return Err(RoutingError::Invalid {
+            param: "max_layers",
+            value: config.max_layers as u64,
+            rule: "PARX supports 1 to 16 virtual layers",
+        });
+    }
+    let geo = Quadrants::new(hx)?;
+    let demands = demand::DemandList::new(demands, hx.num_terminals())?;
+    let sizes = storage_sizes(hx);
+    storage.check(&sizes)?;
+    let DfssspStorage {
+        weights,
+        dist,
+        scratch,
+        next_port,
+        layer,
+        tree,
+        dep_count,
+        by_channel,
+        channel_start,
+        color,
+        stack,
+    } = storage;
+    let max_weight = paths::compute(
+        hx, &geo, config, &demands, weights, dist, scratch, next_port, tree,
+    )?;
+    let next_port: &'a [PortIndex] = next_port;
+    let dests = Destinations {
+        topo: hx,
+        per_terminal: LIDS as u32,
+    };
+    let index = ChannelIndex::build(dests, next_port, by_channel, channel_start)?;
+    let mut report = assign(
+        dests, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
+    )?;
+    report.max_weight = max_weight;
+    let per_path = sizes.per_path;
+    let layer: &'a [u8] = layer;
+    Ok((
+        ParxRouting {
+            topo: hx,
+            geo,
+            n: hx.num_switches(),
+            next_port: next_port.get(..per_path).unwrap_or(&[]),
+            layer: layer.get(..per_path).unwrap_or(&[]),
+            num_vcs: report.layers_used.max(1),
+            policy: LidPolicy::default(),
+            seed: 0,
+        },
+        report,
+    ))
+}

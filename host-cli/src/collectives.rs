@@ -1,0 +1,417 @@
+//! Building collective schedules from command-line choices: the closed-form MPICH algorithms
+//! in rank space, and the topology-aware ones (Dragonfly, Galaxyfly) over a job placed on a
+//! topology.
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Serialize;
+
+use jumpnet_core::collective::{
+    dragonfly::{self, Placement},
+    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Broadcast, Bruck, DataLayout,
+    ListSchedule, LowerMedian, Message, RecursiveDoubling, RingAllgather, RingAllreduce,
+    ScatterAllgather, Schedule, Semantics,
+};
+use jumpnet_core::rng::Rng;
+use jumpnet_core::topology::{Network, Topology};
+
+use crate::network::OwnedNetwork;
+
+const EMPTY_MESSAGE: Message = Message {
+    step: 0,
+    src: 0,
+    dst: 0,
+    blocks: Blocks::All,
+    bytes: 0,
+};
+
+/// Collective algorithms selectable on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// Binomial-tree broadcast (spec/collectives.md §1).
+    #[value(alias = "binomial")]
+    Bcast,
+    /// Broadcast with MPICH's algorithm selection by size (§5).
+    BcastAuto,
+    /// Scatter + recursive-doubling allgather broadcast (§5, power-of-two ranks).
+    BcastScatterRd,
+    /// Scatter + ring allgather broadcast (§5).
+    BcastScatterRing,
+    /// Recursive-doubling allreduce (§2).
+    #[value(alias = "recursive-doubling")]
+    Allreduce,
+    /// Ring allreduce: reduce-scatter + allgather (§4).
+    AllreduceRing,
+    /// Ring allgather (§4).
+    AllgatherRing,
+    /// Bruck alltoall (§3).
+    #[value(alias = "bruck")]
+    Alltoall,
+    /// Dragonfly TREE: binomial broadcast over the job ranks (§6); needs --topology dragonfly.
+    Tree,
+    /// Dragonfly Local-Links-First broadcast (§6).
+    Llf,
+    /// Dragonfly Global-Links-First broadcast (§6).
+    Glf,
+    /// Dragonfly FOREST broadcast (§6).
+    Forest,
+    /// Dragonfly A2A all-to-all broadcast at router level (§8).
+    DragonflyA2a,
+    /// Group-first all-to-all broadcast (GLF from every router, §8).
+    Gfa2a,
+    /// Router-first all-to-all broadcast (LLF from every router, §8).
+    Rfa2a,
+    /// Galaxyfly supernode-first all-to-all broadcast (§7); needs --topology galaxyfly.
+    Sfata,
+    /// Galaxyfly router-first all-to-all broadcast (§7).
+    Rfata,
+}
+
+impl Algorithm {
+    /// Name as written on the command line.
+    pub fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    }
+
+    /// Whether the algorithm needs a topology.
+    pub fn needs_topology(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Tree
+                | Algorithm::Llf
+                | Algorithm::Glf
+                | Algorithm::Forest
+                | Algorithm::DragonflyA2a
+                | Algorithm::Gfa2a
+                | Algorithm::Rfa2a
+                | Algorithm::Sfata
+                | Algorithm::Rfata
+        )
+    }
+}
+
+/// Where the ranks of a topology-aware collective run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobPlacement {
+    /// Rank r on terminal r.
+    Consecutive,
+    /// Ranks on distinct random terminals (seeded), rank order = ascending terminal id.
+    Random,
+}
+
+/// What to build.
+#[derive(Clone, Debug, Serialize)]
+pub struct CollectiveRequest {
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Ranks (for topology-aware broadcasts: job size; default all terminals).
+    pub ranks: Option<u32>,
+    /// Root rank (broadcasts) or root supernode (SFATA/RFATA).
+    pub root: u32,
+    /// Message size in bytes (per block for alltoall/allgather, whole vector otherwise).
+    pub bytes: u64,
+    /// Job placement on the topology.
+    pub placement: JobPlacement,
+    /// Seed for random placements.
+    pub seed: u64,
+}
+
+/// A schedule with the storage it borrows.
+#[derive(Debug)]
+pub struct OwnedSchedule {
+    inner: Inner,
+    /// Terminal of each rank when the schedule was placed on a topology.
+    pub terminals: Option<Vec<u32>>,
+    /// Human description.
+    pub description: String,
+}
+
+#[derive(Debug)]
+enum Inner {
+    Closed(AnySchedule<'static>),
+    List {
+        ranks: u32,
+        semantics: Semantics,
+        layout: DataLayout,
+        messages: Vec<Message>,
+        own: Option<Vec<u32>>,
+    },
+}
+
+impl OwnedSchedule {
+    /// The schedule as a core value.
+    pub fn schedule(&self) -> Result<AnySchedule<'_>> {
+        Ok(match &self.inner {
+            Inner::Closed(s) => *s,
+            Inner::List {
+                ranks,
+                semantics,
+                layout,
+                messages,
+                own,
+            } => AnySchedule::List(
+                ListSchedule::new(*ranks, *semantics, *layout, messages, own.as_deref())
+                    .map_err(|e| anyhow!("message list: {e}"))?,
+            ),
+        })
+    }
+
+    /// Whether redundant deliveries are part of the algorithm (checker option).
+    pub fn allows_redundant(&self) -> bool {
+        self.description.contains("redundant")
+    }
+}
+
+fn sched_err(e: jumpnet_core::collective::ScheduleError) -> anyhow::Error {
+    anyhow!("{e}")
+}
+
+/// Builds the requested schedule (`net` is required by topology-aware algorithms).
+pub fn build(req: &CollectiveRequest, net: Option<&OwnedNetwork>) -> Result<OwnedSchedule> {
+    use Algorithm as A;
+    if req.algorithm.needs_topology() {
+        let net = net.ok_or_else(|| {
+            anyhow!(
+                "{} is topology-aware: give --topology (a dragonfly for tree/llf/glf/forest/dragonfly-a2a/gfa2a/rfa2a, a galaxyfly for sfata/rfata)",
+                req.algorithm.name()
+            )
+        })?;
+        return build_topology_aware(req, net);
+    }
+    let n = req
+        .ranks
+        .ok_or_else(|| anyhow!("give --ranks N (number of ranks)"))?;
+    let (s, what) = match req.algorithm {
+        A::Bcast => (
+            AnySchedule::Binomial(Binomial::new(n, req.root, req.bytes).map_err(sched_err)?),
+            "binomial broadcast".to_string(),
+        ),
+        A::BcastAuto => {
+            let b = Broadcast::auto(n, req.root, req.bytes).map_err(sched_err)?;
+            let name = match b {
+                Broadcast::Binomial(_) => "binomial",
+                Broadcast::Scatter(_) => "scatter + allgather",
+            };
+            (
+                AnySchedule::Broadcast(b),
+                format!("MPICH-selected broadcast ({name}; redundant deliveries allowed)"),
+            )
+        }
+        A::BcastScatterRd | A::BcastScatterRing => {
+            let kind = if req.algorithm == A::BcastScatterRd {
+                AllgatherKind::RecursiveDoubling
+            } else {
+                AllgatherKind::Ring
+            };
+            (
+                AnySchedule::ScatterAllgather(
+                    ScatterAllgather::new(n, req.root, req.bytes, kind).map_err(sched_err)?,
+                ),
+                "scatter + allgather broadcast (redundant deliveries allowed)".to_string(),
+            )
+        }
+        A::Allreduce => (
+            AnySchedule::RecursiveDoubling(
+                RecursiveDoubling::new(n, req.bytes).map_err(sched_err)?,
+            ),
+            "recursive-doubling allreduce".to_string(),
+        ),
+        A::AllreduceRing => (
+            AnySchedule::RingAllreduce(RingAllreduce::new(n, req.bytes, 1).map_err(sched_err)?),
+            "ring allreduce".to_string(),
+        ),
+        A::AllgatherRing => (
+            AnySchedule::RingAllgather(RingAllgather::new(n, req.bytes).map_err(sched_err)?),
+            "ring allgather".to_string(),
+        ),
+        A::Alltoall => (
+            AnySchedule::Bruck(Bruck::new(n, req.bytes).map_err(sched_err)?),
+            "Bruck alltoall".to_string(),
+        ),
+        _ => bail!("internal: {:?} is topology-aware", req.algorithm),
+    };
+    Ok(OwnedSchedule {
+        inner: Inner::Closed(s),
+        terminals: None,
+        description: what,
+    })
+}
+
+/// Chooses the job's terminals (rank → terminal).
+pub fn place_job(
+    t: &Network<'_>,
+    ranks: u32,
+    placement: JobPlacement,
+    seed: u64,
+) -> Result<Vec<u32>> {
+    let total = t.num_terminals();
+    if ranks == 0 || ranks > total {
+        bail!("--ranks {ranks} is invalid: the topology has {total} terminals (use 1..={total})");
+    }
+    Ok(match placement {
+        JobPlacement::Consecutive => (0..ranks).collect(),
+        JobPlacement::Random => {
+            let mut all: Vec<u32> = (0..total).collect();
+            Rng::new(seed).shuffle(&mut all);
+            let mut chosen = all[..ranks as usize].to_vec();
+            chosen.sort_unstable();
+            chosen
+        }
+    })
+}
+
+fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<OwnedSchedule> {
+    use Algorithm as A;
+    let t = net.network();
+    let built: Result<OwnedSchedule> = match (&t, req.algorithm) {
+        (Network::Dragonfly(df), A::Tree | A::Llf | A::Glf | A::Forest) => {
+            let n = req.ranks.unwrap_or(t.num_terminals());
+            let terminals = place_job(&t, n, req.placement, req.seed)?;
+            if req.root >= n {
+                bail!("--root {} is invalid: ranks are 0..{n}", req.root);
+            }
+            if req.algorithm == A::Tree {
+                let b = Binomial::new(n, req.root, req.bytes).map_err(sched_err)?;
+                return Ok(OwnedSchedule {
+                    inner: Inner::Closed(AnySchedule::Binomial(b)),
+                    terminals: Some(terminals),
+                    description: "Dragonfly TREE (binomial over the job ranks)".into(),
+                });
+            }
+            let job: Vec<Placement> = terminals
+                .iter()
+                .map(|&term| {
+                    let s = t.terminal_switch(term).unwrap_or(0);
+                    Placement {
+                        group: df.group_of(s).unwrap_or(0),
+                        router: df.offset_in_group(s).unwrap_or(0),
+                    }
+                })
+                .collect();
+            let alg = match req.algorithm {
+                A::Llf => dragonfly::Algorithm::Llf,
+                A::Glf => dragonfly::Algorithm::Glf,
+                _ => dragonfly::Algorithm::Forest,
+            };
+            let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
+            let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * n as usize];
+            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, &mut msgs, &mut scratch)
+                .map_err(sched_err)?;
+            let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
+            let used = s.messages().len();
+            msgs.truncate(used);
+            Ok(OwnedSchedule {
+                inner: Inner::List {
+                    ranks,
+                    semantics,
+                    layout,
+                    messages: msgs,
+                    own: None,
+                },
+                terminals: Some(terminals),
+                description: format!("Dragonfly {} broadcast", req.algorithm.name().to_uppercase()),
+            })
+        }
+        (Network::Dragonfly(df), A::DragonflyA2a | A::Gfa2a | A::Rfa2a) => {
+            let (g, a) = (df.g(), df.a());
+            let routers = g as usize * a as usize;
+            let (msgs, description) = if req.algorithm == A::DragonflyA2a {
+                let mut msgs = vec![EMPTY_MESSAGE; dragonfly::a2a::message_count(g, a) as usize];
+                let mut scratch = vec![0u32; dragonfly::a2a::scratch_len(g, a)];
+                let used = dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, &mut msgs, &mut scratch)
+                    .map_err(sched_err)?
+                    .messages()
+                    .len();
+                msgs.truncate(used);
+                (msgs, "Dragonfly A2A all-to-all broadcast (router level)".to_string())
+            } else {
+                let mut msgs = vec![EMPTY_MESSAGE; routers * routers.saturating_sub(1)];
+                let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * routers];
+                let alg = if req.algorithm == A::Gfa2a {
+                    dragonfly::Algorithm::Glf
+                } else {
+                    dragonfly::Algorithm::Llf
+                };
+                let used = dragonfly::all_to_all(alg, g, a, df, req.bytes, &mut msgs, &mut scratch)
+                    .map_err(sched_err)?
+                    .messages()
+                    .len();
+                msgs.truncate(used);
+                (msgs, format!("{:?} all-to-all broadcast (router level)", req.algorithm).to_uppercase())
+            };
+            Ok(OwnedSchedule {
+                inner: Inner::List {
+                    ranks: routers as u32,
+                    semantics: Semantics::Allgather,
+                    layout: DataLayout::uniform(routers as u32, req.bytes),
+                    messages: msgs,
+                    own: None,
+                },
+                terminals: Some(router_terminals(&t, routers as u32)),
+                description,
+            })
+        }
+        (Network::Galaxyfly(gf), A::Sfata | A::Rfata) => {
+            let s = gf.num_supernodes();
+            let a = gf.a();
+            let n = s as usize * a as usize;
+            if req.root >= s {
+                bail!("--root {} is invalid for SFATA/RFATA: the root is a supernode in 0..{s}", req.root);
+            }
+            let mut own = vec![0u32; n];
+            let (msgs, description) = if req.algorithm == A::Sfata {
+                let mut msgs = vec![EMPTY_MESSAGE; 2 * n.saturating_sub(1)];
+                let mut scratch = vec![0u32; galaxyfly::sfata::scratch_len(s, a)];
+                let used = galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, &mut msgs, &mut own, &mut scratch)
+                    .map_err(sched_err)?
+                    .messages()
+                    .len();
+                msgs.truncate(used);
+                (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string())
+            } else {
+                let mut msgs = vec![EMPTY_MESSAGE; galaxyfly::rfata::message_count(s, a) as usize];
+                let mut scratch = vec![0u32; galaxyfly::rfata::scratch_len(s, a)];
+                let used = galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, &mut msgs, &mut own, &mut scratch)
+                    .map_err(sched_err)?
+                    .messages()
+                    .len();
+                msgs.truncate(used);
+                (msgs, "Galaxyfly RFATA all-to-all broadcast (redundant deliveries by design)".to_string())
+            };
+            Ok(OwnedSchedule {
+                inner: Inner::List {
+                    ranks: n as u32,
+                    semantics: Semantics::Allgather,
+                    layout: DataLayout::uniform(n as u32, req.bytes),
+                    messages: msgs,
+                    own: Some(own),
+                },
+                terminals: Some(router_terminals(&t, n as u32)),
+                description,
+            })
+        }
+        _ => bail!(
+            "{} does not run on {}: tree/llf/glf/forest/dragonfly-a2a/gfa2a/rfa2a need a dragonfly, sfata/rfata a galaxyfly",
+            req.algorithm.name(),
+            net.spec().family_name()
+        ),
+    };
+    built.with_context(|| format!("building {}", req.algorithm.name()))
+}
+
+/// First terminal of every router (router-level collectives place rank r on router r).
+fn router_terminals(t: &Network<'_>, routers: u32) -> Vec<u32> {
+    let mut first = vec![u32::MAX; routers as usize];
+    for term in (0..t.num_terminals()).rev() {
+        if let Some(s) = t.terminal_switch(term) {
+            if let Some(f) = first.get_mut(s as usize) {
+                *f = term;
+            }
+        }
+    }
+    first
+}

@@ -1,0 +1,424 @@
+//! `jumpnet sched`: show, verify and export collective schedules.
+
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Serialize;
+
+use jumpnet_core::collective::{program_image, Blocks, Dep, Op, Schedule, Semantics};
+use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
+
+use crate::collectives::OwnedSchedule;
+use crate::output::{Render, Section};
+
+/// A message as printed.
+#[derive(Debug, Serialize, Clone, PartialEq, Eq)]
+pub struct MessageRow {
+    /// Step (from 1).
+    pub step: u32,
+    /// Source rank.
+    pub src: u32,
+    /// Destination rank.
+    pub dst: u32,
+    /// Blocks carried.
+    pub blocks: String,
+    /// Payload bytes.
+    pub bytes: u64,
+}
+
+/// One op of a rank's program as printed.
+#[derive(Debug, Serialize, Clone)]
+pub struct OpRow {
+    /// Index in the program.
+    pub index: usize,
+    /// Operation.
+    pub op: String,
+    /// Peer rank (or rotation amount for permutations).
+    pub peer: u32,
+    /// Blocks.
+    pub blocks: String,
+    /// Dependency.
+    pub after: String,
+}
+
+/// `sched show` result.
+#[derive(Debug, Serialize)]
+pub struct Show {
+    /// Algorithm description.
+    pub algorithm: String,
+    /// Collective semantics.
+    pub semantics: String,
+    /// Ranks.
+    pub ranks: u32,
+    /// Steps.
+    pub steps: u32,
+    /// Messages.
+    pub messages: u64,
+    /// Total payload bytes.
+    pub total_bytes: u64,
+    /// Largest program (ops).
+    pub max_program_ops: usize,
+    /// Messages listed (possibly filtered/limited).
+    pub message_list: Vec<MessageRow>,
+    /// Messages not listed because of the limit.
+    pub omitted: u64,
+    /// Program of the requested rank.
+    pub program: Option<(u32, Vec<OpRow>)>,
+}
+
+/// Describes a block set compactly.
+pub fn blocks_text(b: Blocks) -> String {
+    match b {
+        Blocks::All => "all".into(),
+        Blocks::Single(i) => format!("{i}"),
+        Blocks::Range { start, len } => format!("{start}..{}", start as u64 + len as u64),
+        Blocks::TwoRanges(a, c) => format!(
+            "{}..{},{}..{}",
+            a.start,
+            a.start as u64 + a.len as u64,
+            c.start,
+            c.start as u64 + c.len as u64
+        ),
+        Blocks::BitMask { bit } => format!("{{i : i & {} != 0}}", 1u64 << bit),
+    }
+}
+
+fn semantics_text(s: Semantics) -> String {
+    match s {
+        Semantics::Broadcast { root } => format!("broadcast from rank {root}"),
+        Semantics::Allgather => "allgather".into(),
+        Semantics::Allreduce => "allreduce".into(),
+        Semantics::Alltoall => "alltoall".into(),
+    }
+}
+
+fn dep_text(d: Dep) -> String {
+    match d {
+        Dep::None => "-".into(),
+        Dep::Op(i) => format!("op {i}"),
+        Dep::Earlier => "earlier receives".into(),
+    }
+}
+
+/// The program of `rank`.
+pub fn program_of<S: Schedule>(s: &S, rank: u32) -> Result<Vec<Op>> {
+    if rank >= s.ranks() {
+        bail!("--rank {rank} is invalid: ranks are 0..{}", s.ranks());
+    }
+    let mut ops = vec![
+        Op::Permute {
+            reflect: false,
+            shift: 0,
+            after: Dep::None
+        };
+        s.program_len(rank)
+    ];
+    let n = s
+        .program(rank, &mut ops)
+        .map_err(|e| anyhow!("program of rank {rank}: {e}"))?;
+    ops.truncate(n);
+    Ok(ops)
+}
+
+fn op_row(index: usize, op: &Op) -> OpRow {
+    let (name, peer, blocks, after) = match *op {
+        Op::Send {
+            peer,
+            blocks,
+            after,
+        } => ("send", peer, blocks_text(blocks), after),
+        Op::Recv {
+            peer,
+            blocks,
+            after,
+        } => ("recv", peer, blocks_text(blocks), after),
+        Op::RecvReduce {
+            peer,
+            blocks,
+            after,
+        } => ("recv+reduce", peer, blocks_text(blocks), after),
+        Op::Permute {
+            reflect,
+            shift,
+            after,
+        } => (
+            if reflect {
+                "permute (reflect)"
+            } else {
+                "permute"
+            },
+            shift,
+            String::from("-"),
+            after,
+        ),
+    };
+    OpRow {
+        index,
+        op: name.into(),
+        peer,
+        blocks,
+        after: dep_text(after),
+    }
+}
+
+/// Builds the `sched show` result: messages of `step` (or all), at most `limit` of them.
+pub fn show(
+    owned: &OwnedSchedule,
+    step: Option<u32>,
+    limit: Option<u64>,
+    rank: Option<u32>,
+) -> Result<Show> {
+    let s = owned.schedule()?;
+    if let Some(st) = step {
+        if st == 0 || st > s.num_steps() {
+            bail!("--step {st} is invalid: steps are 1..={}", s.num_steps());
+        }
+    }
+    let mut list = Vec::new();
+    let mut omitted = 0u64;
+    let mut total_bytes = 0u64;
+    s.for_each_message(|m| {
+        total_bytes += m.bytes;
+        if step.is_some_and(|st| st != m.step) {
+            return;
+        }
+        if limit.is_some_and(|l| list.len() as u64 >= l) {
+            omitted += 1;
+            return;
+        }
+        list.push(MessageRow {
+            step: m.step,
+            src: m.src,
+            dst: m.dst,
+            blocks: blocks_text(m.blocks),
+            bytes: m.bytes,
+        });
+    });
+    let program = match rank {
+        Some(r) => Some((
+            r,
+            program_of(&s, r)?
+                .iter()
+                .enumerate()
+                .map(|(i, op)| op_row(i, op))
+                .collect(),
+        )),
+        None => None,
+    };
+    Ok(Show {
+        algorithm: owned.description.clone(),
+        semantics: semantics_text(s.semantics()),
+        ranks: s.ranks(),
+        steps: s.num_steps(),
+        messages: s.num_messages(),
+        total_bytes,
+        max_program_ops: (0..s.ranks()).map(|r| s.program_len(r)).max().unwrap_or(0),
+        message_list: list,
+        omitted,
+        program,
+    })
+}
+
+impl Render for Show {
+    fn sections(&self) -> Vec<Section> {
+        let mut sum = Section::key_values("schedule");
+        sum.kv("algorithm", &self.algorithm)
+            .kv("semantics", &self.semantics)
+            .kv("ranks", self.ranks)
+            .kv("steps", self.steps)
+            .kv("messages", self.messages)
+            .kv("total bytes", self.total_bytes)
+            .kv("largest program (ops)", self.max_program_ops);
+        let mut msgs = Section::new(
+            if self.omitted > 0 {
+                format!(
+                    "messages (first {}, {} more; use --limit)",
+                    self.message_list.len(),
+                    self.omitted
+                )
+            } else {
+                "messages".to_string()
+            },
+            &["step", "src", "dst", "blocks", "bytes"],
+        );
+        for m in &self.message_list {
+            msgs.row([
+                m.step.to_string(),
+                m.src.to_string(),
+                m.dst.to_string(),
+                m.blocks.clone(),
+                m.bytes.to_string(),
+            ]);
+        }
+        let mut out = vec![sum, msgs];
+        if let Some((r, ops)) = &self.program {
+            let mut p = Section::new(
+                format!("program of rank {r}"),
+                &["op", "kind", "peer/shift", "blocks", "after"],
+            );
+            for o in ops {
+                p.row([
+                    o.index.to_string(),
+                    o.op.clone(),
+                    o.peer.to_string(),
+                    o.blocks.clone(),
+                    o.after.clone(),
+                ]);
+            }
+            out.push(p);
+        }
+        out
+    }
+}
+
+/// `sched verify` result.
+#[derive(Debug, Serialize)]
+pub struct Verify {
+    /// Algorithm.
+    pub algorithm: String,
+    /// Semantics verified.
+    pub semantics: String,
+    /// Ranks.
+    pub ranks: u32,
+    /// Messages executed.
+    pub messages: u64,
+    /// Message-passing rounds.
+    pub rounds: u64,
+    /// Deliveries that brought nothing new.
+    pub redundant: u64,
+    /// Interleaving seeds checked (0 = rank order).
+    pub seeds: Vec<u64>,
+}
+
+impl Render for Verify {
+    fn sections(&self) -> Vec<Section> {
+        let mut s = Section::key_values("symbolic check passed");
+        s.kv("algorithm", &self.algorithm)
+            .kv("semantics", &self.semantics)
+            .kv("ranks", self.ranks)
+            .kv("messages", self.messages)
+            .kv("rounds", self.rounds)
+            .kv("redundant deliveries", self.redundant)
+            .kv(
+                "interleavings",
+                self.seeds
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+        vec![s]
+    }
+}
+
+/// Runs the symbolic checker in rank order and under `extra_seeds` random interleavings.
+pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
+    let s = owned.schedule()?;
+    let sizes = CheckSizes::of(&s);
+    let mut ops = vec![
+        Op::Permute {
+            reflect: false,
+            shift: 0,
+            after: Dep::None
+        };
+        sizes.ops
+    ];
+    let mut status = vec![OpStatus::Pending; sizes.ops];
+    let mut stage = vec![0u32; sizes.ops];
+    let mut starts = vec![0u32; sizes.ranks + 1];
+    let mut cursors = vec![ExecCursor::default(); sizes.ranks];
+    let mut hashes = vec![0u64; 2 * sizes.ranks];
+    let mut state = vec![0u64; sizes.state_words];
+    let mut staging = vec![0u64; sizes.staging_words];
+    let seeds: Vec<u64> = std::iter::once(0)
+        .chain((1..=extra_seeds as u64).map(|i| i * 0x9E37))
+        .collect();
+    let mut last = None;
+    for &seed in &seeds {
+        let bufs = CheckBuffers {
+            ops: &mut ops,
+            status: &mut status,
+            stage: &mut stage,
+            starts: &mut starts,
+            cursors: &mut cursors,
+            hashes: &mut hashes,
+            state: &mut state,
+            staging: &mut staging,
+        };
+        let report = exec::check(
+            &s,
+            bufs,
+            CheckOptions {
+                allow_redundant: owned.allows_redundant(),
+                seed,
+            },
+        )
+        .map_err(|e| anyhow!("verification FAILED ({}): {e}", owned.description))?;
+        last = Some(report);
+    }
+    let r = last.ok_or_else(|| anyhow!("no check ran"))?;
+    Ok(Verify {
+        algorithm: owned.description.clone(),
+        semantics: semantics_text(s.semantics()),
+        ranks: s.ranks(),
+        messages: r.messages,
+        rounds: r.rounds,
+        redundant: r.redundant,
+        seeds,
+    })
+}
+
+/// Program image bytes of `rank`.
+pub fn program_image_bytes<S: Schedule>(s: &S, rank: u32) -> Result<Vec<u8>> {
+    let ops = program_of(s, rank)?;
+    let mut buf = vec![0u8; program_image::max_image_len(ops.len())];
+    let len = program_image::encode(rank, s.ranks(), &ops, &mut buf).map_err(|e| anyhow!("{e}"))?;
+    buf.truncate(len);
+    Ok(buf)
+}
+
+/// Writes program images: one file for `Some(rank)`, else one `rank-NNNNN.jnpg` per rank in
+/// directory `out` (built in a temporary directory and moved into place, so a failure leaves
+/// nothing half-written). Returns (files, bytes).
+pub fn export_programs(owned: &OwnedSchedule, rank: Option<u32>, out: &Path) -> Result<(u32, u64)> {
+    let s = owned.schedule()?;
+    if let Some(r) = rank {
+        let bytes = program_image_bytes(&s, r)?;
+        crate::output::write_atomic(out, &bytes)?;
+        return Ok((1, bytes.len() as u64));
+    }
+    if out.exists() {
+        bail!(
+            "{} exists: choose a new directory for the per-rank program images",
+            out.display()
+        );
+    }
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = parent.join(format!(
+        ".{}.tmp-{}",
+        out.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| -> Result<(u32, u64)> {
+        std::fs::create_dir_all(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut total = 0u64;
+        for r in 0..s.ranks() {
+            let bytes = program_image_bytes(&s, r)?;
+            total += bytes.len() as u64;
+            std::fs::write(tmp.join(format!("rank-{r:05}.jnpg")), &bytes)?;
+        }
+        std::fs::rename(&tmp, out)
+            .with_context(|| format!("cannot move images into {}", out.display()))?;
+        Ok((s.ranks(), total))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
