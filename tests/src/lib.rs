@@ -1,6 +1,6 @@
 //! Shared helpers for jumpnet's cross-crate integration tests: owned storage for the core's
 //! caller-buffer APIs, the symbolic checker with `Vec` buffers, and an independent
-//! implementation of Dragonfly minimal routing (spec/routing.md §4).
+//! reference implementation of Dragonfly minimal routing (spec/routing.md §4).
 
 use jumpnet_core::collective::{Blocks, Dep, Message, Op, Schedule};
 use jumpnet_core::exec::{
@@ -99,18 +99,19 @@ pub fn blank_messages(len: usize) -> Vec<Message> {
 }
 
 /// Dragonfly minimal routing written from spec/routing.md §4 (Kim et al.; BookSim
-/// `dragonfly_port`), independently of the core: same router → eject; same group → one
+/// `dragonfly_port`) independently of the core's `routing::dragonfly_minimal`, as a
+/// cross-check: same router → eject; same group → one
 /// local hop; otherwise local hop to the router owning the global link toward the
 /// destination group, the global hop, and a local hop to the destination router. Port
 /// formulas of the consecutive arrangement with `g = a·h + 1`; VC 0 before the global hop,
 /// VC 1 from the global channel on.
 #[derive(Clone, Copy, Debug)]
-pub struct DragonflyMinimal<'a> {
+pub struct ReferenceDragonflyMinimal<'a> {
     /// The network (consecutive arrangement, `g = a·h + 1`).
     pub df: &'a Dragonfly,
 }
 
-impl DragonflyMinimal<'_> {
+impl ReferenceDragonflyMinimal<'_> {
     fn locate(&self, t: TerminalId) -> Result<(SwitchId, PortIndex), RoutingError> {
         self.df
             .terminal_port(t)
@@ -128,7 +129,7 @@ impl DragonflyMinimal<'_> {
     }
 }
 
-impl Routing for DragonflyMinimal<'_> {
+impl Routing for ReferenceDragonflyMinimal<'_> {
     fn num_vcs(&self) -> u8 {
         2
     }

@@ -8,9 +8,10 @@
 
 use jumpnet_core::analysis::{analyse, Outputs, RoutedNetwork};
 use jumpnet_core::collective::{Binomial, Bruck, RecursiveDoubling, Schedule};
+use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::{DistanceMatrix, MinimalRouting, Routing};
 use jumpnet_core::topology::{Circulant, Dragonfly, GlobalArrangement, LinkClass, Topology};
-use jumpnet_tests::{distances, DragonflyMinimal, Shortcut};
+use jumpnet_tests::{distances, Shortcut};
 
 const N: u32 = 1024;
 /// Seed of the random shortcut graph.
@@ -89,7 +90,7 @@ fn a6_dragonfly_bfs_routes_are_never_longer_than_hierarchical_ones() {
     let df = dragonfly();
     let d = distances(&df);
     let bfs = MinimalRouting::new(&df, DistanceMatrix::new(N, &d).unwrap()).unwrap();
-    let hier = DragonflyMinimal { df: &df };
+    let hier = DragonflyMinimal::new(&df, MinimalVcs::Dateline);
     let ring: Vec<u32> = (0..N).collect();
     let s = RecursiveDoubling::new(N, 8).unwrap();
     let a_bfs = analyse(

@@ -2,11 +2,13 @@
 //! [DF-BC] on the Dragonfly g = 129, a = 16, p = 8, h = 8 (16,512 terminals, one global
 //! link per group pair, consecutive arrangement) with minimal routing.
 //!
-//! Routing: the hierarchical minimal routing of spec/routing.md §4 (local → global → local,
-//! [DF-BC]/CODES "minimal"), written independently in the test crate
-//! ([`DragonflyMinimal`]). Generic BFS routing is *not* equivalent here: some router pairs of
-//! different groups are joined by two global links (2 hops) while the hierarchical path has
-//! 3, and BFS takes the shorter one (see the A6 test).
+//! Routing: the Dragonfly minimal routing of spec/routing.md §4 (local → global → local,
+//! [DF-BC]/CODES "minimal", `routing::dragonfly_minimal`), cross-checked route by route
+//! against an independent implementation in the test crate
+//! ([`ReferenceDragonflyMinimal`]). Generic BFS routing is *not* equivalent here: some router
+//! pairs of different groups are joined by two global links (2 hops) where the minimal
+//! Dragonfly path has 3, and BFS takes the shorter one (TREE, seed 1: 10,402 global and
+//! 18,842 local link messages instead of 10,163 and 19,100).
 //!
 //! Allocations: 10,240 distinct terminals drawn uniformly (seeds [`SEEDS`]), rank i on the
 //! i-th drawn terminal (random rank order, so every TREE message joins two uniformly random
@@ -14,16 +16,18 @@
 //! LLF, GLF and FOREST from rank 0 over the same allocation.
 
 use jumpnet_core::analysis::{
-    analyse, dragonfly_placement, makespan, Analysis, DragonflyLinks, Outputs, RankClock,
-    RoutedNetwork,
+    analyse, dragonfly_placement, makespan, Analysis, Outputs, RankClock, RoutedNetwork,
+    StepBuffers,
 };
 use jumpnet_core::collective::dragonfly::formulas::DragonflyParams;
 use jumpnet_core::collective::dragonfly::links::count_links;
 use jumpnet_core::collective::dragonfly::{broadcast, Algorithm, Placement, SCRATCH_PER_RANK};
 use jumpnet_core::collective::{Binomial, Schedule};
 use jumpnet_core::rng::Rng;
+use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::{Dragonfly, GlobalArrangement, LinkClass, Topology};
-use jumpnet_tests::{blank_messages, check_schedule, DragonflyMinimal};
+use jumpnet_tests::{blank_messages, check_schedule, ReferenceDragonflyMinimal};
 
 const G: u32 = 129;
 const A: u32 = 16;
@@ -55,7 +59,7 @@ fn allocation(df: &Dragonfly, n: usize, seed: u64) -> Vec<u32> {
 /// Routes `s` and cross-checks the link counts against the [DF-BC] §III-E per-message rule
 /// (`collective::dragonfly::links`) fed by the topology's own global links.
 fn analysed<S: Schedule>(df: &Dragonfly, s: &S, terminals: &[u32], job: &[Placement]) -> Analysis {
-    let routing = DragonflyMinimal { df };
+    let routing = DragonflyMinimal::new(df, MinimalVcs::Dateline);
     let a = analyse(
         &RoutedNetwork::new(df, &routing),
         s,
@@ -63,7 +67,7 @@ fn analysed<S: Schedule>(df: &Dragonfly, s: &S, terminals: &[u32], job: &[Placem
         Outputs::default(),
     )
     .unwrap();
-    let c = count_links(s, job, &DragonflyLinks(df)).unwrap();
+    let c = count_links(s, job, df).unwrap();
     assert_eq!(
         (a.links.global, a.links.local, a.links.terminal),
         (c.global, c.local, c.terminal)
@@ -73,7 +77,7 @@ fn analysed<S: Schedule>(df: &Dragonfly, s: &S, terminals: &[u32], job: &[Placem
 }
 
 fn makespan_of<S: Schedule>(df: &Dragonfly, s: &S, terminals: &[u32]) -> u64 {
-    let routing = DragonflyMinimal { df };
+    let routing = DragonflyMinimal::new(df, MinimalVcs::Dateline);
     let mut clocks = vec![RankClock::default(); terminals.len()];
     makespan(&RoutedNetwork::new(df, &routing), s, terminals, &mut clocks)
         .unwrap()
@@ -87,7 +91,7 @@ fn aware<'m>(
     msgs: &'m mut [jumpnet_core::collective::Message],
 ) -> jumpnet_core::collective::ListSchedule<'m> {
     let mut scratch = vec![0u32; SCRATCH_PER_RANK * job.len()];
-    broadcast(alg, job, 0, &DragonflyLinks(df), 1024, msgs, &mut scratch).unwrap()
+    broadcast(alg, job, 0, df, 1024, msgs, &mut scratch).unwrap()
 }
 
 fn used_groups(job: &[Placement]) -> u64 {
@@ -246,4 +250,60 @@ fn b1_schedules_pass_the_symbolic_checker() {
         let s = aware(&df, alg, &job, &mut msgs);
         assert_eq!(check_schedule(&s).messages, JOB as u64 - 1, "{alg:?}");
     }
+}
+
+/// Analysis with channel loads and per-step hops.
+fn detailed<R: Routing + ?Sized, S: Schedule>(
+    df: &Dragonfly,
+    routing: &R,
+    s: &S,
+    terminals: &[u32],
+) -> (Analysis, Vec<u64>, Vec<u64>) {
+    let mut loads = vec![0u64; (df.num_switches() * df.radix() as u32) as usize];
+    let mut steps = vec![0u64; s.num_steps() as usize + 1];
+    let a = analyse(
+        &RoutedNetwork::new(df, routing),
+        s,
+        terminals,
+        Outputs {
+            steps: StepBuffers {
+                hops: Some(&mut steps),
+                ..StepBuffers::default()
+            },
+            channel_loads: Some(&mut loads),
+        },
+    )
+    .unwrap();
+    (a, loads, steps)
+}
+
+#[test]
+fn b1_core_routing_matches_the_reference_route_by_route() {
+    // Same channel loads, per-step hops and link classes for TREE and FOREST on one
+    // allocation with the core's routing and the test crate's reference.
+    let df = network();
+    let terminals = allocation(&df, JOB, SEEDS[0]);
+    let mut job = vec![
+        Placement {
+            group: 0,
+            router: 0
+        };
+        JOB
+    ];
+    dragonfly_placement(&df, &terminals, &mut job).unwrap();
+    let core = DragonflyMinimal::new(&df, MinimalVcs::Dateline);
+    let reference = ReferenceDragonflyMinimal { df: &df };
+
+    let tree = Binomial::new(JOB as u32, 0, 1024).unwrap();
+    let a = detailed(&df, &core, &tree, &terminals);
+    let b = detailed(&df, &reference, &tree, &terminals);
+    assert_eq!(a.0, b.0);
+    assert!(a.1 == b.1 && a.2 == b.2, "TREE routes differ");
+
+    let mut msgs = blank_messages(JOB - 1);
+    let forest = aware(&df, Algorithm::Forest, &job, &mut msgs);
+    let a = detailed(&df, &core, &forest, &terminals);
+    let b = detailed(&df, &reference, &forest, &terminals);
+    assert_eq!(a.0, b.0);
+    assert!(a.1 == b.1 && a.2 == b.2, "FOREST routes differ");
 }

@@ -1,30 +1,13 @@
-//! Bridges from a [`Dragonfly`] topology to the inputs of the Dragonfly collectives
-//! (spec/collectives.md §6: the job as `(group, router)` per rank and the connectivity
-//! oracle `link(G1, G2) -> (R1, R2)`), so LLF/GLF/FOREST can be built for ranks placed on
-//! real terminals and then analysed on the same network.
+//! From ranks on the terminals of a [`Dragonfly`] to the job description of the Dragonfly
+//! collectives (spec/collectives.md §6: `(group, router)` per rank), so LLF/GLF/FOREST can
+//! be built for ranks placed on real terminals (with the topology itself as the
+//! [`crate::collective::dragonfly::GroupLinks`] oracle) and then analysed on the same
+//! network.
 
-use crate::collective::dragonfly::{GroupLinks, Placement};
+use crate::collective::dragonfly::Placement;
 use crate::topology::{Dragonfly, TerminalId, Topology};
 
 use super::error::{need, AnalysisError};
-
-/// The [`GroupLinks`] oracle of a Dragonfly topology: the routers (offsets within their
-/// groups) at the ends of the global link between two groups, from
-/// [`Dragonfly::global_link`] (the lowest-indexed link when a pair has several).
-#[derive(Clone, Copy, Debug)]
-pub struct DragonflyLinks<'a>(pub &'a Dragonfly);
-
-impl GroupLinks for DragonflyLinks<'_> {
-    /// For `g1 == g2` or a group out of range (which the collectives never ask) the answer
-    /// is `(0, 0)`.
-    fn link(&self, g1: u32, g2: u32) -> (u32, u32) {
-        let a = self.0.a();
-        match self.0.global_link(g1, g2) {
-            Some((r1, _, r2, _)) => (r1 % a, r2 % a),
-            None => (0, 0),
-        }
-    }
-}
 
 /// Writes the `(group, router offset)` of every rank's terminal (`placement[rank]`) into
 /// `out` (at least `placement.len()` entries).

@@ -17,8 +17,8 @@
 //! * Bridges for the mapping optimisers and the Dragonfly collectives: [`flatten()`] turns any
 //!   schedule into the `mapping::Message` list, the routing module's
 //!   [`crate::routing::DistanceMatrix`] is a `mapping::DistanceOracle` (see
-//!   [`crate::mapping::oracle`]), [`DragonflyLinks`] and [`dragonfly_placement`] feed LLF,
-//!   GLF and FOREST from a [`crate::topology::Dragonfly`].
+//!   [`crate::mapping::oracle`]), and [`dragonfly_placement`] describes ranks on the
+//!   terminals of a [`crate::topology::Dragonfly`] as the job of LLF, GLF and FOREST.
 //!
 //! Everything works in caller storage, never allocates and reports failures as
 //! [`AnalysisError`].
@@ -38,7 +38,7 @@ pub mod steps;
 mod tests;
 
 pub use distance::distance_hops;
-pub use dragonfly::{dragonfly_placement, DragonflyLinks};
+pub use dragonfly::dragonfly_placement;
 pub use error::AnalysisError;
 pub use flatten::flatten;
 pub use link_totals::LinkTotals;

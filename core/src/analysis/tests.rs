@@ -6,13 +6,14 @@ use std::vec;
 use std::vec::Vec;
 
 use super::*;
+use crate::collective::dragonfly::Placement;
 use crate::collective::{
     Binomial, Blocks, Bruck, DataLayout, Message, Op, RecursiveDoubling, Schedule, ScheduleError,
     Semantics,
 };
 use crate::mapping;
 use crate::routing::{DistanceMatrix, Hop, MinimalRouting, PacketState, Routing, RoutingError};
-use crate::topology::{Circulant, Dragonfly, GlobalArrangement, LinkClass, Port, Topology};
+use crate::topology::{Circulant, Dragonfly, GlobalArrangement, LinkClass, Topology};
 
 /// All-pairs distances of `t` in a fresh buffer.
 fn distances<T: Topology>(t: &T) -> Vec<u16> {
@@ -377,30 +378,18 @@ fn errors_name_what_is_wrong() {
 }
 
 #[test]
-fn dragonfly_links_name_the_routers_of_the_global_link() {
-    for (g, a, h) in [(9u32, 4u32, 2u32), (5, 2, 2), (4, 4, 1)] {
+fn dragonfly_placement_names_group_and_router() {
+    for (g, a, h) in [(9u32, 4u32, 2u32), (5, 2, 2)] {
         let df = Dragonfly::new(g, a, 2, h, GlobalArrangement::Consecutive).unwrap();
-        let links = DragonflyLinks(&df);
-        for g1 in 0..g {
-            for g2 in (0..g).filter(|&x| x != g1) {
-                let (r1, r2) = crate::collective::dragonfly::GroupLinks::link(&links, g1, g2);
-                let (s1, s2) = (g1 * a + r1, g2 * a + r2);
-                let joined = (0..df.radix()).any(|p| {
-                    matches!(df.port(s1, p), Port::Link(l)
-                        if l.peer == s2 && l.class == LinkClass::Global)
-                });
-                assert!(joined, "g={g} a={a} h={h}: {g1}->{g2} via {r1},{r2}");
-            }
-        }
-        let terms = [0, 2 * a - 1, df.num_terminals() - 1];
-        let mut out = [crate::collective::dragonfly::Placement {
+        // Terminal t sits on router t / 2 = group · a + offset.
+        let terms = [0, 2 * a - 1, 2 * a + 3, df.num_terminals() - 1];
+        let mut out = [Placement {
             group: 99,
             router: 99,
-        }; 3];
+        }; 4];
         dragonfly_placement(&df, &terms, &mut out).unwrap();
-        assert_eq!((out[0].group, out[0].router), (0, 0));
-        assert_eq!((out[1].group, out[1].router), ((a - 1) / a, a - 1));
-        assert_eq!((out[2].group, out[2].router), (g - 1, a - 1));
+        let got: Vec<(u32, u32)> = out.iter().map(|p| (p.group, p.router)).collect();
+        assert_eq!(got, [(0, 0), (0, a - 1), (1, 1), (g - 1, a - 1)]);
         assert_eq!(
             dragonfly_placement(&df, &[df.num_terminals()], &mut out),
             Err(AnalysisError::TerminalOutOfRange {
@@ -408,5 +397,9 @@ fn dragonfly_links_name_the_routers_of_the_global_link() {
                 terminals: df.num_terminals()
             })
         );
+        assert!(matches!(
+            dragonfly_placement(&df, &terms, &mut out[..2]),
+            Err(AnalysisError::Capacity { needed: 4, .. })
+        ));
     }
 }
