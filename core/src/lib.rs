@@ -3,9 +3,10 @@
 //! The allocation-free `#![no_std]` core of jumpnet. Everything that computes lives here:
 //! topologies ([`topology`]), graph metrics ([`metrics`]), collective send schedules
 //! ([`collective`]), their program executor and symbolic checker ([`exec`]) and the
-//! deterministic PRNG ([`rng`]). All storage is provided by the caller (slices or
-//! const-generic `heapless` containers), every fallible operation returns a small error enum,
-//! and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
+//! deterministic PRNG ([`rng`]); [`analysis`] puts them together (hops, link loads and the
+//! makespan model of a collective on a routed network). All storage is provided by the
+//! caller (slices or const-generic `heapless` containers), every fallible operation returns a
+//! small error enum, and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
 //! (firmware) and the host.
 //!
 //! Specifications live in the repository's `spec/` documents; each algorithm cites the
@@ -21,6 +22,7 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod analysis;
 pub mod collective;
 pub mod exec;
 pub mod mapping;

@@ -1,11 +1,12 @@
 //! Distance and path oracles: how mapping objectives see the network (spec/mapping.md §2).
 //!
-//! The mapping code never walks routes itself. Hop objectives ask a [`DistanceOracle`] (the
-//! host backs it with an all-pairs `u16` matrix, [`DistanceMatrix`], or with arithmetic
-//! distances of a structured topology); contention objectives and the GA's duration proxy ask
-//! a [`PathOracle`] for the directed channels of the deterministic route.
+//! The mapping code never walks routes itself. Hop objectives ask a [`DistanceOracle`]: the
+//! host passes the routing module's all-pairs `u16` matrix, [`DistanceMatrix`] (re-exported
+//! here, it implements [`DistanceOracle`] directly), or arithmetic distances of a structured
+//! topology. Contention objectives and the GA's duration proxy ask a [`PathOracle`] for the
+//! directed channels of the deterministic route.
 
-use super::{MappingError, NodeId};
+use super::NodeId;
 
 /// Dense id of a directed channel, `0..PathOracle::num_channels()`.
 pub type ChannelId = u32;
@@ -65,41 +66,15 @@ impl<P: PathOracle> DistanceOracle for PathLength<P> {
     }
 }
 
-/// All-pairs distances in a row-major `n × n` matrix of `u16` (routing.md §1 storage).
-#[derive(Clone, Copy, Debug)]
-pub struct DistanceMatrix<'a> {
-    n: u32,
-    dist: &'a [u16],
-}
-
-impl<'a> DistanceMatrix<'a> {
-    /// Wraps `dist` (`dist[a·n + b]` = hops from `a` to `b`, length exactly `n²`).
-    pub fn new(n: u32, dist: &'a [u16]) -> Result<Self, MappingError> {
-        let needed = n as u64 * n as u64;
-        if dist.len() as u64 != needed {
-            return Err(MappingError::Buffer {
-                what: "distance matrix (n·n entries)",
-                needed,
-                provided: dist.len() as u64,
-            });
-        }
-        Ok(DistanceMatrix { n, dist })
-    }
-
-    /// Number of nodes.
-    pub fn n(&self) -> u32 {
-        self.n
-    }
-}
+/// All-pairs switch distances are the routing module's matrix (spec/routing.md §1 storage):
+/// one implementation, computed by BFS ([`DistanceMatrix::compute`]) or wrapped from
+/// precomputed rows ([`DistanceMatrix::new`]), and used directly as a [`DistanceOracle`].
+pub use crate::routing::DistanceMatrix;
 
 impl DistanceOracle for DistanceMatrix<'_> {
     /// Pairs outside the matrix answer `u16::MAX` (the matrix's "unreachable").
     #[inline]
     fn distance(&self, a: NodeId, b: NodeId) -> u32 {
-        if a >= self.n || b >= self.n {
-            return u16::MAX as u32;
-        }
-        let i = a as usize * self.n as usize + b as usize;
-        self.dist.get(i).copied().unwrap_or(u16::MAX) as u32
+        self.get(a, b) as u32
     }
 }

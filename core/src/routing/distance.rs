@@ -91,6 +91,21 @@ impl<'a> DistanceMatrix<'a> {
         Ok(DistanceMatrix { n, d: buf })
     }
 
+    /// Wraps distances computed elsewhere (e.g. by a parallel BFS on the host, or injected
+    /// by a test): `d[a·n + b]` = hops from switch `a` to `b`, [`UNREACHABLE`] where
+    /// disconnected; `d` must hold exactly `n²` entries.
+    pub fn new(n: u32, d: &'a [u16]) -> Result<Self, RoutingError> {
+        let needed = n as u64 * n as u64;
+        if d.len() as u64 != needed {
+            return Err(RoutingError::Invalid {
+                param: "distance matrix entries",
+                value: d.len() as u64,
+                rule: "a distance matrix of n switches needs exactly n·n entries",
+            });
+        }
+        Ok(DistanceMatrix { n, d })
+    }
+
     /// Number of switches.
     pub fn switches(&self) -> u32 {
         self.n
