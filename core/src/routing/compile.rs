@@ -6,11 +6,12 @@
 //! layered routings, the output VC only on the path's layer); routings whose port depends on
 //! the packet's history (Valiant phases, torus datelines) cannot be expressed as such tables.
 //! The result should be checked with [`super::walk`] against the original routing.
+//! [`switch_table`] compiles the table of one switch only (what a device needs for itself).
 
 use crate::topology::{Port, PortIndex, SwitchId, Topology};
 
 use super::error::RoutingError;
-use super::table::RouteEntry;
+use super::table::{RouteEntry, RunTableBuilder};
 use super::table_set::TableSetBuilder;
 use super::{terminal_location, Hop, PacketState, Routing};
 
@@ -24,6 +25,29 @@ pub enum VcMode {
     PerPath,
 }
 
+/// The forwarding entry of switch `s` toward terminal `d`: the first hop of a packet
+/// injected at `s` (fresh [`PacketState`]); unreachable destinations give
+/// [`RouteEntry::NONE`].
+fn compiled_entry<R: Routing + ?Sized>(
+    routing: &R,
+    s: SwitchId,
+    d: u32,
+    mode: VcMode,
+) -> Result<RouteEntry, RoutingError> {
+    let mut st = PacketState::new(s);
+    match routing.next_hop(s, &mut st, d) {
+        Ok(Hop::Forward { port, vc }) => Ok(RouteEntry {
+            port,
+            vc: if mode == VcMode::InTable { vc } else { 0 },
+        }),
+        Ok(Hop::Eject { port }) => Ok(RouteEntry { port, vc: 0 }),
+        Err(RoutingError::Unreachable { .. }) | Err(RoutingError::NoRoute { .. }) => {
+            Ok(RouteEntry::NONE)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Compiles the forwarding table of switch `s` for all destinations into `out`.
 fn compile_switch<T: Topology, R: Routing + ?Sized>(
     topo: &T,
@@ -33,19 +57,30 @@ fn compile_switch<T: Topology, R: Routing + ?Sized>(
     out: &mut TableSetBuilder<'_, RouteEntry>,
 ) -> Result<(), RoutingError> {
     for d in 0..topo.num_terminals() {
-        let mut st = PacketState::new(s);
-        let entry = match routing.next_hop(s, &mut st, d) {
-            Ok(Hop::Forward { port, vc }) => RouteEntry {
-                port,
-                vc: if mode == VcMode::InTable { vc } else { 0 },
-            },
-            Ok(Hop::Eject { port }) => RouteEntry { port, vc: 0 },
-            Err(RoutingError::Unreachable { .. }) | Err(RoutingError::NoRoute { .. }) => {
-                RouteEntry::NONE
-            }
-            Err(e) => return Err(e),
-        };
-        out.push(entry)?;
+        out.push(compiled_entry(routing, s, d, mode)?)?;
+    }
+    Ok(())
+}
+
+/// Compiles the forwarding table of the single switch `s` (one entry per terminal, in
+/// order) into `out`: the same entries [`compile_tables`] gives for `s`, with O(1) extra
+/// storage, so a device can compile its own table from an arithmetic routing.
+pub fn switch_table<T: Topology, R: Routing + ?Sized>(
+    topo: &T,
+    routing: &R,
+    s: SwitchId,
+    mode: VcMode,
+    out: &mut RunTableBuilder<'_, RouteEntry>,
+) -> Result<(), RoutingError> {
+    let n = topo.num_switches();
+    if s >= n {
+        return Err(RoutingError::SwitchOutOfRange {
+            switch: s,
+            switches: n,
+        });
+    }
+    for d in 0..topo.num_terminals() {
+        out.push(compiled_entry(routing, s, d, mode)?)?;
     }
     Ok(())
 }
@@ -92,4 +127,98 @@ pub fn compile_tables<T: Topology, R: Routing + ?Sized>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+    use crate::routing::table::Run;
+    use crate::routing::{TorusDor, TorusVcs};
+    use crate::topology::{Dragonfly, GlobalArrangement, Torus};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// First hop of every destination from `s`, straight from `next_hop`.
+    fn first_hops<T: Topology, R: Routing>(topo: &T, r: &R, s: SwitchId) -> Vec<RouteEntry> {
+        (0..topo.num_terminals())
+            .map(
+                |d| match r.next_hop(s, &mut PacketState::new(s), d).unwrap() {
+                    Hop::Forward { port, vc } => RouteEntry { port, vc },
+                    Hop::Eject { port } => RouteEntry { port, vc: 0 },
+                },
+            )
+            .collect()
+    }
+
+    #[test]
+    fn switch_table_is_the_first_hop_and_matches_compile_tables() {
+        // Dragonfly minimal with dateline VCs: a first hop on a global port takes VC 1.
+        let df = Dragonfly::new(5, 2, 2, 2, GlobalArrangement::Consecutive).unwrap();
+        let routing = DragonflyMinimal::new(&df, MinimalVcs::Dateline);
+        let (n, dests) = (df.num_switches(), df.num_terminals());
+        let mut all = vec![
+            Run {
+                first: 0,
+                value: RouteEntry::NONE
+            };
+            (n * dests) as usize
+        ];
+        let mut offsets = vec![0u32; n as usize + 1];
+        let mut b = TableSetBuilder::new(n, dests, &mut all, &mut offsets).unwrap();
+        compile_tables(&df, &routing, VcMode::InTable, &mut b, None).unwrap();
+        let set = b.finish().unwrap();
+        let mut saw_vc1 = false;
+        for s in 0..n {
+            let expected = first_hops(&df, &routing, s);
+            for mode in [VcMode::InTable, VcMode::PerPath] {
+                let mut runs = vec![
+                    Run {
+                        first: 0,
+                        value: RouteEntry::NONE
+                    };
+                    dests as usize
+                ];
+                let mut one = RunTableBuilder::new(&mut runs);
+                switch_table(&df, &routing, s, mode, &mut one).unwrap();
+                let t = one.finish();
+                assert_eq!(t.len(), dests);
+                for (d, e) in expected.iter().enumerate() {
+                    let want = match mode {
+                        VcMode::InTable => *e,
+                        VcMode::PerPath => RouteEntry { vc: 0, ..*e },
+                    };
+                    assert_eq!(t.lookup(d as u32), Some(want), "switch {s} dst {d}");
+                    saw_vc1 |= e.vc == 1;
+                }
+                if mode == VcMode::InTable {
+                    assert_eq!(t, set.table(s).unwrap(), "switch {s}");
+                }
+            }
+        }
+        assert!(saw_vc1, "a first hop on a global port takes VC 1");
+    }
+
+    #[test]
+    fn switch_table_reports_bad_switch_and_full_buffer() {
+        let torus = Torus::torus(&[4, 4], 1).unwrap();
+        let dor = TorusDor::new(&torus, TorusVcs::Single).unwrap();
+        let mut runs = [Run {
+            first: 0,
+            value: RouteEntry::NONE,
+        }; 2];
+        let mut b = RunTableBuilder::new(&mut runs);
+        assert_eq!(
+            switch_table(&torus, &dor, 16, VcMode::InTable, &mut b),
+            Err(RoutingError::SwitchOutOfRange {
+                switch: 16,
+                switches: 16
+            })
+        );
+        assert!(matches!(
+            switch_table(&torus, &dor, 0, VcMode::InTable, &mut b),
+            Err(RoutingError::Capacity { .. })
+        ));
+    }
 }

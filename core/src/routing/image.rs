@@ -37,7 +37,7 @@ struct Header {
 }
 
 /// Upper bound on the image size of a table of `runs` runs (varints at their widest).
-pub fn max_image_len(runs: usize) -> usize {
+pub const fn max_image_len(runs: usize) -> usize {
     // header: 4 magic + 1 + 1 + 3 × 5-byte varints; run: 5-byte start + value (≤ 3 + 1).
     21 + runs * 9 + 4
 }

@@ -13,13 +13,15 @@
 //! Global links follow one of the [`GlobalArrangement`]s; every arrangement is an involution
 //! on `(group, link index)`, so port symmetry holds by construction.
 
+use serde::{Deserialize, Serialize};
+
 use super::{
     Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
 };
 
 /// How the `a·h` global links of each group are wired to other groups
 /// (spec/topologies.md §7). `(G, i)` denotes global link index `i = r·h + c` of group `G`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GlobalArrangement {
     /// Consecutive / "absolute" (BookSim `dragonflynew`), the default. Link `i` of group `G`
     /// has round `k = floor(i/(g−1))` and target index `t = i mod (g−1)`; it goes to group

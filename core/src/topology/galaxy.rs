@@ -27,6 +27,8 @@
 //! `j mod a`, global slot `floor(j/a)`, default `h = ceil((hs + hg)/a)`. The peer end is found
 //! the same way from `V`'s ordered list. Slots that carry no edge are unconnected.
 
+use serde::{Deserialize, Serialize};
+
 use super::dragonfly::GlobalLinkEnds;
 use super::field::MmsField;
 use super::{
@@ -35,7 +37,7 @@ use super::{
 
 /// Which router of a supernode carries which supernode-level edge (spec/topologies.md §10).
 /// `j` is the position of the edge in the supernode's ascending neighbour list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RouterAssignment {
     /// Project choice of spec/topologies.md §10 (the default): edge `j` on router `j mod a`,
     /// global slot `floor(j/a)`; default `h = ceil((hs + hg)/a)`.

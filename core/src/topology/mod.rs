@@ -21,6 +21,7 @@ pub mod limits;
 pub mod random_shortcut;
 pub mod shape;
 pub mod slim_fly;
+pub mod spec;
 pub mod stored;
 pub mod torus;
 
@@ -35,6 +36,7 @@ pub use galaxy::Galaxyfly;
 pub use hypercube::Hypercube;
 pub use hyperx::HyperX;
 pub use slim_fly::SlimFly;
+pub use spec::NetworkSpec;
 pub use stored::{Slot, StoredGraph};
 pub use torus::Torus;
 
