@@ -6,6 +6,8 @@
 //!   with host drivers through this crate.
 //! - [`selftest`]: the self-test application (PRNG streams, a stored graph built with
 //!   `topology::stored::from_edges`), plain computation.
+//! - [`tables`]: route tables computed on the device (one switch's forwarding table from a
+//!   `NetworkSpec` and an algorithm) and served as canonical table images in chunks.
 //! - [`serve`]: the request loop, generic over `embedded_io::Read + Write`.
 //! - `board` (bare-metal targets only): the QEMU `mps2-an386` board layer: CMSDK UART0,
 //!   semihosting exit, defmt logging over semihosting, panic handler (exit status 101).
@@ -23,4 +25,5 @@ extern crate std;
 pub mod board;
 pub mod selftest;
 pub mod serve;
+pub mod tables;
 pub mod wire;

@@ -1,4 +1,5 @@
-//! The self-test application: runs jumpnet-core code on the device and answers requests.
+//! The request handler: runs jumpnet-core code on the device and answers requests (the
+//! self-test computations here, route tables in [`crate::tables`]).
 //!
 //! Everything here is plain computation over [`crate::wire::message`] types, so it runs the
 //! same on the host (unit tests) and on the device; the host checks the device's answers
@@ -9,6 +10,7 @@ use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::stored::{from_edges, Slot};
 use jumpnet_core::topology::{Port, Topology};
 
+use crate::tables::TableService;
 use crate::wire::frame::FRAME_CRC;
 use crate::wire::message::{
     Command, GraphSummary, Rejection, Reply, Request, Response, MAX_GRAPH_CHORDS,
@@ -30,8 +32,9 @@ pub enum Action {
     Panic,
 }
 
-/// Answers one request. `served` is the number of requests answered before this one.
-pub fn handle(request: &Request, served: u32) -> (Response, Action) {
+/// Answers one request. `served` is the number of requests answered before this one;
+/// route-table requests are answered by `tables`.
+pub fn handle(request: &Request, served: u32, tables: &mut TableService) -> (Response, Action) {
     let id = request.id;
     if request.version != WIRE_VERSION {
         let rejection = Rejection::UnsupportedVersion {
@@ -43,7 +46,7 @@ pub fn handle(request: &Request, served: u32) -> (Response, Action) {
             Action::Continue,
         );
     }
-    let (reply, action) = match request.command {
+    let (reply, action) = match &request.command {
         Command::Hello => (
             Reply::Hello {
                 wire_version: WIRE_VERSION,
@@ -51,11 +54,11 @@ pub fn handle(request: &Request, served: u32) -> (Response, Action) {
             },
             Action::Continue,
         ),
-        Command::RngWords { seed, skip, count } => (
+        &Command::RngWords { seed, skip, count } => (
             rng_words(seed, skip, count).map_or_else(Reply::Rejected, Reply::RngWords),
             Action::Continue,
         ),
-        Command::RingWithChords {
+        &Command::RingWithChords {
             seed,
             switches,
             chords,
@@ -65,6 +68,12 @@ pub fn handle(request: &Request, served: u32) -> (Response, Action) {
         ),
         Command::Shutdown => (Reply::ShuttingDown, Action::Shutdown),
         Command::Panic => (Reply::ShuttingDown, Action::Panic),
+        Command::RouteTable(req) => (
+            tables
+                .serve(req)
+                .map_or_else(Reply::Rejected, Reply::RouteTable),
+            Action::Continue,
+        ),
     };
     (Response::new(id, reply), action)
 }
@@ -313,8 +322,9 @@ mod tests {
 
     #[test]
     fn handle_checks_the_version_and_dispatches() {
+        let mut tables = std::boxed::Box::new(TableService::new());
         let mut req = Request::new(9, Command::Hello);
-        let (resp, action) = handle(&req, 4);
+        let (resp, action) = handle(&req, 4, &mut tables);
         assert_eq!(resp.id, 9);
         assert_eq!(
             resp.reply,
@@ -325,14 +335,14 @@ mod tests {
         );
         assert_eq!(action, Action::Continue);
         req.version = WIRE_VERSION + 1;
-        let (resp, _) = handle(&req, 0);
+        let (resp, _) = handle(&req, 0, &mut tables);
         assert!(matches!(
             resp.reply,
             Reply::Rejected(Rejection::UnsupportedVersion { .. })
         ));
-        let (_, action) = handle(&Request::new(1, Command::Shutdown), 0);
+        let (_, action) = handle(&Request::new(1, Command::Shutdown), 0, &mut tables);
         assert_eq!(action, Action::Shutdown);
-        let (_, action) = handle(&Request::new(1, Command::Panic), 0);
+        let (_, action) = handle(&Request::new(1, Command::Panic), 0, &mut tables);
         assert_eq!(action, Action::Panic);
     }
 }

@@ -6,6 +6,7 @@ use core::fmt;
 use embedded_io::{Read, Write};
 
 use crate::selftest::{self, Action};
+use crate::tables::TableService;
 use crate::wire::frame::{self, FrameAccumulator, FrameError};
 use crate::wire::message::{Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
 
@@ -42,6 +43,8 @@ pub enum CommandKind {
     Shutdown,
     /// [`Command::Panic`].
     Panic,
+    /// [`Command::RouteTable`].
+    RouteTable,
 }
 
 impl From<&Command> for CommandKind {
@@ -52,6 +55,7 @@ impl From<&Command> for CommandKind {
             Command::RingWithChords { .. } => CommandKind::RingWithChords,
             Command::Shutdown => CommandKind::Shutdown,
             Command::Panic => CommandKind::Panic,
+            Command::RouteTable(_) => CommandKind::RouteTable,
         }
     }
 }
@@ -77,12 +81,14 @@ impl<E: fmt::Debug> fmt::Display for ServeError<E> {
     }
 }
 
-/// Serves self-test requests, one frame at a time.
+/// Serves requests, one frame at a time. Holds the frame buffers and the route-table
+/// service with its buffers (about 110 KiB in all): keep it in static memory on a device.
 #[derive(Debug)]
 pub struct Server {
     rx: FrameAccumulator<MAX_FRAME_LEN>,
     tx: [u8; MAX_FRAME_LEN],
     served: u32,
+    tables: TableService,
 }
 
 impl Default for Server {
@@ -98,12 +104,18 @@ impl Server {
             rx: FrameAccumulator::new(),
             tx: [0; MAX_FRAME_LEN],
             served: 0,
+            tables: TableService::new(),
         }
     }
 
     /// Requests answered so far.
     pub fn served(&self) -> u32 {
         self.served
+    }
+
+    /// Route tables computed so far.
+    pub fn tables_computed(&self) -> u32 {
+        self.tables.computations()
     }
 
     /// Reads bytes until one frame is complete, answers it and reports what happened.
@@ -123,7 +135,8 @@ impl Server {
             };
             let (response, served) = match frame.and_then(frame::decode::<Request>) {
                 Ok(request) => {
-                    let (response, action) = selftest::handle(&request, self.served);
+                    let (response, action) =
+                        selftest::handle(&request, self.served, &mut self.tables);
                     self.served = self.served.saturating_add(1);
                     let served = Served::Request {
                         id: request.id,

@@ -1,11 +1,14 @@
 //! `cargo xtask firmware`: builds the firmware ELFs for `thumbv7em-none-eabihf` (release,
 //! defmt logs at `debug`) and runs them under QEMU `mps2-an386` through the HIL tests of
-//! `firmware/tests/qemu_selftest.rs`.
+//! `firmware/tests/` ([`QEMU_TESTS`]).
 
 use std::path::PathBuf;
 
 use crate::process::{self, cargo, Result};
 use crate::setup::FIRMWARE_TARGET;
+
+/// The HIL test targets of `firmware/tests/` that run the firmware under QEMU.
+pub const QEMU_TESTS: &[&str] = &["qemu_selftest", "qemu_route_table"];
 
 /// defmt log level compiled into the firmware.
 pub const DEFMT_LOG: &str = "debug";
@@ -43,15 +46,11 @@ pub fn build() -> Result<PathBuf> {
 /// workspace test build, so nothing is rebuilt after `cargo xtask test`'s test stage.
 pub fn run_under_qemu(elf: &std::path::Path) -> Result {
     let mut c = cargo();
-    c.args([
-        "test",
-        "--workspace",
-        "--test",
-        "qemu_selftest",
-        "--",
-        "--ignored",
-    ])
-    .env("JUMPNET_FIRMWARE_ELF", elf);
+    c.args(["test", "--workspace"]);
+    for test in QEMU_TESTS {
+        c.args(["--test", test]);
+    }
+    c.args(["--", "--ignored"]).env("JUMPNET_FIRMWARE_ELF", elf);
     process::run(c)
 }
 

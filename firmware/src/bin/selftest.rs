@@ -1,5 +1,6 @@
-//! Self-test firmware for QEMU `mps2-an386`: serves [`jumpnet_firmware::wire`] requests on
-//! UART0 until the host sends `Shutdown` (exit 0) or `Panic` (exit 101); logs with defmt.
+//! Self-test firmware for QEMU `mps2-an386`: serves [`jumpnet_firmware::wire`] requests
+//! (self-test computations and route tables) on UART0 until the host sends `Shutdown`
+//! (exit 0) or `Panic` (exit 101); logs with defmt.
 //!
 //! Built for the host it is only a stub that explains how to run it.
 #![cfg_attr(target_os = "none", no_std)]
@@ -11,19 +12,18 @@ mod device {
     use cortex_m_rt::entry;
     use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
     use jumpnet_firmware::selftest::Action;
-    use jumpnet_firmware::serve::{ServeError, Served, Server};
+    use jumpnet_firmware::serve::{CommandKind, ServeError, Served, Server};
     use jumpnet_firmware::wire::WIRE_VERSION;
 
     #[entry]
     fn main() -> ! {
+        // The server holds the frame buffers and the route-table buffers (about 110 KiB):
+        // a `static mut` at the top of the entry function is a safe `&'static mut` placed
+        // in `.bss` by cortex-m-rt, never built on the stack.
+        static mut SERVER: Server = Server::new();
+        let server: &'static mut Server = SERVER;
         defmt::info!("jumpnet selftest up, wire version {=u8}", WIRE_VERSION);
         let mut uart = Uart0::take();
-        // The server holds two 512-byte frame buffers; keep them off the stack.
-        let server = cortex_m::singleton!(: Server = Server::new());
-        let Some(server) = server else {
-            defmt::error!("server storage already taken");
-            exit(1)
-        };
         loop {
             match server.serve_one(&mut uart) {
                 Ok(Served::Request {
@@ -33,6 +33,9 @@ mod device {
                     action,
                 }) => {
                     defmt::debug!("request {=u16} {} rejected={=bool}", id, kind, rejected);
+                    if kind == CommandKind::RouteTable {
+                        defmt::debug!("route tables computed: {=u32}", server.tables_computed());
+                    }
                     match action {
                         Action::Continue => {}
                         Action::Shutdown => {

@@ -4,6 +4,11 @@
 //! response echoes. A device that gets a request of another version answers
 //! [`Rejection::UnsupportedVersion`]; a frame it cannot decode is answered with
 //! [`Rejection::Frame`] and id 0.
+//!
+//! New commands, replies and rejections are appended to their enums, so the postcard variant
+//! indices of the older ones (in particular [`Reply::Rejected`] and
+//! [`Rejection::UnsupportedVersion`]) stay stable and a host of another version can still
+//! read why it was rejected.
 
 use core::fmt;
 
@@ -11,9 +16,13 @@ use heapless::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::frame::FrameError;
+use super::route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableResource};
 
 /// Version of the message set below; bump it on any incompatible change.
-pub const WIRE_VERSION: u8 = 1;
+///
+/// Version 2 added [`Command::RouteTable`], [`Reply::RouteTable`] and the route-table
+/// rejections.
+pub const WIRE_VERSION: u8 = 2;
 /// Largest encoded frame (terminator included) either side sends.
 pub const MAX_FRAME_LEN: usize = 512;
 /// Most PRNG words one [`Command::RngWords`] request may ask for.
@@ -49,7 +58,7 @@ impl Request {
     }
 }
 
-/// The commands of the self-test firmware.
+/// The commands of the firmware.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// Liveness check; answered with [`Reply::Hello`].
@@ -78,6 +87,9 @@ pub enum Command {
     Shutdown,
     /// Makes the device panic (checks the panic path: exit status 101, no reply).
     Panic,
+    /// Computes the forwarding table of one switch on the device and returns a chunk of its
+    /// canonical image ([`super::route_table`]); answered with [`Reply::RouteTable`].
+    RouteTable(RouteTableRequest),
 }
 
 /// A device → host message.
@@ -102,7 +114,7 @@ impl Response {
     }
 }
 
-/// Answers of the self-test firmware.
+/// Answers of the firmware.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reply {
     /// Answer to [`Command::Hello`].
@@ -120,6 +132,8 @@ pub enum Reply {
     ShuttingDown,
     /// The request was not carried out.
     Rejected(Rejection),
+    /// Answer to [`Command::RouteTable`].
+    RouteTable(ImageChunk),
 }
 
 /// Summary of a graph built on the device, enough for the host to check it exactly.
@@ -169,6 +183,40 @@ pub enum Rejection {
     },
     /// The core rejected the graph (should not happen for parameters in range).
     GraphBuildFailed,
+    /// The network of a [`Command::RouteTable`] request does not build (a parameter breaks
+    /// its family's rules; the host gets the exact reason from
+    /// `jumpnet_core::topology::spec::NetworkSpec::build`).
+    InvalidNetwork,
+    /// The algorithm of a [`Command::RouteTable`] request does not apply to the network.
+    AlgorithmNotApplicable {
+        /// The algorithm.
+        algorithm: TableAlgorithm,
+    },
+    /// The switch of a [`Command::RouteTable`] request is not a switch of the network.
+    SwitchOutOfRange {
+        /// Requested switch.
+        switch: u32,
+        /// Switches of the network.
+        switches: u32,
+    },
+    /// The table does not fit the device's storage (limits in [`super::route_table`]).
+    TableCapacity {
+        /// What ran out.
+        resource: TableResource,
+        /// How many are needed.
+        needed: u64,
+        /// How many the device has.
+        available: u64,
+    },
+    /// The core failed to compute the table for another reason.
+    RoutingFailed,
+    /// The offset of a [`Command::RouteTable`] request is beyond the end of the image.
+    ChunkOutOfRange {
+        /// Requested offset.
+        offset: u32,
+        /// Image length.
+        image_len: u32,
+    },
 }
 
 impl fmt::Display for Rejection {
@@ -190,6 +238,31 @@ impl fmt::Display for Rejection {
                  {MIN_GRAPH_SWITCHES}..={MAX_GRAPH_SWITCHES} and chords at most {MAX_GRAPH_CHORDS}"
             ),
             Rejection::GraphBuildFailed => f.write_str("the core rejected the graph"),
+            Rejection::InvalidNetwork => {
+                f.write_str("the network of the route-table request does not build")
+            }
+            Rejection::AlgorithmNotApplicable { algorithm } => match algorithm.needs() {
+                Some(needs) => write!(f, "routing algorithm {algorithm} needs {needs}"),
+                None => write!(f, "routing algorithm {algorithm} does not apply"),
+            },
+            Rejection::SwitchOutOfRange { switch, switches } => write!(
+                f,
+                "switch {switch} is out of range: the network has switches 0..{switches}"
+            ),
+            Rejection::TableCapacity {
+                resource,
+                needed,
+                available,
+            } => write!(
+                f,
+                "route table too large for the device: {needed} {resource} needed, at most \
+                 {available}"
+            ),
+            Rejection::RoutingFailed => f.write_str("the core failed to compute the route table"),
+            Rejection::ChunkOutOfRange { offset, image_len } => write!(
+                f,
+                "image offset {offset} is beyond the end of the {image_len}-byte image"
+            ),
         }
     }
 }
@@ -197,6 +270,7 @@ impl fmt::Display for Rejection {
 #[cfg(test)]
 mod tests {
     use super::super::frame;
+    use super::super::route_table::MAX_IMAGE_CHUNK;
     use super::*;
 
     #[test]
@@ -229,6 +303,65 @@ mod tests {
     }
 
     #[test]
+    fn largest_route_table_messages_fit_a_frame() {
+        use jumpnet_core::topology::circulant::MAX_JUMPS;
+        use jumpnet_core::topology::spec::NetworkSpec;
+        let mut buf = [0u8; MAX_FRAME_LEN];
+        // Worst case for COBS: no zero byte at all (one overhead byte per 254), and all zeros.
+        for fill in [0xFFu8, 0x00] {
+            let mut bytes = Vec::new();
+            bytes.resize(MAX_IMAGE_CHUNK, fill).unwrap();
+            let r = Response::new(
+                u16::MAX,
+                Reply::RouteTable(ImageChunk {
+                    image_len: u32::MAX,
+                    offset: u32::MAX,
+                    bytes,
+                }),
+            );
+            assert!(frame::encode(&r, &mut buf).is_ok(), "chunk of {fill:#x}");
+        }
+        let mut jumps = Vec::new();
+        jumps.resize(MAX_JUMPS, u32::MAX).unwrap();
+        let req = Request::new(
+            u16::MAX,
+            Command::RouteTable(RouteTableRequest {
+                network: NetworkSpec::Circulant { n: u32::MAX, jumps },
+                algorithm: TableAlgorithm::DragonflyMinimal,
+                switch: u32::MAX,
+                offset: u32::MAX,
+                max_len: u16::MAX,
+            }),
+        );
+        assert!(frame::encode(&req, &mut buf).is_ok());
+        let r = Response::new(
+            u16::MAX,
+            Reply::Rejected(Rejection::TableCapacity {
+                resource: TableResource::ImageBytes,
+                needed: u64::MAX,
+                available: u64::MAX,
+            }),
+        );
+        assert!(frame::encode(&r, &mut buf).is_ok());
+    }
+
+    #[test]
+    fn version_rejections_keep_their_encoding() {
+        // Reply::Rejected is variant 4 and Rejection::UnsupportedVersion variant 1 in every
+        // wire version, so a host of any version can read this answer.
+        let r = Response::new(
+            3,
+            Reply::Rejected(Rejection::UnsupportedVersion {
+                got: 1,
+                supported: WIRE_VERSION,
+            }),
+        );
+        let mut buf = [0u8; 16];
+        let bytes = postcard::to_slice(&r, &mut buf).unwrap();
+        assert_eq!(bytes, &[WIRE_VERSION, 3, 4, 1, 1, WIRE_VERSION]);
+    }
+
+    #[test]
     fn rejections_name_the_limits() {
         let text = std::format!("{}", Rejection::RngRequestTooLarge { count: 99, skip: 0 });
         assert!(text.contains("count=99") && text.contains("at most 32"));
@@ -240,5 +373,21 @@ mod tests {
             }
         );
         assert!(text.contains("3..=32"));
+        let text = std::format!(
+            "{}",
+            Rejection::TableCapacity {
+                resource: TableResource::Destinations,
+                needed: 8192,
+                available: 4096
+            }
+        );
+        assert!(text.contains("8192 destinations") && text.contains("at most 4096"));
+        let text = std::format!(
+            "{}",
+            Rejection::AlgorithmNotApplicable {
+                algorithm: TableAlgorithm::Ecube
+            }
+        );
+        assert_eq!(text, "routing algorithm ecube needs a hypercube");
     }
 }

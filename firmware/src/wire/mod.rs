@@ -1,10 +1,13 @@
 //! The host ↔ device wire format: frames ([`frame`]) carrying versioned messages
-//! ([`message`]). Shared by the firmware and by host drivers, which link this crate.
+//! ([`message`]); the route-table request and its chunked image answer ([`route_table`]).
+//! Shared by the firmware and by host drivers, which link this crate.
 
 pub mod frame;
 pub mod message;
+pub mod route_table;
 
 pub use frame::{FrameAccumulator, FrameError};
 pub use message::{
     Command, GraphSummary, Rejection, Reply, Request, Response, MAX_FRAME_LEN, WIRE_VERSION,
 };
+pub use route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableResource};
