@@ -1,26 +1,8 @@
 //! End-to-end tests of `jumpnet report` and `jumpnet map` through the real binary.
 
-use std::process::Command;
+mod common;
 
-fn jumpnet_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run jumpnet");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("jumpnet-rm-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::*;
 
 const SCENARIO: &str = r#"{
   "title": "small comparison",
@@ -38,10 +20,10 @@ const SCENARIO: &str = r#"{
 
 #[test]
 fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
-    let dir = tmp("report");
+    let dir = tmpdir("rm-report");
     std::fs::write(dir.join("s.json"), SCENARIO).unwrap();
     let (code, out, err) = jumpnet_in(
-        &dir,
+        Some(&dir),
         &[
             "report",
             "--scenario",
@@ -105,14 +87,14 @@ fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
     assert!(md.contains("| bcast | G(64,6) | 63 | 63 |"), "{md}");
     // Re-running replaces the report; a foreign directory is refused and left alone.
     let (code, _, err) = jumpnet_in(
-        &dir,
+        Some(&dir),
         &["report", "--scenario", "s.json", "--out", "r", "--quiet"],
     );
     assert_eq!(code, 0, "{err}");
     std::fs::create_dir_all(dir.join("mine")).unwrap();
     std::fs::write(dir.join("mine/keep.txt"), "x").unwrap();
     let (code, _, err) = jumpnet_in(
-        &dir,
+        Some(&dir),
         &["report", "--scenario", "s.json", "--out", "mine", "--quiet"],
     );
     assert_eq!(code, 2);
@@ -127,11 +109,14 @@ fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
         SCENARIO.replace("\"ring\", \"random\"", "\"ring\", \"spiral\""),
     )
     .unwrap();
-    let (code, _, err) = jumpnet_in(&dir, &["report", "--scenario", "bad.json", "--out", "r2"]);
+    let (code, _, err) = jumpnet_in(
+        Some(&dir),
+        &["report", "--scenario", "bad.json", "--out", "r2"],
+    );
     assert_eq!(code, 2);
     assert!(err.contains("unknown mapping `spiral`"), "{err}");
     assert!(!dir.join("r2").exists());
-    let (code, out, _) = jumpnet_in(&dir, &["report", "--print-scenario"]);
+    let (code, out, _) = jumpnet_in(Some(&dir), &["report", "--print-scenario"]);
     assert_eq!(code, 0);
     assert!(out.contains("gcirculant n=1024"));
     std::fs::remove_dir_all(dir).unwrap();
@@ -139,9 +124,9 @@ fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
 
 #[test]
 fn map_place_outputs_a_permutation_and_improves() {
-    let dir = tmp("map");
+    let dir = tmpdir("rm-map");
     let (code, out, err) = jumpnet_in(
-        &dir,
+        Some(&dir),
         &[
             "map",
             "place",
@@ -190,7 +175,7 @@ fn map_place_outputs_a_permutation_and_improves() {
     assert_eq!(nodes.len(), 128, "distinct nodes");
     // The circulant mapping of m nodes on G(n, log2 n) is optimal (A2).
     let (code, out, _) = jumpnet_in(
-        &dir,
+        Some(&dir),
         &[
             "map",
             "place",
@@ -211,7 +196,7 @@ fn map_place_outputs_a_permutation_and_improves() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["before"]["total_hops"], 4608);
     // Multi-terminal switches are outside the mapping model and are refused with a reason.
-    let (code, _, err) = jumpnet_in(&dir, &["map", "place", "torus", "k=4,4", "t=2"]);
+    let (code, _, err) = jumpnet_in(Some(&dir), &["map", "place", "torus", "k=4,4", "t=2"]);
     assert_eq!(code, 2);
     assert!(err.contains("one compute node per switch"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
@@ -219,9 +204,9 @@ fn map_place_outputs_a_permutation_and_improves() {
 
 #[test]
 fn map_ga_beats_the_identity_mapping() {
-    let dir = tmp("ga");
+    let dir = tmpdir("rm-ga");
     let (code, out, err) = jumpnet_in(
-        &dir,
+        Some(&dir),
         &[
             "map",
             "ga",
@@ -254,7 +239,7 @@ fn map_ga_beats_the_identity_mapping() {
         .collect();
     gene.sort_unstable();
     assert_eq!(gene, (0..64).collect::<Vec<u64>>());
-    let (code, _, err) = jumpnet_in(&dir, &["map", "ga", "--patterns", "spiral"]);
+    let (code, _, err) = jumpnet_in(Some(&dir), &["map", "ga", "--patterns", "spiral"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown pattern `spiral`"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
