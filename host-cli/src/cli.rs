@@ -10,9 +10,10 @@ use crate::collectives::{self, Algorithm, CollectiveRequest, JobPlacement, Owned
 use crate::export::ExportFormat;
 use crate::network::OwnedNetwork;
 use crate::output::{self, Format};
+use crate::placement::{MapStrategy, Optimiser, RankOrderChoice};
 use crate::routes::{RouteAlgo, RouteOptions};
 use crate::spec::{TopologySpec, FAMILIES};
-use crate::{route, sched, topo};
+use crate::{map, report, route, sched, topo};
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
 #[derive(Debug, Parser)]
@@ -26,6 +27,34 @@ pub struct Cli {
 /// Top-level subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The main job: compare topologies on a scenario (default: the embedded N = 1,024,
+    /// degree-19 comparison) — diameter, ASPL, cables, collective hop counts under several
+    /// mappings and two-opt — written as Markdown + JSON + SVG charts, summary on stdout.
+    Report {
+        /// Scenario JSON file (default: the embedded scenario; see `--print-scenario`).
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
+        /// Output directory for report.md, results.json and the charts.
+        #[arg(
+            long,
+            short = 'o',
+            default_value = "jumpnet-report",
+            value_name = "DIR"
+        )]
+        out: PathBuf,
+        /// Override the scenario's two-opt iterations.
+        #[arg(long)]
+        iterations: Option<u64>,
+        /// Print the embedded default scenario and exit.
+        #[arg(long)]
+        print_scenario: bool,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Output format of the summary.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
     /// Build a topology and inspect, measure or export it.
     Topo {
         /// Topology action.
@@ -37,6 +66,13 @@ pub enum Command {
         /// Routing action.
         #[command(subcommand)]
         action: RouteAction,
+    },
+    /// Process mapping: place a collective's ranks on nodes and optimise the placement; GA
+    /// node mapping on a torus.
+    Map {
+        /// Mapping action.
+        #[command(subcommand)]
+        action: MapAction,
     },
     /// Collective send schedules: show, verify symbolically, export per-rank programs.
     Sched {
@@ -132,6 +168,82 @@ pub enum RouteAction {
         /// The routing.
         #[command(flatten)]
         route: RouteArgs,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+}
+
+/// `jumpnet map ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum MapAction {
+    /// Map the ranks of a rank-space collective onto a topology's nodes with a baseline
+    /// strategy, optionally optimise the placement (two-opt / annealing) for total hops, and
+    /// print the permutation with before/after statistics.
+    Place {
+        /// The topology (one compute node per switch).
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Collective whose messages are placed.
+        #[arg(long, short = 'c', value_enum, default_value = "bcast")]
+        collective: Algorithm,
+        /// Number of ranks (default: all nodes).
+        #[arg(long, short = 'n')]
+        ranks: Option<u32>,
+        /// Root rank of broadcasts.
+        #[arg(long, default_value_t = 0)]
+        root: u32,
+        /// Baseline mapping.
+        #[arg(long, short = 'm', value_enum, default_value = "ring")]
+        mapping: MapStrategy,
+        /// Rank order of the mapped nodes.
+        #[arg(long, value_enum, default_value = "paper")]
+        rank_order: RankOrderChoice,
+        /// Placement optimiser.
+        #[arg(long, value_enum, default_value = "two-opt")]
+        optimise: Optimiser,
+        /// Optimiser iterations (two-opt swaps; annealing temperature steps of m swaps each).
+        #[arg(long, default_value_t = 200_000)]
+        iterations: u64,
+        /// Seed of the mapping and the optimiser.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the permutation (CSV `rank,node`) to this file.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Genetic node mapping on an n x n torus with dimension-order routing ([GA], spec/mapping.md §5).
+    Ga {
+        /// Torus side n (n x n nodes).
+        #[arg(long, default_value_t = 8)]
+        side: u16,
+        /// Traffic patterns applied together: bcmp, brev, brot, shfl, trns, torn, rpar, rrng.
+        #[arg(long, value_delimiter = ',', default_value = "bcmp,shfl,trns")]
+        patterns: Vec<String>,
+        /// Variant S00..S22 or S99 (random search).
+        #[arg(long, default_value = "S03")]
+        variant: String,
+        /// Ranking: sc (duration first), ah (avg.hop first), ml (product).
+        #[arg(long, default_value = "ml")]
+        ranking: String,
+        /// Population size.
+        #[arg(long, default_value_t = 1000)]
+        genes: u32,
+        /// Generations.
+        #[arg(long, default_value_t = 1000)]
+        generations: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
         /// Output format.
         #[command(flatten)]
         format: FormatArgs,
@@ -340,9 +452,121 @@ pub enum TopoAction {
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
 pub fn run(cli: Cli) -> Result<u8> {
     match cli.command {
+        Command::Report {
+            scenario,
+            out,
+            iterations,
+            print_scenario,
+            quiet,
+            format,
+        } => {
+            if print_scenario {
+                print!("{}", report::DEFAULT_SCENARIO);
+                return Ok(0);
+            }
+            let sc = match scenario {
+                Some(p) => {
+                    let text = std::fs::read_to_string(&p).map_err(|e| {
+                        anyhow::anyhow!("cannot read scenario {}: {e}", p.display())
+                    })?;
+                    report::Scenario::from_json(&text, &p.display().to_string())?
+                }
+                None => {
+                    report::Scenario::from_json(report::DEFAULT_SCENARIO, "(embedded default)")?
+                }
+            };
+            let mut rep = report::run(&sc, iterations, !quiet)?;
+            rep.write(&out)?;
+            output::print(&rep, format.format())?;
+            Ok(0)
+        }
         Command::Topo { action } => run_topo(action).map(|()| 0),
         Command::Route { action } => run_route(action),
+        Command::Map { action } => run_map(action).map(|()| 0),
         Command::Sched { action } => run_sched(action).map(|()| 0),
+    }
+}
+
+fn run_map(action: MapAction) -> Result<()> {
+    match action {
+        MapAction::Place {
+            topology,
+            collective,
+            ranks,
+            root,
+            mapping,
+            rank_order,
+            optimise,
+            iterations,
+            seed,
+            output: path,
+            quiet,
+            format,
+        } => {
+            let net = topology.build()?;
+            let ranks = ranks.unwrap_or(jumpnet_core::topology::Topology::num_switches(
+                &net.network(),
+            ));
+            let placed = map::place(
+                &net,
+                &map::PlaceRequest {
+                    collective,
+                    ranks,
+                    root,
+                    strategy: mapping,
+                    order: rank_order,
+                    optimiser: optimise,
+                    iterations,
+                    seed,
+                    progress: !quiet,
+                },
+            )?;
+            if let Some(p) = path {
+                let mut csv = String::from("rank,node\n");
+                for (r, n) in placed.placement.iter().enumerate() {
+                    csv.push_str(&format!("{r},{n}\n"));
+                }
+                output::write_atomic(&p, csv.as_bytes())?;
+            }
+            output::print(&placed, format.format())
+        }
+        MapAction::Ga {
+            side,
+            patterns,
+            variant,
+            ranking,
+            genes,
+            generations,
+            seed,
+            quiet,
+            format,
+        } => {
+            use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
+            let pats = patterns
+                .iter()
+                .map(|p| {
+                    TrafficPattern::from_name(p.trim()).ok_or_else(|| {
+                        anyhow::anyhow!("unknown pattern `{p}`: use bcmp, brev, brot, shfl, trns, torn, rpar, rrng")
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let v = Variant::from_name(&variant).ok_or_else(|| {
+                anyhow::anyhow!("unknown variant `{variant}`: use S00-S05, S10-S12, S20-S22 or S99")
+            })?;
+            let r = Ranking::from_name(&ranking)
+                .ok_or_else(|| anyhow::anyhow!("unknown ranking `{ranking}`: use sc, ah or ml"))?;
+            let res = map::ga(&map::GaRequest {
+                side,
+                patterns: pats,
+                variant: v,
+                ranking: r,
+                genes,
+                generations,
+                seed,
+                progress: !quiet,
+            })?;
+            output::print(&res, format.format())
+        }
     }
 }
 

@@ -1,24 +1,8 @@
 //! End-to-end tests of `jumpnet route` through the real binary.
 
-use std::process::Command;
+mod common;
 
-fn jumpnet(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
-        .args(args)
-        .output()
-        .expect("run jumpnet");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("jumpnet-route-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::*;
 
 #[test]
 fn torus_ring_deadlocks_with_one_vc_and_not_with_datelines() {
@@ -78,7 +62,7 @@ fn every_algorithm_passes_on_its_family() {
 
 #[test]
 fn lft_dump_round_trips_and_bad_tables_are_caught() {
-    let dir = tmp("lft");
+    let dir = tmpdir("route-lft");
     let f = dir.join("t.lft");
     let (code, _, err) = jumpnet(&[
         "route",

@@ -1,18 +1,8 @@
 //! End-to-end tests of `jumpnet sched` through the real binary.
 
-use std::process::Command;
+mod common;
 
-fn jumpnet(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
-        .args(args)
-        .output()
-        .expect("run jumpnet");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::*;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = jumpnet(args);

@@ -1,24 +1,8 @@
 //! End-to-end tests of `jumpnet topo` through the real binary.
 
-use std::process::Command;
+mod common;
 
-fn jumpnet(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
-        .args(args)
-        .output()
-        .expect("run jumpnet");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn tmpdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("jumpnet-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::*;
 
 #[test]
 fn metrics_json_matches_spec_table() {

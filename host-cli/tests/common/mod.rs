@@ -1,0 +1,33 @@
+//! Helpers shared by the end-to-end CLI tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs the `jumpnet` binary in `dir` (or the current directory); returns (exit code, stdout,
+/// stderr).
+pub fn jumpnet_in(dir: Option<&Path>, args: &[&str]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_jumpnet"));
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let out = cmd.args(args).output().expect("run jumpnet");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs the `jumpnet` binary in the current directory.
+pub fn jumpnet(args: &[&str]) -> (i32, String, String) {
+    jumpnet_in(None, args)
+}
+
+/// A fresh temporary directory named after the test and the process.
+pub fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("jumpnet-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("create temp dir");
+    d
+}
