@@ -1,10 +1,7 @@
 //! [`AnySchedule`]: every collective algorithm behind one enum, so callers (the host CLI,
 //! the simulator, the firmware) can hold "some schedule" without generics or allocation.
 
-use super::blocks::DataLayout;
-use super::message::{Message, Rank};
-use super::program::Op;
-use super::schedule::{Schedule, ScheduleError, Semantics};
+use super::schedule::delegate_schedule;
 use super::{Binomial, Broadcast, Bruck, ListSchedule, RecursiveDoubling, RingAllgather};
 use super::{RingAllreduce, ScatterAllgather};
 
@@ -29,61 +26,22 @@ pub enum AnySchedule<'a> {
     List(ListSchedule<'a>),
 }
 
-macro_rules! each {
-    ($self:ident, $s:ident => $e:expr) => {
-        match $self {
-            AnySchedule::Binomial($s) => $e,
-            AnySchedule::RecursiveDoubling($s) => $e,
-            AnySchedule::Bruck($s) => $e,
-            AnySchedule::RingAllgather($s) => $e,
-            AnySchedule::RingAllreduce($s) => $e,
-            AnySchedule::ScatterAllgather($s) => $e,
-            AnySchedule::Broadcast($s) => $e,
-            AnySchedule::List($s) => $e,
-        }
-    };
-}
-
-impl Schedule for AnySchedule<'_> {
-    fn ranks(&self) -> u32 {
-        each!(self, s => s.ranks())
-    }
-    fn semantics(&self) -> Semantics {
-        each!(self, s => s.semantics())
-    }
-    fn layout(&self) -> DataLayout {
-        each!(self, s => s.layout())
-    }
-    fn num_steps(&self) -> u32 {
-        each!(self, s => s.num_steps())
-    }
-    fn num_messages(&self) -> u64 {
-        each!(self, s => s.num_messages())
-    }
-    fn for_each_message<F: FnMut(Message)>(&self, f: F) {
-        each!(self, s => s.for_each_message(f))
-    }
-    fn for_each_message_in_step<F: FnMut(Message)>(&self, step: u32, f: F) {
-        each!(self, s => s.for_each_message_in_step(step, f))
-    }
-    fn program_len(&self, rank: Rank) -> usize {
-        each!(self, s => s.program_len(rank))
-    }
-    fn total_program_len(&self) -> usize {
-        each!(self, s => s.total_program_len())
-    }
-    fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError> {
-        each!(self, s => s.program(rank, out))
-    }
-    fn own_block(&self, rank: Rank) -> u32 {
-        each!(self, s => s.own_block(rank))
-    }
-}
+delegate_schedule!(AnySchedule<'_> {
+    AnySchedule::Binomial,
+    AnySchedule::RecursiveDoubling,
+    AnySchedule::Bruck,
+    AnySchedule::RingAllgather,
+    AnySchedule::RingAllreduce,
+    AnySchedule::ScatterAllgather,
+    AnySchedule::Broadcast,
+    AnySchedule::List,
+});
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::collective::{Op, Schedule};
     extern crate std;
     use std::vec::Vec;
 

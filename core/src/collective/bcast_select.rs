@@ -8,11 +8,9 @@
 //! (all comparisons strict, as in the MPICH code).
 
 use super::binomial::Binomial;
-use super::blocks::DataLayout;
-use super::message::{Message, Rank};
-use super::program::Op;
+use super::message::Rank;
 use super::scatter_allgather::{AllgatherKind, ScatterAllgather};
-use super::schedule::{Schedule, ScheduleError, Semantics};
+use super::schedule::{delegate_schedule, ScheduleError};
 
 /// MPICH `BCAST_SHORT_MSG_SIZE`.
 pub const BCAST_SHORT_MSG_SIZE: u64 = 12288;
@@ -80,44 +78,10 @@ impl Broadcast {
     }
 }
 
-macro_rules! each {
-    ($self:ident, $s:ident => $e:expr) => {
-        match $self {
-            Broadcast::Binomial($s) => $e,
-            Broadcast::Scatter($s) => $e,
-        }
-    };
-}
-
-impl Schedule for Broadcast {
-    fn ranks(&self) -> u32 {
-        each!(self, s => s.ranks())
-    }
-    fn semantics(&self) -> Semantics {
-        each!(self, s => s.semantics())
-    }
-    fn layout(&self) -> DataLayout {
-        each!(self, s => s.layout())
-    }
-    fn num_steps(&self) -> u32 {
-        each!(self, s => s.num_steps())
-    }
-    fn num_messages(&self) -> u64 {
-        each!(self, s => s.num_messages())
-    }
-    fn for_each_message<F: FnMut(Message)>(&self, f: F) {
-        each!(self, s => s.for_each_message(f))
-    }
-    fn for_each_message_in_step<F: FnMut(Message)>(&self, step: u32, f: F) {
-        each!(self, s => s.for_each_message_in_step(step, f))
-    }
-    fn program_len(&self, rank: Rank) -> usize {
-        each!(self, s => s.program_len(rank))
-    }
-    fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError> {
-        each!(self, s => s.program(rank, out))
-    }
-}
+delegate_schedule!(Broadcast {
+    Broadcast::Binomial,
+    Broadcast::Scatter,
+});
 
 #[cfg(test)]
 mod tests {

@@ -132,6 +132,56 @@ pub trait Schedule {
     }
 }
 
+/// Implements [`Schedule`] for an enum whose variants each hold one schedule, by
+/// delegating every method to the held schedule (see `AnySchedule`, `Broadcast`).
+macro_rules! delegate_schedule {
+    ($ty:ty { $($variant:path),+ $(,)? }) => {
+        const _: () = {
+            use $crate::collective::blocks::DataLayout;
+            use $crate::collective::message::{Message, Rank};
+            use $crate::collective::program::Op;
+            use $crate::collective::schedule::{Schedule as S, ScheduleError, Semantics};
+
+            impl S for $ty {
+                fn ranks(&self) -> u32 {
+                    match self { $($variant(s) => S::ranks(s),)+ }
+                }
+                fn semantics(&self) -> Semantics {
+                    match self { $($variant(s) => S::semantics(s),)+ }
+                }
+                fn layout(&self) -> DataLayout {
+                    match self { $($variant(s) => S::layout(s),)+ }
+                }
+                fn num_steps(&self) -> u32 {
+                    match self { $($variant(s) => S::num_steps(s),)+ }
+                }
+                fn num_messages(&self) -> u64 {
+                    match self { $($variant(s) => S::num_messages(s),)+ }
+                }
+                fn for_each_message<F: FnMut(Message)>(&self, f: F) {
+                    match self { $($variant(s) => S::for_each_message(s, f),)+ }
+                }
+                fn for_each_message_in_step<F: FnMut(Message)>(&self, step: u32, f: F) {
+                    match self { $($variant(s) => S::for_each_message_in_step(s, step, f),)+ }
+                }
+                fn program_len(&self, rank: Rank) -> usize {
+                    match self { $($variant(s) => S::program_len(s, rank),)+ }
+                }
+                fn total_program_len(&self) -> usize {
+                    match self { $($variant(s) => S::total_program_len(s),)+ }
+                }
+                fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError> {
+                    match self { $($variant(s) => S::program(s, rank, out),)+ }
+                }
+                fn own_block(&self, rank: Rank) -> u32 {
+                    match self { $($variant(s) => S::own_block(s, rank),)+ }
+                }
+            }
+        };
+    };
+}
+pub(crate) use delegate_schedule;
+
 /// `ceil(log2 n)` (0 for `n ≤ 1`).
 pub const fn ceil_log2(n: u32) -> u32 {
     if n <= 1 {

@@ -15,8 +15,8 @@
 
 use crate::topology::{Circulant, PortIndex, SwitchId, TerminalId};
 
-use super::circulant_jump::{offset, Jump};
-use super::endpoint::{inject_state, locate, Endpoint};
+use super::circulant_jump::{port_by_jump, Jump};
+use super::endpoint::{forward_on_vc0, inject_state};
 use super::error::RoutingError;
 use super::{Hop, PacketState, Routing};
 
@@ -97,14 +97,7 @@ impl<'a> CirculantGreedy<'a> {
         at: SwitchId,
         t: SwitchId,
     ) -> Result<Option<PortIndex>, RoutingError> {
-        let x = offset(self.circulant, at, t)?;
-        let Some(j) = self.jump(x)? else {
-            return Ok(None);
-        };
-        self.circulant
-            .jump_port(j.index, j.forward)
-            .map(Some)
-            .ok_or(RoutingError::Unreachable { from: at, to: t })
+        port_by_jump(self.circulant, at, t, |x| self.jump(x))
     }
 }
 
@@ -123,14 +116,8 @@ impl Routing for CirculantGreedy<'_> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let t = match locate(self.circulant, at, dst)? {
-            Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
-            Endpoint::Toward(t) => t,
-        };
-        let port = self
-            .port_toward(at, t)?
-            .ok_or(RoutingError::Unreachable { from: at, to: t })?;
-        state.vc = 0;
-        Ok(Hop::Forward { port, vc: 0 })
+        forward_on_vc0(self.circulant, at, state, dst, |at, t| {
+            self.port_toward(at, t)
+        })
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::topology::{HyperX, PortIndex, SwitchId, TerminalId};
 
-use super::endpoint::{inject_state, locate, Endpoint};
+use super::endpoint::{check_switches, forward_on_vc0, inject_state};
 use super::error::RoutingError;
 use super::{Hop, PacketState, Routing};
 
@@ -37,29 +37,14 @@ impl<'a> HyperXDor<'a> {
         t: SwitchId,
     ) -> Result<Option<PortIndex>, RoutingError> {
         let shape = self.hyperx.shape();
-        let n = shape.count();
-        for s in [at, t] {
-            if s >= n {
-                return Err(RoutingError::SwitchOutOfRange {
-                    switch: s,
-                    switches: n,
-                });
-            }
-        }
-        let (mut a, mut b) = (at, t);
-        for (dim, &k) in shape.sizes().iter().enumerate() {
-            let (x, y) = (a % k, b % k);
-            if x != y {
-                return self
-                    .hyperx
-                    .port_to(at, dim, y, 0)
-                    .map(Some)
-                    .ok_or(RoutingError::Unreachable { from: at, to: t });
-            }
-            a /= k;
-            b /= k;
-        }
-        Ok(None)
+        check_switches(shape.count(), at, t)?;
+        let Some((dim, _, y, _)) = shape.first_difference(at, t) else {
+            return Ok(None);
+        };
+        self.hyperx
+            .port_to(at, dim, y, 0)
+            .map(Some)
+            .ok_or(RoutingError::Unreachable { from: at, to: t })
     }
 }
 
@@ -78,14 +63,6 @@ impl Routing for HyperXDor<'_> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let t = match locate(self.hyperx, at, dst)? {
-            Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
-            Endpoint::Toward(t) => t,
-        };
-        let port = self
-            .port_toward(at, t)?
-            .ok_or(RoutingError::Unreachable { from: at, to: t })?;
-        state.vc = 0;
-        Ok(Hop::Forward { port, vc: 0 })
+        forward_on_vc0(self.hyperx, at, state, dst, |at, t| self.port_toward(at, t))
     }
 }

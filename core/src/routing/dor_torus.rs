@@ -16,7 +16,7 @@
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 
 use super::dateline::{dateline_vc, RingHop, DATELINE_VCS};
-use super::endpoint::{inject_state, locate, Endpoint};
+use super::endpoint::{check_switches, inject_state, locate, Endpoint};
 use super::error::RoutingError;
 use super::{Hop, PacketState, Routing};
 
@@ -69,31 +69,17 @@ impl<'a> TorusDor<'a> {
         t: SwitchId,
     ) -> Result<Option<RingHop>, RoutingError> {
         let shape = self.torus.shape();
-        let n = shape.count();
-        for s in [at, t] {
-            if s >= n {
-                return Err(RoutingError::SwitchOutOfRange {
-                    switch: s,
-                    switches: n,
-                });
-            }
-        }
-        let (mut a, mut b) = (at, t);
-        for (dim, &k) in shape.sizes().iter().enumerate() {
-            let (x, y) = (a % k, b % k);
-            if x != y {
-                let forward = if self.torus.wraps() {
-                    let plus = if y > x { y - x } else { y + k - x };
-                    plus <= k - plus
-                } else {
-                    y > x
-                };
-                return Ok(Some(RingHop { dim, forward, x, k }));
-            }
-            a /= k;
-            b /= k;
-        }
-        Ok(None)
+        check_switches(shape.count(), at, t)?;
+        let Some((dim, x, y, k)) = shape.first_difference(at, t) else {
+            return Ok(None);
+        };
+        let forward = if self.torus.wraps() {
+            let plus = if y > x { y - x } else { y + k - x };
+            plus <= k - plus
+        } else {
+            y > x
+        };
+        Ok(Some(RingHop { dim, forward, x, k }))
     }
 
     /// Dimension and direction (`true` = `+`) of the next hop from switch `at` toward

@@ -8,7 +8,7 @@
 
 use crate::topology::{Hypercube, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::endpoint::{inject_state, locate, Endpoint};
+use super::endpoint::{check_switches, forward_on_vc0, inject_state};
 use super::error::RoutingError;
 use super::{Hop, PacketState, Routing};
 
@@ -37,14 +37,7 @@ impl<'a> HypercubeEcube<'a> {
         t: SwitchId,
     ) -> Result<Option<PortIndex>, RoutingError> {
         let n = self.cube.num_switches();
-        for s in [at, t] {
-            if s >= n {
-                return Err(RoutingError::SwitchOutOfRange {
-                    switch: s,
-                    switches: n,
-                });
-            }
-        }
+        check_switches(n, at, t)?;
         let diff = at ^ t;
         if diff == 0 {
             return Ok(None);
@@ -75,14 +68,6 @@ impl Routing for HypercubeEcube<'_> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let t = match locate(self.cube, at, dst)? {
-            Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
-            Endpoint::Toward(t) => t,
-        };
-        let port = self
-            .port_toward(at, t)?
-            .ok_or(RoutingError::Unreachable { from: at, to: t })?;
-        state.vc = 0;
-        Ok(Hop::Forward { port, vc: 0 })
+        forward_on_vc0(self.cube, at, state, dst, |at, t| self.port_toward(at, t))
     }
 }

@@ -5,7 +5,7 @@
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 
 use super::error::RoutingError;
-use super::{terminal_location, PacketState};
+use super::{terminal_location, Hop, PacketState};
 
 /// What a switch must do with a packet before any family-specific decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,4 +48,35 @@ pub(crate) fn inject_state<T: Topology>(
     let (s, _) = terminal_location(topo, src)?;
     terminal_location(topo, dst)?;
     Ok(PacketState::new(s))
+}
+
+/// Checks that the switches `at` and `t` are below `n`.
+#[inline]
+pub(crate) fn check_switches(n: u32, at: SwitchId, t: SwitchId) -> Result<(), RoutingError> {
+    match [at, t].into_iter().find(|&s| s >= n) {
+        Some(switch) => Err(RoutingError::SwitchOutOfRange {
+            switch,
+            switches: n,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// `next_hop` of a one-VC routing given by its switch-level rule `port_toward(at, t)`
+/// (`None` when `at == t`): eject at the destination switch, otherwise forward on VC 0.
+#[inline]
+pub(crate) fn forward_on_vc0<T: Topology>(
+    topo: &T,
+    at: SwitchId,
+    state: &mut PacketState,
+    dst: TerminalId,
+    port_toward: impl FnOnce(SwitchId, SwitchId) -> Result<Option<PortIndex>, RoutingError>,
+) -> Result<Hop, RoutingError> {
+    let t = match locate(topo, at, dst)? {
+        Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
+        Endpoint::Toward(t) => t,
+    };
+    let port = port_toward(at, t)?.ok_or(RoutingError::Unreachable { from: at, to: t })?;
+    state.vc = 0;
+    Ok(Hop::Forward { port, vc: 0 })
 }

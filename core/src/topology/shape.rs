@@ -149,6 +149,24 @@ impl Shape {
         let old = self.coord(id, dim)?;
         Some(id - old * stride + value * stride)
     }
+
+    /// The lowest dimension where points `a` and `b` differ, with their coordinates there:
+    /// `(dim, a_dim, b_dim, size_dim)`; `None` when `a == b` or either is out of range.
+    pub fn first_difference(&self, a: u32, b: u32) -> Option<(usize, u32, u32, u32)> {
+        if a >= self.count || b >= self.count {
+            return None;
+        }
+        let (mut a, mut b) = (a, b);
+        for (dim, &k) in self.sizes.iter().enumerate() {
+            let (x, y) = (a % k, b % k);
+            if x != y {
+                return Some((dim, x, y, k));
+            }
+            a /= k;
+            b /= k;
+        }
+        None
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +183,12 @@ mod tests {
         let m = Shape::new(&[2, 3, 4], "radices").unwrap();
         assert_eq!(m.count(), 24);
         assert_eq!(m.id(&[1, 2, 3]), Some(1 + 2 * 2 + 3 * 6));
+        assert_eq!(
+            m.first_difference(m.id(&[1, 2, 3]).unwrap(), m.id(&[1, 0, 2]).unwrap()),
+            Some((1, 2, 0, 3))
+        );
+        assert_eq!(m.first_difference(7, 7), None);
+        assert_eq!(m.first_difference(7, 24), None);
         assert_eq!(
             m.with_coord(m.id(&[1, 2, 3]).unwrap(), 1, 0),
             m.id(&[1, 0, 3])
