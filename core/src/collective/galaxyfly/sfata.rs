@@ -38,11 +38,18 @@ pub fn sfata<'a, G: GalaxyGraph, P: Pivot + ?Sized>(
 ) -> Result<ListSchedule<'a>, ScheduleError> {
     let (s, a, n) = dims(graph)?;
     let (su, au, nu) = (s as usize, a as usize, n as usize);
-    if scratch.len() < scratch_len(s, a) || own.len() < nu {
+    if scratch.len() < scratch_len(s, a) {
         return Err(ScheduleError::Capacity {
-            what: "SFATA scratch / own blocks",
+            what: "SFATA scratch",
             needed: scratch_len(s, a) as u64,
             available: scratch.len() as u64,
+        });
+    }
+    if own.len() < nu {
+        return Err(ScheduleError::Capacity {
+            what: "SFATA own blocks",
+            needed: n as u64,
+            available: own.len() as u64,
         });
     }
     let mut buf = scratch;

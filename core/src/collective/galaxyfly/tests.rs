@@ -256,3 +256,74 @@ fn rfata_is_complete_with_counted_redundancy() {
         assert!(strict(&sched).is_err());
     }
 }
+
+#[test]
+fn short_buffers_name_the_buffer() {
+    use crate::collective::ScheduleError;
+    let g = configs().swap_remove(0);
+    let (s, a) = (g.supernodes(), g.a);
+    let n = (s * a) as usize;
+    fn capacity<T: core::fmt::Debug>(r: Result<T, ScheduleError>) -> (&'static str, u64, u64) {
+        match r {
+            Err(ScheduleError::Capacity {
+                what,
+                needed,
+                available,
+            }) => (what, needed, available),
+            other => panic!("expected a capacity error, got {other:?}"),
+        }
+    }
+    let mut msgs = blank(4 * n);
+    let (sl, rl) = (sfata::scratch_len(s, a), rfata::scratch_len(s, a));
+    let mut own = vec![0u32; n];
+    let mut short_own = vec![0u32; n - 1];
+    let mut scratch = vec![0u32; sl.max(rl)];
+    assert_eq!(
+        capacity(sfata(
+            &g,
+            0,
+            &LowerMedian,
+            160,
+            &mut msgs,
+            &mut short_own,
+            &mut scratch
+        )),
+        ("SFATA own blocks", n as u64, n as u64 - 1)
+    );
+    assert_eq!(
+        capacity(rfata(
+            &g,
+            0,
+            &LowerMedian,
+            160,
+            &mut msgs,
+            &mut short_own,
+            &mut scratch
+        )),
+        ("RFATA own blocks", n as u64, n as u64 - 1)
+    );
+    assert_eq!(
+        capacity(sfata(
+            &g,
+            0,
+            &LowerMedian,
+            160,
+            &mut msgs,
+            &mut own,
+            &mut scratch[..sl - 1]
+        )),
+        ("SFATA scratch", sl as u64, sl as u64 - 1)
+    );
+    assert_eq!(
+        capacity(rfata(
+            &g,
+            0,
+            &LowerMedian,
+            160,
+            &mut msgs,
+            &mut own,
+            &mut scratch[..rl - 1]
+        )),
+        ("RFATA scratch", rl as u64, rl as u64 - 1)
+    );
+}
