@@ -311,43 +311,68 @@ impl Render for Verify {
     }
 }
 
+/// Heap storage for the symbolic checker (`exec::check`) of one schedule: the buffers
+/// [`CheckSizes`] asks for, reusable across runs.
+#[derive(Debug)]
+pub struct CheckStore {
+    ops: Vec<Op>,
+    status: Vec<OpStatus>,
+    stage: Vec<u32>,
+    starts: Vec<u32>,
+    cursors: Vec<ExecCursor>,
+    hashes: Vec<u64>,
+    state: Vec<u64>,
+    staging: Vec<u64>,
+}
+
+impl CheckStore {
+    /// Buffers sized for `schedule`.
+    pub fn for_schedule<S: Schedule>(schedule: &S) -> Self {
+        let z = CheckSizes::of(schedule);
+        let filler = Op::Send {
+            peer: 0,
+            blocks: Blocks::All,
+            after: Dep::None,
+        };
+        CheckStore {
+            ops: vec![filler; z.ops],
+            status: vec![OpStatus::Pending; z.ops],
+            stage: vec![0; z.ops],
+            starts: vec![0; z.ranks + 1],
+            cursors: vec![ExecCursor::default(); z.ranks],
+            hashes: vec![0; 2 * z.ranks],
+            state: vec![0; z.state_words],
+            staging: vec![0; z.staging_words],
+        }
+    }
+
+    /// The buffers, borrowed for one `exec::check` run.
+    pub fn buffers(&mut self) -> CheckBuffers<'_> {
+        CheckBuffers {
+            ops: &mut self.ops,
+            status: &mut self.status,
+            stage: &mut self.stage,
+            starts: &mut self.starts,
+            cursors: &mut self.cursors,
+            hashes: &mut self.hashes,
+            state: &mut self.state,
+            staging: &mut self.staging,
+        }
+    }
+}
+
 /// Runs the symbolic checker in rank order and under `extra_seeds` random interleavings.
 pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
     let s = owned.schedule()?;
-    let sizes = CheckSizes::of(&s);
-    let mut ops = vec![
-        Op::Permute {
-            reflect: false,
-            shift: 0,
-            after: Dep::None
-        };
-        sizes.ops
-    ];
-    let mut status = vec![OpStatus::Pending; sizes.ops];
-    let mut stage = vec![0u32; sizes.ops];
-    let mut starts = vec![0u32; sizes.ranks + 1];
-    let mut cursors = vec![ExecCursor::default(); sizes.ranks];
-    let mut hashes = vec![0u64; 2 * sizes.ranks];
-    let mut state = vec![0u64; sizes.state_words];
-    let mut staging = vec![0u64; sizes.staging_words];
+    let mut store = CheckStore::for_schedule(&s);
     let seeds: Vec<u64> = std::iter::once(0)
         .chain((1..=extra_seeds as u64).map(|i| i * 0x9E37))
         .collect();
     let mut last = None;
     for &seed in &seeds {
-        let bufs = CheckBuffers {
-            ops: &mut ops,
-            status: &mut status,
-            stage: &mut stage,
-            starts: &mut starts,
-            cursors: &mut cursors,
-            hashes: &mut hashes,
-            state: &mut state,
-            staging: &mut staging,
-        };
         let report = exec::check(
             &s,
-            bufs,
+            store.buffers(),
             CheckOptions {
                 allow_redundant: owned.allows_redundant(),
                 seed,

@@ -2,10 +2,9 @@
 //! caller-buffer APIs, the symbolic checker with `Vec` buffers, and an independent
 //! reference implementation of Dragonfly minimal routing (spec/routing.md §4).
 
-use jumpnet_core::collective::{Blocks, Dep, Message, Op, Schedule};
-use jumpnet_core::exec::{
-    check, CheckBuffers, CheckOptions, CheckReport, CheckSizes, ExecCursor, OpStatus,
-};
+use jumpnet::sched::CheckStore;
+use jumpnet_core::collective::{Blocks, Message, Schedule};
+use jumpnet_core::exec::{check, CheckOptions, CheckReport};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::{DistanceMatrix, Hop, PacketState, Routing, RoutingError};
 use jumpnet_core::topology::{
@@ -53,35 +52,9 @@ impl Shortcut {
 /// Runs the symbolic checker (`exec::check`, strict: no redundant deliveries) on `s` with
 /// freshly allocated buffers.
 pub fn check_schedule<S: Schedule>(s: &S) -> CheckReport {
-    let z = CheckSizes::of(s);
-    let filler = Op::Send {
-        peer: 0,
-        blocks: Blocks::All,
-        after: Dep::None,
-    };
-    let mut ops = vec![filler; z.ops];
-    let mut status = vec![OpStatus::Pending; z.ops];
-    let mut stage = vec![0u32; z.ops];
-    let mut starts = vec![0u32; z.ranks + 1];
-    let mut cursors = vec![ExecCursor::default(); z.ranks];
-    let mut hashes = vec![0u64; 2 * z.ranks];
-    let mut state = vec![0u64; z.state_words];
-    let mut staging = vec![0u64; z.staging_words];
-    check(
-        s,
-        CheckBuffers {
-            ops: &mut ops,
-            status: &mut status,
-            stage: &mut stage,
-            starts: &mut starts,
-            cursors: &mut cursors,
-            hashes: &mut hashes,
-            state: &mut state,
-            staging: &mut staging,
-        },
-        CheckOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("schedule fails the symbolic check: {e}"))
+    let mut store = CheckStore::for_schedule(s);
+    check(s, store.buffers(), CheckOptions::default())
+        .unwrap_or_else(|e| panic!("schedule fails the symbolic check: {e}"))
 }
 
 /// A message list of `len` blank entries for the list-building collectives.
