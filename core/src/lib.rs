@@ -30,3 +30,7 @@ pub mod metrics;
 pub mod rng;
 pub mod routing;
 pub mod topology;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod robustness_tests;

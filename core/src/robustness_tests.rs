@@ -1,0 +1,290 @@
+//! Core code never panics on input: the entry points that take bytes or tables from outside
+//! (program and routing-table images, CSR and port-table parts, edge lists) are fed random
+//! and corrupted data. Every call must return `Ok` or `Err`; whatever decodes is then used
+//! (executed, looked up, searched) and must not panic either. Corrupted images get a valid
+//! CRC so that the parsers behind the checksum are exercised too.
+
+use crate::collective::{program_image, Blocks, Dep, Op, RecursiveDoubling, Schedule};
+use crate::exec::{Action, Executor, OpStatus};
+use crate::metrics::{bfs, bit_bfs, Csr};
+use crate::routing::compile::{switch_table, VcMode};
+use crate::routing::crc32::crc32;
+use crate::routing::{image, RouteEntry, Run, RunTableBuilder, TableSet, TorusDor, TorusVcs};
+use crate::topology::stored::from_edges;
+use crate::topology::{Family, LinkClass, Port, Slot, StoredGraph, Topology, Torus};
+use proptest::prelude::*;
+use std::vec;
+use std::vec::Vec;
+
+/// Replaces bytes of `content` at `edits` (position modulo the length, new value), resizes
+/// it to `len` bytes, and appends a valid CRC-32.
+fn corrupt(content: &[u8], edits: &[(usize, u8)], len: usize) -> Vec<u8> {
+    let mut c = content.to_vec();
+    if !c.is_empty() {
+        let n = c.len();
+        for &(i, v) in edits {
+            c[i % n] = v;
+        }
+    }
+    c.resize(len, 0xA5);
+    let crc = crc32(&c);
+    c.extend_from_slice(&crc.to_le_bytes());
+    c
+}
+
+/// Runs an executor over `ops` with arbitrary arrivals; it may fail, never panic.
+fn execute(ops: &[Op], arrivals: &[(u32, u32)]) {
+    let mut status = vec![OpStatus::Pending; ops.len()];
+    let Ok(mut exec) = Executor::new(ops, &mut status) else {
+        return;
+    };
+    for (t, &(peer, block)) in arrivals.iter().enumerate() {
+        let _ = exec.on_receive(peer, Blocks::Single(block));
+        match exec.poll(t as u64) {
+            Ok(Action::Done) | Err(_) => return,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// The canonical image of one program: rank 3 of a 37-rank recursive-doubling allreduce.
+fn program_content() -> Vec<u8> {
+    let rd = RecursiveDoubling::new(37, 64).unwrap();
+    let blank = Op::Send {
+        peer: 0,
+        blocks: Blocks::All,
+        after: Dep::None,
+    };
+    let mut ops = vec![blank; rd.program_len(3)];
+    let len = rd.program(3, &mut ops).unwrap();
+    let mut out = vec![0u8; program_image::max_image_len(len)];
+    let n = program_image::encode(3, 37, &ops[..len], &mut out).unwrap();
+    out.truncate(n - 4);
+    out
+}
+
+/// The canonical image of switch 5's table under DOR on a 6×4 torus.
+fn table_content() -> Vec<u8> {
+    let torus = Torus::torus(&[6, 4], 2).unwrap();
+    let dor = TorusDor::new(&torus, TorusVcs::Single).unwrap();
+    let mut runs = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE
+        };
+        torus.num_terminals() as usize
+    ];
+    let mut b = RunTableBuilder::new(&mut runs);
+    switch_table(&torus, &dor, 5, VcMode::InTable, &mut b).unwrap();
+    let table = b.finish();
+    let mut out = vec![0u8; image::max_image_len(table.runs().len())];
+    let n = image::encode(5, &table, &mut out).unwrap();
+    out.truncate(n - 4);
+    out
+}
+
+/// Every query a user of a decoded or re-opened graph may make.
+fn explore<T: Topology>(g: &T) {
+    let n = g.num_switches();
+    for s in 0..n.saturating_add(2) {
+        for p in 0..g.radix().saturating_add(2) {
+            let _ = g.port(s, p);
+        }
+        let _ = g.degree(s);
+    }
+    for t in 0..g.num_terminals().saturating_add(2) {
+        let _ = g.terminal_port(t);
+    }
+}
+
+/// All-pairs BFS both ways on a CSR (small graphs only).
+fn search(csr: &Csr<'_>) {
+    let n = csr.num_vertices() as usize;
+    for v in 0..csr.num_vertices().saturating_add(2) {
+        let _ = csr.neighbors(v);
+    }
+    let (mut dist, mut queue) = (vec![0u32; n], vec![0u32; n]);
+    let _ = bfs::all_pairs(csr, &mut dist, &mut queue, None);
+    let mut words = vec![[0u64; 1]; bit_bfs::words_needed(n as u32)];
+    let _ = bit_bfs::all_pairs::<1>(csr, &mut words, None, &mut |_, _| {});
+}
+
+/// Every lookup of a re-opened table set, in and beyond range.
+fn look_up_all(set: &TableSet<'_, u8>, destinations: u32) {
+    for s in 0..set.switches().saturating_add(2) {
+        let _ = set.table(s);
+        for d in 0..destinations.saturating_add(2) {
+            let _ = set.lookup(s, d);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn program_images_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..3),
+        resize in proptest::option::weighted(0.2, (0usize..8, 0usize..8)),
+        arrivals in proptest::collection::vec((0u32..40, 0u32..40), 0..64),
+    ) {
+        let blank = Op::Send { peer: 0, blocks: Blocks::All, after: Dep::None };
+        let mut ops = [blank; 64];
+        let _ = program_image::decode(&bytes, &mut ops);
+        let content = program_content();
+        let (extra, shrink) = resize.unwrap_or((0, 0));
+        let len = (content.len() + extra).saturating_sub(shrink);
+        let img = corrupt(&content, &edits, len);
+        if let Ok(d) = program_image::decode(&img, &mut ops) {
+            execute(&ops[..d.ops.min(ops.len())], &arrivals);
+        }
+        // A buffer too small for the ops is an error, not a panic.
+        let _ = program_image::decode(&img, &mut ops[..2]);
+    }
+
+    #[test]
+    fn table_images_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..3),
+        resize in proptest::option::weighted(0.2, (0usize..8, 0usize..8)),
+    ) {
+        let mut runs = [Run { first: 0, value: RouteEntry::NONE }; 64];
+        let _ = image::decode::<RouteEntry>(&bytes, &mut runs);
+        let content = table_content();
+        let (extra, shrink) = resize.unwrap_or((0, 0));
+        let len = (content.len() + extra).saturating_sub(shrink);
+        let img = corrupt(&content, &edits, len);
+        if let Ok(d) = image::decode::<RouteEntry>(&img, &mut runs) {
+            for t in 0..d.table.len().saturating_add(4) {
+                let _ = d.table.lookup(t);
+            }
+        }
+        let _ = image::decode::<RouteEntry>(&img, &mut runs[..1]);
+    }
+
+    #[test]
+    fn csr_parts_never_panic(
+        offsets in proptest::collection::vec(0u32..24, 0..12),
+        targets in proptest::collection::vec(0u32..14, 0..24),
+        degrees in proptest::collection::vec(0u32..4, 1..10),
+        edit in proptest::option::weighted(0.5, (any::<usize>(), 0u32..14, any::<bool>())),
+    ) {
+        if let Ok(csr) = Csr::from_parts(&offsets, &targets) {
+            search(&csr);
+        }
+        // Well-formed parts (offsets from degrees, targets below n), then one entry changed.
+        let n = degrees.len() as u32;
+        let mut offs = vec![0u32];
+        for d in &degrees {
+            offs.push(offs[offs.len() - 1] + d);
+        }
+        let mut tgts: Vec<u32> = (0..offs[offs.len() - 1]).map(|i| (i * 7 + 3) % n).collect();
+        if let Some((i, v, in_offsets)) = edit {
+            if in_offsets {
+                let k = i % offs.len();
+                offs[k] = v;
+            } else if !tgts.is_empty() {
+                let k = i % tgts.len();
+                tgts[k] = v;
+            }
+        }
+        if let Ok(csr) = Csr::from_parts(&offs, &tgts) {
+            search(&csr);
+        }
+    }
+
+    #[test]
+    fn table_set_parts_never_panic(
+        runs in proptest::collection::vec((0u32..20, any::<u8>()), 0..16),
+        offsets in proptest::collection::vec(0u32..18, 0..8),
+        destinations in 1u32..20,
+        per_switch in proptest::collection::vec(proptest::collection::btree_set(1u32..20, 0..4), 1..5),
+        edit in proptest::option::weighted(0.5, (any::<usize>(), 0u32..24, any::<bool>())),
+    ) {
+        let raw: Vec<Run<u8>> = runs
+            .into_iter()
+            .map(|(first, value)| Run { first, value })
+            .collect();
+        if let Ok(set) = TableSet::from_parts(&raw, &offsets, destinations) {
+            look_up_all(&set, destinations);
+        }
+        // Canonical tables (runs from 0, ascending starts, neighbours differ), then one
+        // entry changed.
+        let mut runs = Vec::new();
+        let mut offs = vec![0u32];
+        for starts in &per_switch {
+            let firsts = core::iter::once(0).chain(starts.iter().copied().filter(|&f| f < destinations));
+            for (i, first) in firsts.enumerate() {
+                runs.push(Run { first, value: (i % 2) as u8 });
+            }
+            offs.push(runs.len() as u32);
+        }
+        if let Some((i, v, in_offsets)) = edit {
+            if in_offsets {
+                let k = i % offs.len();
+                offs[k] = v;
+            } else if !runs.is_empty() {
+                let k = i % runs.len();
+                runs[k].first = v;
+            }
+        }
+        if let Ok(set) = TableSet::from_parts(&runs, &offs, destinations) {
+            look_up_all(&set, destinations);
+        }
+    }
+
+    #[test]
+    fn port_tables_never_panic(
+        n in 0u32..8,
+        width in 0u16..4,
+        tps in 0u16..3,
+        raw in proptest::collection::vec((0u32..10, 0u16..5, 0u8..3), 0..32),
+    ) {
+        let classes = [LinkClass::Local, LinkClass::Global, LinkClass::Terminal];
+        let mut slots: Vec<Slot> = raw
+            .iter()
+            .map(|&(peer, peer_port, c)| Slot {
+                peer: if peer == 9 { Slot::EMPTY_PEER } else { peer },
+                peer_port,
+                class: classes[c as usize],
+            })
+            .collect();
+        slots.resize((n as usize) * (width as usize), Slot::EMPTY);
+        if let Ok(g) = StoredGraph::from_slots(Family::Arbitrary, n, width, tps, &slots) {
+            explore(&g);
+            let size = crate::metrics::csr_size(&g);
+            let (mut o, mut t) = (vec![0u32; size.offsets], vec![0u32; size.targets]);
+            if let Ok(csr) = Csr::build(&g, &mut o, &mut t) {
+                search(&csr);
+            }
+            for s in 0..n {
+                for p in 0..width {
+                    if let Port::Link(l) = g.port(s, p) {
+                        prop_assert_eq!(g.port(l.peer, l.peer_port), Port::Link(crate::topology::Link {
+                            peer: s,
+                            peer_port: p,
+                            class: l.class,
+                        }));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edge_lists_never_panic(
+        n in 0u32..10,
+        width in 0u16..5,
+        tps in 0u16..3,
+        edges in proptest::collection::vec((0u32..12, 0u32..12), 0..24),
+        short in any::<bool>(),
+    ) {
+        let len = n as usize * width as usize;
+        let mut slots = vec![Slot::EMPTY; if short { len / 2 } else { len }];
+        let mut degree = vec![0u16; n as usize];
+        if let Ok(g) = from_edges(n, width, tps, edges.iter().copied(), &mut slots, &mut degree) {
+            explore(&g);
+        }
+    }
+}
