@@ -75,18 +75,19 @@ impl<T: Topology> Routing for TableRouting<'_, T> {
     }
 
     fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
-        let (s, _) = terminal_location(self.topo, src)?;
-        terminal_location(self.topo, dst)?;
-        let mut st = PacketState::new(s);
-        if let Some(l) = &self.layers {
-            let layer = l.lookup(s, dst).ok_or(RoutingError::NoRoute {
-                switch: s,
-                terminal: dst,
-            })?;
-            st.layer = layer;
-            st.vc = layer;
+        match &self.layers {
+            Some(l) => inject_on_layer(self.topo, src, dst, |s| {
+                l.lookup(s, dst).ok_or(RoutingError::NoRoute {
+                    switch: s,
+                    terminal: dst,
+                })
+            }),
+            None => {
+                let (s, _) = terminal_location(self.topo, src)?;
+                terminal_location(self.topo, dst)?;
+                Ok(PacketState::new(s))
+            }
         }
-        Ok(st)
     }
 
     fn next_hop(
@@ -95,40 +96,82 @@ impl<T: Topology> Routing for TableRouting<'_, T> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let n = self.topo.num_switches();
-        if at >= n {
-            return Err(RoutingError::SwitchOutOfRange {
-                switch: at,
-                switches: n,
-            });
-        }
-        let entry = match self.routes.lookup(at, dst) {
-            Some(e) if e.is_route() => e,
-            _ => {
-                return Err(RoutingError::NoRoute {
-                    switch: at,
-                    terminal: dst,
-                })
-            }
-        };
-        match self.topo.port(at, entry.port) {
-            Port::Terminal(_) => Ok(Hop::Eject { port: entry.port }),
-            Port::Link(_) => {
-                let vc = if self.layers.is_some() {
-                    state.layer
+        let layered = self.layers.is_some();
+        hop_from_entry(
+            self.topo,
+            at,
+            dst,
+            self.routes.lookup(at, dst),
+            state,
+            |e, st| {
+                if layered {
+                    st.layer
                 } else {
-                    entry.vc
-                };
-                state.vc = vc;
-                Ok(Hop::Forward {
-                    port: entry.port,
-                    vc,
-                })
-            }
-            Port::Unconnected => Err(RoutingError::NotALink {
+                    e.vc
+                }
+            },
+        )
+    }
+}
+
+/// Initial state of a packet from terminal `src` to terminal `dst` on the virtual layer
+/// `layer_of(source switch)` gives (the packet's VC on every hop), after checking both ids.
+pub(crate) fn inject_on_layer<T: Topology>(
+    topo: &T,
+    src: TerminalId,
+    dst: TerminalId,
+    layer_of: impl FnOnce(SwitchId) -> Result<u8, RoutingError>,
+) -> Result<PacketState, RoutingError> {
+    let (s, _) = terminal_location(topo, src)?;
+    terminal_location(topo, dst)?;
+    let layer = layer_of(s)?;
+    let mut st = PacketState::new(s);
+    st.layer = layer;
+    st.vc = layer;
+    Ok(st)
+}
+
+/// The hop that forwarding-table `entry` of switch `at` gives toward terminal `dst`: eject
+/// on a terminal port, forward on a network port with VC `vc(entry, state)` (recorded in
+/// `state`). A switch out of range, a missing or empty entry, and an entry naming an
+/// unconnected port are errors.
+pub(crate) fn hop_from_entry<T: Topology>(
+    topo: &T,
+    at: SwitchId,
+    dst: TerminalId,
+    entry: Option<RouteEntry>,
+    state: &mut PacketState,
+    vc: impl FnOnce(RouteEntry, &PacketState) -> u8,
+) -> Result<Hop, RoutingError> {
+    let n = topo.num_switches();
+    if at >= n {
+        return Err(RoutingError::SwitchOutOfRange {
+            switch: at,
+            switches: n,
+        });
+    }
+    let entry = match entry {
+        Some(e) if e.is_route() => e,
+        _ => {
+            return Err(RoutingError::NoRoute {
                 switch: at,
-                port: entry.port,
-            }),
+                terminal: dst,
+            })
         }
+    };
+    match topo.port(at, entry.port) {
+        Port::Terminal(_) => Ok(Hop::Eject { port: entry.port }),
+        Port::Link(_) => {
+            let vc = vc(entry, state);
+            state.vc = vc;
+            Ok(Hop::Forward {
+                port: entry.port,
+                vc,
+            })
+        }
+        Port::Unconnected => Err(RoutingError::NotALink {
+            switch: at,
+            port: entry.port,
+        }),
     }
 }

@@ -20,12 +20,13 @@ mod heap;
 pub mod layers;
 pub mod paths;
 
-use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
+use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 
 use super::cycle::Frame;
 use super::error::{need, RoutingError};
 use super::table::RouteEntry;
-use super::{terminal_location, Hop, PacketState, Routing};
+use super::table_routing::{hop_from_entry, inject_on_layer};
+use super::{Hop, PacketState, Routing};
 
 /// Largest number of virtual layers DFSSSP assigns or searches (InfiniBand has at most 15
 /// data VLs).
@@ -217,16 +218,12 @@ impl<T: Topology> Routing for DfssspRouting<'_, T> {
     }
 
     fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
-        let (s, _) = terminal_location(self.topo, src)?;
-        terminal_location(self.topo, dst)?;
-        let mut st = PacketState::new(s);
-        let layer = self.layer(s, dst).ok_or(RoutingError::NoRoute {
-            switch: s,
-            terminal: dst,
-        })?;
-        st.layer = layer;
-        st.vc = layer;
-        Ok(st)
+        inject_on_layer(self.topo, src, dst, |s| {
+            self.layer(s, dst).ok_or(RoutingError::NoRoute {
+                switch: s,
+                terminal: dst,
+            })
+        })
     }
 
     fn next_hop(
@@ -235,27 +232,8 @@ impl<T: Topology> Routing for DfssspRouting<'_, T> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let e = self.entry(at, dst);
-        if !e.is_route() {
-            return Err(RoutingError::NoRoute {
-                switch: at,
-                terminal: dst,
-            });
-        }
-        match self.topo.port(at, e.port) {
-            Port::Terminal(_) => Ok(Hop::Eject { port: e.port }),
-            Port::Link(_) => {
-                state.vc = state.layer;
-                Ok(Hop::Forward {
-                    port: e.port,
-                    vc: state.layer,
-                })
-            }
-            Port::Unconnected => Err(RoutingError::NotALink {
-                switch: at,
-                port: e.port,
-            }),
-        }
+        let entry = Some(self.entry(at, dst));
+        hop_from_entry(self.topo, at, dst, entry, state, |_, st| st.layer)
     }
 }
 

@@ -38,12 +38,13 @@ pub use lid_table::{
 };
 pub use quadrant::{Half, Quadrant, Quadrants, LIDS};
 
-use crate::topology::{HyperX, Port, PortIndex, SwitchId, TerminalId, Topology};
+use crate::topology::{HyperX, PortIndex, SwitchId, TerminalId, Topology};
 
 use super::dfsssp::layers::{assign, ChannelIndex, Destinations};
 use super::dfsssp::{DfssspConfig, DfssspReport, DfssspSizes, DfssspStorage, MAX_LAYERS};
 use super::error::RoutingError;
 use super::table::RouteEntry;
+use super::table_routing::{hop_from_entry, inject_on_layer};
 use super::{terminal_location, Hop, PacketState, Routing};
 
 /// Buffer sizes of [`parx`] for `hx`: DFSSSP's sizes with 4 virtual destinations per
@@ -169,23 +170,20 @@ impl<'a> ParxRouting<'a> {
         dst: TerminalId,
         lid: u8,
     ) -> Result<PacketState, RoutingError> {
-        let (s, _) = terminal_location(self.topo, src)?;
-        terminal_location(self.topo, dst)?;
-        if lid >= LIDS {
-            return Err(RoutingError::Invalid {
-                param: "lid",
-                value: lid as u64,
-                rule: "PARX terminals have LIDs 0..4",
-            });
-        }
-        let layer = self.layer(s, dst, lid).ok_or(RoutingError::NoRoute {
-            switch: s,
-            terminal: dst,
+        let mut st = inject_on_layer(self.topo, src, dst, |s| {
+            if lid >= LIDS {
+                return Err(RoutingError::Invalid {
+                    param: "lid",
+                    value: lid as u64,
+                    rule: "PARX terminals have LIDs 0..4",
+                });
+            }
+            self.layer(s, dst, lid).ok_or(RoutingError::NoRoute {
+                switch: s,
+                terminal: dst,
+            })
         })?;
-        let mut st = PacketState::new(s);
         st.lid = lid;
-        st.layer = layer;
-        st.vc = layer;
         Ok(st)
     }
 }
@@ -209,27 +207,8 @@ impl Routing for ParxRouting<'_> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let e = self.entry(at, dst, state.lid);
-        if !e.is_route() {
-            return Err(RoutingError::NoRoute {
-                switch: at,
-                terminal: dst,
-            });
-        }
-        match self.topo.port(at, e.port) {
-            Port::Terminal(_) => Ok(Hop::Eject { port: e.port }),
-            Port::Link(_) => {
-                state.vc = state.layer;
-                Ok(Hop::Forward {
-                    port: e.port,
-                    vc: state.layer,
-                })
-            }
-            Port::Unconnected => Err(RoutingError::NotALink {
-                switch: at,
-                port: e.port,
-            }),
-        }
+        let entry = Some(self.entry(at, dst, state.lid));
+        hop_from_entry(self.topo, at, dst, entry, state, |_, st| st.layer)
     }
 }
 
