@@ -3,13 +3,10 @@
 
 use anyhow::{anyhow, Context, Result};
 use jumpnet_core::rng::Rng;
-use jumpnet_core::topology::{
-    self, galaxy::RouterAssignment, random_shortcut, stored, Circulant, Dragonfly, Family, FatTree,
-    Galaxyfly, GlobalArrangement, HyperX, Hypercube, Network, SlimFly, Slot, StoredGraph, Torus,
-};
+use jumpnet_core::topology::{self, random_shortcut, stored, Family, Network, Slot, StoredGraph};
 
 use crate::edgelist;
-use crate::spec::{Arrangement, Assignment, TopologySpec};
+use crate::spec::TopologySpec;
 
 /// A network together with the storage it borrows (for stored graphs).
 #[derive(Debug)]
@@ -40,70 +37,7 @@ impl OwnedNetwork {
     pub fn build(spec: &TopologySpec) -> Result<Self> {
         let err = |e| core_err(spec, e);
         let mut notes = Vec::new();
-        let structured = |n: Network<'static>| Inner::Structured(n);
         let inner = match spec {
-            TopologySpec::Ring { n } => {
-                structured(Network::Circulant(Circulant::ring(*n).map_err(err)?))
-            }
-            TopologySpec::Circulant { n, jumps } => {
-                structured(Network::Circulant(Circulant::new(*n, jumps).map_err(err)?))
-            }
-            TopologySpec::Gcirculant { n } => {
-                structured(Network::Circulant(Circulant::g(*n).map_err(err)?))
-            }
-            TopologySpec::Torus { k, t } => {
-                structured(Network::Torus(Torus::torus(k, *t).map_err(err)?))
-            }
-            TopologySpec::Mesh { k, t } => {
-                structured(Network::Torus(Torus::mesh(k, *t).map_err(err)?))
-            }
-            TopologySpec::Hypercube { dim, t } => {
-                structured(Network::Hypercube(Hypercube::new(*dim, *t).map_err(err)?))
-            }
-            TopologySpec::FatTree { k, n } => {
-                structured(Network::FatTree(FatTree::new(*k, *n).map_err(err)?))
-            }
-            TopologySpec::Dragonfly {
-                g,
-                a,
-                p,
-                h,
-                arrangement,
-            } => {
-                let arr = match arrangement {
-                    Arrangement::Consecutive => GlobalArrangement::Consecutive,
-                    Arrangement::PalmTree => GlobalArrangement::PalmTree,
-                    Arrangement::RelativeMirror => GlobalArrangement::Relative,
-                };
-                structured(Network::Dragonfly(
-                    Dragonfly::new(*g, *a, *p, *h, arr).map_err(err)?,
-                ))
-            }
-            TopologySpec::Hyperx { s, k, t } => {
-                structured(Network::HyperX(HyperX::new(s, *k, *t).map_err(err)?))
-            }
-            TopologySpec::SlimFly { q, p } => {
-                structured(Network::SlimFly(SlimFly::new(*q, *p).map_err(err)?))
-            }
-            TopologySpec::Galaxy { n, q } => {
-                structured(Network::Galaxyfly(Galaxyfly::galaxy(*n, *q).map_err(err)?))
-            }
-            TopologySpec::Galaxyfly {
-                n,
-                q,
-                a,
-                p,
-                h,
-                assignment,
-            } => {
-                let assign = match assignment {
-                    Assignment::RoundRobin => RouterAssignment::RoundRobin,
-                    Assignment::ClusterSplit => RouterAssignment::ClusterSplit,
-                };
-                structured(Network::Galaxyfly(
-                    Galaxyfly::with_assignment(*n, *q, *a, *p, *h, assign).map_err(err)?,
-                ))
-            }
             TopologySpec::RandomShortcut { n, d, seed } => {
                 build_random_shortcut(spec, *n, *d, *seed, &mut notes)?
             }
@@ -135,6 +69,13 @@ impl OwnedNetwork {
                     terminals_per_switch: *t,
                     slots,
                 }
+            }
+            computed => {
+                let network = computed
+                    .network_spec()
+                    .map_err(err)?
+                    .ok_or_else(|| anyhow!("{} is not a computed family", spec.family_name()))?;
+                Inner::Structured(network.build().map_err(err)?)
             }
         };
         Ok(OwnedNetwork {

@@ -9,6 +9,9 @@ use std::fmt;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
+use jumpnet_core::topology::galaxy::RouterAssignment;
+use jumpnet_core::topology::spec::NetworkSpec;
+use jumpnet_core::topology::{GlobalArrangement, TopologyError};
 use serde::Serialize;
 
 /// One family's command-line name, its keys and a one-line description.
@@ -401,6 +404,65 @@ impl TopologySpec {
             other => bail!("internal: family {other} has no parser"),
         };
         Ok(spec)
+    }
+
+    /// The core's description of a computed (structured) network, which
+    /// `jumpnet_core::topology::spec::NetworkSpec::build` turns into a network; `None` for
+    /// the families that need storage (random shortcut, arbitrary).
+    pub fn network_spec(&self) -> Result<Option<NetworkSpec>, TopologyError> {
+        Ok(Some(match self {
+            TopologySpec::Ring { n } => NetworkSpec::Ring { n: *n },
+            TopologySpec::Circulant { n, jumps } => NetworkSpec::circulant(*n, jumps)?,
+            TopologySpec::Gcirculant { n } => NetworkSpec::CirculantG { n: *n },
+            TopologySpec::Torus { k, t } => NetworkSpec::torus(k, *t)?,
+            TopologySpec::Mesh { k, t } => NetworkSpec::mesh(k, *t)?,
+            TopologySpec::Hypercube { dim, t } => NetworkSpec::Hypercube {
+                dim: *dim,
+                terminals_per_switch: *t,
+            },
+            TopologySpec::FatTree { k, n } => NetworkSpec::FatTree { k: *k, n: *n },
+            TopologySpec::Dragonfly {
+                g,
+                a,
+                p,
+                h,
+                arrangement,
+            } => NetworkSpec::Dragonfly {
+                g: *g,
+                a: *a,
+                p: *p,
+                h: *h,
+                arrangement: match arrangement {
+                    Arrangement::Consecutive => GlobalArrangement::Consecutive,
+                    Arrangement::PalmTree => GlobalArrangement::PalmTree,
+                    Arrangement::RelativeMirror => GlobalArrangement::Relative,
+                },
+            },
+            TopologySpec::Hyperx { s, k, t } => NetworkSpec::hyperx(s, *k, *t)?,
+            TopologySpec::SlimFly { q, p } => NetworkSpec::SlimFly { q: *q, p: *p },
+            TopologySpec::Galaxy { n, q } => NetworkSpec::Galaxy { n: *n, q: *q },
+            TopologySpec::Galaxyfly {
+                n,
+                q,
+                a,
+                p,
+                h,
+                assignment,
+            } => NetworkSpec::Galaxyfly {
+                n: *n,
+                q: *q,
+                a: *a,
+                p: *p,
+                h: *h,
+                assignment: match assignment {
+                    Assignment::RoundRobin => RouterAssignment::RoundRobin,
+                    Assignment::ClusterSplit => RouterAssignment::ClusterSplit,
+                },
+            },
+            TopologySpec::RandomShortcut { .. } | TopologySpec::Arbitrary { .. } => {
+                return Ok(None)
+            }
+        }))
     }
 
     /// Family name as written on the command line.
