@@ -33,6 +33,7 @@
 
 use crate::topology::{Dragonfly, PortIndex, SwitchId, TerminalId, Topology};
 
+use super::endpoint::inject_state;
 use super::error::RoutingError;
 use super::table::{RouteEntry, RunTableBuilder};
 use super::table_set::TableSetBuilder;
@@ -256,9 +257,7 @@ impl Routing for DragonflyMinimal<'_> {
     }
 
     fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
-        let (s, _) = terminal_location(self.topo, src)?;
-        terminal_location(self.topo, dst)?;
-        Ok(PacketState::new(s))
+        inject_state(self.topo, src, dst)
     }
 
     fn next_hop(

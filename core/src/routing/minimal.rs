@@ -13,6 +13,7 @@
 use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
 
 use super::distance::{bfs_into, DistanceMatrix, UNREACHABLE};
+use super::endpoint::inject_state;
 use super::error::{need, RoutingError};
 use super::table::{RouteEntry, RunTableBuilder};
 use super::table_set::TableSetBuilder;
@@ -75,9 +76,7 @@ impl<T: Topology> Routing for MinimalRouting<'_, T> {
     }
 
     fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
-        let (s, _) = terminal_location(self.topo, src)?;
-        terminal_location(self.topo, dst)?;
-        Ok(PacketState::new(s))
+        inject_state(self.topo, src, dst)
     }
 
     fn next_hop(
@@ -138,18 +137,32 @@ pub fn switch_table<T: Topology>(
     for p in 0..topo.radix() {
         if let Port::Link(l) = topo.port(s, p) {
             bfs_into(topo, l.peer, scratch.dist, scratch.queue)?;
-            for ((bd, bp), &d) in best_dist
-                .iter_mut()
-                .zip(best_port.iter_mut())
-                .zip(scratch.dist.iter())
-            {
-                if d < *bd {
-                    *bd = d;
-                    *bp = p;
-                }
-            }
+            keep_closer(best_dist, best_port, scratch.dist, p);
         }
     }
+    push_entries(topo, s, best_port, |e| out.push(e))
+}
+
+/// Port `p` leads to a neighbour at distances `row` (per destination switch): where it is
+/// strictly closer than the best so far, it becomes the best (so ties keep the lowest port
+/// when ports are offered in order).
+fn keep_closer(best_dist: &mut [u16], best_port: &mut [PortIndex], row: &[u16], p: PortIndex) {
+    for ((bd, bp), &d) in best_dist.iter_mut().zip(best_port.iter_mut()).zip(row) {
+        if d < *bd {
+            *bd = d;
+            *bp = p;
+        }
+    }
+}
+
+/// Pushes switch `s`'s entry of every terminal in order: the terminal port at `s`, the best
+/// port toward any other switch, [`RouteEntry::NONE`] where none reaches it.
+fn push_entries<T: Topology>(
+    topo: &T,
+    s: SwitchId,
+    best_port: &[PortIndex],
+    mut push: impl FnMut(RouteEntry) -> Result<(), RoutingError>,
+) -> Result<(), RoutingError> {
     for d in 0..topo.num_terminals() {
         let (t, tport) = terminal_location(topo, d)?;
         let entry = if t == s {
@@ -160,7 +173,7 @@ pub fn switch_table<T: Topology>(
                 _ => RouteEntry::NONE,
             }
         };
-        out.push(entry)?;
+        push(entry)?;
     }
     Ok(())
 }
@@ -190,27 +203,10 @@ pub fn all_tables<T: Topology>(
         best_port.fill(RouteEntry::NO_PORT);
         for p in 0..topo.radix() {
             if let Port::Link(l) = topo.port(s, p) {
-                let row = routing.dist.row(l.peer);
-                for ((bd, bp), &d) in best_dist.iter_mut().zip(best_port.iter_mut()).zip(row) {
-                    if d < *bd {
-                        *bd = d;
-                        *bp = p;
-                    }
-                }
+                keep_closer(best_dist, best_port, routing.dist.row(l.peer), p);
             }
         }
-        for d in 0..topo.num_terminals() {
-            let (t, tport) = terminal_location(topo, d)?;
-            let entry = if t == s {
-                RouteEntry { port: tport, vc: 0 }
-            } else {
-                match best_port.get(t as usize) {
-                    Some(&p) if p != RouteEntry::NO_PORT => RouteEntry { port: p, vc: 0 },
-                    _ => RouteEntry::NONE,
-                }
-            };
-            out.push(entry)?;
-        }
+        push_entries(topo, s, best_port, |e| out.push(e))?;
     }
     Ok(())
 }

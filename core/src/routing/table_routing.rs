@@ -4,6 +4,7 @@
 
 use crate::topology::{Port, SwitchId, TerminalId, Topology};
 
+use super::endpoint::inject_state;
 use super::error::RoutingError;
 use super::table::RouteEntry;
 use super::table_set::TableSet;
@@ -82,11 +83,7 @@ impl<T: Topology> Routing for TableRouting<'_, T> {
                     terminal: dst,
                 })
             }),
-            None => {
-                let (s, _) = terminal_location(self.topo, src)?;
-                terminal_location(self.topo, dst)?;
-                Ok(PacketState::new(s))
-            }
+            None => inject_state(self.topo, src, dst),
         }
     }
 
