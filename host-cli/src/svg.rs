@@ -40,6 +40,70 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
+/// The plot area of a chart: document size and the margins around the plotting rectangle.
+#[derive(Debug, Clone, Copy)]
+struct Plot {
+    w: f64,
+    h: f64,
+    left: f64,
+    top: f64,
+    /// Width and height of the plotting rectangle.
+    pw: f64,
+    ph: f64,
+}
+
+impl Plot {
+    fn new(w: f64, h: f64, left: f64, right: f64, top: f64, bottom: f64) -> Self {
+        Plot {
+            w,
+            h,
+            left,
+            top,
+            pw: w - left - right,
+            ph: h - top - bottom,
+        }
+    }
+
+    /// Screen y of value `v` on an axis from 0 to `ymax`.
+    fn y(&self, v: f64, ymax: f64) -> f64 {
+        self.top + self.ph - v / ymax * self.ph
+    }
+
+    /// Opens the SVG document: white background and the centred title.
+    fn open(&self, s: &mut String, title: &str) {
+        let (w, h) = (self.w, self.h);
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
+        );
+        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
+            self.left + self.pw / 2.0,
+            esc(title)
+        );
+    }
+
+    /// Horizontal grid lines with their value labels every `step` from 0 to `ymax`.
+    fn y_grid(&self, s: &mut String, ymax: f64, step: f64) {
+        let left = self.left;
+        let mut t = 0.0;
+        while t <= ymax + 1e-9 {
+            let y = self.y(t, ymax);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+                left + self.pw,
+                left - 6.0,
+                y + 4.0,
+                fmt_num(t)
+            );
+            t += step;
+        }
+    }
+}
+
 /// A grouped bar chart: one group per category, one bar per series.
 #[derive(Debug, Clone)]
 pub struct BarChart {
@@ -58,8 +122,8 @@ impl BarChart {
     pub fn render(&self) -> String {
         let (w, h) = (900.0, 440.0);
         let (left, right, top, bottom) = (80.0, 170.0, 50.0, 70.0);
-        let pw = w - left - right;
-        let ph = h - top - bottom;
+        let plot = Plot::new(w, h, left, right, top, bottom);
+        let (pw, ph) = (plot.pw, plot.ph);
         let vmax = self
             .series
             .iter()
@@ -67,30 +131,8 @@ impl BarChart {
             .fold(0.0f64, f64::max);
         let (ymax, step) = nice_max(vmax);
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-        );
-        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
-            left + pw / 2.0,
-            esc(&self.title)
-        );
-        let mut t = 0.0;
-        while t <= ymax + 1e-9 {
-            let y = top + ph - t / ymax * ph;
-            let _ = writeln!(
-                s,
-                r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-                left + pw,
-                left - 6.0,
-                y + 4.0,
-                fmt_num(t)
-            );
-            t += step;
-        }
+        plot.open(&mut s, &self.title);
+        plot.y_grid(&mut s, ymax, step);
         let _ = writeln!(
             s,
             r#"<text transform="translate(18,{:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
@@ -146,9 +188,11 @@ impl BarChart {
     }
 }
 
+/// Splits a label at the first space at or after its middle (else the last space).
 fn split_label(s: &str) -> (&str, &str) {
     let mid = s.len() / 2;
-    match s[mid..].find(' ').map(|i| i + mid).or_else(|| s.rfind(' ')) {
+    let after_mid = s.char_indices().find(|&(i, c)| i >= mid && c == ' ');
+    match after_mid.map(|(i, _)| i).or_else(|| s.rfind(' ')) {
         Some(i) => (&s[..i], &s[i + 1..]),
         None => (s, ""),
     }
@@ -186,8 +230,8 @@ impl LineChart {
     pub fn render(&self) -> String {
         let (w, h) = (900.0, 440.0);
         let (left, right, top, bottom) = (80.0, 190.0, 50.0, 60.0);
-        let pw = w - left - right;
-        let ph = h - top - bottom;
+        let plot = Plot::new(w, h, left, right, top, bottom);
+        let (pw, ph) = (plot.pw, plot.ph);
         let pts = || self.series.iter().flat_map(|(_, p)| p.iter().copied());
         let xmax = pts().map(|p| p.0).fold(0.0f64, f64::max).max(1.0);
         let xmin = pts().map(|p| p.0).fold(f64::INFINITY, f64::min).min(xmax);
@@ -199,32 +243,10 @@ impl LineChart {
                 0.0
             }
         };
-        let sy = |y: f64| top + ph - y / ymax * ph;
+        let sy = |y: f64| plot.y(y, ymax);
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"#
-        );
-        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
-            left + pw / 2.0,
-            esc(&self.title)
-        );
-        let mut t = 0.0;
-        while t <= ymax + 1e-9 {
-            let y = sy(t);
-            let _ = writeln!(
-                s,
-                r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-                left + pw,
-                left - 6.0,
-                y + 4.0,
-                fmt_num(t)
-            );
-            t += step;
-        }
+        plot.open(&mut s, &self.title);
+        plot.y_grid(&mut s, ymax, step);
         let xs: Vec<f64> = {
             let mut v: Vec<f64> = pts().map(|p| p.0).collect();
             v.sort_by(|a, b| a.total_cmp(b));
@@ -287,6 +309,15 @@ impl LineChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_split_at_a_space_after_the_middle_even_inside_multibyte_text() {
+        assert_eq!(split_label("ring consecutive"), ("ring", "consecutive"));
+        assert_eq!(split_label("two opt mapping"), ("two opt", "mapping"));
+        // The middle byte falls inside a `×`.
+        assert_eq!(split_label("ab××× c"), ("ab×××", "c"));
+        assert_eq!(split_label("×××××"), ("×××××", ""));
+    }
 
     #[test]
     fn bar_chart_has_one_rect_per_value() {
