@@ -12,7 +12,7 @@ use super::super::table::{RouteEntry, Run};
 use super::super::table_routing::TableRouting;
 use super::super::table_set::TableSetBuilder;
 use super::super::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
-use super::super::{Routing, RoutingError};
+use super::super::{PacketState, Routing, RoutingError};
 use super::steps;
 use crate::topology::{Port, Topology};
 
@@ -158,6 +158,13 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
     let (r, rep) = dfsssp(g, &cfg, b.storage()).unwrap();
     let n = g.num_switches();
     let nt = g.num_terminals();
+    assert_eq!(
+        r.next_hop(n, &mut PacketState::new(0), 0),
+        Err(RoutingError::SwitchOutOfRange {
+            switch: n,
+            switches: n
+        })
+    );
     if cfg.base_weight.is_none() {
         let reference = reference_ports(g);
         for d in 0..nt {
