@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 
-use crate::collectives::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
-use crate::export::ExportFormat;
-use crate::network::OwnedNetwork;
-use crate::output::{self, Format};
-use crate::placement::{MapStrategy, Optimiser, RankOrderChoice};
-use crate::routes::{RouteAlgo, RouteOptions};
-use crate::spec::{TopologySpec, FAMILIES};
-use crate::{map, report, route, sched, topo};
+use crate::build::network::OwnedNetwork;
+use crate::build::placement::{MapStrategy, Optimiser, RankOrderChoice};
+use crate::build::routing::{RouteAlgo, RouteOptions};
+use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
+use crate::build::topology::{TopologySpec, FAMILIES};
+use crate::commands::{map, report, route, sched, topo};
+use crate::io::export::ExportFormat;
+use crate::io::output::{self, Format};
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
 #[derive(Debug, Parser)]
@@ -286,7 +286,7 @@ impl ScheduleArgs {
             }
             None => None,
         };
-        collectives::build(
+        schedule::build(
             &CollectiveRequest {
                 algorithm: self.algorithm,
                 ranks: self.ranks,
@@ -697,8 +697,12 @@ fn run_topo(action: TopoAction) -> Result<()> {
             terminals,
         } => {
             let net = topology.build()?;
-            let text =
-                crate::export::export(&net.network(), format, &net.spec().to_string(), terminals)?;
+            let text = crate::io::export::export(
+                &net.network(),
+                format,
+                &net.spec().to_string(),
+                terminals,
+            )?;
             match path {
                 Some(p) => output::write_atomic(&p, text.as_bytes()),
                 None => {

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use jumpnet_core::metrics::{self, bit_bfs, csr_size, transitive, Csr, DistanceSummary};
 use jumpnet_core::topology::{Symmetry, Topology};
 
-use crate::progress::Progress;
+use crate::io::progress::Progress;
 
 /// Machine words per vertex of the bit-parallel BFS (64·W sources per pass).
 const W: usize = 4;

@@ -5,8 +5,8 @@ use anyhow::{anyhow, Context, Result};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{self, random_shortcut, stored, Family, Network, Slot, StoredGraph};
 
-use crate::edgelist;
-use crate::spec::TopologySpec;
+use crate::build::topology::TopologySpec;
+use crate::io::edgelist;
 
 /// A network together with the storage it borrows (for stored graphs).
 #[derive(Debug)]

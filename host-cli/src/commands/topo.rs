@@ -9,10 +9,10 @@ use jumpnet_core::metrics::{
 };
 use jumpnet_core::topology::{Symmetry, Topology};
 
+use crate::build::network::OwnedNetwork;
+use crate::build::topology::FamilyHelp;
 use crate::distances;
-use crate::network::OwnedNetwork;
-use crate::output::{Render, Section};
-use crate::spec::FamilyHelp;
+use crate::io::output::{Render, Section};
 
 /// The list of families and their keys.
 #[derive(Debug, Serialize)]

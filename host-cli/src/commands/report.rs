@@ -14,20 +14,20 @@ use serde::{Deserialize, Serialize};
 use jumpnet_core::collective::Schedule;
 use jumpnet_core::topology::Topology;
 
-use crate::collectives::Algorithm;
+use crate::build::network::OwnedNetwork;
+use crate::build::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
+use crate::build::routing;
+use crate::build::schedule::Algorithm;
+use crate::build::topology::TopologySpec;
+use crate::commands::map::rank_schedule;
+use crate::commands::topo;
 use crate::distances;
-use crate::map::rank_schedule;
-use crate::network::OwnedNetwork;
-use crate::output::{Render, Section};
-use crate::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
-use crate::progress::Progress;
-use crate::routes;
-use crate::spec::TopologySpec;
-use crate::svg::{BarChart, LineChart};
-use crate::topo;
+use crate::io::output::{Render, Section};
+use crate::io::progress::Progress;
+use crate::io::svg::{BarChart, LineChart};
 
 /// The embedded default scenario.
-pub const DEFAULT_SCENARIO: &str = include_str!("../scenarios/default.json");
+pub const DEFAULT_SCENARIO: &str = include_str!("../../scenarios/default.json");
 
 /// Marker file identifying a directory written by `jumpnet report`.
 const MARKER: &str = ".jumpnet-report";
@@ -212,7 +212,7 @@ pub fn run(
         let d = distances::fast(&n, false)?;
         let cables = topo::cables(&n)?;
         let (mut dist, mut queue) = (Vec::new(), Vec::new());
-        routes::distance_matrix(&n, &mut dist, &mut queue)?;
+        routing::distance_matrix(&n, &mut dist, &mut queue)?;
         matrices.push(dist);
         rows.push(TopologyRow {
             label: t.label.clone(),

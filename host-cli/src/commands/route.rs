@@ -10,11 +10,14 @@ use jumpnet_core::routing::{
 };
 use jumpnet_core::topology::{Network, Topology};
 
-use crate::export::class_name;
-use crate::lft::{self, Lft};
-use crate::network::OwnedNetwork;
-use crate::output::{Render, Section};
-use crate::routes::{self, RouteAlgo, RouteOptions, RouteStore, RoutingInfo};
+use crate::build::network::OwnedNetwork;
+use crate::build::{
+    self,
+    routing::{RouteAlgo, RouteOptions, RouteStore, RoutingInfo},
+};
+use crate::io::export::class_name;
+use crate::io::lft::{self, Lft};
+use crate::io::output::{Render, Section};
 
 fn rerr(e: RoutingError) -> anyhow::Error {
     anyhow!("{e}")
@@ -201,7 +204,7 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
         }
     }
     let mut store = RouteStore::default();
-    let (routing, info) = routes::build(&t, opts, &mut store)?;
+    let (routing, info) = build::routing::build(&t, opts, &mut store)?;
     let layered = opts.algo == RouteAlgo::Dfsssp;
     let owned = compile(&t, routing.as_ref(), layered)?;
     let set = owned.routes()?;
@@ -455,7 +458,7 @@ fn check_routing<T: Topology>(
     let limit = routing::default_hop_limit(topo);
     let mut dist = Vec::new();
     let mut queue = Vec::new();
-    let dm = routes::distance_matrix(net, &mut dist, &mut queue)?;
+    let dm = build::routing::distance_matrix(net, &mut dist, &mut queue)?;
     let rep = walk::check_all(topo, routing, Some(&dm), false, limit);
     let (delivery, delivery_error, pairs, non_minimal, max_hops, mean) = match rep {
         Ok(r) => (
@@ -537,7 +540,7 @@ fn check_routing<T: Topology>(
 pub fn check(net: &OwnedNetwork, opts: &RouteOptions, vc_limit: Option<u8>) -> Result<Verdict> {
     let t = net.network();
     let mut store = RouteStore::default();
-    let (routing, info) = routes::build(&t, opts, &mut store)?;
+    let (routing, info) = build::routing::build(&t, opts, &mut store)?;
     let mut v = check_routing(&t, &t, routing.as_ref(), opts.algo.is_minimal(), vc_limit)?;
     v.topology = net.spec().to_string();
     v.routing = format!("--algo {}", info.algorithm);
@@ -643,7 +646,7 @@ impl Render for Stats {
 pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
     let t = net.network();
     let mut store = RouteStore::default();
-    let (routing, info) = routes::build(&t, opts, &mut store)?;
+    let (routing, info) = build::routing::build(&t, opts, &mut store)?;
     let limit = routing::default_hop_limit(&t);
     let mut loads = vec![0u64; t.num_switches() as usize * t.radix() as usize];
     let mut hist = vec![0u64; limit as usize + 1];

@@ -8,8 +8,8 @@ use serde::Serialize;
 use jumpnet_core::collective::{program_image, Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
 
-use crate::collectives::OwnedSchedule;
-use crate::output::{Render, Section};
+use crate::build::schedule::OwnedSchedule;
+use crate::io::output::{Render, Section};
 
 /// A message as printed.
 #[derive(Debug, Serialize, Clone, PartialEq, Eq)]
@@ -409,7 +409,7 @@ pub fn export_programs(owned: &OwnedSchedule, rank: Option<u32>, out: &Path) -> 
     let s = owned.schedule()?;
     if let Some(r) = rank {
         let bytes = program_image_bytes(&s, r)?;
-        crate::output::write_atomic(out, &bytes)?;
+        crate::io::output::write_atomic(out, &bytes)?;
         return Ok((1, bytes.len() as u64));
     }
     if out.exists() {

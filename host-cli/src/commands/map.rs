@@ -14,12 +14,12 @@ use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::{self, channel::channel_index, walk, TorusDor, TorusVcs};
 use jumpnet_core::topology::{Network, Topology, Torus};
 
-use crate::collectives::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::network::OwnedNetwork;
-use crate::output::{Render, Section};
-use crate::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
-use crate::progress::Progress;
-use crate::routes;
+use crate::build;
+use crate::build::network::OwnedNetwork;
+use crate::build::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
+use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::io::output::{Render, Section};
+use crate::io::progress::Progress;
 
 /// What `map place` should do.
 #[derive(Clone, Debug)]
@@ -142,14 +142,14 @@ pub fn rank_schedule(
     collective: Algorithm,
     ranks: u32,
     root: u32,
-) -> Result<collectives::OwnedSchedule> {
+) -> Result<schedule::OwnedSchedule> {
     if collective.needs_topology() {
         bail!(
             "--collective {} is topology-aware; map places rank-space collectives (bcast, allreduce, alltoall, ...)",
             collective.name()
         );
     }
-    collectives::build(
+    schedule::build(
         &CollectiveRequest {
             algorithm: collective,
             ranks: Some(ranks),
@@ -169,7 +169,7 @@ pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
     let owned = rank_schedule(req.collective, req.ranks, req.root)?;
     let schedule = owned.schedule()?;
     let (mut dist, mut queue) = (Vec::new(), Vec::new());
-    let dm = routes::distance_matrix(&t, &mut dist, &mut queue)?;
+    let dm = build::routing::distance_matrix(&t, &mut dist, &mut queue)?;
     let mut pl = placement::initial(&t, req.strategy, req.order, req.ranks, req.seed)?;
     let before = placement::hop_stats(&dm, &schedule, &pl)?;
     let traffic = Traffic::of(&schedule)?;

@@ -14,7 +14,7 @@ use jumpnet_core::collective::{
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{Network, Topology};
 
-use crate::network::OwnedNetwork;
+use crate::build::network::OwnedNetwork;
 
 const EMPTY_MESSAGE: Message = Message {
     step: 0,

@@ -175,7 +175,7 @@ mod tests {
         let g =
             stored::from_edges(3, 2, 1, [(0, 1), (1, 2), (2, 0)], &mut slots, &mut deg).unwrap();
         let text = export(&g, ExportFormat::Edges, "tri", false).unwrap();
-        let parsed = crate::edgelist::parse(text.as_bytes(), "x").unwrap();
+        let parsed = crate::io::edgelist::parse(text.as_bytes(), "x").unwrap();
         let mut e: Vec<(u32, u32)> = parsed
             .edges
             .iter()

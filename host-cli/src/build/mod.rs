@@ -1,0 +1,15 @@
+//! Builders: from what the user wrote to the owned core objects the commands work on.
+//!
+//! - [`topology`]: topology specifications as users write them (`<family> key=value ...`),
+//!   parsed into a [`topology::TopologySpec`] (the host side of core's
+//!   `jumpnet_core::topology::spec`).
+//! - [`network`]: a core `Network` built from a spec, owning the storage it borrows.
+//! - [`routing`]: choosing and building a routing algorithm for a network.
+//! - [`schedule`]: collective send schedules, in rank space or topology-aware.
+//! - [`placement`]: process mappings — the job's nodes, rank order and placement optimisation.
+
+pub mod network;
+pub mod placement;
+pub mod routing;
+pub mod schedule;
+pub mod topology;

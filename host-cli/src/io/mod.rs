@@ -1,0 +1,15 @@
+//! Formats and output: what the commands read and write.
+//!
+//! - [`edgelist`]: GraphGolf edge lists (`u v` per link).
+//! - [`lft`]: OpenSM-style linear forwarding table dumps.
+//! - [`export`]: topology export as DOT, GraphML or an edge list.
+//! - [`svg`]: self-contained SVG charts for reports.
+//! - [`output`]: rendering results as a table, JSON or CSV; atomic file writes.
+//! - [`progress`]: progress bars on stderr for long runs.
+
+pub mod edgelist;
+pub mod export;
+pub mod lft;
+pub mod output;
+pub mod progress;
+pub mod svg;
