@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = jumpnet::cli::Cli::parse();
-    match jumpnet::cli::run(cli) {
+    let cli = jumpnet::commands::Cli::parse();
+    match jumpnet::commands::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -1,7 +1,12 @@
 //! `jumpnet map`: process mapping and placement optimisation (spec/mapping.md), returned as
-//! data: the rank → node permutation and before/after hop statistics.
+//! data: the rank → node permutation and before/after hop statistics ([`place`]), and GA
+//! node mapping on a torus ([`ga`]); plus the command's arguments ([`MapAction`]) and
+//! [`run`].
+
+use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
+use clap::Subcommand;
 use serde::Serialize;
 
 use jumpnet_core::collective::Schedule;
@@ -18,7 +23,8 @@ use crate::build;
 use crate::build::network::OwnedNetwork;
 use crate::build::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::io::output::{Render, Section};
+use crate::commands::args::{FormatArgs, TopologyArgs};
+use crate::io::output::{self, Render, Section};
 use crate::io::progress::Progress;
 
 /// What `map place` should do.
@@ -477,4 +483,162 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
         seconds: started.elapsed().as_secs_f64(),
         gene: best_gene,
     })
+}
+
+/// `jumpnet map ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum MapAction {
+    /// Map the ranks of a rank-space collective onto a topology's nodes with a baseline
+    /// strategy, optionally optimise the placement (two-opt / annealing) for total hops, and
+    /// print the permutation with before/after statistics.
+    Place {
+        /// The topology (one compute node per switch).
+        #[command(flatten)]
+        topology: TopologyArgs,
+        /// Collective whose messages are placed.
+        #[arg(long, short = 'c', value_enum, default_value = "bcast")]
+        collective: Algorithm,
+        /// Number of ranks (default: all nodes).
+        #[arg(long, short = 'n')]
+        ranks: Option<u32>,
+        /// Root rank of broadcasts.
+        #[arg(long, default_value_t = 0)]
+        root: u32,
+        /// Baseline mapping.
+        #[arg(long, short = 'm', value_enum, default_value = "ring")]
+        mapping: MapStrategy,
+        /// Rank order of the mapped nodes.
+        #[arg(long, value_enum, default_value = "paper")]
+        rank_order: RankOrderChoice,
+        /// Placement optimiser.
+        #[arg(long, value_enum, default_value = "two-opt")]
+        optimise: Optimiser,
+        /// Optimiser iterations (two-opt swaps; annealing temperature steps of m swaps each).
+        #[arg(long, default_value_t = 200_000)]
+        iterations: u64,
+        /// Seed of the mapping and the optimiser.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the permutation (CSV `rank,node`) to this file.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Genetic node mapping on an n x n torus with dimension-order routing ([GA], spec/mapping.md §5).
+    Ga {
+        /// Torus side n (n x n nodes).
+        #[arg(long, default_value_t = 8)]
+        side: u16,
+        /// Traffic patterns applied together: bcmp, brev, brot, shfl, trns, torn, rpar, rrng.
+        #[arg(long, value_delimiter = ',', default_value = "bcmp,shfl,trns")]
+        patterns: Vec<String>,
+        /// Variant S00..S22 or S99 (random search).
+        #[arg(long, default_value = "S03")]
+        variant: String,
+        /// Ranking: sc (duration first), ah (avg.hop first), ml (product).
+        #[arg(long, default_value = "ml")]
+        ranking: String,
+        /// Population size.
+        #[arg(long, default_value_t = 1000)]
+        genes: u32,
+        /// Generations.
+        #[arg(long, default_value_t = 1000)]
+        generations: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+}
+
+/// Runs `jumpnet map ...`; returns the exit code.
+pub fn run(action: MapAction) -> Result<u8> {
+    match action {
+        MapAction::Place {
+            topology,
+            collective,
+            ranks,
+            root,
+            mapping,
+            rank_order,
+            optimise,
+            iterations,
+            seed,
+            output: path,
+            quiet,
+            format,
+        } => {
+            let net = topology.build()?;
+            let ranks = ranks.unwrap_or(Topology::num_switches(&net.network()));
+            let placed = place(
+                &net,
+                &PlaceRequest {
+                    collective,
+                    ranks,
+                    root,
+                    strategy: mapping,
+                    order: rank_order,
+                    optimiser: optimise,
+                    iterations,
+                    seed,
+                    progress: !quiet,
+                },
+            )?;
+            if let Some(p) = path {
+                let mut csv = String::from("rank,node\n");
+                for (r, n) in placed.placement.iter().enumerate() {
+                    csv.push_str(&format!("{r},{n}\n"));
+                }
+                output::write_atomic(&p, csv.as_bytes())?;
+            }
+            output::print(&placed, format.format())?;
+        }
+        MapAction::Ga {
+            side,
+            patterns,
+            variant,
+            ranking,
+            genes,
+            generations,
+            seed,
+            quiet,
+            format,
+        } => {
+            let pats = patterns
+                .iter()
+                .map(|p| {
+                    TrafficPattern::from_name(p.trim()).ok_or_else(|| {
+                        anyhow!("unknown pattern `{p}`: use bcmp, brev, brot, shfl, trns, torn, rpar, rrng")
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let v = Variant::from_name(&variant).ok_or_else(|| {
+                anyhow!("unknown variant `{variant}`: use S00-S05, S10-S12, S20-S22 or S99")
+            })?;
+            let r = Ranking::from_name(&ranking)
+                .ok_or_else(|| anyhow!("unknown ranking `{ranking}`: use sc, ah or ml"))?;
+            let res = ga(&GaRequest {
+                side,
+                patterns: pats,
+                variant: v,
+                ranking: r,
+                genes,
+                generations,
+                seed,
+                progress: !quiet,
+            })?;
+            output::print(&res, format.format())?;
+        }
+    }
+    Ok(0)
 }

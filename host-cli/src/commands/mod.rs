@@ -1,8 +1,77 @@
-//! One module per `jumpnet` subcommand. Each computes its results in plain functions that
-//! return data (printing is [`crate::io::output`]'s job).
+//! The `jumpnet` command line, one module per subcommand.
+//!
+//! Every subcommand module holds its clap arguments and a `run` function that turns the
+//! arguments into a request, calls the module's library functions (which compute and return
+//! plain data) and prints the result with [`crate::io::output`]. Argument groups used by
+//! several subcommands live in [`args`]. [`Cli`] and [`Command`] are the top level; [`run`]
+//! only dispatches.
+//!
+//! - [`report`]: `jumpnet report`, the topology comparison on a scenario.
+//! - [`topo`]: `jumpnet topo`, families, structure, metrics and export of a topology.
+//! - [`route`]: `jumpnet route`, routing tables, checks and path statistics.
+//! - [`map`]: `jumpnet map`, process mapping and GA node mapping.
+//! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs.
 
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+pub mod args;
 pub mod map;
 pub mod report;
 pub mod route;
 pub mod sched;
 pub mod topo;
+
+/// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
+#[derive(Debug, Parser)]
+#[command(name = "jumpnet", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Top-level subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The main job: compare topologies on a scenario (default: the embedded N = 1,024,
+    /// degree-19 comparison) — diameter, ASPL, cables, collective hop counts under several
+    /// mappings and two-opt — written as Markdown + JSON + SVG charts, summary on stdout.
+    Report(report::ReportArgs),
+    /// Build a topology and inspect, measure or export it.
+    Topo {
+        /// Topology action.
+        #[command(subcommand)]
+        action: topo::TopoAction,
+    },
+    /// Deterministic routing: tables, delivery/loop/deadlock checks, path statistics.
+    Route {
+        /// Routing action.
+        #[command(subcommand)]
+        action: route::RouteAction,
+    },
+    /// Process mapping: place a collective's ranks on nodes and optimise the placement; GA
+    /// node mapping on a torus.
+    Map {
+        /// Mapping action.
+        #[command(subcommand)]
+        action: map::MapAction,
+    },
+    /// Collective send schedules: show, verify symbolically, export per-rank programs.
+    Sched {
+        /// Schedule action.
+        #[command(subcommand)]
+        action: sched::SchedAction,
+    },
+}
+
+/// Runs the parsed command line; returns the process exit code (errors exit with 2).
+pub fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Report(args) => report::run(args),
+        Command::Topo { action } => topo::run(action),
+        Command::Route { action } => route::run(action),
+        Command::Map { action } => map::run(action),
+        Command::Sched { action } => sched::run(action),
+    }
+}

@@ -3,11 +3,14 @@
 //! total hop counts of broadcast, allreduce and alltoall under the ring, random, BFS-tree,
 //! circulant and two-opt mappings; written as Markdown, JSON and SVG charts into an output
 //! directory, with a summary on stdout.
+//!
+//! [`run_scenario`] computes a [`Report`]; [`ReportArgs`] and [`run`] are the command.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -19,10 +22,11 @@ use crate::build::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Tra
 use crate::build::routing;
 use crate::build::schedule::Algorithm;
 use crate::build::topology::TopologySpec;
+use crate::commands::args::FormatArgs;
 use crate::commands::map::rank_schedule;
 use crate::commands::topo;
 use crate::distances;
-use crate::io::output::{Render, Section};
+use crate::io::output::{self, Render, Section};
 use crate::io::progress::Progress;
 use crate::io::svg::{BarChart, LineChart};
 
@@ -168,7 +172,7 @@ struct Task {
 }
 
 /// Runs a scenario.
-pub fn run(
+pub fn run_scenario(
     scenario: &Scenario,
     iterations_override: Option<u64>,
     progress: bool,
@@ -600,4 +604,58 @@ impl Render for Report {
         v.push(s);
         v
     }
+}
+
+/// Arguments of `jumpnet report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Scenario JSON file (default: the embedded scenario; see `--print-scenario`).
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Output directory for report.md, results.json and the charts.
+    #[arg(
+        long,
+        short = 'o',
+        default_value = "jumpnet-report",
+        value_name = "DIR"
+    )]
+    pub out: PathBuf,
+    /// Override the scenario's two-opt iterations.
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Print the embedded default scenario and exit.
+    #[arg(long)]
+    pub print_scenario: bool,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Output format of the summary.
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+/// Reads the scenario file at `path`, or the embedded default scenario.
+pub fn load_scenario(path: Option<&Path>) -> Result<Scenario> {
+    match path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| anyhow!("cannot read scenario {}: {e}", p.display()))?;
+            Scenario::from_json(&text, &p.display().to_string())
+        }
+        None => Scenario::from_json(DEFAULT_SCENARIO, "(embedded default)"),
+    }
+}
+
+/// Runs `jumpnet report`: runs the scenario, writes the report directory and prints the
+/// summary; returns the exit code.
+pub fn run(args: ReportArgs) -> Result<u8> {
+    if args.print_scenario {
+        print!("{DEFAULT_SCENARIO}");
+        return Ok(0);
+    }
+    let scenario = load_scenario(args.scenario.as_deref())?;
+    let mut report = run_scenario(&scenario, args.iterations, !args.quiet)?;
+    report.write(&args.out)?;
+    output::print(&report, args.format.format())?;
+    Ok(0)
 }

@@ -1,15 +1,19 @@
-//! `jumpnet sched`: show, verify and export collective schedules.
+//! `jumpnet sched`: show, verify and export collective schedules, as data ([`show`],
+//! [`verify`], [`export_programs`]), and the command's arguments ([`SchedAction`]) and
+//! [`run`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
+use clap::Subcommand;
 use serde::Serialize;
 
 use jumpnet_core::collective::{program_image, Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
 
 use crate::build::schedule::OwnedSchedule;
-use crate::io::output::{Render, Section};
+use crate::commands::args::{FormatArgs, ScheduleArgs};
+use crate::io::output::{self, Format, Render, Section};
 
 /// A message as printed.
 #[derive(Debug, Serialize, Clone, PartialEq, Eq)]
@@ -446,4 +450,89 @@ pub fn export_programs(owned: &OwnedSchedule, rank: Option<u32>, out: &Path) -> 
         let _ = std::fs::remove_dir_all(&tmp);
     }
     result
+}
+
+/// `jumpnet sched ...` actions.
+#[derive(Debug, Subcommand)]
+pub enum SchedAction {
+    /// Print the schedule: summary, messages (per step) and optionally one rank's program.
+    Show {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only messages of this step.
+        #[arg(long)]
+        step: Option<u32>,
+        /// Print at most this many messages (default 200 in table form, all in JSON/CSV).
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Also print the program (ordered NIC operations) of this rank.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Execute every rank's program on tagged data and verify the collective's semantics.
+    Verify {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Also check this many pseudo-random message interleavings.
+        #[arg(long, default_value_t = 3)]
+        interleavings: u32,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Write per-rank program images (versioned postcard + CRC-32) for devices.
+    Export {
+        /// The schedule.
+        #[command(flatten)]
+        schedule: ScheduleArgs,
+        /// Only this rank's program, written to the file given by --output.
+        #[arg(long)]
+        rank: Option<u32>,
+        /// Output file (with --rank) or a new directory (one rank-NNNNN.jnpg per rank).
+        #[arg(long, short = 'o', value_name = "PATH")]
+        output: PathBuf,
+    },
+}
+
+/// Runs `jumpnet sched ...`; returns the exit code.
+pub fn run(action: SchedAction) -> Result<u8> {
+    match action {
+        SchedAction::Show {
+            schedule,
+            step,
+            limit,
+            rank,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            let limit = limit.or((format.format() == Format::Table).then_some(200));
+            output::print(&show(&owned, step, limit, rank)?, format.format())?;
+        }
+        SchedAction::Verify {
+            schedule,
+            interleavings,
+            format,
+        } => {
+            let owned = schedule.build()?;
+            output::print(&verify(&owned, interleavings)?, format.format())?;
+        }
+        SchedAction::Export {
+            schedule,
+            rank,
+            output: path,
+        } => {
+            let owned = schedule.build()?;
+            let (files, bytes) = export_programs(&owned, rank, &path)?;
+            eprintln!(
+                "wrote {files} program image(s), {bytes} bytes, to {}",
+                path.display()
+            );
+        }
+    }
+    Ok(0)
 }

@@ -190,6 +190,18 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
+/// Writes `text` to `path` atomically ([`write_atomic`]), or to stdout when no path is given.
+pub fn write_or_print(text: &str, path: Option<&std::path::Path>) -> Result<()> {
+    match path {
+        Some(p) => write_atomic(p, text.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            Ok(out.flush()?)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
