@@ -179,23 +179,67 @@ pub fn run_scenario(
 ) -> Result<Report> {
     let started = std::time::Instant::now();
     let iterations = iterations_override.unwrap_or(scenario.two_opt_iterations);
-    let collectives: Vec<Algorithm> = scenario
-        .collectives
-        .iter()
-        .map(|c| parse_value::<Algorithm>("collective", c))
-        .collect::<Result<_>>()?;
-    let mappings: Vec<MapStrategy> = scenario
-        .mappings
-        .iter()
-        .map(|m| parse_value::<MapStrategy>("mapping", m))
-        .collect::<Result<_>>()?;
-    let from: Vec<MapStrategy> = scenario
-        .two_opt_from
-        .iter()
-        .map(|m| parse_value::<MapStrategy>("mapping", m))
-        .collect::<Result<_>>()?;
-    let nets: Vec<OwnedNetwork> = scenario
-        .topologies
+    let collectives: Vec<Algorithm> = parse_values("collective", &scenario.collectives)?;
+    let mappings: Vec<MapStrategy> = parse_values("mapping", &scenario.mappings)?;
+    let from: Vec<MapStrategy> = parse_values("mapping", &scenario.two_opt_from)?;
+    let nets = build_networks(&scenario.topologies)?;
+    // Structure, distances and all-pairs distance matrices (for the hop objective).
+    let mut rows = Vec::new();
+    let mut matrices = Vec::new();
+    for (net, t) in nets.iter().zip(&scenario.topologies) {
+        let (row, matrix) = measure_topology(net, &t.label)?;
+        rows.push(row);
+        matrices.push(matrix);
+    }
+    let tasks = plan_tasks(
+        nets.len(),
+        &collectives,
+        &scenario.ranks,
+        &mappings,
+        &from,
+        iterations,
+    );
+    let bar = Progress::new("report", tasks.len() as u64, progress);
+    let done = AtomicU64::new(0);
+    let hops: Vec<Result<HopRow>> = tasks
+        .par_iter()
+        .map(|task| {
+            let row = count_hops(
+                task,
+                &nets[task.topo],
+                &matrices[task.topo],
+                &rows[task.topo].label,
+                iterations,
+                scenario.seed,
+            );
+            if row.is_ok() {
+                bar.set(done.fetch_add(1, Ordering::Relaxed) + 1);
+            }
+            row
+        })
+        .collect();
+    bar.finish();
+    let hops = hops.into_iter().collect::<Result<Vec<_>>>()?;
+    Ok(Report {
+        scenario: Scenario {
+            two_opt_iterations: iterations,
+            ..scenario.clone()
+        },
+        topologies: rows,
+        hops,
+        seconds: started.elapsed().as_secs_f64(),
+        output: None,
+    })
+}
+
+/// Parses scenario names (`kind`: what they name, for the error message) into values.
+fn parse_values<T: clap::ValueEnum>(kind: &str, names: &[String]) -> Result<Vec<T>> {
+    names.iter().map(|s| parse_value::<T>(kind, s)).collect()
+}
+
+/// Builds every scenario topology, then checks each has one compute node per switch.
+fn build_networks(topologies: &[ScenarioTopology]) -> Result<Vec<OwnedNetwork>> {
+    let nets: Vec<OwnedNetwork> = topologies
         .iter()
         .map(|t| {
             let words: Vec<String> = t.spec.split_whitespace().map(String::from).collect();
@@ -203,51 +247,64 @@ pub fn run_scenario(
                 .with_context(|| format!("scenario topology `{}`", t.label))
         })
         .collect::<Result<_>>()?;
-    for (net, t) in nets.iter().zip(&scenario.topologies) {
+    for (net, t) in nets.iter().zip(topologies) {
         placement::check_one_node_per_switch(&net.network())
             .with_context(|| format!("scenario topology `{}`", t.label))?;
     }
-    // Structure, distances and all-pairs distance matrices (for the hop objective).
-    let mut rows = Vec::new();
-    let mut matrices = Vec::new();
-    for (net, t) in nets.iter().zip(&scenario.topologies) {
-        let n = net.network();
-        let info = topo::info(net);
-        let d = distances::fast(&n, false)?;
-        let cables = topo::cables(&n)?;
-        let (mut dist, mut queue) = (Vec::new(), Vec::new());
-        routing::distance_matrix(&n, &mut dist, &mut queue)?;
-        matrices.push(dist);
-        rows.push(TopologyRow {
-            label: t.label.clone(),
-            spec: net.spec().to_string(),
-            switches: info.switches,
-            links: info.links,
-            degree_min: info.degree_min,
-            degree_max: info.degree_max,
-            diameter: d.summary.diameter,
-            aspl: d.summary.aspl(),
-            distance_histogram: d
-                .summary
-                .distance_histogram()
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter(|(_, &c)| c > 0)
-                .map(|(k, &c)| (k as u32, c))
-                .collect(),
-            cable_avg_m: cables[0].average_m,
-            cable_avg_boustrophedon_m: cables[1].average_m,
-            cable_total_m: cables[0].total_m,
-            notes: info.notes.clone(),
-        });
-    }
+    Ok(nets)
+}
+
+/// Structure, distances and cables of one topology, and its all-pairs distance matrix.
+fn measure_topology(net: &OwnedNetwork, label: &str) -> Result<(TopologyRow, Vec<u16>)> {
+    let n = net.network();
+    let info = topo::info(net);
+    let d = distances::fast(&n, false)?;
+    let cables = topo::cables(&n)?;
+    let (mut dist, mut queue) = (Vec::new(), Vec::new());
+    routing::distance_matrix(&n, &mut dist, &mut queue)?;
+    let row = TopologyRow {
+        label: label.to_string(),
+        spec: net.spec().to_string(),
+        switches: info.switches,
+        links: info.links,
+        degree_min: info.degree_min,
+        degree_max: info.degree_max,
+        diameter: d.summary.diameter,
+        aspl: d.summary.aspl(),
+        distance_histogram: d
+            .summary
+            .distance_histogram()
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, &c)| c > 0)
+            .map(|(k, &c)| (k as u32, c))
+            .collect(),
+        cable_avg_m: cables[0].average_m,
+        cable_avg_boustrophedon_m: cables[1].average_m,
+        cable_total_m: cables[0].total_m,
+        notes: info.notes.clone(),
+    };
+    Ok((row, dist))
+}
+
+/// One task per (topology, collective, ranks, mapping); the two-opt starting mappings are
+/// added to the baseline mappings, and two-opt runs only from them (and only when
+/// `iterations > 0`).
+fn plan_tasks(
+    topologies: usize,
+    collectives: &[Algorithm],
+    ranks: &[u32],
+    mappings: &[MapStrategy],
+    from: &[MapStrategy],
+    iterations: u64,
+) -> Vec<Task> {
     let mut tasks = Vec::new();
-    for ti in 0..nets.len() {
-        for &c in &collectives {
-            for &r in &scenario.ranks {
-                let mut maps: Vec<MapStrategy> = mappings.clone();
-                for f in &from {
+    for ti in 0..topologies {
+        for &c in collectives {
+            for &r in ranks {
+                let mut maps: Vec<MapStrategy> = mappings.to_vec();
+                for f in from {
                     if !maps.contains(f) {
                         maps.push(*f);
                     }
@@ -264,72 +321,59 @@ pub fn run_scenario(
             }
         }
     }
-    let bar = Progress::new("report", tasks.len() as u64, progress);
-    let done = AtomicU64::new(0);
-    let hops: Vec<Result<HopRow>> = tasks
-        .par_iter()
-        .map(|task| {
-            let net = nets[task.topo].network();
-            let n = net.num_switches();
-            let dm = jumpnet_core::routing::DistanceMatrix::new(n, &matrices[task.topo])
-                .map_err(|e| anyhow!("{e}"))?;
-            let owned = rank_schedule(task.collective, task.ranks, 0)?;
-            let schedule = owned.schedule()?;
-            let mut pl = placement::initial(
-                &net,
-                task.mapping,
-                RankOrderChoice::Paper,
-                task.ranks,
-                scenario.seed,
-            )
-            .with_context(|| {
-                format!(
-                    "{} mapping of {} ranks on {}",
-                    task.mapping.name(),
-                    task.ranks,
-                    rows[task.topo].label
-                )
-            })?;
-            let before = placement::hop_stats(&dm, &schedule, &pl)?;
-            let two_opt = if task.two_opt {
-                let traffic = Traffic::of(&schedule)?;
-                let out = placement::optimise(
-                    &dm,
-                    &traffic,
-                    &mut pl,
-                    Optimiser::TwoOpt,
-                    iterations,
-                    scenario.seed,
-                    &mut |_, _, _| {},
-                )?;
-                out.map(|o| o.best)
-            } else {
-                None
-            };
-            bar.set(done.fetch_add(1, Ordering::Relaxed) + 1);
-            Ok(HopRow {
-                topology: rows[task.topo].label.clone(),
-                collective: task.collective.name(),
-                ranks: task.ranks,
-                mapping: task.mapping.name().into(),
-                messages: schedule.num_messages(),
-                total_hops: before.total_hops,
-                max_hops: before.max_hops,
-                two_opt,
-            })
-        })
-        .collect();
-    bar.finish();
-    let hops = hops.into_iter().collect::<Result<Vec<_>>>()?;
-    Ok(Report {
-        scenario: Scenario {
-            two_opt_iterations: iterations,
-            ..scenario.clone()
-        },
-        topologies: rows,
-        hops,
-        seconds: started.elapsed().as_secs_f64(),
-        output: None,
+    tasks
+}
+
+/// Total hops of one task: the collective's schedule under the task's mapping on the
+/// topology `net` (labelled `label`, all-pairs distances `matrix`), and the best total after
+/// two-opt when the task asks for it.
+fn count_hops(
+    task: &Task,
+    net: &OwnedNetwork,
+    matrix: &[u16],
+    label: &str,
+    iterations: u64,
+    seed: u64,
+) -> Result<HopRow> {
+    let net = net.network();
+    let n = net.num_switches();
+    let dm = jumpnet_core::routing::DistanceMatrix::new(n, matrix).map_err(|e| anyhow!("{e}"))?;
+    let owned = rank_schedule(task.collective, task.ranks, 0)?;
+    let schedule = owned.schedule()?;
+    let mut pl = placement::initial(&net, task.mapping, RankOrderChoice::Paper, task.ranks, seed)
+        .with_context(|| {
+        format!(
+            "{} mapping of {} ranks on {}",
+            task.mapping.name(),
+            task.ranks,
+            label
+        )
+    })?;
+    let before = placement::hop_stats(&dm, &schedule, &pl)?;
+    let two_opt = if task.two_opt {
+        let traffic = Traffic::of(&schedule)?;
+        let out = placement::optimise(
+            &dm,
+            &traffic,
+            &mut pl,
+            Optimiser::TwoOpt,
+            iterations,
+            seed,
+            &mut |_, _, _| {},
+        )?;
+        out.map(|o| o.best)
+    } else {
+        None
+    };
+    Ok(HopRow {
+        topology: label.to_string(),
+        collective: task.collective.name(),
+        ranks: task.ranks,
+        mapping: task.mapping.name().into(),
+        messages: schedule.num_messages(),
+        total_hops: before.total_hops,
+        max_hops: before.max_hops,
+        two_opt,
     })
 }
 
