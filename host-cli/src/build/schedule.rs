@@ -320,27 +320,23 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             let (g, a) = (df.g(), df.a());
             let routers = g as usize * a as usize;
             let (msgs, description) = if req.algorithm == A::DragonflyA2a {
-                let mut msgs = vec![EMPTY_MESSAGE; dragonfly::a2a::message_count(g, a) as usize];
-                let mut scratch = vec![0u32; dragonfly::a2a::scratch_len(g, a)];
-                let used = dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, &mut msgs, &mut scratch)
-                    .map_err(sched_err)?
-                    .messages()
-                    .len();
-                msgs.truncate(used);
+                let msgs = generate(
+                    dragonfly::a2a::message_count(g, a) as usize,
+                    dragonfly::a2a::scratch_len(g, a),
+                    |msgs, scratch| dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, msgs, scratch).map(used),
+                )?;
                 (msgs, "Dragonfly A2A all-to-all broadcast (router level)".to_string())
             } else {
-                let mut msgs = vec![EMPTY_MESSAGE; routers * routers.saturating_sub(1)];
-                let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * routers];
                 let alg = if req.algorithm == A::Gfa2a {
                     dragonfly::Algorithm::Glf
                 } else {
                     dragonfly::Algorithm::Llf
                 };
-                let used = dragonfly::all_to_all(alg, g, a, df, req.bytes, &mut msgs, &mut scratch)
-                    .map_err(sched_err)?
-                    .messages()
-                    .len();
-                msgs.truncate(used);
+                let msgs = generate(
+                    routers * routers.saturating_sub(1),
+                    dragonfly::SCRATCH_PER_RANK * routers,
+                    |msgs, scratch| dragonfly::all_to_all(alg, g, a, df, req.bytes, msgs, scratch).map(used),
+                )?;
                 (msgs, format!("{:?} all-to-all broadcast (router level)", req.algorithm).to_uppercase())
             };
             Ok(OwnedSchedule {
@@ -364,22 +360,18 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             }
             let mut own = vec![0u32; n];
             let (msgs, description) = if req.algorithm == A::Sfata {
-                let mut msgs = vec![EMPTY_MESSAGE; 2 * n.saturating_sub(1)];
-                let mut scratch = vec![0u32; galaxyfly::sfata::scratch_len(s, a)];
-                let used = galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, &mut msgs, &mut own, &mut scratch)
-                    .map_err(sched_err)?
-                    .messages()
-                    .len();
-                msgs.truncate(used);
+                let msgs = generate(
+                    2 * n.saturating_sub(1),
+                    galaxyfly::sfata::scratch_len(s, a),
+                    |msgs, scratch| galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, msgs, &mut own, scratch).map(used),
+                )?;
                 (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string())
             } else {
-                let mut msgs = vec![EMPTY_MESSAGE; galaxyfly::rfata::message_count(s, a) as usize];
-                let mut scratch = vec![0u32; galaxyfly::rfata::scratch_len(s, a)];
-                let used = galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, &mut msgs, &mut own, &mut scratch)
-                    .map_err(sched_err)?
-                    .messages()
-                    .len();
-                msgs.truncate(used);
+                let msgs = generate(
+                    galaxyfly::rfata::message_count(s, a) as usize,
+                    galaxyfly::rfata::scratch_len(s, a),
+                    |msgs, scratch| galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, msgs, &mut own, scratch).map(used),
+                )?;
                 (msgs, "Galaxyfly RFATA all-to-all broadcast (redundant deliveries by design)".to_string())
             };
             Ok(OwnedSchedule {
@@ -401,6 +393,28 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
         ),
     };
     built.with_context(|| format!("building {}", req.algorithm.name()))
+}
+
+/// Runs a core schedule generator on `capacity` message slots and `scratch_len` words of
+/// scratch, and keeps the messages it wrote (`generator` returns how many it used).
+fn generate(
+    capacity: usize,
+    scratch_len: usize,
+    generator: impl FnOnce(
+        &mut [Message],
+        &mut [u32],
+    ) -> Result<usize, jumpnet_core::collective::ScheduleError>,
+) -> Result<Vec<Message>> {
+    let mut msgs = vec![EMPTY_MESSAGE; capacity];
+    let mut scratch = vec![0u32; scratch_len];
+    let used = generator(&mut msgs, &mut scratch).map_err(sched_err)?;
+    msgs.truncate(used);
+    Ok(msgs)
+}
+
+/// Number of messages of a generated schedule.
+fn used(s: ListSchedule<'_>) -> usize {
+    s.messages().len()
 }
 
 /// First terminal of every router (router-level collectives place rank r on router r).
