@@ -87,6 +87,21 @@ fn malformed_edge_list_names_the_line() {
 }
 
 #[test]
+fn slim_fly_takes_prime_powers() {
+    // spec/topologies.md §9: q = 9 (δ = 1, GF(3²)) and q = 8 (δ = 0, GF(2³)); 2q² routers of
+    // network degree (3q − δ)/2 and diameter 2.
+    for (q, routers, degree) in [("q=9", 162, 13), ("q=8", 128, 12)] {
+        let (code, out, err) = jumpnet(&["topo", "metrics", "slim-fly", q, "--json", "--quiet"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["info"]["switches"], routers, "{out}");
+        assert_eq!(v["info"]["degree_min"], degree, "{out}");
+        assert_eq!(v["info"]["degree_max"], degree, "{out}");
+        assert_eq!(v["diameter"], 2, "{out}");
+    }
+}
+
+#[test]
 fn invalid_parameters_are_explained() {
     let (code, _, err) = jumpnet(&["topo", "info", "gcirculant", "n=1000"]);
     assert_eq!(code, 2);
@@ -94,9 +109,10 @@ fn invalid_parameters_are_explained() {
         err.contains("G(n, log2 n) needs n a power of two, got n = 1000"),
         "{err}"
     );
-    let (code, _, err) = jumpnet(&["topo", "info", "slim-fly", "q=9"]);
+    let (code, _, err) = jumpnet(&["topo", "info", "slim-fly", "q=6"]);
     assert_eq!(code, 2);
-    assert!(err.contains("q = 9 is not prime"), "{err}");
+    assert!(err.contains("q = 6"), "{err}");
+    assert!(err.contains("a prime or a prime power"), "{err}");
     let (code, _, err) = jumpnet(&["topo", "info", "torus", "k=4,4", "bogus=1"]);
     assert_eq!(code, 2);
     assert!(err.contains("allowed are k, t"), "{err}");
