@@ -169,3 +169,46 @@ fn csv_and_table_outputs() {
         assert!(out.contains(f));
     }
 }
+
+/// `distance_histogram` of `topo metrics --json` as (distance, pairs) pairs.
+fn histogram(args: &[&str]) -> Vec<(u64, u64)> {
+    let mut all = vec!["topo", "metrics"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "--quiet"]);
+    let (code, out, err) = jumpnet(&all);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["distance_histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_u64().unwrap(), e[1].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn metrics_report_the_whole_distance_histogram() {
+    // Ring of 1024: 2n ordered pairs at each distance 1..511, n at 512; nothing folded.
+    let want: Vec<(u64, u64)> = (1..=512)
+        .map(|k| (k, if k == 512 { 1024 } else { 2048 }))
+        .collect();
+    assert_eq!(histogram(&["ring", "n=1024"]), want);
+    // 40 × 40 mesh: the 2-D histogram is the convolution of two paths' (n at 0, 2(n − d)
+    // at d ≥ 1); distances up to 78.
+    let path: Vec<u64> = (0..40u64)
+        .map(|d| if d == 0 { 40 } else { 2 * (40 - d) })
+        .collect();
+    let mut want = vec![0u64; 79];
+    for (a, x) in path.iter().enumerate() {
+        for (b, y) in path.iter().enumerate() {
+            want[a + b] += x * y;
+        }
+    }
+    let want: Vec<(u64, u64)> = want
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, &c)| (k as u64, c))
+        .collect();
+    assert_eq!(histogram(&["mesh", "k=40,40"]), want);
+}
