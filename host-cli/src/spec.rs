@@ -439,7 +439,7 @@ impl TopologySpec {
                 arrangement: match arrangement {
                     Arrangement::Consecutive => GlobalArrangement::Consecutive,
                     Arrangement::PalmTree => GlobalArrangement::PalmTree,
-                    Arrangement::RelativeMirror => GlobalArrangement::Relative,
+                    Arrangement::RelativeMirror => GlobalArrangement::RelativeMirror,
                 },
             },
             TopologySpec::Hyperx { s, k, t } => NetworkSpec::hyperx(s, *k, *t)?,
