@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use jumpnet_core::metrics::{bfs, bit_bfs, csr_size, transitive, Csr};
+use jumpnet_core::metrics::{bfs, bit_bfs, csr_size, transitive, Csr, DistanceOutputs};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::stored::from_edges;
 use jumpnet_core::topology::{random_shortcut, Slot, StoredGraph};
@@ -54,7 +54,7 @@ fn bench_all_pairs<const W: usize>(c: &mut Criterion, name: &str, csr: &Csr<'_>)
     let mut words = vec![[0u64; W]; bit_bfs::words_needed(n)];
     c.bench_function(name, |b| {
         b.iter(|| {
-            let s = bit_bfs::all_pairs(csr, &mut words, None, &mut |_, _| {})
+            let s = bit_bfs::all_pairs(csr, &mut words, DistanceOutputs::none(), &mut |_, _| {})
                 .expect("buffers sized by words_needed");
             black_box((s.diameter, s.aspl()))
         })
@@ -83,8 +83,13 @@ fn g_circulant_single_bfs(c: &mut Criterion) {
         let mut queue = vec![0u32; n as usize];
         c.bench_function("diameter_aspl/g_n32768_k15/single_bfs", |b| {
             b.iter(|| {
-                let s = transitive::summary_from_switch_zero(csr, &mut dist, &mut queue, None)
-                    .expect("buffers of n entries");
+                let s = transitive::summary_from_switch_zero(
+                    csr,
+                    &mut dist,
+                    &mut queue,
+                    DistanceOutputs::none(),
+                )
+                .expect("buffers of n entries");
                 black_box((s.diameter, s.aspl()))
             })
         });
@@ -100,7 +105,8 @@ fn networkx_comparison_graph(c: &mut Criterion) {
         let mut queue = vec![0u32; 4096];
         c.bench_function("all_pairs/random_shortcut_n4096_d23/reference_bfs", |b| {
             b.iter(|| {
-                let s = bfs::all_pairs(csr, &mut dist, &mut queue, None).expect("n entries");
+                let s = bfs::all_pairs(csr, &mut dist, &mut queue, DistanceOutputs::none())
+                    .expect("n entries");
                 black_box((s.diameter, s.aspl()))
             })
         });

@@ -14,7 +14,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use jumpnet_core::metrics::{bit_bfs, csr_size, Csr};
+use jumpnet_core::metrics::{bit_bfs, csr_size, Csr, DistanceOutputs};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{random_shortcut, Port, Slot, Topology};
 
@@ -58,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let csr = Csr::build(&g, &mut offsets, &mut targets)?;
     let mut words = vec![[0u64; 4]; bit_bfs::words_needed(n)];
     let start = Instant::now();
-    let s = bit_bfs::all_pairs(&csr, &mut words, None, &mut |_, _| {})?;
+    let s = bit_bfs::all_pairs(&csr, &mut words, DistanceOutputs::none(), &mut |_, _| {})?;
     let seconds = start.elapsed().as_secs_f64();
 
     println!("edges: {}", path.display());

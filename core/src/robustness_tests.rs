@@ -6,7 +6,7 @@
 
 use crate::collective::{program_image, Blocks, Dep, Op, RecursiveDoubling, Schedule};
 use crate::exec::{Action, Executor, OpStatus};
-use crate::metrics::{bfs, bit_bfs, Csr};
+use crate::metrics::{bfs, bit_bfs, Csr, DistanceOutputs};
 use crate::routing::compile::{switch_table, VcMode};
 use crate::routing::crc32::crc32;
 use crate::routing::{image, RouteEntry, Run, RunTableBuilder, TableSet, TorusDor, TorusVcs};
@@ -104,9 +104,9 @@ fn search(csr: &Csr<'_>) {
         let _ = csr.neighbors(v);
     }
     let (mut dist, mut queue) = (vec![0u32; n], vec![0u32; n]);
-    let _ = bfs::all_pairs(csr, &mut dist, &mut queue, None);
+    let _ = bfs::all_pairs(csr, &mut dist, &mut queue, DistanceOutputs::none());
     let mut words = vec![[0u64; 1]; bit_bfs::words_needed(n as u32)];
-    let _ = bit_bfs::all_pairs::<1>(csr, &mut words, None, &mut |_, _| {});
+    let _ = bit_bfs::all_pairs::<1>(csr, &mut words, DistanceOutputs::none(), &mut |_, _| {});
 }
 
 /// Every lookup of a re-opened table set, in and beyond range.

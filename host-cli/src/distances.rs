@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{anyhow, Result};
 use rayon::prelude::*;
 
-use jumpnet_core::metrics::{self, bit_bfs, csr_size, transitive, Csr, DistanceSummary};
+use jumpnet_core::metrics::{
+    self, bit_bfs, csr_size, transitive, Csr, DistanceOutputs, DistanceSummary,
+};
 use jumpnet_core::topology::{Symmetry, Topology};
 
 use crate::io::progress::Progress;
@@ -48,6 +50,9 @@ pub struct Distances {
     pub summary: DistanceSummary,
     /// Eccentricity of every switch (`u32::MAX` if it cannot reach all).
     pub eccentricities: Vec<u32>,
+    /// The whole distance histogram: entry `k` = ordered pairs at distance `k` (`n` entries;
+    /// the summary keeps only the first [`metrics::HISTOGRAM_BINS`]).
+    pub histogram: Vec<u64>,
     /// Whether the vertex-transitive single-BFS path was used.
     pub single_bfs: bool,
 }
@@ -61,12 +66,17 @@ pub fn fast<T: Topology + Sync + ?Sized>(t: &T, show_progress: bool) -> Result<D
         let mut dist = vec![0u32; n as usize];
         let mut queue = vec![0u32; n as usize];
         let mut ecc = vec![0u32; n as usize];
-        let summary =
-            transitive::summary_from_switch_zero(&csr, &mut dist, &mut queue, Some(&mut ecc))
-                .map_err(|e| anyhow!("{e}"))?;
+        let mut histogram = vec![0u64; n as usize];
+        let outputs = DistanceOutputs {
+            eccentricities: Some(&mut ecc),
+            histogram: Some(&mut histogram),
+        };
+        let summary = transitive::summary_from_switch_zero(&csr, &mut dist, &mut queue, outputs)
+            .map_err(|e| anyhow!("{e}"))?;
         return Ok(Distances {
             summary,
             eccentricities: ecc,
+            histogram,
             single_bfs: true,
         });
     }
@@ -77,13 +87,15 @@ pub fn fast<T: Topology + Sync + ?Sized>(t: &T, show_progress: bool) -> Result<D
     let per = batches.div_ceil(chunks.max(1)).max(1);
     let bar = Progress::new("distances", n as u64, show_progress && n >= 4096);
     let done = AtomicU64::new(0);
-    let parts: Vec<Result<(u32, DistanceSummary, Vec<u32>)>> = (0..batches.div_ceil(per))
+    type Part = (u32, DistanceSummary, Vec<u32>, Vec<u64>);
+    let parts: Vec<Result<Part>> = (0..batches.div_ceil(per))
         .into_par_iter()
         .map(|c| {
             let range = c * per..((c + 1) * per).min(batches);
             let sources = bit_bfs::sources_of::<W>(n, &range);
             let mut words = vec![[0u64; W]; bit_bfs::words_needed(n)];
             let mut ecc = vec![0u32; (sources.end - sources.start) as usize];
+            let mut histogram = vec![0u64; n as usize];
             let mut last = 0u32;
             let mut report = |d: u32, _total: u32| {
                 let total =
@@ -91,22 +103,31 @@ pub fn fast<T: Topology + Sync + ?Sized>(t: &T, show_progress: bool) -> Result<D
                 last = d;
                 bar.set(total);
             };
-            let s = bit_bfs::run_batches::<W>(&csr, range, &mut words, Some(&mut ecc), &mut report)
+            let outputs = DistanceOutputs {
+                eccentricities: Some(&mut ecc),
+                histogram: Some(&mut histogram),
+            };
+            let s = bit_bfs::run_batches::<W>(&csr, range, &mut words, outputs, &mut report)
                 .map_err(|e| anyhow!("{e}"))?;
-            Ok((sources.start, s, ecc))
+            Ok((sources.start, s, ecc, histogram))
         })
         .collect();
     bar.finish();
     let mut summary = DistanceSummary::empty(n);
     let mut eccentricities = vec![0u32; n as usize];
+    let mut histogram = vec![0u64; n as usize];
     for part in parts {
-        let (start, s, ecc) = part?;
+        let (start, s, ecc, hist) = part?;
         summary.merge(&s).map_err(|e| anyhow!("{e}"))?;
         eccentricities[start as usize..start as usize + ecc.len()].copy_from_slice(&ecc);
+        for (total, h) in histogram.iter_mut().zip(hist) {
+            *total += h;
+        }
     }
     Ok(Distances {
         summary,
         eccentricities,
+        histogram,
         single_bfs: false,
     })
 }
@@ -119,11 +140,17 @@ pub fn reference<T: Topology + ?Sized>(t: &T) -> Result<Distances> {
     let mut dist = vec![0u32; n];
     let mut queue = vec![0u32; n];
     let mut ecc = vec![0u32; n];
-    let summary = metrics::bfs::all_pairs(&csr, &mut dist, &mut queue, Some(&mut ecc))
+    let mut histogram = vec![0u64; n];
+    let outputs = DistanceOutputs {
+        eccentricities: Some(&mut ecc),
+        histogram: Some(&mut histogram),
+    };
+    let summary = metrics::bfs::all_pairs(&csr, &mut dist, &mut queue, outputs)
         .map_err(|e| anyhow!("{e}"))?;
     Ok(Distances {
         summary,
         eccentricities: ecc,
+        histogram,
         single_bfs: false,
     })
 }

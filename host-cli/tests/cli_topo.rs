@@ -87,6 +87,21 @@ fn malformed_edge_list_names_the_line() {
 }
 
 #[test]
+fn slim_fly_takes_prime_powers() {
+    // spec/topologies.md §9: q = 9 (δ = 1, GF(3²)) and q = 8 (δ = 0, GF(2³)); 2q² routers of
+    // network degree (3q − δ)/2 and diameter 2.
+    for (q, routers, degree) in [("q=9", 162, 13), ("q=8", 128, 12)] {
+        let (code, out, err) = jumpnet(&["topo", "metrics", "slim-fly", q, "--json", "--quiet"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["info"]["switches"], routers, "{out}");
+        assert_eq!(v["info"]["degree_min"], degree, "{out}");
+        assert_eq!(v["info"]["degree_max"], degree, "{out}");
+        assert_eq!(v["diameter"], 2, "{out}");
+    }
+}
+
+#[test]
 fn invalid_parameters_are_explained() {
     let (code, _, err) = jumpnet(&["topo", "info", "gcirculant", "n=1000"]);
     assert_eq!(code, 2);
@@ -94,9 +109,10 @@ fn invalid_parameters_are_explained() {
         err.contains("G(n, log2 n) needs n a power of two, got n = 1000"),
         "{err}"
     );
-    let (code, _, err) = jumpnet(&["topo", "info", "slim-fly", "q=9"]);
+    let (code, _, err) = jumpnet(&["topo", "info", "slim-fly", "q=6"]);
     assert_eq!(code, 2);
-    assert!(err.contains("q = 9 is not prime"), "{err}");
+    assert!(err.contains("q = 6"), "{err}");
+    assert!(err.contains("a prime or a prime power"), "{err}");
     let (code, _, err) = jumpnet(&["topo", "info", "torus", "k=4,4", "bogus=1"]);
     assert_eq!(code, 2);
     assert!(err.contains("allowed are k, t"), "{err}");
@@ -152,4 +168,47 @@ fn csv_and_table_outputs() {
     ] {
         assert!(out.contains(f));
     }
+}
+
+/// `distance_histogram` of `topo metrics --json` as (distance, pairs) pairs.
+fn histogram(args: &[&str]) -> Vec<(u64, u64)> {
+    let mut all = vec!["topo", "metrics"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "--quiet"]);
+    let (code, out, err) = jumpnet(&all);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["distance_histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e[0].as_u64().unwrap(), e[1].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn metrics_report_the_whole_distance_histogram() {
+    // Ring of 1024: 2n ordered pairs at each distance 1..511, n at 512; nothing folded.
+    let want: Vec<(u64, u64)> = (1..=512)
+        .map(|k| (k, if k == 512 { 1024 } else { 2048 }))
+        .collect();
+    assert_eq!(histogram(&["ring", "n=1024"]), want);
+    // 40 × 40 mesh: the 2-D histogram is the convolution of two paths' (n at 0, 2(n − d)
+    // at d ≥ 1); distances up to 78.
+    let path: Vec<u64> = (0..40u64)
+        .map(|d| if d == 0 { 40 } else { 2 * (40 - d) })
+        .collect();
+    let mut want = vec![0u64; 79];
+    for (a, x) in path.iter().enumerate() {
+        for (b, y) in path.iter().enumerate() {
+            want[a + b] += x * y;
+        }
+    }
+    let want: Vec<(u64, u64)> = want
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, &c)| (k as u64, c))
+        .collect();
+    assert_eq!(histogram(&["mesh", "k=40,40"]), want);
 }

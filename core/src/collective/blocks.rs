@@ -213,23 +213,42 @@ impl DataLayout {
     /// Size in bytes of the blocks `start .. start + len`.
     fn range_bytes(&self, start: u32, len: u32) -> u64 {
         let e = start.saturating_add(len);
-        self.offset(e) - self.offset(start.min(e))
+        self.offset(e).saturating_sub(self.offset(start.min(e)))
     }
 
-    /// Payload size in bytes of a message carrying `blocks`.
+    /// Bytes of the whole buffer (all `slots` blocks), or `None` when that does not fit in
+    /// 64 bits. Every message carries a subset of the blocks, so when this is `Some` no
+    /// message size saturates.
+    pub fn total_bytes(&self) -> Option<u64> {
+        match self.sizing {
+            SlotSizing::Uniform { bytes } => (self.slots as u64).checked_mul(bytes),
+            SlotSizing::Pieces { total, .. } => Some(total),
+            SlotSizing::Chunks {
+                elements,
+                elem_bytes,
+            } => elements.checked_mul(elem_bytes as u64),
+        }
+    }
+
+    /// Payload size in bytes of a message carrying `blocks`; saturates at `u64::MAX` when
+    /// the layout's [`DataLayout::total_bytes`] does not fit in 64 bits (never wraps).
     pub fn bytes(&self, blocks: Blocks) -> u64 {
         match blocks {
             Blocks::All => self.range_bytes(0, self.slots),
             Blocks::Single(i) => self.range_bytes(i, 1),
             Blocks::Range { start, len } => self.range_bytes(start, len),
-            Blocks::TwoRanges(a, b) => {
-                self.range_bytes(a.start, a.len) + self.range_bytes(b.start, b.len)
-            }
+            Blocks::TwoRanges(a, b) => self
+                .range_bytes(a.start, a.len)
+                .saturating_add(self.range_bytes(b.start, b.len)),
             Blocks::BitMask { .. } => match self.sizing {
-                SlotSizing::Uniform { bytes } => blocks.count(self.slots) as u64 * bytes,
+                SlotSizing::Uniform { bytes } => {
+                    (blocks.count(self.slots) as u64).saturating_mul(bytes)
+                }
                 _ => {
-                    let mut sum = 0;
-                    blocks.for_each(self.slots, |i| sum += self.range_bytes(i, 1));
+                    let mut sum = 0u64;
+                    blocks.for_each(self.slots, |i| {
+                        sum = sum.saturating_add(self.range_bytes(i, 1))
+                    });
                     sum
                 }
             },

@@ -73,7 +73,7 @@ impl Schedule for Bruck {
         }
         let bit = (step - 1) as u8;
         let blocks = Blocks::BitMask { bit };
-        let bytes = bitmask_count(self.n, bit) as u64 * self.block_bytes;
+        let bytes = (bitmask_count(self.n, bit) as u64).saturating_mul(self.block_bytes);
         let d = ((1u64 << (step - 1)) % self.n as u64) as u32;
         for r in 0..self.n {
             // (r + d) mod n without a division per message.

@@ -5,7 +5,7 @@
 //! tested against it.
 
 use super::error::need;
-use super::{Csr, DistanceSummary, MetricsError};
+use super::{Csr, DistanceOutputs, DistanceSummary, MetricsError};
 
 /// A distance cell type: `u16` (half the memory, for all-pairs matrices) or `u32`.
 pub trait Distance: Copy + Eq + core::fmt::Debug {
@@ -114,23 +114,28 @@ fn too_far(level: u32) -> MetricsError {
 }
 
 /// All-pairs summary by one BFS per source (the reference for [`super::bit_bfs`]).
-/// `dist` and `queue` need `n` entries; when given, `eccentricities` (`n` entries) receives
-/// each switch's eccentricity (`u32::MAX` when it cannot reach every switch).
+/// `dist` and `queue` need `n` entries; when given, `outputs.eccentricities` (`n` entries)
+/// receives each switch's eccentricity (`u32::MAX` when it cannot reach every switch) and
+/// `outputs.histogram` (`n` entries) the pairs at each distance.
 pub fn all_pairs(
     csr: &Csr<'_>,
     dist: &mut [u32],
     queue: &mut [u32],
-    mut eccentricities: Option<&mut [u32]>,
+    mut outputs: DistanceOutputs<'_>,
 ) -> Result<DistanceSummary, MetricsError> {
     let n = csr.num_vertices();
-    if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", n as usize, e.len())?;
-    }
+    outputs.check(n as usize, n as usize)?;
     let mut summary = DistanceSummary::empty(n);
     for s in 0..n {
         let reach = distances(csr, s, dist, queue)?;
         add_source_to_summary(&mut summary, &dist[..n as usize], reach);
-        if let Some(e) = eccentricities
+        for &d in &dist[..n as usize] {
+            if d != u32::MAX {
+                outputs.add_pairs_at(d, 1);
+            }
+        }
+        if let Some(e) = outputs
+            .eccentricities
             .as_deref_mut()
             .and_then(|e| e.get_mut(s as usize))
         {
@@ -202,7 +207,7 @@ mod tests {
             }
         );
         let mut d = [0u32; 5];
-        let s = all_pairs(&csr, &mut d, &mut q, None).unwrap();
+        let s = all_pairs(&csr, &mut d, &mut q, DistanceOutputs::none()).unwrap();
         // Path P5: sum over ordered pairs = 2 · (4·1 + 3·2 + 2·3 + 1·4) = 40, 20 pairs.
         assert_eq!((s.diameter, s.radius, s.sum, s.pairs), (4, 2, 40, 20));
         assert_eq!(s.distance_histogram(), &[5, 8, 6, 4, 2]);
@@ -223,7 +228,13 @@ mod tests {
         distances(&csr, 2, &mut d, &mut q).unwrap();
         assert_eq!(d, [u32::MAX, u32::MAX, 0, 1, u32::MAX]);
         let mut ecc = [0u32; 5];
-        let s = all_pairs(&csr, &mut d, &mut q, Some(&mut ecc)).unwrap();
+        let s = all_pairs(
+            &csr,
+            &mut d,
+            &mut q,
+            DistanceOutputs::with_eccentricities(&mut ecc),
+        )
+        .unwrap();
         assert!(!s.connected);
         assert_eq!(ecc, [u32::MAX; 5]);
         assert_eq!(

@@ -22,7 +22,7 @@
 use core::ops::Range;
 
 use super::error::need;
-use super::{Csr, DistanceSummary, MetricsError};
+use super::{Csr, DistanceOutputs, DistanceSummary, MetricsError};
 
 /// Sources per batch with `W` words per vertex.
 pub const fn batch_size<const W: usize>() -> u32 {
@@ -56,27 +56,29 @@ pub fn sources_of<const W: usize>(n: u32, batches: &Range<u32>) -> Range<u32> {
 pub fn all_pairs<const W: usize>(
     csr: &Csr<'_>,
     words: &mut [[u64; W]],
-    eccentricities: Option<&mut [u32]>,
+    outputs: DistanceOutputs<'_>,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<DistanceSummary, MetricsError> {
     let batches = 0..batch_count::<W>(csr.num_vertices());
-    run_batches(csr, batches, words, eccentricities, progress)
+    run_batches(csr, batches, words, outputs, progress)
 }
 
 /// Runs the source batches `batches` (batch `b` = sources `b·64W .. (b+1)·64W`, clamped to
 /// `n`) and returns their summary (complete only when all batches are covered).
 ///
 /// * `words`: [`words_needed`]`(n)` entries of scratch.
-/// * `eccentricities`: when given, entry `i` receives the eccentricity of source
+/// * `outputs.eccentricities`: when given, entry `i` receives the eccentricity of source
 ///   `sources_of(n, &batches).start + i` (`u32::MAX` when it cannot reach every switch); it
 ///   needs as many entries as the range has sources.
+/// * `outputs.histogram`: when given (`n` entries), the range's pairs at each distance are
+///   added to it.
 /// * `progress(done, total)`: called after each batch with the sources done so far and the
 ///   sources of the range.
 pub fn run_batches<const W: usize>(
     csr: &Csr<'_>,
     batches: Range<u32>,
     words: &mut [[u64; W]],
-    mut eccentricities: Option<&mut [u32]>,
+    mut outputs: DistanceOutputs<'_>,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<DistanceSummary, MetricsError> {
     if W == 0 {
@@ -97,9 +99,7 @@ pub fn run_batches<const W: usize>(
     need("bit-BFS words", words_needed(n), words.len())?;
     let sources = sources_of::<W>(n, &batches);
     let total = sources.end - sources.start;
-    if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", total as usize, e.len())?;
-    }
+    outputs.check(total as usize, n as usize)?;
     let (visited, rest) = words.split_at_mut(n as usize);
     let (frontier, rest) = rest.split_at_mut(n as usize);
     let next = &mut rest[..n as usize];
@@ -113,8 +113,12 @@ pub fn run_batches<const W: usize>(
             frontier: &mut *frontier,
             next: &mut *next,
         };
-        run_batch(csr, first, count, &mut bufs, &mut summary, &mut ecc);
-        if let Some(e) = eccentricities.as_deref_mut() {
+        let mut record = Record {
+            summary: &mut summary,
+            histogram: &mut outputs,
+        };
+        run_batch(csr, first, count, &mut bufs, &mut record, &mut ecc);
+        if let Some(e) = outputs.eccentricities.as_deref_mut() {
             for k in 0..count {
                 let at = (first + k - sources.start) as usize;
                 if let Some(cell) = e.get_mut(at) {
@@ -125,6 +129,19 @@ pub fn run_batches<const W: usize>(
         progress(first + count - sources.start, total);
     }
     Ok(summary)
+}
+
+/// Where a batch records its pairs: the summary and the optional whole histogram.
+struct Record<'r, 'o> {
+    summary: &'r mut DistanceSummary,
+    histogram: &'r mut DistanceOutputs<'o>,
+}
+
+impl Record<'_, '_> {
+    fn add_pairs_at(&mut self, level: u32, count: u64) {
+        self.summary.add_pairs_at(level, count);
+        self.histogram.add_pairs_at(level, count);
+    }
 }
 
 /// The three per-vertex bitsets of one batch.
@@ -141,7 +158,7 @@ fn run_batch<const W: usize>(
     first: u32,
     count: u32,
     bufs: &mut Bitsets<'_, W>,
-    summary: &mut DistanceSummary,
+    record: &mut Record<'_, '_>,
     ecc: &mut [[u32; 64]; W],
 ) {
     let n = csr.num_vertices();
@@ -161,7 +178,7 @@ fn run_batch<const W: usize>(
         }
     }
     *ecc = [[0; 64]; W];
-    summary.add_pairs_at(0, count as u64);
+    record.add_pairs_at(0, count as u64);
     let mut reached = count as u64;
     let mut level = 0u32;
     let (mut frontier, mut next) = (&mut *bufs.frontier, &mut *bufs.next);
@@ -180,7 +197,7 @@ fn run_batch<const W: usize>(
         if step.new_pairs == 0 {
             break;
         }
-        summary.add_pairs_at(level, step.new_pairs);
+        record.add_pairs_at(level, step.new_pairs);
         reached += step.new_pairs;
         frontier_arcs = step.frontier_arcs;
         for (w, &mask) in step.active.iter().enumerate() {
@@ -205,10 +222,10 @@ fn run_batch<const W: usize>(
             ecc[k / 64][k % 64] = u32::MAX;
         }
         let e = ecc[k / 64][k % 64];
-        summary.add_source((e != u32::MAX).then_some(e), 0);
+        record.summary.add_source((e != u32::MAX).then_some(e), 0);
     }
-    summary.unreachable_pairs += count as u64 * n as u64 - reached;
-    summary.connected &= reached == count as u64 * n as u64;
+    record.summary.unreachable_pairs += count as u64 * n as u64 - reached;
+    record.summary.connected &= reached == count as u64 * n as u64;
 }
 
 /// The frontier is pushed along its arcs when it has fewer than `1 / PUSH_RATIO` of all arcs

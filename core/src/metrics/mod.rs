@@ -25,10 +25,9 @@ pub use cost::{network_cost, CostBreakdown, CostModel, LinearPrice};
 pub use csr::{csr_size, Csr, CsrSize};
 pub use degree::{degree_histogram, degree_stats, DegreeStats, LinkClassCounts};
 pub use error::MetricsError;
-pub use summary::{DistanceSummary, HISTOGRAM_BINS};
+pub use summary::{DistanceOutputs, DistanceSummary, HISTOGRAM_BINS};
 
 use crate::topology::{Symmetry, Topology};
-use error::need;
 
 /// Scratch buffers of [`distance_summary`]; sizes from [`DistanceScratch::sizes`].
 #[derive(Debug)]
@@ -72,15 +71,16 @@ impl<const W: usize> DistanceScratch<'_, W> {
     }
 }
 
-/// Diameter, ASPL, distance histogram and (optionally) eccentricities of `t`'s switch graph,
-/// compiled into `csr` beforehand ([`Csr::build`]). Vertex-transitive topologies take one
+/// Diameter, ASPL and distance histogram of `t`'s switch graph, and optionally its
+/// eccentricities and whole histogram ([`DistanceOutputs`]); the graph is compiled into `csr`
+/// beforehand ([`Csr::build`]). Vertex-transitive topologies take one
 /// BFS ([`transitive`]); all others the bit-parallel all-pairs BFS ([`bit_bfs`]), which
 /// reports `progress(done, total)` in sources after each batch.
 pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
     t: &T,
     csr: &Csr<'_>,
     scratch: DistanceScratch<'_, W>,
-    eccentricities: Option<&mut [u32]>,
+    outputs: DistanceOutputs<'_>,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<DistanceSummary, MetricsError> {
     let n = t.num_switches();
@@ -91,21 +91,15 @@ pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
             rule: "the CSR must be built from the same topology (one row per switch)",
         });
     }
-    if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", n as usize, e.len())?;
-    }
+    outputs.check(n as usize, n as usize)?;
     match t.symmetry() {
         Symmetry::VertexTransitive => {
-            let s = transitive::summary_from_switch_zero(
-                csr,
-                scratch.dist,
-                scratch.queue,
-                eccentricities,
-            )?;
+            let s =
+                transitive::summary_from_switch_zero(csr, scratch.dist, scratch.queue, outputs)?;
             progress(n, n);
             Ok(s)
         }
-        Symmetry::None => bit_bfs::all_pairs(csr, scratch.words, eccentricities, progress),
+        Symmetry::None => bit_bfs::all_pairs(csr, scratch.words, outputs, progress),
     }
 }
 

@@ -2,8 +2,9 @@
 
 use super::MetricsError;
 
-/// Number of histogram bins: distances `0..HISTOGRAM_BINS` are counted one by one, larger
-/// ones in [`DistanceSummary::overflow`].
+/// Number of histogram bins kept in a [`DistanceSummary`]: distances `0..HISTOGRAM_BINS` are
+/// counted one by one, larger ones in [`DistanceSummary::overflow`]. The whole histogram, for
+/// graphs of any diameter, goes to a caller buffer ([`DistanceOutputs::histogram`]).
 pub const HISTOGRAM_BINS: usize = 64;
 
 /// Distance statistics over the ordered pairs `(s, v)` for the sources `s` covered so far
@@ -37,6 +38,58 @@ pub struct DistanceSummary {
     /// Whether every covered source reaches every switch (the graph is connected once the
     /// summary is complete).
     pub connected: bool,
+}
+
+/// Optional outputs of the all-pairs computations beyond the [`DistanceSummary`], written to
+/// caller buffers ([`super::distance_summary`], [`super::bit_bfs::run_batches`],
+/// [`super::bfs::all_pairs`], [`super::transitive::summary_from_switch_zero`]).
+#[derive(Debug, Default)]
+pub struct DistanceOutputs<'a> {
+    /// Entry `i` receives the eccentricity of the `i`-th source covered (`u32::MAX` when it
+    /// cannot reach every switch); as many entries as sources.
+    pub eccentricities: Option<&'a mut [u32]>,
+    /// The whole distance histogram: the ordered pairs at distance `k` are *added* to entry
+    /// `k` (entry 0 counts the pairs `(s, s)`), nothing folded; `n` entries (a finite
+    /// distance is below `n`). Callers that split the sources add their parts up.
+    pub histogram: Option<&'a mut [u64]>,
+}
+
+impl<'a> DistanceOutputs<'a> {
+    /// No outputs beyond the summary.
+    pub fn none() -> Self {
+        DistanceOutputs::default()
+    }
+
+    /// Eccentricities only.
+    pub fn with_eccentricities(eccentricities: &'a mut [u32]) -> Self {
+        DistanceOutputs {
+            eccentricities: Some(eccentricities),
+            histogram: None,
+        }
+    }
+
+    /// Checks the buffer lengths: `sources` eccentricities, `n` histogram entries.
+    pub(crate) fn check(&self, sources: usize, n: usize) -> Result<(), MetricsError> {
+        if let Some(e) = self.eccentricities.as_deref() {
+            super::error::need("eccentricities", sources, e.len())?;
+        }
+        if let Some(h) = self.histogram.as_deref() {
+            super::error::need("distance histogram", n, h.len())?;
+        }
+        Ok(())
+    }
+
+    /// Adds `count` ordered pairs at distance `level` to the histogram, if any.
+    #[inline]
+    pub(crate) fn add_pairs_at(&mut self, level: u32, count: u64) {
+        if let Some(bin) = self
+            .histogram
+            .as_deref_mut()
+            .and_then(|h| h.get_mut(level as usize))
+        {
+            *bin += count;
+        }
+    }
 }
 
 impl DistanceSummary {

@@ -90,10 +90,15 @@ fn bit_bfs_summary<const W: usize>(csr: &Csr<'_>) -> (DistanceSummary, Vec<u32>)
     let mut words = vec![[0u64; W]; bit_bfs::words_needed(n)];
     let mut ecc = vec![0u32; n as usize];
     let mut last = (0, 0);
-    let s = bit_bfs::all_pairs(csr, &mut words, Some(&mut ecc), &mut |d, t| {
-        assert!(d > last.0 && d <= t, "progress must grow to the total");
-        last = (d, t);
-    })
+    let s = bit_bfs::all_pairs(
+        csr,
+        &mut words,
+        DistanceOutputs::with_eccentricities(&mut ecc),
+        &mut |d, t| {
+            assert!(d > last.0 && d <= t, "progress must grow to the total");
+            last = (d, t);
+        },
+    )
     .unwrap();
     assert_eq!(last, (n, n));
     (s, ecc)
@@ -115,7 +120,7 @@ fn bit_bfs_split_merge<const W: usize>(csr: &Csr<'_>) -> (DistanceSummary, Vec<u
             csr,
             start..end,
             &mut words,
-            Some(&mut ecc[src.start as usize..src.end as usize]),
+            DistanceOutputs::with_eccentricities(&mut ecc[src.start as usize..src.end as usize]),
             &mut |_, _| {},
         )
         .unwrap();
@@ -138,7 +143,13 @@ fn check_all_paths<T: Topology>(t: &T) -> Expected {
     let mut dist = vec![0u32; n as usize];
     let mut queue = vec![0u32; n as usize];
     let mut ecc = vec![0u32; n as usize];
-    let reference = bfs::all_pairs(&csr, &mut dist, &mut queue, Some(&mut ecc)).unwrap();
+    let reference = bfs::all_pairs(
+        &csr,
+        &mut dist,
+        &mut queue,
+        DistanceOutputs::with_eccentricities(&mut ecc),
+    )
+    .unwrap();
     assert_eq!(observed(&reference, &ecc), exp, "reference BFS");
     assert_eq!(reference.connected, connected);
     assert!(reference.is_complete());
@@ -162,7 +173,7 @@ fn check_all_paths<T: Topology>(t: &T) -> Expected {
             dist: &mut [],
             queue: &mut [],
         },
-        None,
+        DistanceOutputs::none(),
         &mut |_, _| {},
     )
     .unwrap();
@@ -395,10 +406,16 @@ fn g_circulant_single_bfs_matches_all_pairs() {
                 dist: &mut dist,
                 queue: &mut queue,
             };
-            let s = distance_summary(&t, &csr, scratch, Some(&mut ecc), &mut |d, total| {
-                assert_eq!((d, total), (n, n));
-                calls += 1;
-            })
+            let s = distance_summary(
+                &t,
+                &csr,
+                scratch,
+                DistanceOutputs::with_eccentricities(&mut ecc),
+                &mut |d, total| {
+                    assert_eq!((d, total), (n, n));
+                    calls += 1;
+                },
+            )
             .unwrap();
             assert_eq!(calls, 1);
             assert_eq!(s.diameter, diameter);
@@ -428,7 +445,7 @@ fn entry_rejects_a_foreign_csr() {
                     dist: &mut [],
                     queue: &mut [],
                 },
-                None,
+                DistanceOutputs::none(),
                 &mut |_, _| {},
             );
             assert!(matches!(r, Err(MetricsError::Invalid { param: "csr", .. })));
@@ -442,7 +459,13 @@ fn bit_bfs_rejects_bad_ranges_and_buffers() {
         let (mut off, mut tg) = build_csr(g);
         let csr = Csr::build(g, &mut off, &mut tg).unwrap();
         let mut words = vec![[0u64; 1]; bit_bfs::words_needed(256)];
-        let r = bit_bfs::run_batches(&csr, 0..5, &mut words, None, &mut |_, _| {});
+        let r = bit_bfs::run_batches(
+            &csr,
+            0..5,
+            &mut words,
+            DistanceOutputs::none(),
+            &mut |_, _| {},
+        );
         assert!(matches!(
             r,
             Err(MetricsError::Invalid {
@@ -450,10 +473,22 @@ fn bit_bfs_rejects_bad_ranges_and_buffers() {
                 ..
             })
         ));
-        let r = bit_bfs::run_batches(&csr, 0..1, &mut words[..10], None, &mut |_, _| {});
+        let r = bit_bfs::run_batches(
+            &csr,
+            0..1,
+            &mut words[..10],
+            DistanceOutputs::none(),
+            &mut |_, _| {},
+        );
         assert!(matches!(r, Err(MetricsError::Capacity { .. })));
         let mut ecc = [0u32; 63];
-        let r = bit_bfs::run_batches(&csr, 1..2, &mut words, Some(&mut ecc), &mut |_, _| {});
+        let r = bit_bfs::run_batches(
+            &csr,
+            1..2,
+            &mut words,
+            DistanceOutputs::with_eccentricities(&mut ecc),
+            &mut |_, _| {},
+        );
         assert!(matches!(r, Err(MetricsError::Capacity { needed: 64, .. })));
     });
 }
@@ -580,5 +615,93 @@ mod properties {
                 .collect();
             with_edges(n, &edges, |g| check_all_paths(g));
         }
+    }
+}
+
+#[test]
+fn whole_histogram_of_paths_and_rings_beyond_the_kept_bins() {
+    // P_n has 2(n − k) ordered pairs at distance k ≥ 1 (n at 0); every path is far beyond the
+    // summary's bins. The whole histogram comes out of the plain BFS, the bit-parallel BFS in
+    // any split of its batches, and distance_summary, all alike.
+    let n = 200u32;
+    let n64 = n as u64;
+    let want: Vec<u64> = (0..n64)
+        .map(|k| if k == 0 { n64 } else { 2 * (n64 - k) })
+        .collect();
+    let edges: Vec<(u32, u32)> = (0..n - 1).map(|i| (i, i + 1)).collect();
+    let (mut off, mut tg) = (vec![0; n as usize + 1], vec![0; 2 * n as usize]);
+    with_edges(n, &edges, |g| {
+        let csr = Csr::build(g, &mut off, &mut tg).unwrap();
+        let (mut dist, mut queue) = (vec![0u32; n as usize], vec![0u32; n as usize]);
+        let mut hist = vec![0u64; n as usize];
+        let outputs = DistanceOutputs {
+            eccentricities: None,
+            histogram: Some(&mut hist),
+        };
+        bfs::all_pairs(&csr, &mut dist, &mut queue, outputs).unwrap();
+        assert_eq!(hist, want, "plain BFS");
+        // Batches of 64 sources, one call per batch, adding into one histogram.
+        let mut hist = vec![0u64; n as usize];
+        let mut words = vec![[0u64; 1]; bit_bfs::words_needed(n)];
+        for b in 0..bit_bfs::batch_count::<1>(n) {
+            let outputs = DistanceOutputs {
+                eccentricities: None,
+                histogram: Some(&mut hist),
+            };
+            bit_bfs::run_batches(&csr, b..b + 1, &mut words, outputs, &mut |_, _| {}).unwrap();
+        }
+        assert_eq!(hist, want, "bit-parallel BFS in batches");
+        let mut hist = vec![0u64; n as usize];
+        let outputs = DistanceOutputs {
+            eccentricities: None,
+            histogram: Some(&mut hist),
+        };
+        let s = distance_summary(
+            g,
+            &csr,
+            DistanceScratch {
+                words: &mut words,
+                dist: &mut [],
+                queue: &mut [],
+            },
+            outputs,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(hist, want, "distance_summary");
+        assert_eq!(&s.histogram[..], &want[..HISTOGRAM_BINS]);
+        // A histogram shorter than n is refused, not truncated.
+        let mut short = vec![0u64; n as usize - 1];
+        let outputs = DistanceOutputs {
+            eccentricities: None,
+            histogram: Some(&mut short),
+        };
+        assert!(matches!(
+            bfs::all_pairs(&csr, &mut dist, &mut queue, outputs),
+            Err(MetricsError::Capacity { .. })
+        ));
+    });
+    // The ring C_n (vertex-transitive, one BFS): 2n pairs at each distance 1..n/2 − 1 and n at
+    // n/2 for even n.
+    let n = 1024u32;
+    let ring = crate::topology::circulant::Circulant::new(n, &[1]).unwrap();
+    let (mut off, mut tg) = build_csr(&ring);
+    let csr = Csr::build(&ring, &mut off, &mut tg).unwrap();
+    let (mut dist, mut queue) = (vec![0u32; n as usize], vec![0u32; n as usize]);
+    let mut hist = vec![0u64; n as usize];
+    let outputs = DistanceOutputs {
+        eccentricities: None,
+        histogram: Some(&mut hist),
+    };
+    transitive::summary_from_switch_zero(&csr, &mut dist, &mut queue, outputs).unwrap();
+    let n64 = n as u64;
+    for (k, &h) in hist.iter().enumerate() {
+        let want = match k as u64 {
+            0 => n64,
+            k if k < n64 / 2 => 2 * n64,
+            k if k == n64 / 2 => n64,
+            _ => 0,
+        };
+        assert_eq!(h, want, "ring distance {k}");
     }
 }

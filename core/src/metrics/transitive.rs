@@ -7,8 +7,7 @@
 //! pairs of distinct switches, as everywhere.
 
 use super::bfs::{self, eccentricity};
-use super::error::need;
-use super::{Csr, DistanceSummary, MetricsError};
+use super::{Csr, DistanceOutputs, DistanceSummary, MetricsError};
 
 /// All-pairs summary of a graph the caller guarantees to be vertex-transitive, from one BFS
 /// from switch 0. `dist` and `queue` need `n` entries; when given, every entry of
@@ -20,20 +19,24 @@ pub fn summary_from_switch_zero(
     csr: &Csr<'_>,
     dist: &mut [u32],
     queue: &mut [u32],
-    eccentricities: Option<&mut [u32]>,
+    mut outputs: DistanceOutputs<'_>,
 ) -> Result<DistanceSummary, MetricsError> {
     let n = csr.num_vertices();
     if n == 0 {
         return Ok(DistanceSummary::empty(0));
     }
-    if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", n as usize, e.len())?;
-    }
+    outputs.check(n as usize, n as usize)?;
     let reach = bfs::distances(csr, 0, dist, queue)?;
     let mut one = DistanceSummary::empty(n);
     bfs::add_source_to_summary(&mut one, &dist[..n as usize], reach);
+    // Every source sees the same distances: each pair of the row counts n times.
+    for &d in &dist[..n as usize] {
+        if d != u32::MAX {
+            outputs.add_pairs_at(d, n as u64);
+        }
+    }
     let e = eccentricity(n, reach);
-    if let Some(ecc) = eccentricities {
+    if let Some(ecc) = outputs.eccentricities {
         ecc[..n as usize].fill(e);
     }
     let times = n as u64;

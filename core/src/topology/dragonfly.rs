@@ -34,11 +34,14 @@ pub enum GlobalArrangement {
     #[default]
     Consecutive,
     /// Palm tree (Camarero et al.; CAMINOS `Palmtree`), only for `g = a·h + 1`:
-    /// `T = (G − i − 1) mod g`, `i' = a·h − 1 − i` (`r' = a−1−r`, `c' = h−1−c`).
+    /// `T = (G − i − 1) mod g`, `i' = a·h − 1 − i` (`r' = a−1−r`, `c' = h−1−c`). This is
+    /// what "relative" means in jumpnet (spec/topologies.md §7: the CAMINOS default); the
+    /// command line accepts `relative` as another name for it.
     PalmTree,
-    /// Relative (mirror of the palm tree), only for `g = a·h + 1`:
-    /// `T = (G + i + 1) mod g`, `i' = a·h − 1 − i`.
-    Relative,
+    /// The mirror image of the palm tree ("relative" in some comparisons, e.g. Hastings et
+    /// al.), only for `g = a·h + 1`: `T = (G + i + 1) mod g`, `i' = a·h − 1 − i`. Named
+    /// `relative-mirror` so that "relative" keeps one meaning.
+    RelativeMirror,
 }
 
 impl GlobalArrangement {
@@ -47,7 +50,7 @@ impl GlobalArrangement {
         match self {
             GlobalArrangement::Consecutive => "consecutive",
             GlobalArrangement::PalmTree => "palm-tree",
-            GlobalArrangement::Relative => "relative",
+            GlobalArrangement::RelativeMirror => "relative-mirror",
         }
     }
 }
@@ -75,7 +78,7 @@ impl Dragonfly {
     /// Dragonfly with `g` groups of `a` routers, `p` terminals and `h` global ports per router.
     ///
     /// Rules: `g ≥ 1`, `a ≥ 1`; for `g ≥ 2`, `a·h ≥ g − 1` (every group pair needs a global
-    /// link); palm-tree and relative arrangements need `g = a·h + 1` exactly; `g·a` routers
+    /// link); palm-tree and relative-mirror arrangements need `g = a·h + 1` exactly; `g·a` routers
     /// and `g·a·p` terminals must fit in `u32`, the radix `p + a − 1 + h` in `u16`.
     /// `p = 0` gives a switch-only network. With `g = 1` all global ports are unconnected.
     pub fn new(
@@ -111,7 +114,7 @@ impl Dragonfly {
             return Err(TopologyError::Invalid {
                 param: "g",
                 value: g as u64,
-                rule: "palm-tree and relative arrangements need g = a·h + 1",
+                rule: "palm-tree and relative-mirror arrangements need g = a·h + 1",
             });
         }
         let switches = g as u64 * a as u64;
@@ -237,7 +240,7 @@ impl Dragonfly {
                 let target = (grp + g - (i % g) - 1) % g;
                 Some((target as u32, ah - 1 - i))
             }
-            GlobalArrangement::Relative => {
+            GlobalArrangement::RelativeMirror => {
                 let target = (grp + i + 1) % g;
                 Some((target as u32, ah - 1 - i))
             }
@@ -257,7 +260,7 @@ impl Dragonfly {
                 }
             }
             GlobalArrangement::PalmTree => (g1 + g - g2 - 1) % g,
-            GlobalArrangement::Relative => (g2 + g - g1 - 1) % g,
+            GlobalArrangement::RelativeMirror => (g2 + g - g1 - 1) % g,
         }
     }
 
@@ -370,7 +373,7 @@ mod tests {
     const ALL: [GlobalArrangement; 3] = [
         GlobalArrangement::Consecutive,
         GlobalArrangement::PalmTree,
-        GlobalArrangement::Relative,
+        GlobalArrangement::RelativeMirror,
     ];
 
     /// Spec/topologies.md §7 formulas, written out independently for `g = a·h + 1`:
@@ -383,7 +386,7 @@ mod tests {
                 (t, ib)
             }
             GlobalArrangement::PalmTree => ((grp + 2 * g - i - 1) % g, ah - 1 - i),
-            GlobalArrangement::Relative => ((grp + i + 1) % g, ah - 1 - i),
+            GlobalArrangement::RelativeMirror => ((grp + i + 1) % g, ah - 1 - i),
         }
     }
 
@@ -611,7 +614,7 @@ mod tests {
         let cases = [
             (9, 4, 2, GlobalArrangement::Consecutive),
             (9, 4, 2, GlobalArrangement::PalmTree),
-            (9, 4, 2, GlobalArrangement::Relative),
+            (9, 4, 2, GlobalArrangement::RelativeMirror),
             (6, 4, 2, GlobalArrangement::Consecutive),
             (64, 16, 4, GlobalArrangement::Consecutive),
         ];
@@ -690,7 +693,7 @@ mod tests {
             std::format!("{e}"),
             "a Dragonfly needs g ≤ a·h + 1 (one global link per group pair), got g = 10"
         );
-        for arr in [PalmTree, Relative] {
+        for arr in [PalmTree, RelativeMirror] {
             let e = Dragonfly::new(8, 4, 1, 2, arr).unwrap_err();
             assert!(matches!(
                 e,

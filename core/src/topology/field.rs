@@ -1,12 +1,22 @@
-//! Prime-field arithmetic for the Slim Fly MMS graph and the Galaxy graph
+//! Finite-field arithmetic for the Slim Fly MMS graph and the Galaxy graph
 //! (spec/topologies.md §9, §10).
 //!
-//! Only prime `q` is supported: elements of `F_q` are the integers `0..q`, and every product
-//! of two elements is formed in `u64` (both factors are below `2^32`), so results are the same
-//! on every target. Prime powers (which need real `GF(p^k)` arithmetic, including every
-//! `δ = 0` case) are rejected by [`MmsField::new`].
+//! Elements of `F_q` are the integers `0..q`.
 //!
-//! [`MmsField`] bundles what both constructions need: the smallest primitive element `ξ`,
+//! * Prime `q` ([`MmsField::new`]): integer arithmetic mod `q`; every product of two elements
+//!   is formed in `u64` (both factors are below `2^32`).
+//! * Prime power `q = p^k`, `k ≥ 2` ([`MmsField::prime_power`], Slim Fly only): real `GF(p^k)`
+//!   arithmetic. Element `e` stands for the polynomial `Σ d_i·x^i` over `F_p` whose
+//!   coefficients are the base-`p` digits of `e` (`e = Σ d_i·p^i`). Products are reduced
+//!   modulo the *first primitive polynomial* `f(x) = x^k + c(x)`: the monic polynomial of
+//!   degree `k` with the smallest encoding `c < q` (as an element) for which `x` has
+//!   multiplicative order `q − 1`. Such an `f` is irreducible, and `ξ = x` (element `p`) is a
+//!   primitive element; no smaller element can be one (the elements `0..p` are the prime
+//!   field, of order dividing `p − 1`). This covers every `δ = 0` case (`q` a power of two).
+//!
+//! Nothing is stored beyond a few words, so results are the same on every target.
+//!
+//! [`MmsField`] bundles what both constructions need: the primitive element `ξ`,
 //! `q = 4w + δ`, and the generator sets `X` and `X' = ξ·X` of spec/topologies.md §9, indexed
 //! in the order the spec lists their exponents.
 
@@ -90,10 +100,30 @@ pub fn primitive_element(q: u32) -> Option<u32> {
     (2..q).find(|&g| has_full_order(g as u64, q))
 }
 
+/// `(p, k)` with `q = p^k`, `p` prime and `k ≥ 1`, or `None` when `q` is not a prime power
+/// (`q < 2` included).
+pub fn prime_power_parts(q: u32) -> Option<(u32, u32)> {
+    if q < 2 {
+        return None;
+    }
+    // The smallest divisor > 1 of q is its only possible prime (q itself if none ≤ √q).
+    let p = (2u32..)
+        .take_while(|d| *d <= q / *d)
+        .find(|d| q.is_multiple_of(*d))
+        .unwrap_or(q);
+    let mut rest = q;
+    let mut k = 0;
+    while rest.is_multiple_of(p) {
+        rest /= p;
+        k += 1;
+    }
+    (rest == 1).then_some((p, k))
+}
+
 /// `F_q` with the MMS generator sets `X`, `X'` (spec/topologies.md §9).
 ///
-/// For odd prime `q = 4w + δ`, `δ ∈ {1, −1}`:
-/// * `δ = 1`: `X` index `i` is `ξ^(2i)`, `0 ≤ i < 2w`;
+/// For `q = 4w + δ`, `δ ∈ {1, 0, −1}`:
+/// * `δ = 1` and `δ = 0`: `X` index `i` is `ξ^(2i)`, `0 ≤ i < 2w`;
 /// * `δ = −1`: `X` index `i < w` is `ξ^(2i)`, index `w + j` (`j < w`) is `ξ^(2w−1+2j)`;
 /// * `X'` index `i` is `ξ · X_i` (so `X' = ξX` element by element).
 ///
@@ -104,6 +134,14 @@ pub fn primitive_element(q: u32) -> Option<u32> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MmsField {
     q: u32,
+    /// Characteristic `p` (`q = p^k`).
+    p: u32,
+    /// Extension degree `k`.
+    k: u32,
+    /// `p^(k−1)`: the place value of the leading coefficient.
+    top: u32,
+    /// Low coefficients `c` of the modulus `x^k + c(x)` (0 for prime `q`).
+    modulus: u32,
     xi: u32,
     xi_inv: u32,
     xi_sq: u32,
@@ -141,6 +179,10 @@ impl MmsField {
         };
         Ok(MmsField {
             q,
+            p: q,
+            k: 1,
+            top: 1,
+            modulus: 0,
             xi,
             xi_inv: mod_pow(xi as u64, q as u64 - 2, q) as u32,
             xi_sq: mod_pow(xi as u64, 2, q) as u32,
@@ -149,10 +191,153 @@ impl MmsField {
         })
     }
 
+    /// The field `GF(q)` for a prime or prime power `q ≥ 3` with the MMS generator sets
+    /// (spec/topologies.md §9): [`MmsField::new`] for prime `q`, otherwise `GF(p^k)` modulo the
+    /// first primitive polynomial with `ξ = x` (module docs). `q = 4w + δ` with `δ = 0` for
+    /// powers of two, else `δ = ±1` by `q mod 4`.
+    ///
+    /// Errors: `q` neither prime nor a prime power, `q < 3` → [`TopologyError::Invalid`]
+    /// naming `q`.
+    pub fn prime_power(q: u32) -> Result<Self, TopologyError> {
+        const RULE: &str = "q must be a prime or a prime power q = p^k ≥ 3 (e.g. 4, 5, 7, 8, 9)";
+        let Some((p, k)) = prime_power_parts(q) else {
+            return Err(TopologyError::Invalid {
+                param: "q",
+                value: q as u64,
+                rule: RULE,
+            });
+        };
+        if k == 1 {
+            return MmsField::new(q);
+        }
+        let mut field = MmsField {
+            q,
+            p,
+            k,
+            top: q / p,
+            modulus: 0,
+            xi: p,
+            xi_inv: 0,
+            xi_sq: 0,
+            w: q / 4,
+            delta: 0,
+        };
+        // The first c for which x generates the multiplicative group of F_p[x]/(x^k + c(x)).
+        // A reducible modulus has fewer than q − 1 units, so no element has order q − 1:
+        // the search only stops at a primitive (hence irreducible) polynomial, and one
+        // exists for every prime power.
+        let modulus = (0..q).find(|&c| {
+            field.modulus = c;
+            field.has_full_order(p)
+        });
+        let Some(modulus) = modulus else {
+            return Err(TopologyError::Invalid {
+                param: "q",
+                value: q as u64,
+                rule: RULE,
+            });
+        };
+        field.modulus = modulus;
+        field.xi_inv = field.pow(p, q as u64 - 2);
+        field.xi_sq = field.mul(p, p);
+        if p != 2 {
+            (field.w, field.delta) = if q % 4 == 1 {
+                (q / 4, 1)
+            } else {
+                (q.div_ceil(4), -1)
+            };
+        }
+        Ok(field)
+    }
+
+    /// Whether `g` has multiplicative order exactly `q − 1`: `g^(q−1) = 1` and
+    /// `g^((q−1)/f) ≠ 1` for every prime factor `f` of `q − 1`.
+    fn has_full_order(&self, g: u32) -> bool {
+        let order = self.q as u64 - 1;
+        if self.pow(g, order) != 1 {
+            return false;
+        }
+        let mut rest = order;
+        let mut f = 2u64;
+        while f <= rest / f {
+            if rest.is_multiple_of(f) {
+                if self.pow(g, order / f) == 1 {
+                    return false;
+                }
+                while rest.is_multiple_of(f) {
+                    rest /= f;
+                }
+            }
+            f += 1;
+        }
+        !(rest > 1 && self.pow(g, order / rest) == 1)
+    }
+
+    /// `g^e` in the field (square and multiply).
+    pub fn pow(&self, g: u32, e: u64) -> u32 {
+        if self.k == 1 {
+            return mod_pow(g as u64, e, self.q) as u32;
+        }
+        let mut result = 1;
+        let mut b = g % self.q;
+        let mut e = e;
+        while e > 0 {
+            if e & 1 == 1 {
+                result = self.mul(result, b);
+            }
+            b = self.mul(b, b);
+            e >>= 1;
+        }
+        result
+    }
+
+    /// Characteristic `p` of the field (`q = p^k`; `p = q` for prime `q`).
+    pub fn characteristic(&self) -> u32 {
+        self.p
+    }
+
+    /// Low coefficients `c` of the modulus `x^k + c(x)` as an element (base-`p` digits); 0 for
+    /// prime `q`.
+    pub fn modulus(&self) -> u32 {
+        self.modulus
+    }
+
+    /// Extension degree `k` (`q = p^k`; 1 for prime `q`).
+    pub fn degree(&self) -> u32 {
+        self.k
+    }
+
+    /// Coefficient-wise combination `Σ ((d_i(a) + c·d_i(b)) mod p)·p^i` of two elements.
+    fn digitwise(&self, a: u32, b: u32, c: u32) -> u32 {
+        let p = self.p as u64;
+        let (mut a, mut b) = (a as u64, b as u64);
+        let (mut out, mut place) = (0u64, 1u64);
+        for _ in 0..self.k {
+            out += (a % p + c as u64 * (b % p)) % p * place;
+            a /= p;
+            b /= p;
+            place *= p;
+        }
+        out as u32
+    }
+
+    /// `x · a` reduced modulo `x^k + c(x)`: shift the coefficients up and subtract the
+    /// leading one times `c`.
+    fn mul_x(&self, a: u32) -> u32 {
+        let lead = a / self.top;
+        let shifted = (a % self.top) * self.p;
+        // − lead·c = (p − lead)·c coefficient-wise.
+        self.digitwise(shifted, self.modulus, (self.p - lead) % self.p)
+    }
+
     /// The one-element ring `q = 1` (`w = 0`, `δ = 1`, no generators; every value is 0).
     pub fn trivial() -> Self {
         MmsField {
             q: 1,
+            p: 1,
+            k: 1,
+            top: 1,
+            modulus: 0,
             xi: 0,
             xi_inv: 0,
             xi_sq: 0,
@@ -181,36 +366,56 @@ impl MmsField {
         self.w
     }
 
-    /// `δ` in `q = 4w + δ` (1 or −1).
+    /// `δ` in `q = 4w + δ` (1, 0 or −1; 0 only for powers of two).
     pub fn delta(&self) -> i8 {
         self.delta
     }
 
     /// `|X| = |X'| = (q − δ)/2`.
     pub fn generator_count(&self) -> u32 {
-        if self.delta == 1 {
+        if self.delta >= 0 {
             2 * self.w
         } else {
             self.q.div_ceil(2)
         }
     }
 
-    /// `(a + b) mod q` for residues `a, b < q`.
+    /// `a + b` in the field (`(a + b) mod q` for prime `q`), for elements `a, b < q`.
     #[inline]
     pub fn add(&self, a: u32, b: u32) -> u32 {
-        ((a as u64 + b as u64) % self.q as u64) as u32
+        if self.k == 1 {
+            return ((a as u64 + b as u64) % self.q as u64) as u32;
+        }
+        self.digitwise(a, b, 1)
     }
 
-    /// `(a − b) mod q` for residues `a, b < q`.
+    /// `a − b` in the field (`(a − b) mod q` for prime `q`), for elements `a, b < q`.
     #[inline]
     pub fn sub(&self, a: u32, b: u32) -> u32 {
-        ((a as u64 + self.q as u64 - (b as u64 % self.q as u64)) % self.q as u64) as u32
+        if self.k == 1 {
+            return ((a as u64 + self.q as u64 - (b as u64 % self.q as u64)) % self.q as u64)
+                as u32;
+        }
+        self.digitwise(a, b, self.p - 1)
     }
 
-    /// `a · b mod q`.
+    /// `a · b` in the field (`a · b mod q` for prime `q`).
     #[inline]
     pub fn mul(&self, a: u32, b: u32) -> u32 {
-        ((a as u64 % self.q as u64) * (b as u64 % self.q as u64) % self.q as u64) as u32
+        if self.k == 1 {
+            return ((a as u64 % self.q as u64) * (b as u64 % self.q as u64) % self.q as u64)
+                as u32;
+        }
+        // Horner over the coefficients of b, highest first: r = x·r + d_i(b)·a.
+        let (a, b) = (a % self.q, b % self.q);
+        let mut r = 0;
+        let mut place = self.top;
+        for _ in 0..self.k {
+            r = self.mul_x(r);
+            r = self.digitwise(r, a, b / place % self.p);
+            place /= self.p;
+        }
+        r
     }
 
     /// The Galaxy isomorphism `H(x) = ξ·x mod q` (spec/topologies.md §10 step 2).
@@ -230,7 +435,7 @@ impl MmsField {
         if i >= self.generator_count() {
             return None;
         }
-        if self.delta == 1 || i < self.w {
+        if self.delta >= 0 || i < self.w {
             Some(2 * i)
         } else {
             Some(2 * self.w - 1 + 2 * (i - self.w))
@@ -239,8 +444,7 @@ impl MmsField {
 
     /// Generator `X_i`, or `None` if `i ≥ |X|`.
     pub fn x(&self, i: u32) -> Option<u32> {
-        self.x_exponent(i)
-            .map(|e| mod_pow(self.xi as u64, e as u64, self.q) as u32)
+        self.x_exponent(i).map(|e| self.pow(self.xi, e as u64))
     }
 
     /// Generator `X'_i = ξ·X_i`, or `None` if `i ≥ |X'|`.
@@ -249,13 +453,16 @@ impl MmsField {
     }
 
     /// Index of `−X_i` in `X` (equally of `−X'_i` in `X'`), or `None` if `i ≥ |X|`.
-    /// Uses `−1 = ξ^((q−1)/2)`: the exponent shifts by `(q−1)/2`.
+    /// Odd `q` uses `−1 = ξ^((q−1)/2)`: the exponent shifts by `(q−1)/2`; in characteristic 2
+    /// (`δ = 0`) every element is its own negative.
     pub fn neg_index(&self, i: u32) -> Option<u32> {
         let count = self.generator_count();
         if i >= count {
             return None;
         }
-        if self.delta == 1 {
+        if self.delta == 0 {
+            Some(i)
+        } else if self.delta == 1 {
             Some((i + self.w) % count)
         } else if i < self.w {
             Some(i + self.w)
@@ -516,5 +723,192 @@ mod tests {
         assert_eq!(t.generator_count(), 0);
         assert_eq!(t.x_iter().count(), 0);
         assert_eq!(t.iso(0), 0);
+    }
+
+    /// Base-`p` digits (polynomial coefficients, lowest first) of `e`, `k` of them.
+    fn digits(e: u32, p: u32, k: u32) -> Vec<u32> {
+        (0..k).map(|i| e / p.pow(i) % p).collect()
+    }
+
+    /// Independent `GF(p^k)` product: schoolbook polynomial product, then long division by
+    /// the monic modulus `x^k + c(x)`.
+    fn naive_mul(p: u32, k: u32, c: u32, a: u32, b: u32) -> u32 {
+        let (da, db) = (digits(a, p, k), digits(b, p, k));
+        let mut prod = std::vec![0u32; 2 * k as usize];
+        for (i, x) in da.iter().enumerate() {
+            for (j, y) in db.iter().enumerate() {
+                prod[i + j] = (prod[i + j] + x * y) % p;
+            }
+        }
+        let dc = digits(c, p, k);
+        for top in (k as usize..2 * k as usize).rev() {
+            let lead = prod[top];
+            prod[top] = 0;
+            // x^top = x^(top−k)·x^k = −x^(top−k)·c(x).
+            for (i, ci) in dc.iter().enumerate() {
+                let at = top - k as usize + i;
+                prod[at] = (prod[at] + (p - lead) * ci) % p;
+            }
+        }
+        (0..k as usize).map(|i| prod[i] * p.pow(i as u32)).sum()
+    }
+
+    /// Whether the monic `x^k + c(x)` over `F_p` has a monic factor of degree `1..=k/2`
+    /// (trial division by every such polynomial).
+    fn naive_reducible(p: u32, k: u32, c: u32) -> bool {
+        let mut f = digits(c, p, k);
+        f.push(1);
+        (1..=k / 2).any(|d| {
+            (0..p.pow(d)).any(|g| {
+                let mut g = digits(g, p, d);
+                g.push(1);
+                let mut r = f.clone();
+                for top in (d as usize..r.len()).rev() {
+                    let lead = r[top];
+                    for (i, gi) in g.iter().enumerate() {
+                        let at = top - d as usize + i;
+                        r[at] = (r[at] + (p - lead) * gi) % p;
+                    }
+                }
+                r.iter().all(|&v| v == 0)
+            })
+        })
+    }
+
+    #[test]
+    fn prime_power_parts_match_factorisation() {
+        for q in 0u32..2_000 {
+            let want = (2..=q).find(|p| naive_prime(*p as u64)).and_then(|_| {
+                (2..=q).filter(|p| naive_prime(*p as u64)).find_map(|p| {
+                    (1..=11)
+                        .find(|k| p.checked_pow(*k) == Some(q))
+                        .map(|k| (p, k))
+                })
+            });
+            assert_eq!(prime_power_parts(q), want, "q = {q}");
+        }
+        assert_eq!(prime_power_parts(1 << 31), Some((2, 31)));
+        assert_eq!(prime_power_parts(3u32.pow(20)), Some((3, 20)));
+        assert_eq!(prime_power_parts(4_294_967_291), Some((4_294_967_291, 1)));
+        assert_eq!(prime_power_parts(u32::MAX), None);
+    }
+
+    #[test]
+    fn prime_power_fields_are_fields() {
+        for q in [
+            4u32, 8, 9, 16, 25, 27, 32, 49, 64, 81, 121, 125, 128, 243, 256,
+        ] {
+            let f = MmsField::prime_power(q).unwrap();
+            let (p, k) = (f.characteristic(), f.degree());
+            assert_eq!(p.pow(k), q);
+            // The modulus is irreducible and the first one (in encoding order) whose x has
+            // order q − 1.
+            assert!(!naive_reducible(p, k, f.modulus()), "q = {q}");
+            assert_eq!(f.xi(), p, "ξ = x");
+            let mut seen = BTreeSet::new();
+            let mut v = 1;
+            for _ in 0..q - 1 {
+                assert!(seen.insert(v), "q = {q}: ξ has order < q − 1");
+                v = naive_mul(p, k, f.modulus(), v, f.xi());
+            }
+            assert_eq!(v, 1, "q = {q}: ξ^(q−1) = 1");
+            // Products, sums, differences and inverses against the independent arithmetic.
+            let step = (q / 40).max(1) as usize;
+            for a in (0..q).step_by(step) {
+                for b in 0..q {
+                    assert_eq!(f.mul(a, b), naive_mul(p, k, f.modulus(), a, b), "q = {q}");
+                    let s = f.add(a, b);
+                    assert_eq!(f.sub(s, b), a, "q = {q}");
+                    let ds = digits(s, p, k);
+                    let want: Vec<u32> = digits(a, p, k)
+                        .iter()
+                        .zip(digits(b, p, k))
+                        .map(|(x, y)| (x + y) % p)
+                        .collect();
+                    assert_eq!(ds, want, "q = {q}");
+                }
+                if a != 0 {
+                    assert_eq!(
+                        f.mul(a, f.pow(a, q as u64 - 2)),
+                        1,
+                        "q = {q}: inverse of {a}"
+                    );
+                }
+            }
+            assert_eq!(f.mul(f.xi(), f.xi_inv()), 1);
+        }
+        // Hand-checked moduli: GF(4) x²+x+1, GF(8) x³+x+1, GF(9) x²+x+2 (first primitive).
+        let gf4 = MmsField::prime_power(4).unwrap();
+        assert_eq!((gf4.modulus(), gf4.mul(2, 2)), (3, 3), "x·x = x + 1");
+        assert_eq!(MmsField::prime_power(8).unwrap().modulus(), 3);
+        let gf9 = MmsField::prime_power(9).unwrap();
+        assert_eq!((gf9.modulus(), gf9.mul(3, 3)), (5, 7), "x·x = 2x + 1");
+        // Primes go through the prime-field path unchanged.
+        assert_eq!(MmsField::prime_power(13), MmsField::new(13));
+    }
+
+    #[test]
+    fn prime_power_generator_sets_follow_the_spec() {
+        // spec/topologies.md §9: X from the exponent lists, X' = ξX, |X| = (q − δ)/2, X closed
+        // under negation (neg_index), δ = 0 exactly for powers of two.
+        for q in [4u32, 8, 9, 16, 25, 27, 32, 49, 81, 125] {
+            let f = MmsField::prime_power(q).unwrap();
+            let p = f.characteristic();
+            let delta = if p == 2 {
+                0
+            } else if q % 4 == 1 {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(f.delta(), delta, "q = {q}");
+            assert_eq!(4 * f.w() as i64 + delta as i64, q as i64);
+            let w = f.w();
+            let exps: Vec<u32> = match delta {
+                1 => (0..=q - 3).step_by(2).collect(),
+                0 => (0..=4 * w - 2).step_by(2).collect(),
+                _ => (0..=2 * w - 2)
+                    .step_by(2)
+                    .chain((2 * w - 1..=4 * w - 3).step_by(2))
+                    .collect(),
+            };
+            let x: Vec<u32> = exps.iter().map(|&e| f.pow(f.xi(), e as u64)).collect();
+            assert_eq!(f.x_iter().collect::<Vec<_>>(), x, "q = {q}");
+            assert_eq!(f.generator_count() as i64, (q as i64 - delta as i64) / 2);
+            let xp: Vec<u32> = x.iter().map(|&v| f.mul(f.xi(), v)).collect();
+            assert_eq!(f.x_prime_iter().collect::<Vec<_>>(), xp, "q = {q}");
+            for i in 0..f.generator_count() {
+                let neg = f.neg_index(i).unwrap();
+                assert_eq!(
+                    f.add(f.x(i).unwrap(), f.x(neg).unwrap()),
+                    0,
+                    "q = {q}, i = {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn non_prime_powers_are_rejected() {
+        for q in [0u32, 1, 2, 6, 10, 12, 100, 1_000] {
+            assert!(
+                matches!(
+                    MmsField::prime_power(q),
+                    Err(TopologyError::Invalid { param: "q", .. })
+                ),
+                "q = {q}"
+            );
+        }
+        assert_eq!(
+            std::format!("{}", MmsField::prime_power(6).unwrap_err()),
+            std::format!(
+                "{}",
+                TopologyError::Invalid {
+                    param: "q",
+                    value: 6,
+                    rule: "q must be a prime or a prime power q = p^k ≥ 3 (e.g. 4, 5, 7, 8, 9)"
+                }
+            )
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! Slim Fly: the McKay–Miller–Širáň graph (spec/topologies.md §9), prime `q` only.
+//! Slim Fly: the McKay–Miller–Širáň graph (spec/topologies.md §9), for prime and prime-power
+//! `q` (`GF(q)` arithmetic of [`MmsField::prime_power`]).
 //!
 //! Routers `(s, x, y)`, `s ∈ {0, 1}`, `x, y ∈ F_q`, id `s·q² + x·q + y`; `2q²` routers of
 //! network degree `k' = (3q − δ)/2`; terminal `t` of router `R` has id `R·p + t`.
@@ -35,14 +36,14 @@ pub struct SlimFly {
 }
 
 impl SlimFly {
-    /// Slim Fly for prime `q` with `p` terminals per router (`None` = `ceil(k'/2)`, the \[SF\]
-    /// full-global-bandwidth choice).
+    /// Slim Fly for a prime or prime-power `q ≥ 3` with `p` terminals per router (`None` =
+    /// `ceil(k'/2)`, the \[SF\] full-global-bandwidth choice).
     ///
-    /// Rules: `q` an odd prime (`q = 4w ± 1`; prime powers are not supported) —
-    /// [`TopologyError::NotPrime`] otherwise, e.g. for `q = 9`; `2q²` routers and `2q²·p`
-    /// terminals fit in `u32`; radix `p + k'` ≤ 65535.
+    /// Rules: `q = 4w + δ` an odd prime, an odd prime power (`δ = ±1`, e.g. 9, 25, 27) or a
+    /// power of two ≥ 4 (`δ = 0`) — [`TopologyError::Invalid`] naming `q` otherwise (e.g.
+    /// `q = 6`); `2q²` routers and `2q²·p` terminals fit in `u32`; radix `p + k'` ≤ 65535.
     pub fn new(q: u32, p: Option<u16>) -> Result<Self, TopologyError> {
-        let field = MmsField::new(q)?;
+        let field = MmsField::prime_power(q)?;
         let hs = field.generator_count();
         let k = hs + q;
         let p = match p {
@@ -270,6 +271,59 @@ mod tests {
     }
 
     #[test]
+    fn prime_power_q_gives_diameter_two_and_degree_3q_minus_delta_over_2() {
+        // spec/topologies.md §9: δ = 0 for powers of two, δ = ±1 for odd prime powers; [SF]
+        // lists q = 4 (32 routers, k' = 6), 8 (128, 12), 9 (162, 13), 16 (512, 24).
+        for (q, deg) in [(4u32, 6u32), (8, 12), (9, 13), (16, 24), (25, 37), (27, 41)] {
+            let sf = SlimFly::new(q, None).unwrap();
+            assert_eq!(sf.num_switches(), 2 * q * q);
+            assert_eq!(sf.network_degree(), deg, "q = {q}");
+            assert_port_symmetry(&sf);
+            for s in 0..sf.num_switches() {
+                assert_eq!(sf.degree(s), deg, "q = {q}, router {s}");
+                let nb = neighbours(&sf, s);
+                assert!(nb.windows(2).all(|w| w[0] < w[1]), "q = {q}, router {s}");
+                assert!(!nb.contains(&s));
+            }
+            if q <= 16 {
+                assert_eq!(diameter_aspl(&sf).0, 2, "q = {q}");
+            } else {
+                for src in [0, 1, q * q - 1, q * q, q * q + 7, 2 * q * q - 1] {
+                    assert_eq!(bfs(&sf, src).into_iter().max(), Some(2), "q = {q}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn prime_power_adjacency_matches_the_definition() {
+        // §9 adjacency evaluated with the field's own +, −, · but the generator sets built
+        // from the spec's exponent lists (X, X' = ξX).
+        for q in [4u32, 8, 9] {
+            let sf = SlimFly::new(q, Some(1)).unwrap();
+            let f = *sf.field();
+            let xs: BTreeSet<u32> = f.x_iter().collect();
+            let xps: BTreeSet<u32> = xs.iter().map(|&v| f.mul(f.xi(), v)).collect();
+            let n = sf.num_switches();
+            for u in 0..n {
+                let nb: BTreeSet<u32> = neighbours(&sf, u).into_iter().collect();
+                let a = sf.coords(u).unwrap();
+                for v in 0..n {
+                    let b = sf.coords(v).unwrap();
+                    let want = u != v
+                        && match (a.0, b.0) {
+                            (0, 0) => a.1 == b.1 && xs.contains(&f.sub(a.2, b.2)),
+                            (1, 1) => a.1 == b.1 && xps.contains(&f.sub(a.2, b.2)),
+                            (0, 1) => a.2 == f.add(f.mul(b.1, a.1), b.2),
+                            _ => b.2 == f.add(f.mul(a.1, b.1), a.2),
+                        };
+                    assert_eq!(nb.contains(&v), want, "q = {q}: {a:?} ~ {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn adjacency_matches_the_definition() {
         for q in [3u32, 5, 7, 11] {
             let sf = SlimFly::new(q, Some(1)).unwrap();
@@ -342,21 +396,15 @@ mod tests {
         assert_eq!(sf.coords(98), None);
         assert_eq!(sf.router(2, 0, 0), None);
         assert_eq!(sf.router(0, 7, 0), None);
-        assert_eq!(
-            SlimFly::new(9, None),
-            Err(TopologyError::NotPrime {
-                param: "q",
-                value: 9
-            })
-        );
-        assert_eq!(
-            std::format!("{}", SlimFly::new(9, None).unwrap_err()),
-            "q = 9 is not prime (only prime q is supported)"
-        );
-        assert!(matches!(
-            SlimFly::new(1, None),
-            Err(TopologyError::NotPrime { .. })
-        ));
+        for q in [1u32, 6, 12] {
+            assert!(
+                matches!(
+                    SlimFly::new(q, None),
+                    Err(TopologyError::Invalid { param: "q", .. })
+                ),
+                "q = {q}"
+            );
+        }
         assert!(matches!(
             SlimFly::new(2, None),
             Err(TopologyError::Invalid { param: "q", .. })

@@ -92,9 +92,9 @@ pub enum NetworkSpec {
         /// Terminals per switch.
         terminals_per_switch: u16,
     },
-    /// Slim Fly MMS graph, prime `q` (§9): [`SlimFly::new`].
+    /// Slim Fly MMS graph, prime or prime-power `q` (§9): [`SlimFly::new`].
     SlimFly {
-        /// Prime field size.
+        /// Field size: a prime or a prime power ≥ 3.
         q: u32,
         /// Terminals per router (`None` = the full-global-bandwidth default).
         p: Option<u16>,

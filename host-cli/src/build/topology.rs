@@ -127,7 +127,11 @@ pub const FAMILIES: &[FamilyHelp] = &[
         name: "slim-fly",
         aliases: &["slimfly"],
         keys: &[
-            ("q", "prime, q = 4w + d with d in {-1, 0, 1}", None),
+            (
+                "q",
+                "prime or prime power, q = 4w + d with d in {-1, 0, 1} (e.g. 5, 8, 9)",
+                None,
+            ),
             (
                 "p",
                 "terminals per router (default ceil(k'/2))",
@@ -281,7 +285,7 @@ pub enum TopologySpec {
     },
     /// Slim Fly.
     SlimFly {
-        /// Prime q.
+        /// Prime or prime-power q.
         q: u32,
         /// Terminals per router.
         p: Option<u16>,
@@ -435,7 +439,7 @@ impl TopologySpec {
                 arrangement: match arrangement {
                     Arrangement::Consecutive => GlobalArrangement::Consecutive,
                     Arrangement::PalmTree => GlobalArrangement::PalmTree,
-                    Arrangement::RelativeMirror => GlobalArrangement::Relative,
+                    Arrangement::RelativeMirror => GlobalArrangement::RelativeMirror,
                 },
             },
             TopologySpec::Hyperx { s, k, t } => NetworkSpec::hyperx(s, *k, *t)?,

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use jumpnet_core::metrics::{
     cable_stats, degree_stats, network_cost, CabinetLayout, CabinetOrder, CostModel,
-    LinkClassCounts, HISTOGRAM_BINS,
+    LinkClassCounts,
 };
 use jumpnet_core::topology::{Symmetry, Topology};
 
@@ -316,7 +316,9 @@ pub fn metrics(net: &OwnedNetwork, check: bool, progress: bool) -> Result<Metric
     let seconds = started.elapsed().as_secs_f64();
     let reference_check = if check {
         let r = distances::reference(&t)?;
-        let same = r.summary == fast.summary && r.eccentricities == fast.eccentricities;
+        let same = r.summary == fast.summary
+            && r.eccentricities == fast.eccentricities
+            && r.histogram == fast.histogram;
         if !same {
             bail!(
                 "the fast and the reference distance computations disagree (diameter {} vs {}, sum {} vs {})",
@@ -335,17 +337,15 @@ pub fn metrics(net: &OwnedNetwork, check: bool, progress: bool) -> Result<Metric
     for &e in &fast.eccentricities {
         *ecc.entry(e).or_default() += 1;
     }
-    let mut hist: Vec<(u32, u64)> = s
-        .distance_histogram()
+    // The whole histogram: no distance is folded into a last bin.
+    let hist: Vec<(u32, u64)> = fast
+        .histogram
         .iter()
         .enumerate()
         .skip(1)
         .filter(|(_, &c)| c > 0)
         .map(|(k, &c)| (k as u32, c))
         .collect();
-    if s.overflow > 0 {
-        hist.push((HISTOGRAM_BINS as u32, s.overflow));
-    }
     Ok(Metrics {
         info: info(net),
         connected: s.connected,

@@ -20,7 +20,7 @@ use crate::topology::{Dragonfly, GlobalArrangement, LinkClass, Port, SwitchId, T
 const ARRANGEMENTS: [GlobalArrangement; 3] = [
     GlobalArrangement::Consecutive,
     GlobalArrangement::PalmTree,
-    GlobalArrangement::Relative,
+    GlobalArrangement::RelativeMirror,
 ];
 
 /// BookSim `dragonfly_port(rID, src, dest)` for `dragonflynew` (p terminals, p global ports,

@@ -23,7 +23,7 @@ fn cases() -> Vec<Dragonfly> {
     vec![
         Dragonfly::new(9, 4, 2, 2, GlobalArrangement::Consecutive).unwrap(),
         Dragonfly::new(9, 4, 1, 2, GlobalArrangement::PalmTree).unwrap(),
-        Dragonfly::new(7, 3, 1, 2, GlobalArrangement::Relative).unwrap(),
+        Dragonfly::new(7, 3, 1, 2, GlobalArrangement::RelativeMirror).unwrap(),
         Dragonfly::new(6, 4, 1, 2, GlobalArrangement::Consecutive).unwrap(),
     ]
 }
