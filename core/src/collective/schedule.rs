@@ -125,6 +125,30 @@ pub trait Schedule {
         (0..self.ranks()).map(|r| self.program_len(r)).sum()
     }
     /// Writes `rank`'s program into `out`, returning the number of ops.
+    ///
+    /// `out` needs [`Schedule::program_len`]`(rank)` entries; a shorter buffer is a
+    /// [`ScheduleError::Capacity`] error, never a partial program.
+    ///
+    /// # Examples
+    ///
+    /// The program of rank 2 in a binomial broadcast over 8 ranks from root 0
+    /// (spec/collectives.md §1): receive from `2 − lowbit(2) = 0`, then send to `2 + 1 = 3`.
+    ///
+    /// ```
+    /// use jumpnet_core::collective::{Binomial, Blocks, Dep, Op, Schedule};
+    ///
+    /// let bcast = Binomial::new(8, 0, 4096)?;
+    /// let len = bcast.program_len(2);
+    /// let blank = Op::Permute { reflect: false, shift: 0, after: Dep::None };
+    /// let mut ops = [blank; 8];
+    /// let used = bcast.program(2, &mut ops[..len])?;
+    /// assert_eq!(used, 2);
+    /// assert!(matches!(ops[0], Op::Recv { peer: 0, blocks: Blocks::All, .. }));
+    /// assert!(matches!(ops[1], Op::Send { peer: 3, blocks: Blocks::All, .. }));
+    /// // Sizing comes first: a buffer one op short is refused.
+    /// assert!(bcast.program(2, &mut ops[..len - 1]).is_err());
+    /// # Ok::<(), jumpnet_core::collective::ScheduleError>(())
+    /// ```
     fn program(&self, rank: Rank, out: &mut [Op]) -> Result<usize, ScheduleError>;
     /// The block rank `rank` starts with under [`Semantics::Allgather`].
     fn own_block(&self, rank: Rank) -> u32 {

@@ -65,6 +65,34 @@ fn compile_switch<T: Topology, R: Routing + ?Sized>(
 /// Compiles the forwarding table of the single switch `s` (one entry per terminal, in
 /// order) into `out`: the same entries [`compile_tables`] gives for `s`, with O(1) extra
 /// storage, so a device can compile its own table from an arithmetic routing.
+///
+/// # Examples
+///
+/// Switch 0 of an 8 × 8 torus compiles its dimension-order table into a caller array of
+/// runs (consecutive destinations with the same entry share one run). One run per terminal
+/// always suffices; DOR needs 3 per row of the torus here: the row's `x = 0` destination
+/// (the `y` port, or eject for the own row), `x = 1..=4` on `+x` (port 0, ties go `+`) and
+/// `x = 5..=7` on `−x` (port 1).
+///
+/// ```
+/// use jumpnet_core::routing::compile::{switch_table, VcMode};
+/// use jumpnet_core::routing::{Hop, Routing, RouteEntry, Run, RunTableBuilder, TorusDor, TorusVcs};
+/// use jumpnet_core::topology::Torus;
+///
+/// let torus = Torus::torus(&[8, 8], 1)?;
+/// let dor = TorusDor::new(&torus, TorusVcs::Single)?;
+/// let mut runs = [Run { first: 0, value: RouteEntry::NONE }; 64];
+/// let mut builder = RunTableBuilder::new(&mut runs);
+/// switch_table(&torus, &dor, 0, VcMode::InTable, &mut builder)?;
+/// let table = builder.finish();
+/// assert_eq!((table.len(), table.runs().len()), (64, 24));
+///
+/// // The table answers as the routing does: to (6, 3) = terminal 30, first −x.
+/// assert_eq!(table.lookup(30), Some(RouteEntry { port: 1, vc: 0 }));
+/// let mut state = dor.inject(0, 30)?;
+/// assert_eq!(dor.next_hop(0, &mut state, 30)?, Hop::Forward { port: 1, vc: 0 });
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub fn switch_table<T: Topology, R: Routing + ?Sized>(
     topo: &T,
     routing: &R,

@@ -146,6 +146,43 @@ impl PacketState {
 ///
 /// Implementations are total: bad ids return errors, nothing panics. The same inputs must
 /// give the same hops on every target.
+///
+/// # Examples
+///
+/// Follow a packet hop by hop with torus dimension-order routing and dateline VCs
+/// (spec/routing.md §2): [`Routing::inject`] gives the initial state, [`Routing::next_hop`]
+/// the output port and VC at each switch until [`Hop::Eject`].
+///
+/// ```
+/// use jumpnet_core::routing::{Hop, Routing, TorusDor, TorusVcs};
+/// use jumpnet_core::topology::{Topology, Torus};
+///
+/// let torus = Torus::torus(&[8, 8], 1)?;
+/// let dor = TorusDor::new(&torus, TorusVcs::Dateline)?;
+/// assert_eq!(dor.num_vcs(), 2);
+///
+/// // From terminal 6 at (6, 0) to terminal 1 at (1, 0): the short way is + over the
+/// // wrap-around link 7 → 0, the dateline; the packet crosses it on VC 0 and takes VC 1
+/// // from then on.
+/// let (src, dst) = (6, 1);
+/// let mut state = dor.inject(src, dst)?;
+/// let mut at = torus.terminal_switch(src).unwrap();
+/// let mut path = Vec::new();
+/// loop {
+///     match dor.next_hop(at, &mut state, dst)? {
+///         Hop::Forward { port, vc } => {
+///             at = torus.port(at, port).link().unwrap().peer;
+///             path.push((at, vc));
+///         }
+///         Hop::Eject { port } => {
+///             assert_eq!(torus.terminal_port(dst), Some((at, port)));
+///             break;
+///         }
+///     }
+/// }
+/// assert_eq!(path, [(7, 0), (0, 0), (1, 1)]);
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub trait Routing {
     /// Number of virtual channels / layers the algorithm uses (VCs are `0..num_vcs()`).
     fn num_vcs(&self) -> u8;

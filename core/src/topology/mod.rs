@@ -8,6 +8,35 @@
 //! Structured families answer [`Topology::port`] arithmetically; random-shortcut and arbitrary
 //! graphs live in caller-provided storage ([`stored::StoredGraph`]). [`Network`] wraps every
 //! family behind one enum so callers can hold "some topology" without allocation.
+//!
+//! # Examples
+//!
+//! Build a 4 × 4 torus with one terminal per switch and walk its ports (spec/topologies.md
+//! §4): the network ports of dimension `i` are `2i` (`+`) and `2i + 1` (`−`), terminals come
+//! after them.
+//!
+//! ```
+//! use jumpnet_core::topology::{LinkClass, Port, Topology, Torus};
+//!
+//! let torus = Torus::torus(&[4, 4], 1)?;
+//! assert_eq!((torus.num_switches(), torus.num_terminals()), (16, 16));
+//! assert_eq!(torus.degree(0), 4);
+//!
+//! // Switch 0 = (0, 0): its `+` neighbour in dimension 0 is (1, 0) = switch 1, and the link
+//! // arrives on that switch's `−` port of the same dimension.
+//! let Port::Link(link) = torus.port(0, 0) else { unreachable!() };
+//! assert_eq!((link.peer, link.peer_port, link.class), (1, 1, LinkClass::Dim(0)));
+//! // The wrap-around: (0, 0) − 1 in dimension 0 is (3, 0).
+//! assert_eq!(torus.port(0, 1).link().map(|l| l.peer), Some(3));
+//!
+//! // Terminal 5 hangs off switch 5, on the first port after the network ports.
+//! assert_eq!(torus.terminal_port(5), Some((5, 4)));
+//! assert_eq!(torus.port(5, 4), Port::Terminal(5));
+//! // Out of range is an answer, not a panic.
+//! assert_eq!(torus.terminal_port(16), None);
+//! assert_eq!(torus.port(99, 0), Port::Unconnected);
+//! # Ok::<(), jumpnet_core::topology::TopologyError>(())
+//! ```
 
 pub mod circulant;
 pub mod dragonfly;
