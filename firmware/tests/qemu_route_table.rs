@@ -25,13 +25,14 @@ mod support;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use jumpnet_core::image::route_table as image;
 use jumpnet_core::routing::compile::{compile_tables, VcMode};
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::all_tables;
 use jumpnet_core::routing::{
-    image, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, Hop, HyperXDor,
-    HypercubeEcube, MinimalRouting, PacketState, RouteEntry, Routing, Run, TableSet,
-    TableSetBuilder, TorusDor, TorusVcs,
+    CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, Hop, HyperXDor, HypercubeEcube,
+    MinimalRouting, PacketState, RouteEntry, Routing, Run, TableSet, TableSetBuilder, TorusDor,
+    TorusVcs,
 };
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{GlobalArrangement, Network, Port, PortIndex, Topology};

@@ -5,8 +5,9 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
-use jumpnet_core::collective::{program_image, Blocks, Dep, Op, Schedule, Semantics};
+use jumpnet_core::collective::{Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
+use jumpnet_core::image::program as program_image;
 
 use crate::collectives::OwnedSchedule;
 use crate::output::{Render, Section};
