@@ -15,10 +15,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use jumpnet_core::image::route_table::{encode, max_image_len};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::cycle::Frame;
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspConfig, DfssspSizes, DfssspStorage};
-use jumpnet_core::routing::image::{encode, max_image_len};
 use jumpnet_core::routing::minimal::{all_tables, switch_table, SwitchTableScratch};
 use jumpnet_core::routing::{
     DistanceMatrix, MinimalRouting, RouteEntry, Run, RunTableBuilder, TableSetBuilder,

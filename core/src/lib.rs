@@ -3,7 +3,8 @@
 //! The allocation-free `#![no_std]` core of jumpnet. Everything that computes lives here:
 //! topologies ([`topology`]), graph metrics ([`metrics`]), collective send schedules
 //! ([`collective`]), their program executor and symbolic checker ([`exec`]) and the
-//! deterministic PRNG ([`rng`]); [`analysis`] puts them together (hops, link loads and the
+//! deterministic PRNG ([`rng`]); [`image`] holds the byte images handed to devices (route
+//! tables, programs: one framing, one CRC-32, one error); [`analysis`] puts them together (hops, link loads and the
 //! makespan model of a collective on a routed network). All storage is provided by the
 //! caller (slices or const-generic `heapless` containers), every fallible operation returns a
 //! small error enum, and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
@@ -25,6 +26,7 @@ extern crate std;
 pub mod analysis;
 pub mod collective;
 pub mod exec;
+pub mod image;
 pub mod mapping;
 pub mod metrics;
 pub mod rng;

@@ -2,22 +2,26 @@
 //! (program and routing-table images, CSR and port-table parts, edge lists) are fed random
 //! and corrupted data. Every call must return `Ok` or `Err`; whatever decodes is then used
 //! (executed, looked up, searched) and must not panic either. Corrupted images get a valid
-//! CRC so that the parsers behind the checksum are exercised too.
+//! CRC (and, when resized, a matching payload length) so that the parsers behind the
+//! framing checks are exercised too.
 
-use crate::collective::{program_image, Blocks, Dep, Op, RecursiveDoubling, Schedule};
+use crate::collective::{Blocks, Dep, Op, RecursiveDoubling, Schedule};
 use crate::exec::{Action, Executor, OpStatus};
+use crate::image::crc32::crc32;
+use crate::image::frame::{CRC_LEN, HEADER_LEN};
+use crate::image::{program as program_image, route_table as image};
 use crate::metrics::{bfs, bit_bfs, Csr, DistanceOutputs};
 use crate::routing::compile::{switch_table, VcMode};
-use crate::routing::crc32::crc32;
-use crate::routing::{image, RouteEntry, Run, RunTableBuilder, TableSet, TorusDor, TorusVcs};
+use crate::routing::{RouteEntry, Run, RunTableBuilder, TableSet, TorusDor, TorusVcs};
 use crate::topology::stored::from_edges;
 use crate::topology::{Family, LinkClass, Port, Slot, StoredGraph, Topology, Torus};
 use proptest::prelude::*;
 use std::vec;
 use std::vec::Vec;
 
-/// Replaces bytes of `content` at `edits` (position modulo the length, new value), resizes
-/// it to `len` bytes, and appends a valid CRC-32.
+/// Replaces bytes of `content` (an image without its CRC) at `edits` (position modulo the
+/// length, new value), resizes it to `len` bytes, and appends a valid CRC-32. A resized
+/// image gets the payload length field of its new size, so it reaches the payload parser.
 fn corrupt(content: &[u8], edits: &[(usize, u8)], len: usize) -> Vec<u8> {
     let mut c = content.to_vec();
     if !c.is_empty() {
@@ -26,7 +30,12 @@ fn corrupt(content: &[u8], edits: &[(usize, u8)], len: usize) -> Vec<u8> {
             c[i % n] = v;
         }
     }
+    let resized = len != c.len();
     c.resize(len, 0xA5);
+    if resized && len >= HEADER_LEN {
+        let payload = (len - HEADER_LEN) as u32;
+        c[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&payload.to_le_bytes());
+    }
     let crc = crc32(&c);
     c.extend_from_slice(&crc.to_le_bytes());
     c
@@ -59,7 +68,7 @@ fn program_content() -> Vec<u8> {
     let len = rd.program(3, &mut ops).unwrap();
     let mut out = vec![0u8; program_image::max_image_len(len)];
     let n = program_image::encode(3, 37, &ops[..len], &mut out).unwrap();
-    out.truncate(n - 4);
+    out.truncate(n - CRC_LEN);
     out
 }
 
@@ -79,7 +88,7 @@ fn table_content() -> Vec<u8> {
     let table = b.finish();
     let mut out = vec![0u8; image::max_image_len(table.runs().len())];
     let n = image::encode(5, &table, &mut out).unwrap();
-    out.truncate(n - 4);
+    out.truncate(n - CRC_LEN);
     out
 }
 

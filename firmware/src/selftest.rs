@@ -6,12 +6,12 @@
 //! against its own computation with jumpnet-core (HIL test `tests/qemu_selftest.rs`).
 
 use heapless::Vec;
+use jumpnet_core::image::crc32::Crc32;
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::stored::{from_edges, Slot};
 use jumpnet_core::topology::{Port, Topology};
 
 use crate::tables::TableService;
-use crate::wire::frame::FRAME_CRC;
 use crate::wire::message::{
     Command, GraphSummary, Rejection, Reply, Request, Response, MAX_GRAPH_CHORDS,
     MAX_GRAPH_SWITCHES, MAX_RNG_SKIP, MAX_RNG_WORDS, MIN_GRAPH_SWITCHES, WIRE_VERSION,
@@ -137,7 +137,7 @@ pub fn ring_with_chords(seed: u64, switches: u8, chords: u8) -> Result<GraphSumm
     )
     .map_err(|_| Rejection::GraphBuildFailed)?;
 
-    let mut digest = FRAME_CRC.digest();
+    let mut digest = Crc32::new();
     let mut degrees = Vec::new();
     for s in 0..n {
         let mut d = 0u8;
@@ -162,7 +162,7 @@ pub fn ring_with_chords(seed: u64, switches: u8, chords: u8) -> Result<GraphSumm
         links: switches as u16 + chords as u16,
         degrees,
         distances_from_0: bfs_distances(&graph, width),
-        port_table_crc: digest.finalize(),
+        port_table_crc: digest.finish(),
     })
 }
 
@@ -277,7 +277,7 @@ mod tests {
                 }
             }
         }
-        let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC).checksum(&bytes);
+        let crc = jumpnet_core::image::crc32::crc32(&bytes);
         (deg.iter().map(|&d| d as u8).collect(), dist, crc)
     }
 

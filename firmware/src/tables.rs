@@ -1,6 +1,6 @@
 //! Route tables computed on the device: builds the requested network from its
 //! [`NetworkSpec`], compiles one switch's forwarding table with jumpnet-core into static
-//! buffers and serves its canonical image (`routing::image`) in chunks
+//! buffers and serves its canonical image (`image::route_table`) in chunks
 //! ([`crate::wire::route_table`] describes the request, the chunking and the limits).
 //!
 //! Per algorithm the device uses the per-switch path of the core, which needs no more than
@@ -14,11 +14,12 @@
 //! The host computes the same tables for whole networks (`compile_tables`, `all_tables`);
 //! the images must be byte-identical (HIL test `tests/qemu_route_table.rs`).
 
+use jumpnet_core::image::{route_table, ImageError};
 use jumpnet_core::routing::compile::{self, VcMode};
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::{self, SwitchTableScratch};
 use jumpnet_core::routing::{
-    image, CirculantGreedy, CirculantNaf, FatTreeDmodK, HyperXDor, HypercubeEcube, RouteEntry,
+    CirculantGreedy, CirculantNaf, FatTreeDmodK, HyperXDor, HypercubeEcube, RouteEntry,
     RoutingError, Run, RunTableBuilder, TorusDor, TorusVcs,
 };
 use jumpnet_core::topology::spec::NetworkSpec;
@@ -101,8 +102,16 @@ impl TableStorage {
         let mut builder = RunTableBuilder::new(&mut self.runs);
         build_table(&net, algorithm, switch, &mut self.bfs, &mut builder)?;
         let table = builder.finish();
-        let len = image::encode(switch, &table, &mut self.image)
-            .map_err(|e| rejection(e, TableResource::ImageBytes))?;
+        let len = route_table::encode(switch, &table, &mut self.image).map_err(|e| match e {
+            ImageError::BufferTooSmall {
+                needed, available, ..
+            } => Rejection::TableCapacity {
+                resource: TableResource::ImageBytes,
+                needed,
+                available,
+            },
+            _ => Rejection::RoutingFailed,
+        })?;
         self.image.get(..len).ok_or(Rejection::TableCapacity {
             resource: TableResource::ImageBytes,
             needed: len as u64,
@@ -281,7 +290,7 @@ fn chunk(image: &[u8], offset: u32, max_len: u16) -> Result<ImageChunk, Rejectio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jumpnet_core::routing::image::decode;
+    use jumpnet_core::image::route_table::decode;
     use jumpnet_core::routing::{Hop, PacketState, Routing};
     use jumpnet_core::topology::Torus;
     use std::boxed::Box;

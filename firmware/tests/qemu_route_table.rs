@@ -25,17 +25,18 @@ mod support;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use jumpnet_core::image::crc32::crc32;
+use jumpnet_core::image::route_table as image;
 use jumpnet_core::routing::compile::{compile_tables, VcMode};
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::all_tables;
 use jumpnet_core::routing::{
-    image, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, Hop, HyperXDor,
-    HypercubeEcube, MinimalRouting, PacketState, RouteEntry, Routing, Run, TableSet,
-    TableSetBuilder, TorusDor, TorusVcs,
+    CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, Hop, HyperXDor, HypercubeEcube,
+    MinimalRouting, PacketState, RouteEntry, Routing, Run, TableSet, TableSetBuilder, TorusDor,
+    TorusVcs,
 };
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{GlobalArrangement, Network, Port, PortIndex, Topology};
-use jumpnet_firmware::wire::frame::FRAME_CRC;
 use jumpnet_firmware::wire::route_table::{MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK};
 use jumpnet_firmware::wire::{
     Command, FrameError, Rejection, Reply, Request, Response, RouteTableRequest, TableAlgorithm,
@@ -460,14 +461,14 @@ fn device_rejects_bad_and_oversized_table_requests() {
     let body = postcard::to_slice(&request, &mut buf).expect("serialize");
 
     // A request with a wrong CRC, and a truncated request with a correct CRC.
-    let crc = FRAME_CRC.checksum(body);
+    let crc = crc32(body);
     q.send_raw(&raw_frame(body, crc ^ 0x0100));
     assert_eq!(
         q.receive(),
         Response::new(0, Reply::Rejected(Rejection::Frame(FrameError::BadCrc)))
     );
     let short = &body[..body.len() - 3];
-    q.send_raw(&raw_frame(short, FRAME_CRC.checksum(short)));
+    q.send_raw(&raw_frame(short, crc32(short)));
     assert_eq!(
         q.receive(),
         Response::new(0, Reply::Rejected(Rejection::Frame(FrameError::BadMessage)))

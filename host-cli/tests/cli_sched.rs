@@ -151,7 +151,7 @@ fn exported_program_images_decode() {
         };
         64
     ];
-    let d = jumpnet_core::collective::program_image::decode(&bytes, &mut ops).unwrap();
+    let d = jumpnet_core::image::program::decode(&bytes, &mut ops).unwrap();
     // log2(1024) = 10 exchange steps, each a send and a receive-reduce.
     assert_eq!((d.rank, d.ranks, d.ops), (5, 1024, 20));
     let progs = dir.join("all");

@@ -31,7 +31,6 @@ pub mod galaxyfly;
 pub mod list;
 pub mod message;
 pub mod program;
-pub mod program_image;
 pub mod recursive_doubling;
 pub mod ring_allgather;
 pub mod ring_allreduce;

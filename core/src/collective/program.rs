@@ -5,8 +5,8 @@
 //! its message has arrived *and* its dependency is satisfied, at which point its data is
 //! written (or reduced) into the buffer. MPICH's `sendrecv` is a `Send` and a receive that
 //! both wait for the same earlier ops; the receive also waits for the send so the outgoing
-//! data is taken before the incoming data lands. Programs are plain `Copy` data and encode
-//! with postcard ([`encode`], [`decode`]).
+//! data is taken before the incoming data lands. Programs are plain `Copy` data; their one
+//! byte encoding is the versioned, CRC-protected program image (`image::program`).
 
 use super::blocks::Blocks;
 use super::message::Rank;
@@ -141,14 +141,4 @@ impl<'a> OpSink<'a> {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-}
-
-/// Encodes a program with postcard into `buf`, returning the used prefix.
-pub fn encode<'b>(program: &[Op], buf: &'b mut [u8]) -> Result<&'b mut [u8], postcard::Error> {
-    postcard::to_slice(program, buf)
-}
-
-/// Decodes a program encoded by [`encode`] into a fixed-capacity vector.
-pub fn decode<const N: usize>(bytes: &[u8]) -> Result<heapless::Vec<Op, N>, postcard::Error> {
-    postcard::from_bytes(bytes)
 }

@@ -6,71 +6,6 @@ use crate::topology::{PortIndex, SwitchId, TerminalId};
 
 use super::Vc;
 
-/// Why a route table image could not be decoded (routing::image). Every variant names what
-/// is wrong with the bytes; decoding never panics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ImageError {
-    /// The image is shorter than its fixed parts.
-    Truncated {
-        /// Bytes present.
-        len: usize,
-    },
-    /// The CRC-32 stored in the last four bytes does not match the content.
-    Crc {
-        /// CRC stored in the image.
-        stored: u32,
-        /// CRC computed over the content.
-        computed: u32,
-    },
-    /// The image does not start with the table magic `JNRT`.
-    BadMagic,
-    /// The image was written by an unsupported format version.
-    Version {
-        /// Version found in the image.
-        found: u8,
-        /// Version this build reads.
-        supported: u8,
-    },
-    /// The image holds a different kind of table than requested.
-    Kind {
-        /// Kind found (0 = route entries, 1 = virtual layers).
-        found: u8,
-        /// Kind expected.
-        expected: u8,
-    },
-    /// A field could not be decoded or breaks a rule of the canonical form.
-    Malformed {
-        /// What is wrong.
-        what: &'static str,
-    },
-}
-
-impl fmt::Display for ImageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ImageError::Truncated { len } => {
-                write!(f, "table image truncated: only {len} bytes")
-            }
-            ImageError::Crc { stored, computed } => write!(
-                f,
-                "table image corrupt: CRC-32 is {computed:#010x}, image says {stored:#010x}"
-            ),
-            ImageError::BadMagic => write!(f, "not a jumpnet route table image (magic JNRT)"),
-            ImageError::Version { found, supported } => write!(
-                f,
-                "table image version {found} is not supported (this build reads version {supported})"
-            ),
-            ImageError::Kind { found, expected } => write!(
-                f,
-                "table image holds table kind {found}, expected kind {expected}"
-            ),
-            ImageError::Malformed { what } => write!(f, "table image malformed: {what}"),
-        }
-    }
-}
-
-impl core::error::Error for ImageError {}
-
 /// Why a route could not be computed, followed, checked or stored. Every variant names the
 /// switch, terminal, port or buffer concerned and what is allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,14 +117,6 @@ pub enum RoutingError {
         /// What is allowed.
         rule: &'static str,
     },
-    /// A route table image could not be decoded.
-    Image(ImageError),
-}
-
-impl From<ImageError> for RoutingError {
-    fn from(e: ImageError) -> Self {
-        RoutingError::Image(e)
-    }
 }
 
 impl fmt::Display for RoutingError {
@@ -267,7 +194,6 @@ impl fmt::Display for RoutingError {
             RoutingError::Invalid { param, value, rule } => {
                 write!(f, "{rule}, got {param} = {value}")
             }
-            RoutingError::Image(e) => e.fmt(f),
         }
     }
 }

@@ -9,8 +9,9 @@
 //!
 //! * [`minimal`]: minimal BFS routing on any graph (§1), per switch with O(n) scratch (a
 //!   device computes its own table) or for all switches from a [`DistanceMatrix`].
-//! * [`table`], [`table_set`], [`image`]: route tables stored as runs of equal entries in
-//!   caller buffers, looked up in O(log runs), with a canonical byte image (postcard + CRC-32).
+//! * [`table`], [`table_set`]: route tables stored as runs of equal entries in caller
+//!   buffers, looked up in O(log runs); their canonical byte image is
+//!   [`image::route_table`](crate::image::route_table).
 //! * [`compile`], [`table_routing`]: compile any routing into tables, and route from tables
 //!   (user-supplied or compiled) with per-path virtual layers beside them, as InfiniBand does
 //!   (LFT per switch, SL/VL per path).
@@ -38,7 +39,6 @@ pub mod circulant_greedy;
 pub mod circulant_jump;
 pub mod circulant_naf;
 pub mod compile;
-pub mod crc32;
 pub mod cycle;
 pub mod dateline;
 pub mod dfsssp;
@@ -51,7 +51,6 @@ pub mod ecube;
 mod endpoint;
 pub mod error;
 pub mod fat_tree_dmodk;
-pub mod image;
 pub mod minimal;
 pub mod parx;
 pub mod stats;
@@ -73,7 +72,7 @@ pub use distance::DistanceMatrix;
 pub use dor_hyperx::HyperXDor;
 pub use dor_torus::{TorusDor, TorusVcs};
 pub use ecube::HypercubeEcube;
-pub use error::{ImageError, RoutingError};
+pub use error::RoutingError;
 pub use fat_tree_dmodk::FatTreeDmodK;
 pub use minimal::MinimalRouting;
 pub use table::{RouteEntry, Run, RunTable, RunTableBuilder};

@@ -9,15 +9,17 @@
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+use crate::image::ImageKind;
 use crate::topology::{PortIndex, TerminalId};
 
 use super::error::RoutingError;
 use super::Vc;
 
-/// A value a run table can hold (serialised in table images, spec of routing::image).
+/// A value a run table can hold (serialised in table images, `image::route_table`).
 pub trait TableValue: Copy + Eq + Serialize + DeserializeOwned + core::fmt::Debug {
-    /// Table kind written into images (0 = route entries, 1 = virtual layers).
-    const KIND: u8;
+    /// Image kind of a table of these values ([`ImageKind::RouteTable`] for route entries,
+    /// [`ImageKind::VirtualLayers`] for layers).
+    const KIND: ImageKind;
 }
 
 /// Forwarding entry: output port and virtual channel toward one destination.
@@ -46,11 +48,11 @@ impl RouteEntry {
 }
 
 impl TableValue for RouteEntry {
-    const KIND: u8 = 0;
+    const KIND: ImageKind = ImageKind::RouteTable;
 }
 
 impl TableValue for u8 {
-    const KIND: u8 = 1;
+    const KIND: ImageKind = ImageKind::VirtualLayers;
 }
 
 /// A run of destinations `first..` (up to the next run) sharing `value`.

@@ -2,19 +2,18 @@
 //!
 //! A frame carries one postcard-serialized message followed by the CRC-32/ISO-HDLC (the
 //! zlib/Ethernet CRC) of the serialized bytes, little-endian, the whole COBS-encoded so that
-//! `0x00` only appears as the frame terminator. Encoding uses postcard's COBS flavor with its
-//! CRC modifier (the same bytes `postcard::to_slice_cobs` would produce for the message with
-//! the CRC appended); decoding undoes COBS in place, checks the CRC and rejects trailing
-//! bytes. The message types of [`super::message`] carry the wire version.
+//! `0x00` only appears as the frame terminator. The CRC is jumpnet-core's
+//! (`jumpnet_core::image::crc32`, the one that also protects every image). Encoding feeds
+//! postcard's COBS flavor through [`CrcFlavor`] (the same bytes as postcard's own CRC
+//! modifier with the `crc` crate's CRC-32/ISO-HDLC, used before, so the wire bytes did not
+//! change); decoding undoes COBS in place, checks the CRC and rejects trailing bytes. The
+//! message types of [`super::message`] carry the wire version.
 
 use core::fmt;
 
-use crc::{Crc, CRC_32_ISO_HDLC};
-use postcard::ser_flavors::{crc::CrcModifier, Cobs, Slice};
+use jumpnet_core::image::crc32::{crc32, Crc32};
+use postcard::ser_flavors::{Cobs, Flavor, Slice};
 use serde::{Deserialize, Serialize};
-
-/// The frame checksum: CRC-32/ISO-HDLC (check value `0xCBF43926` for `"123456789"`).
-pub static FRAME_CRC: Crc<u32> = Crc::<u32>::new(&CRC_32_ISO_HDLC);
 
 /// Frame terminator byte.
 pub const TERMINATOR: u8 = 0x00;
@@ -62,6 +61,44 @@ impl fmt::Display for FrameError {
     }
 }
 
+/// A postcard flavor that feeds every serialized byte into core's CRC-32 and, on
+/// finalization, appends the CRC (little-endian) to the inner flavor: the frame body
+/// `postcard(message) ‖ CRC-32`.
+#[derive(Debug)]
+pub struct CrcFlavor<F> {
+    inner: F,
+    crc: Crc32,
+}
+
+impl<F: Flavor> CrcFlavor<F> {
+    /// Wraps `inner` with a fresh CRC.
+    pub fn new(inner: F) -> Self {
+        CrcFlavor {
+            inner,
+            crc: Crc32::new(),
+        }
+    }
+}
+
+impl<F: Flavor> Flavor for CrcFlavor<F> {
+    type Output = F::Output;
+
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.crc.update(data);
+        self.inner.try_extend(data)
+    }
+
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.crc.update(&[data]);
+        self.inner.try_push(data)
+    }
+
+    fn finalize(mut self) -> postcard::Result<Self::Output> {
+        self.inner.try_extend(&self.crc.finish().to_le_bytes())?;
+        self.inner.finalize()
+    }
+}
+
 /// Encodes `message` as one frame (including the `0x00` terminator) into `buf` and returns
 /// the used prefix.
 pub fn encode<'b, T: Serialize + ?Sized>(
@@ -69,7 +106,7 @@ pub fn encode<'b, T: Serialize + ?Sized>(
     buf: &'b mut [u8],
 ) -> Result<&'b mut [u8], FrameError> {
     let cobs = Cobs::try_new(Slice::new(buf)).map_err(|_| FrameError::BufferFull)?;
-    postcard::serialize_with_flavor(message, CrcModifier::new(cobs, FRAME_CRC.digest()))
+    postcard::serialize_with_flavor(message, CrcFlavor::new(cobs))
         .map_err(|_| FrameError::BufferFull)
 }
 
@@ -95,7 +132,7 @@ pub fn decode<'a, T: Deserialize<'a>>(frame: &'a mut [u8]) -> Result<T, FrameErr
     let (body, crc_bytes) = payload.split_at(payload.len() - CRC_LEN);
     let mut crc = [0u8; CRC_LEN];
     crc.copy_from_slice(crc_bytes);
-    if FRAME_CRC.checksum(body) != u32::from_le_bytes(crc) {
+    if crc32(body) != u32::from_le_bytes(crc) {
         return Err(FrameError::BadCrc);
     }
     let (message, rest) = postcard::take_from_bytes(body).map_err(|_| FrameError::BadMessage)?;
@@ -200,8 +237,44 @@ mod tests {
 
     #[test]
     fn crc_is_the_standard_crc32() {
-        assert_eq!(FRAME_CRC.checksum(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
         assert_eq!(crc32_reference(b"123456789"), 0xCBF4_3926);
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        assert_eq!(crc32(&data), crc32_reference(&data));
+    }
+
+    #[test]
+    fn frames_match_postcards_own_cobs_encoding() {
+        // The frame is `postcard::to_slice_cobs` of the message bytes with the CRC appended:
+        // the bytes postcard's CRC modifier produced before core's CRC replaced it.
+        let msg = Sample {
+            a: 1,
+            b: 1 << 40,
+            c: [0, 0, 9],
+        };
+        let mut buf = [0u8; 64];
+        let frame = encode(&msg, &mut buf).unwrap().to_vec();
+        let mut body = [0u8; 64];
+        let body = postcard::to_slice(&msg, &mut body).unwrap().to_vec();
+        let mut with_crc = body.clone();
+        with_crc.extend_from_slice(&crc32_reference(&body).to_le_bytes());
+        let mut expected = [0u8; 64];
+        let expected = postcard::to_slice_cobs(&RawBytes(&with_crc), &mut expected).unwrap();
+        assert_eq!(frame, expected);
+    }
+
+    /// Serializes as its bytes, without a length prefix.
+    struct RawBytes<'a>(&'a [u8]);
+
+    impl Serialize for RawBytes<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeTuple;
+            let mut t = s.serialize_tuple(self.0.len())?;
+            for b in self.0 {
+                t.serialize_element(b)?;
+            }
+            t.end()
+        }
     }
 
     #[test]

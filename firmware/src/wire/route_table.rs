@@ -1,6 +1,6 @@
 //! The route-table request: the host names a structured network, a routing algorithm and a
 //! switch; the device computes that switch's forwarding table with jumpnet-core and answers
-//! with its canonical table image (`jumpnet_core::routing::image`), in chunks.
+//! with its canonical table image (`jumpnet_core::image::route_table`), in chunks.
 //!
 //! # Chunking
 //!
@@ -29,7 +29,7 @@
 use core::fmt;
 
 use heapless::Vec;
-use jumpnet_core::routing::image::max_image_len;
+use jumpnet_core::image::route_table::max_image_len;
 use jumpnet_core::topology::spec::NetworkSpec;
 use serde::{Deserialize, Serialize};
 
@@ -164,8 +164,9 @@ mod tests {
 
     #[test]
     fn image_buffer_holds_the_largest_table() {
-        // Header ≤ 21 bytes, ≤ 9 bytes per run (5-byte start, 3-byte port, 1-byte VC), CRC.
-        assert_eq!(MAX_TABLE_IMAGE_LEN, 21 + 9 * 4096 + 4);
+        // Framing 14 bytes (10-byte header, CRC), payload header ≤ 15 bytes, ≤ 9 bytes per
+        // run (5-byte start, 3-byte port, 1-byte VC).
+        assert_eq!(MAX_TABLE_IMAGE_LEN, 14 + 15 + 9 * 4096);
         assert!(MAX_TABLE_RUNS >= MAX_TABLE_DESTINATIONS as usize);
     }
 }

@@ -8,10 +8,10 @@ use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
+use jumpnet_core::image::route_table as image;
 use jumpnet_core::routing::{
-    self, cdg::Deadlock, compile::compile_tables, compile::VcMode, cycle::Frame, image, stats,
-    walk, Cdg, ChannelVc, RouteEntry, Routing, RoutingError, Run, TableRouting, TableSet,
-    TableSetBuilder,
+    self, cdg::Deadlock, compile::compile_tables, compile::VcMode, cycle::Frame, stats, walk, Cdg,
+    ChannelVc, RouteEntry, Routing, RoutingError, Run, TableRouting, TableSet, TableSetBuilder,
 };
 use jumpnet_core::topology::{Network, Topology};
 
@@ -224,7 +224,7 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
             .table(s)
             .ok_or_else(|| anyhow!("missing table of switch {s}"))?;
         let mut buf = vec![0u8; image::max_image_len(table.runs().len())];
-        let len = image::encode(s, &table, &mut buf).map_err(rerr)?;
+        let len = image::encode(s, &table, &mut buf).map_err(|e| anyhow!("{e}"))?;
         total_img += len;
         max_img = max_img.max(len);
         if switch.is_some_and(|x| x != s) {

@@ -8,8 +8,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
-use jumpnet_core::collective::{program_image, Blocks, Dep, Op, Schedule, Semantics};
+use jumpnet_core::collective::{Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
+use jumpnet_core::image::program as program_image;
 
 use crate::build::schedule::OwnedSchedule;
 use crate::commands::args::{FormatArgs, ScheduleArgs};

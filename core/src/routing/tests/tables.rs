@@ -4,15 +4,16 @@ use std::vec::Vec;
 
 use super::super::compile::{compile_tables, VcMode};
 use super::super::distance::DistanceMatrix;
-use super::super::image::{decode, encode, max_image_len};
 use super::super::minimal::MinimalRouting;
-use super::super::table::{RouteEntry, Run, RunTableBuilder};
+use super::super::table::{RouteEntry, Run};
 use super::super::table_routing::TableRouting;
 use super::super::table_set::TableSetBuilder;
 use super::super::testgraphs::{build, ring_with_chords, torus_edges, Store};
 use super::super::walk::walk;
 use super::super::{Routing, RoutingError};
 use super::{matrix_buf, steps};
+use crate::image::route_table::{decode, encode, max_image_len};
+use crate::image::{ImageError, ImageKind};
 use crate::topology::Topology;
 
 struct Compiled {
@@ -145,7 +146,10 @@ fn image_round_trip_and_corruption_never_panics() {
                     value: 0u8
                 }; 64]
             ),
-            Err(RoutingError::Image(super::super::ImageError::Kind { .. }))
+            Err(ImageError::WrongKind {
+                found: ImageKind::RouteTable,
+                expected: ImageKind::VirtualLayers
+            })
         ));
         // Too small an output buffer is a capacity error, not a panic.
         if table.runs().len() > 1 {
@@ -158,36 +162,10 @@ fn image_round_trip_and_corruption_never_panics() {
             ];
             assert!(matches!(
                 decode::<RouteEntry>(img, &mut small),
-                Err(RoutingError::Capacity { .. })
+                Err(ImageError::BufferTooSmall { .. })
             ));
         }
     }
-}
-
-#[test]
-fn image_bytes_are_the_documented_layout() {
-    // Table of 3 destinations: port 2 for 0..2, port 300 on VC 1 for 2.
-    let mut runs = [Run {
-        first: 0,
-        value: RouteEntry::NONE,
-    }; 3];
-    let mut b = RunTableBuilder::new(&mut runs);
-    for e in [(2u16, 0u8), (2, 0), (300, 1)] {
-        b.push(RouteEntry { port: e.0, vc: e.1 }).unwrap();
-    }
-    let t = b.finish();
-    let mut img = [0u8; 64];
-    let len = encode(5, &t, &mut img).unwrap();
-    // magic, version 1, kind 0, switch 5, 3 destinations, 2 runs (varints), then runs
-    // (first, port varint, vc), then CRC-32 little-endian.
-    let body: &[u8] = &[
-        b'J', b'N', b'R', b'T', 1, 0, 5, 3, 2, // header
-        0, 2, 0, // run 0: first 0, port 2, vc 0
-        2, 0xAC, 0x02, 1, // run 1: first 2, port 300 = 0xAC 0x02, vc 1
-    ];
-    assert_eq!(&img[..len - 4], body);
-    let crc = super::super::crc32::crc32(body);
-    assert_eq!(&img[len - 4..len], &crc.to_le_bytes());
 }
 
 #[test]
@@ -236,60 +214,6 @@ fn missing_entry_is_a_clear_error() {
     );
     assert_eq!(walk(&g, &tr, 2, 0, 10, |_| {}).unwrap(), 2);
     assert_eq!(tr.num_vcs(), 1);
-}
-
-#[test]
-fn layer_table_image_round_trip() {
-    let layers = [0u8, 0, 1, 1, 1, 2, 0, 0, 7];
-    let mut runs = [Run {
-        first: 0,
-        value: 0u8,
-    }; 9];
-    let mut b = RunTableBuilder::new(&mut runs);
-    for l in layers {
-        b.push(l).unwrap();
-    }
-    let t = b.finish();
-    assert_eq!(t.runs().len(), 5);
-    let mut img = vec![0u8; max_image_len(t.runs().len())];
-    let len = encode(3, &t, &mut img).unwrap();
-    let mut out = [Run {
-        first: 0,
-        value: 0u8,
-    }; 5];
-    let dec = decode::<u8>(&img[..len], &mut out).unwrap();
-    assert_eq!(dec.switch, 3);
-    for (d, &l) in layers.iter().enumerate() {
-        assert_eq!(dec.table.lookup(d as u32), Some(l));
-    }
-    // Too small an image buffer is a capacity error.
-    assert!(matches!(
-        encode(3, &t, &mut img[..6]),
-        Err(RoutingError::Capacity { .. })
-    ));
-}
-
-#[test]
-fn random_bytes_never_panic_the_decoder() {
-    let mut rng = crate::rng::Rng::new(77);
-    let mut out = vec![
-        Run {
-            first: 0,
-            value: RouteEntry::NONE
-        };
-        16
-    ];
-    for _ in 0..20_000 {
-        let len = rng.index(48);
-        let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-        if len > 8 && rng.index(2) == 0 {
-            // Valid CRC over garbage content: exercises the field checks behind the CRC.
-            bytes[..4].copy_from_slice(b"JNRT");
-            let crc = super::super::crc32::crc32(&bytes[..len - 4]);
-            bytes[len - 4..].copy_from_slice(&crc.to_le_bytes());
-        }
-        let _ = decode::<RouteEntry>(&bytes, &mut out);
-    }
 }
 
 /// Table routing over a 3-switch line (ports: width 3, 2 terminals per switch) built from

@@ -1,8 +1,23 @@
-//! CRC-32 (IEEE 802.3, reflected polynomial `0xEDB88320`, initial value and final XOR
-//! `0xFFFFFFFF`) for table images (ARCHITECTURE.md §3: every image has a version and a CRC).
+//! The one CRC-32 of jumpnet: CRC-32/ISO-HDLC (IEEE 802.3, the zlib/Ethernet CRC; reflected
+//! polynomial `0xEDB88320`, initial value and final XOR `0xFFFFFFFF`). It protects every
+//! image ([`super::frame`]), the firmware's UART frames (`jumpnet-firmware`, `wire::frame`)
+//! and the firmware self-test's port-table digest (ARCHITECTURE.md §3: every wire/image
+//! format has a version and a CRC).
 //!
 //! Table-driven with a table computed at compile time, so results are identical on every
 //! target. Check value: `crc32(b"123456789") == 0xCBF43926`.
+//!
+//! # Examples
+//!
+//! ```
+//! use jumpnet_core::image::crc32::{crc32, Crc32};
+//!
+//! assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+//! let mut c = Crc32::new();
+//! c.update(b"1234");
+//! c.update(b"56789");
+//! assert_eq!(c.finish(), crc32(b"123456789"));
+//! ```
 
 const fn make_table() -> [u32; 256] {
     let mut table = [0u32; 256];
@@ -26,7 +41,7 @@ const fn make_table() -> [u32; 256] {
 
 static TABLE: [u32; 256] = make_table();
 
-/// Incremental CRC-32 state.
+/// Incremental CRC-32/ISO-HDLC state (feed bytes in any split; [`crc32`] in one call).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Crc32 {
     state: u32,
@@ -39,7 +54,7 @@ impl Default for Crc32 {
 }
 
 impl Crc32 {
-    /// A fresh CRC computation.
+    /// A fresh CRC computation (state `0xFFFFFFFF`).
     pub const fn new() -> Self {
         Crc32 { state: 0xFFFF_FFFF }
     }
@@ -53,13 +68,13 @@ impl Crc32 {
         self.state = c;
     }
 
-    /// The CRC of everything fed so far.
+    /// The CRC of everything fed so far (state XOR `0xFFFFFFFF`); feeding may continue.
     pub fn finish(&self) -> u32 {
         self.state ^ 0xFFFF_FFFF
     }
 }
 
-/// CRC-32 of `bytes`.
+/// CRC-32/ISO-HDLC of `bytes` (the module's algorithm in one call).
 pub fn crc32(bytes: &[u8]) -> u32 {
     let mut c = Crc32::new();
     c.update(bytes);
