@@ -11,6 +11,7 @@
 //! (e.g. a closure) can replace it, which is how the paper's trace is replayed.
 
 use super::schedule::ScheduleError;
+use crate::error::InvalidParam;
 
 /// Chooses the relay `b = S[pivot(S)]` of a sub-list `S` (non-empty).
 pub trait Pivot {
@@ -99,11 +100,11 @@ where
     F: FnMut(RpcEdge) -> Result<(), ScheduleError>,
 {
     if depth > MAX_DEPTH {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "RPC depth",
             value: depth as u64,
             rule: "the pivot rule must keep the recursion within 64 levels",
-        });
+        }));
     }
     let mut parts: [Option<(usize, usize, usize)>; 2] = [None, None];
     for (slot, (a, b)) in parts.iter_mut().zip([(lo, m), (m + 1, hi)]) {
@@ -220,10 +221,10 @@ mod tests {
         let first = |_: &[u32]| 0usize;
         assert!(matches!(
             rpc(&long, 0, &first, &mut |_| Ok(())),
-            Err(ScheduleError::Invalid {
+            Err(ScheduleError::Invalid(InvalidParam {
                 param: "RPC depth",
                 ..
-            })
+            }))
         ));
     }
 }

@@ -19,9 +19,9 @@
 //! Batches are independent: [`run_batches`] covers a sub-range, so the host can split the
 //! work over threads and combine the results with [`DistanceSummary::merge`].
 
+use crate::error::{CapacityError, InvalidParam};
 use core::ops::Range;
 
-use super::error::need;
 use super::{Csr, DistanceSummary, MetricsError};
 
 /// Sources per batch with `W` words per vertex.
@@ -80,25 +80,25 @@ pub fn run_batches<const W: usize>(
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<DistanceSummary, MetricsError> {
     if W == 0 {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "W",
             value: 0,
             rule: "the bit-parallel BFS needs at least one word per vertex",
-        });
+        }));
     }
     let n = csr.num_vertices();
     if batches.end > batch_count::<W>(n) || batches.start > batches.end {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "batches",
             value: batches.end as u64,
             rule: "batch ranges must be ascending and end at most at batch_count(n)",
-        });
+        }));
     }
-    need("bit-BFS words", words_needed(n), words.len())?;
+    CapacityError::check("bit-BFS words", words_needed(n), words.len())?;
     let sources = sources_of::<W>(n, &batches);
     let total = sources.end - sources.start;
     if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", total as usize, e.len())?;
+        CapacityError::check("eccentricities", total as usize, e.len())?;
     }
     let (visited, rest) = words.split_at_mut(n as usize);
     let (frontier, rest) = rest.split_at_mut(n as usize);

@@ -27,8 +27,8 @@ pub use degree::{degree_histogram, degree_stats, DegreeStats, LinkClassCounts};
 pub use error::MetricsError;
 pub use summary::{DistanceSummary, HISTOGRAM_BINS};
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{Symmetry, Topology};
-use error::need;
 
 /// Scratch buffers of [`distance_summary`]; sizes from [`DistanceScratch::sizes`].
 #[derive(Debug)]
@@ -85,14 +85,14 @@ pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
 ) -> Result<DistanceSummary, MetricsError> {
     let n = t.num_switches();
     if csr.num_vertices() != n {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "csr",
             value: csr.num_vertices() as u64,
             rule: "the CSR must be built from the same topology (one row per switch)",
-        });
+        }));
     }
     if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", n as usize, e.len())?;
+        CapacityError::check("eccentricities", n as usize, e.len())?;
     }
     match t.symmetry() {
         Symmetry::VertexTransitive => {

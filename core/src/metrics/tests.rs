@@ -2,6 +2,7 @@
 //! (topology::testutil), spec values for `G(n, log2 n)` (topologies.md §2, reference-results
 //! A1) and the cable comparison of mapping.md §6 (reference-results A7).
 
+use crate::error::{CapacityError, InvalidParam};
 use std::vec;
 use std::vec::Vec;
 
@@ -431,7 +432,10 @@ fn entry_rejects_a_foreign_csr() {
                 None,
                 &mut |_, _| {},
             );
-            assert!(matches!(r, Err(MetricsError::Invalid { param: "csr", .. })));
+            assert!(matches!(
+                r,
+                Err(MetricsError::Invalid(InvalidParam { param: "csr", .. }))
+            ));
         });
     });
 }
@@ -445,16 +449,19 @@ fn bit_bfs_rejects_bad_ranges_and_buffers() {
         let r = bit_bfs::run_batches(&csr, 0..5, &mut words, None, &mut |_, _| {});
         assert!(matches!(
             r,
-            Err(MetricsError::Invalid {
+            Err(MetricsError::Invalid(InvalidParam {
                 param: "batches",
                 ..
-            })
+            }))
         ));
         let r = bit_bfs::run_batches(&csr, 0..1, &mut words[..10], None, &mut |_, _| {});
-        assert!(matches!(r, Err(MetricsError::Capacity { .. })));
+        assert!(matches!(r, Err(MetricsError::Capacity(..))));
         let mut ecc = [0u32; 63];
         let r = bit_bfs::run_batches(&csr, 1..2, &mut words, Some(&mut ecc), &mut |_, _| {});
-        assert!(matches!(r, Err(MetricsError::Capacity { needed: 64, .. })));
+        assert!(matches!(
+            r,
+            Err(MetricsError::Capacity(CapacityError { needed: 64, .. }))
+        ));
     });
 }
 

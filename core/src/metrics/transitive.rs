@@ -7,8 +7,8 @@
 //! pairs of distinct switches, as everywhere.
 
 use super::bfs::{self, eccentricity};
-use super::error::need;
 use super::{Csr, DistanceSummary, MetricsError};
+use crate::error::CapacityError;
 
 /// All-pairs summary of a graph the caller guarantees to be vertex-transitive, from one BFS
 /// from switch 0. `dist` and `queue` need `n` entries; when given, every entry of
@@ -27,7 +27,7 @@ pub fn summary_from_switch_zero(
         return Ok(DistanceSummary::empty(0));
     }
     if let Some(e) = eccentricities.as_deref() {
-        need("eccentricities", n as usize, e.len())?;
+        CapacityError::check("eccentricities", n as usize, e.len())?;
     }
     let reach = bfs::distances(csr, 0, dist, queue)?;
     let mut one = DistanceSummary::empty(n);

@@ -13,6 +13,7 @@
 //! gives the same bytes on every target. Decoding checks the CRC first, then every field and
 //! the canonical run form; it never panics on any input.
 
+use crate::error::CapacityError;
 use serde::{Deserialize, Serialize};
 
 use crate::topology::SwitchId;
@@ -50,10 +51,12 @@ pub fn encode<V: TableValue>(
     out: &mut [u8],
 ) -> Result<usize, RoutingError> {
     let available = out.len() as u64;
-    let too_small = || RoutingError::Capacity {
-        what: "image bytes",
-        needed: max_image_len(table.runs().len()) as u64,
-        available,
+    let too_small = || {
+        RoutingError::Capacity(CapacityError {
+            what: "image bytes",
+            needed: max_image_len(table.runs().len()) as u64,
+            available,
+        })
     };
     let header = Header {
         magic: MAGIC,
@@ -126,11 +129,11 @@ pub fn decode<'a, V: TableValue>(
         return Err(malformed("run count larger than the image"));
     }
     if n > runs_out.len() {
-        return Err(RoutingError::Capacity {
+        return Err(RoutingError::Capacity(CapacityError {
             what: "decoded runs",
             needed: n as u64,
             available: runs_out.len() as u64,
-        });
+        }));
     }
     for slot in runs_out.iter_mut().take(n) {
         let (run, r) = postcard::take_from_bytes::<Run<V>>(rest)

@@ -11,6 +11,7 @@
 //! in the order the spec lists their exponents.
 
 use super::TopologyError;
+use crate::error::InvalidParam;
 
 /// Whether `n` is prime (deterministic trial division; `n < 2` is not prime).
 pub fn is_prime(n: u64) -> bool {
@@ -124,11 +125,11 @@ impl MmsField {
             });
         }
         if q == 2 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "q",
                 value: 2,
                 rule: "q must be an odd prime q = 4w ± 1 (q = 2 has no MMS generator sets)",
-            });
+            }));
         }
         let xi = primitive_element(q).ok_or(TopologyError::NotPrime {
             param: "q",
@@ -507,7 +508,10 @@ mod tests {
             Err(TopologyError::NotPrime { .. })
         ));
         let e = MmsField::new(2).unwrap_err();
-        assert!(matches!(e, TopologyError::Invalid { param: "q", .. }));
+        assert!(matches!(
+            e,
+            TopologyError::Invalid(InvalidParam { param: "q", .. })
+        ));
         assert_eq!(
             std::format!("{}", MmsField::new(9).unwrap_err()),
             "q = 9 is not prime (only prime q is supported)"

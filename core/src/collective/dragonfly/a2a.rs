@@ -19,6 +19,7 @@ use crate::collective::list::{ListBuilder, ListSchedule};
 use crate::collective::message::Message;
 use crate::collective::rpc::{rpc, rpd, Pivot, RpcEdge};
 use crate::collective::schedule::{ScheduleError, Semantics};
+use crate::error::{CapacityError, InvalidParam};
 
 /// Messages A2A sends for `g` groups of `a` routers.
 pub fn message_count(g: u32, a: u32) -> u64 {
@@ -44,19 +45,19 @@ pub fn a2a<'a, L: GroupLinks, P: Pivot + ?Sized>(
 ) -> Result<ListSchedule<'a>, ScheduleError> {
     let n = g as u64 * a as u64;
     if g == 0 || a == 0 || n >= u32::MAX as u64 {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "groups · routers",
             value: n,
             rule: "need at least one group of one router and fewer than 2^32 routers",
-        });
+        }));
     }
     let n = n as u32;
     if scratch.len() < scratch_len(g, a) {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "A2A scratch",
             needed: scratch_len(g, a) as u64,
             available: scratch.len() as u64,
-        });
+        }));
     }
     let (list, rest) = scratch.split_at_mut(a as usize);
     let mut b = ListBuilder::new(n, DataLayout::uniform(n, packet_bytes), msgs, rest)?;
@@ -65,11 +66,11 @@ pub fn a2a<'a, L: GroupLinks, P: Pivot + ?Sized>(
         if t < a {
             Ok(t)
         } else {
-            Err(ScheduleError::Invalid {
+            Err(ScheduleError::Invalid(InvalidParam {
                 param: "link router",
                 value: t as u64,
                 rule: "GroupLinks must return router indices below a",
-            })
+            }))
         }
     };
     for grp in 0..g {

@@ -28,6 +28,7 @@ use super::blocks::{Blocks, DataLayout};
 use super::list::{binomial_over, ListBuilder, ListSchedule, BUILDER_SCRATCH_PER_RANK};
 use super::message::{Message, Rank};
 use super::schedule::{check_rank, ScheduleError, Semantics};
+use crate::error::{CapacityError, InvalidParam};
 use serde::{Deserialize, Serialize};
 
 /// Where a rank runs: its group and its router's index within the group.
@@ -73,19 +74,19 @@ pub fn broadcast<'a, L: GroupLinks>(
 ) -> Result<ListSchedule<'a>, ScheduleError> {
     let n = job.len();
     if n == 0 || n > u32::MAX as usize {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "job size",
             value: n as u64,
             rule: "a job needs 1 ..= 2^32 - 1 ranks",
-        });
+        }));
     }
     check_rank(root as u64, n as u64)?;
     if scratch.len() < SCRATCH_PER_RANK * n {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "dragonfly scratch",
             needed: (SCRATCH_PER_RANK * n) as u64,
             available: scratch.len() as u64,
-        });
+        }));
     }
     let (order, rest) = scratch.split_at_mut(n);
     let (list, rest) = rest.split_at_mut(n);
@@ -134,19 +135,19 @@ pub fn all_to_all<'a, L: GroupLinks>(
 ) -> Result<ListSchedule<'a>, ScheduleError> {
     let n = g as u64 * a as u64;
     if g == 0 || a == 0 || n >= u32::MAX as u64 {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "groups · routers",
             value: n,
             rule: "need at least one group of one router and fewer than 2^32 routers",
-        });
+        }));
     }
     let nu = n as usize;
     if scratch.len() < SCRATCH_PER_RANK * nu {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "dragonfly scratch",
             needed: (SCRATCH_PER_RANK * nu) as u64,
             available: scratch.len() as u64,
-        });
+        }));
     }
     let (order, rest) = scratch.split_at_mut(nu);
     let (list, rest) = rest.split_at_mut(nu);

@@ -19,6 +19,7 @@ pub mod topology;
 mod tests;
 
 use super::schedule::ScheduleError;
+use crate::error::InvalidParam;
 
 /// Supernode-level Galaxy graph and router assignment of a Galaxyfly.
 pub trait GalaxyGraph {
@@ -51,16 +52,16 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) fn link_router<G: GalaxyGraph>(g: &G, u: u32, v: u32) -> Result<u32, ScheduleError> {
     match g.link_router(u, v) {
         Some(t) if t < g.routers_per_supernode() => Ok(t),
-        Some(t) => Err(ScheduleError::Invalid {
+        Some(t) => Err(ScheduleError::Invalid(InvalidParam {
             param: "link router",
             value: t as u64,
             rule: "the router carrying an edge must be below a (routers per supernode)",
-        }),
-        None => Err(ScheduleError::Invalid {
+        })),
+        None => Err(ScheduleError::Invalid(InvalidParam {
             param: "supernode edge",
             value: ((u as u64) << 32) | v as u64,
             rule: "the Galaxy graph has no edge between these supernodes",
-        }),
+        })),
     }
 }
 
@@ -68,19 +69,19 @@ pub(crate) fn link_router<G: GalaxyGraph>(g: &G, u: u32, v: u32) -> Result<u32, 
 pub(crate) fn dims<G: GalaxyGraph>(g: &G) -> Result<(u32, u32, u32), ScheduleError> {
     let (s, a) = (g.supernodes(), g.routers_per_supernode());
     if s == 0 || a == 0 {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "supernodes / routers per supernode",
             value: ((s as u64) << 32) | a as u64,
             rule: "both must be at least 1",
-        });
+        }));
     }
     let n = s as u64 * a as u64;
     if n >= u32::MAX as u64 {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "routers",
             value: n,
             rule: "the number of routers must fit in 32 bits",
-        });
+        }));
     }
     Ok((s, a, n as u32))
 }
@@ -109,11 +110,11 @@ pub(crate) fn preorder(
     let mut idx = 0usize;
     loop {
         if idx >= n {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "tree",
                 value: idx as u64,
                 rule: "parent links must form a tree",
-            });
+            }));
         }
         pre[v as usize] = idx as u32;
         seq[idx] = v;

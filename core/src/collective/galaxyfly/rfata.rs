@@ -23,6 +23,7 @@ use crate::collective::list::{ListBuilder, ListSchedule};
 use crate::collective::message::Message;
 use crate::collective::rpc::{rpc, rpd, Pivot, RpcEdge};
 use crate::collective::schedule::{ScheduleError, Semantics};
+use crate::error::CapacityError;
 
 /// `u32` scratch entries [`rfata`] needs for `s` supernodes of `a` routers.
 pub fn scratch_len(s: u32, a: u32) -> usize {
@@ -49,18 +50,18 @@ pub fn rfata<'a, G: GalaxyGraph, P: Pivot + ?Sized>(
     let (s, a, n) = dims(graph)?;
     let (su, au, nu) = (s as usize, a as usize, n as usize);
     if scratch.len() < scratch_len(s, a) {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "RFATA scratch",
             needed: scratch_len(s, a) as u64,
             available: scratch.len() as u64,
-        });
+        }));
     }
     if own.len() < nu {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "RFATA own blocks",
             needed: n as u64,
             available: own.len() as u64,
-        });
+        }));
     }
     let mut buf = scratch;
     let parent = take(&mut buf, su);

@@ -7,6 +7,7 @@ use super::spc::spc_tree;
 use super::{GalaxyGraph, NONE};
 use crate::collective::rpc::LowerMedian;
 use crate::collective::{Blocks, Message, Schedule};
+use crate::error::CapacityError;
 use crate::exec::testutil::{run_check, strict};
 use crate::exec::CheckOptions;
 use std::vec;
@@ -265,11 +266,11 @@ fn short_buffers_name_the_buffer() {
     let n = (s * a) as usize;
     fn capacity<T: core::fmt::Debug>(r: Result<T, ScheduleError>) -> (&'static str, u64, u64) {
         match r {
-            Err(ScheduleError::Capacity {
+            Err(ScheduleError::Capacity(CapacityError {
                 what,
                 needed,
                 available,
-            }) => (what, needed, available),
+            })) => (what, needed, available),
             other => panic!("expected a capacity error, got {other:?}"),
         }
     }

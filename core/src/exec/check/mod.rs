@@ -25,6 +25,7 @@ pub use error::CheckError;
 
 use super::executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
 use crate::collective::{Blocks, Op, Rank, Schedule};
+use crate::error::CapacityError;
 use crate::rng::{hash64, Rng};
 use data::{init_state, width_of, Ctx};
 
@@ -106,18 +107,6 @@ pub struct CheckBuffers<'a> {
     pub staging: &'a mut [u64],
 }
 
-fn need(what: &'static str, needed: usize, available: usize) -> Result<(), CheckError> {
-    if available < needed {
-        Err(CheckError::Capacity {
-            what,
-            needed: needed as u64,
-            available: available as u64,
-        })
-    } else {
-        Ok(())
-    }
-}
-
 fn blocks_hash(seed: u64, b: Blocks) -> u64 {
     let parts: [u64; 5] = match b {
         Blocks::All => [1, 0, 0, 0, 0],
@@ -162,13 +151,13 @@ pub fn check<S: Schedule>(
     let layout = schedule.layout();
     let slots = layout.slots;
     let w = width_of(sem, n);
-    need("starts", nu + 1, starts.len())?;
-    need("cursors", nu, cursors.len())?;
-    need("hashes", 2 * nu, hashes.len())?;
-    need("state", nu * slots as usize * w, state.len())?;
+    CapacityError::check("starts", nu + 1, starts.len())?;
+    CapacityError::check("cursors", nu, cursors.len())?;
+    CapacityError::check("hashes", 2 * nu, hashes.len())?;
+    CapacityError::check("state", nu * slots as usize * w, state.len())?;
 
     // 1. Programs.
-    need("ops", schedule.total_program_len(), ops.len())?;
+    CapacityError::check("ops", schedule.total_program_len(), ops.len())?;
     starts[0] = 0;
     let mut total = 0usize;
     for r in 0..n {
@@ -179,8 +168,8 @@ pub fn check<S: Schedule>(
         total += len;
         starts[r as usize + 1] = total as u32;
     }
-    need("status", total, status.len())?;
-    need("stage", total, stage.len())?;
+    CapacityError::check("status", total, status.len())?;
+    CapacityError::check("stage", total, stage.len())?;
     let ops = &ops[..total];
 
     // 2. Global message list fingerprints.
@@ -251,7 +240,7 @@ pub fn check<S: Schedule>(
             });
         }
     }
-    need("staging", off, staging.len())?;
+    CapacityError::check("staging", off, staging.len())?;
 
     // 4. Executors and initial data.
     for r in 0..nu {

@@ -20,10 +20,11 @@ mod heap;
 pub mod layers;
 pub mod paths;
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 
 use super::cycle::Frame;
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 use super::table::RouteEntry;
 use super::table_routing::{hop_from_entry, inject_on_layer};
 use super::{Hop, PacketState, Routing};
@@ -139,25 +140,26 @@ pub struct DfssspStorage<'a> {
 impl DfssspStorage<'_> {
     /// Checks every buffer against `s`.
     pub(crate) fn check(&self, s: &DfssspSizes) -> Result<(), RoutingError> {
-        need("DFSSSP weights", s.weights as u64, self.weights.len())?;
-        need("DFSSSP dist", s.dist as u64, self.dist.len())?;
-        need("DFSSSP scratch", s.scratch as u64, self.scratch.len())?;
-        need("DFSSSP next_port", s.per_path as u64, self.next_port.len())?;
-        need("DFSSSP layer", s.per_path as u64, self.layer.len())?;
-        need("DFSSSP tree", s.tree as u64, self.tree.len())?;
-        need("DFSSSP dep_count", s.dep_count as u64, self.dep_count.len())?;
-        need(
+        CapacityError::check("DFSSSP weights", s.weights as u64, self.weights.len())?;
+        CapacityError::check("DFSSSP dist", s.dist as u64, self.dist.len())?;
+        CapacityError::check("DFSSSP scratch", s.scratch as u64, self.scratch.len())?;
+        CapacityError::check("DFSSSP next_port", s.per_path as u64, self.next_port.len())?;
+        CapacityError::check("DFSSSP layer", s.per_path as u64, self.layer.len())?;
+        CapacityError::check("DFSSSP tree", s.tree as u64, self.tree.len())?;
+        CapacityError::check("DFSSSP dep_count", s.dep_count as u64, self.dep_count.len())?;
+        CapacityError::check(
             "DFSSSP by_channel",
             s.by_channel as u64,
             self.by_channel.len(),
         )?;
-        need(
+        CapacityError::check(
             "DFSSSP channel_start",
             s.channel_start as u64,
             self.channel_start.len(),
         )?;
-        need("DFSSSP color", s.channels as u64, self.color.len())?;
-        need("DFSSSP stack", s.channels as u64, self.stack.len())
+        CapacityError::check("DFSSSP color", s.channels as u64, self.color.len())?;
+        CapacityError::check("DFSSSP stack", s.channels as u64, self.stack.len())?;
+        Ok(())
     }
 }
 
@@ -246,11 +248,11 @@ pub fn dfsssp<'a, T: Topology>(
     storage: DfssspStorage<'a>,
 ) -> Result<(DfssspRouting<'a, T>, DfssspReport), RoutingError> {
     if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
-        return Err(RoutingError::Invalid {
+        return Err(RoutingError::Invalid(InvalidParam {
             param: "max_layers",
             value: config.max_layers as u64,
             rule: "DFSSSP supports 1 to 16 virtual layers",
-        });
+        }));
     }
     let sizes = DfssspSizes::for_topology(topo);
     storage.check(&sizes)?;

@@ -38,6 +38,7 @@ pub use lid_table::{
 };
 pub use quadrant::{Half, Quadrant, Quadrants, LIDS};
 
+use crate::error::InvalidParam;
 use crate::topology::{HyperX, PortIndex, SwitchId, TerminalId, Topology};
 
 use super::dfsssp::layers::{assign, ChannelIndex, Destinations};
@@ -172,11 +173,11 @@ impl<'a> ParxRouting<'a> {
     ) -> Result<PacketState, RoutingError> {
         let mut st = inject_on_layer(self.topo, src, dst, |s| {
             if lid >= LIDS {
-                return Err(RoutingError::Invalid {
+                return Err(RoutingError::Invalid(InvalidParam {
                     param: "lid",
                     value: lid as u64,
                     rule: "PARX terminals have LIDs 0..4",
-                });
+                }));
             }
             self.layer(s, dst, lid).ok_or(RoutingError::NoRoute {
                 switch: s,
@@ -225,11 +226,11 @@ pub fn parx<'a>(
     storage: DfssspStorage<'a>,
 ) -> Result<(ParxRouting<'a>, DfssspReport), RoutingError> {
     if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
-        return Err(RoutingError::Invalid {
+        return Err(RoutingError::Invalid(InvalidParam {
             param: "max_layers",
             value: config.max_layers as u64,
             rule: "PARX supports 1 to 16 virtual layers",
-        });
+        }));
     }
     let geo = Quadrants::new(hx)?;
     let demands = demand::DemandList::new(demands, hx.num_terminals())?;

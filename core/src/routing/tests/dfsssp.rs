@@ -370,13 +370,13 @@ fn vl_limit_is_enforced_with_a_clear_error() {
     };
     assert!(matches!(
         dfsssp(&g, &bad, b.storage()),
-        Err(RoutingError::Invalid { .. })
+        Err(RoutingError::Invalid(..))
     ));
     let mut b2 = Bufs::new(&g);
     b2.np.truncate(3);
     assert!(matches!(
         dfsssp(&g, &cfg, b2.storage()),
-        Err(RoutingError::Capacity { .. })
+        Err(RoutingError::Capacity(..))
     ));
 }
 

@@ -4,6 +4,7 @@
 //! the demand-weighted path computation against an independent implementation.
 
 extern crate std;
+use crate::error::InvalidParam;
 use std::boxed::Box;
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -322,7 +323,7 @@ fn message_size_selects_the_table_and_the_hash_picks_among_two() {
     assert_eq!(st.layer, r.layer(0, 7, st.lid).unwrap());
     assert!(matches!(
         r.inject_lid(0, 7, 4),
-        Err(RoutingError::Invalid { param: "lid", .. })
+        Err(RoutingError::Invalid(InvalidParam { param: "lid", .. }))
     ));
     assert!(matches!(
         r.inject(0, hx.num_terminals()),
@@ -397,11 +398,11 @@ fn geometry_and_input_errors() {
     let err = parx(&odd, &config(8), &[], z(&odd).storage()).unwrap_err();
     assert!(matches!(
         err,
-        RoutingError::Invalid {
+        RoutingError::Invalid(InvalidParam {
             param: "HyperX size S_0",
             value: 5,
             ..
-        }
+        })
     ));
     assert_eq!(
         std::format!("{err}"),
@@ -410,11 +411,11 @@ fn geometry_and_input_errors() {
     let cube = HyperX::new(&[2, 2, 2], 1, 1).unwrap();
     assert!(matches!(
         parx(&cube, &config(8), &[], z(&cube).storage()),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "HyperX dimensions",
             value: 3,
             ..
-        })
+        }))
     ));
     let hx = HyperX::new(&[4, 2], 1, 2).unwrap();
     let unsorted = [
@@ -431,11 +432,11 @@ fn geometry_and_input_errors() {
     ];
     assert!(matches!(
         parx(&hx, &config(8), &unsorted, z(&hx).storage()),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "demand index",
             value: 1,
             ..
-        })
+        }))
     ));
     let far = [Demand {
         src: 0,
@@ -448,16 +449,16 @@ fn geometry_and_input_errors() {
     ));
     assert!(matches!(
         parx(&hx, &config(0), &[], z(&hx).storage()),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "max_layers",
             ..
-        })
+        }))
     ));
     let mut small = z(&hx);
     small.np.truncate(10);
     assert!(matches!(
         parx(&hx, &config(8), &[], small.storage()),
-        Err(RoutingError::Capacity { .. })
+        Err(RoutingError::Capacity(..))
     ));
 }
 

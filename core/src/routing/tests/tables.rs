@@ -158,7 +158,7 @@ fn image_round_trip_and_corruption_never_panics() {
             ];
             assert!(matches!(
                 decode::<RouteEntry>(img, &mut small),
-                Err(RoutingError::Capacity { .. })
+                Err(RoutingError::Capacity(..))
             ));
         }
     }
@@ -265,7 +265,7 @@ fn layer_table_image_round_trip() {
     // Too small an image buffer is a capacity error.
     assert!(matches!(
         encode(3, &t, &mut img[..6]),
-        Err(RoutingError::Capacity { .. })
+        Err(RoutingError::Capacity(..))
     ));
 }
 
