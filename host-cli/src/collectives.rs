@@ -298,8 +298,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 _ => dragonfly::Algorithm::Forest,
             };
             let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
-            let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * n as usize];
-            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, &mut msgs, &mut scratch)
+            let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(n as usize).scratch];
+            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })
                 .map_err(sched_err)?;
             let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
             let used = s.messages().len();
@@ -321,8 +321,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             let routers = g as usize * a as usize;
             let (msgs, description) = if req.algorithm == A::DragonflyA2a {
                 let mut msgs = vec![EMPTY_MESSAGE; dragonfly::a2a::message_count(g, a) as usize];
-                let mut scratch = vec![0u32; dragonfly::a2a::scratch_len(g, a)];
-                let used = dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, &mut msgs, &mut scratch)
+                let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_a2a(g, a).scratch];
+                let used = dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })
                     .map_err(sched_err)?
                     .messages()
                     .len();
@@ -330,13 +330,13 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 (msgs, "Dragonfly A2A all-to-all broadcast (router level)".to_string())
             } else {
                 let mut msgs = vec![EMPTY_MESSAGE; routers * routers.saturating_sub(1)];
-                let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * routers];
+                let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_all_to_all(g, a).scratch];
                 let alg = if req.algorithm == A::Gfa2a {
                     dragonfly::Algorithm::Glf
                 } else {
                     dragonfly::Algorithm::Llf
                 };
-                let used = dragonfly::all_to_all(alg, g, a, df, req.bytes, &mut msgs, &mut scratch)
+                let used = dragonfly::all_to_all(alg, g, a, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })
                     .map_err(sched_err)?
                     .messages()
                     .len();
@@ -365,8 +365,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             let mut own = vec![0u32; n];
             let (msgs, description) = if req.algorithm == A::Sfata {
                 let mut msgs = vec![EMPTY_MESSAGE; 2 * n.saturating_sub(1)];
-                let mut scratch = vec![0u32; galaxyfly::sfata::scratch_len(s, a)];
-                let used = galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, &mut msgs, &mut own, &mut scratch)
+                let mut scratch = vec![0u32; galaxyfly::GalaxyflySizes::of_sfata(s, a).scratch];
+                let used = galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs: &mut msgs, own: &mut own, scratch: &mut scratch })
                     .map_err(sched_err)?
                     .messages()
                     .len();
@@ -374,8 +374,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string())
             } else {
                 let mut msgs = vec![EMPTY_MESSAGE; galaxyfly::rfata::message_count(s, a) as usize];
-                let mut scratch = vec![0u32; galaxyfly::rfata::scratch_len(s, a)];
-                let used = galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, &mut msgs, &mut own, &mut scratch)
+                let mut scratch = vec![0u32; galaxyfly::GalaxyflySizes::of_rfata(s, a).scratch];
+                let used = galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs: &mut msgs, own: &mut own, scratch: &mut scratch })
                     .map_err(sched_err)?
                     .messages()
                     .len();

@@ -27,7 +27,7 @@ use super::executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
 use crate::collective::{Blocks, Op, Rank, Schedule};
 use crate::error::CapacityError;
 use crate::rng::{hash64, Rng};
-use data::{init_state, width_of, Ctx};
+use data::{width_of, BlockData, Ctx, Transfer};
 
 /// Options of [`check`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -252,10 +252,6 @@ pub fn check<S: Schedule>(
             })?;
         cursors[r] = ex.cursor();
     }
-    init_state(schedule, sem, n, slots, w, state, hashes)?;
-
-    // 5. Message passing until everyone is done.
-    let mut report = CheckReport::default();
     let ctx = Ctx {
         n,
         slots,
@@ -263,6 +259,11 @@ pub fn check<S: Schedule>(
         sem,
         opts,
     };
+    ctx.init_state(schedule, state, hashes)?;
+    let mut data = BlockData { state, staging };
+
+    // 5. Message passing until everyone is done.
+    let mut report = CheckReport::default();
     let mut rng = Rng::new(opts.seed);
     loop {
         let mut progress = false;
@@ -316,19 +317,30 @@ pub fn check<S: Schedule>(
                             j
                         };
                         let at = stage[da + j as usize] as usize;
-                        ctx.snapshot(state, staging, r as u32, op, blocks, at)?;
+                        let t = Transfer {
+                            rank: r as u32,
+                            op,
+                            blocks,
+                            at,
+                        };
+                        ctx.snapshot(&mut data, t)?;
                     }
                     Action::Deliver {
                         op, blocks, reduce, ..
                     } => {
                         progress = true;
                         let at = stage[a + op as usize] as usize;
-                        report.redundant +=
-                            ctx.apply(state, staging, r as u32, op, blocks, reduce, at)?;
+                        let t = Transfer {
+                            rank: r as u32,
+                            op,
+                            blocks,
+                            at,
+                        };
+                        report.redundant += ctx.apply(&mut data, t, reduce)?;
                     }
                     Action::Permute { reflect, shift, .. } => {
                         progress = true;
-                        ctx.permute(state, r as u32, reflect, shift);
+                        ctx.permute(data.state, r as u32, reflect, shift);
                     }
                 }
             }
@@ -345,7 +357,7 @@ pub fn check<S: Schedule>(
             Some(_) => report.rounds += 1,
         }
     }
-    ctx.verify(state)?;
+    ctx.verify(data.state)?;
     Ok(report)
 }
 

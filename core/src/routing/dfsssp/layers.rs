@@ -170,21 +170,40 @@ impl<'i> ChannelIndex<'i> {
     }
 }
 
+/// Caller storage of the layer phase (a view of [`super::DfssspBuffers`]; lengths from
+/// [`super::DfssspSizes`], `per_path` and `tree` scaled by the destinations per terminal).
+pub(crate) struct LayerBuffers<'b> {
+    /// Output: layer per (destination, source switch) (`per_path` entries).
+    pub layer: &'b mut [u8],
+    /// Path trees written by the path phase (`tree` entries), read here.
+    pub tree: &'b mut [u32],
+    /// Per-switch scratch arrays (`scratch` entries).
+    pub scratch: &'b mut [u32],
+    /// Dependency counts of the layer being processed (`dep_count` entries).
+    pub dep_count: &'b mut [u32],
+    /// Cycle search marks (`channels` entries).
+    pub color: &'b mut [u32],
+    /// Cycle search stack (`channels` entries).
+    pub stack: &'b mut [Frame],
+}
+
 /// Assigns every path a layer so that no layer's dependency graph has a cycle, then
-/// balances over spare layers if configured.
-#[allow(clippy::too_many_arguments)]
+/// balances over spare layers if configured (spec/routing.md §6, "Deadlock removal").
 pub(crate) fn assign<T: Topology>(
     dests: Destinations<'_, T>,
     config: &DfssspConfig,
     next_port: &[PortIndex],
     index: &ChannelIndex<'_>,
-    layer: &mut [u8],
-    tree: &mut [u32],
-    scratch: &mut [u32],
-    dep_count: &mut [u32],
-    color: &mut [u32],
-    stack: &mut [Frame],
+    bufs: LayerBuffers<'_>,
 ) -> Result<DfssspReport, RoutingError> {
+    let LayerBuffers {
+        layer,
+        tree,
+        scratch,
+        dep_count,
+        color,
+        stack,
+    } = bufs;
     let topo = dests.topo;
     let n = topo.num_switches() as usize;
     let nt = dests.count();

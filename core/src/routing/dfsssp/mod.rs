@@ -13,8 +13,9 @@
 //!
 //! Routes depend on (switch, destination terminal); layers on (source switch, destination
 //! terminal). PARX (spec/routing.md §7, routing::parx) reuses both phases: the Dijkstra
-//! takes a link filter and the layer phase works on virtual destinations (LIDs). All storage is caller-provided ([`DfssspStorage`], sized by
-//! [`DfssspSizes`]); the host passes `Vec`-backed slices.
+//! takes a link filter and the layer phase works on virtual destinations (LIDs). All
+//! storage is caller-provided ([`DfssspBuffers`], sized by [`DfssspSizes::of`]); the host
+//! passes `Vec`-backed slices.
 
 mod heap;
 pub mod layers;
@@ -28,6 +29,8 @@ use super::error::RoutingError;
 use super::table::RouteEntry;
 use super::table_routing::{hop_from_entry, inject_on_layer};
 use super::{Hop, PacketState, Routing};
+use layers::LayerBuffers;
+use paths::PathBuffers;
 
 /// Largest number of virtual layers DFSSSP assigns or searches (InfiniBand has at most 15
 /// data VLs).
@@ -54,7 +57,7 @@ impl Default for DfssspConfig {
     }
 }
 
-/// Entry counts of every [`DfssspStorage`] buffer for one topology.
+/// Entry counts of every [`DfssspBuffers`] buffer for one topology.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DfssspSizes {
     /// `weights` (directed channels = switches · radix).
@@ -79,7 +82,7 @@ pub struct DfssspSizes {
 
 impl DfssspSizes {
     /// Sizes for `topo`.
-    pub fn for_topology<T: Topology>(topo: &T) -> Self {
+    pub fn of<T: Topology>(topo: &T) -> Self {
         let n = topo.num_switches() as usize;
         let nt = topo.num_terminals() as usize;
         let r = topo.radix() as usize;
@@ -110,9 +113,10 @@ impl DfssspSizes {
     }
 }
 
-/// Caller-provided buffers of [`dfsssp`] (lengths from [`DfssspSizes`]; longer is fine).
+/// Caller-provided buffers of [`dfsssp`] and [`parx`](super::parx::parx) (lengths from
+/// [`DfssspSizes::of`] / [`DfssspSizes::of_parx`]; longer is fine).
 #[derive(Debug)]
-pub struct DfssspStorage<'a> {
+pub struct DfssspBuffers<'a> {
     /// Channel weights.
     pub weights: &'a mut [u64],
     /// Dijkstra distances.
@@ -137,7 +141,7 @@ pub struct DfssspStorage<'a> {
     pub stack: &'a mut [Frame],
 }
 
-impl DfssspStorage<'_> {
+impl DfssspBuffers<'_> {
     /// Checks every buffer against `s`.
     pub(crate) fn check(&self, s: &DfssspSizes) -> Result<(), RoutingError> {
         CapacityError::check("DFSSSP weights", s.weights as u64, self.weights.len())?;
@@ -245,7 +249,7 @@ impl<T: Topology> Routing for DfssspRouting<'_, T> {
 pub fn dfsssp<'a, T: Topology>(
     topo: &'a T,
     config: &DfssspConfig,
-    storage: DfssspStorage<'a>,
+    buffers: DfssspBuffers<'a>,
 ) -> Result<(DfssspRouting<'a, T>, DfssspReport), RoutingError> {
     if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
         return Err(RoutingError::Invalid(InvalidParam {
@@ -254,9 +258,40 @@ pub fn dfsssp<'a, T: Topology>(
             rule: "DFSSSP supports 1 to 16 virtual layers",
         }));
     }
-    let sizes = DfssspSizes::for_topology(topo);
-    storage.check(&sizes)?;
-    let DfssspStorage {
+    let sizes = DfssspSizes::of(topo);
+    buffers.check(&sizes)?;
+    let dests = layers::Destinations {
+        topo,
+        per_terminal: 1,
+    };
+    let (next_port, layer, report) = run_phases(dests, config, buffers, sizes.per_path, |bufs| {
+        paths::compute(topo, config, bufs)
+    })?;
+    let n = topo.num_switches();
+    Ok((
+        DfssspRouting {
+            topo,
+            n,
+            next_port,
+            layer,
+            num_vcs: report.layers_used.max(1),
+        },
+        report,
+    ))
+}
+
+/// Both phases on `buffers` (checked against the sizes beforehand): `paths` fills the next
+/// ports and path trees (DFSSSP's or PARX's path computation) and returns the largest
+/// channel weight, then the layer phase assigns every path of `dests` a layer. Returns the
+/// next ports and layers (`per_path` entries each) and the report.
+pub(crate) fn run_phases<'a, T: Topology>(
+    dests: layers::Destinations<'_, T>,
+    config: &DfssspConfig,
+    buffers: DfssspBuffers<'a>,
+    per_path: usize,
+    paths: impl FnOnce(PathBuffers<'_>) -> Result<u64, RoutingError>,
+) -> Result<(&'a [PortIndex], &'a [u8], DfssspReport), RoutingError> {
+    let DfssspBuffers {
         weights,
         dist,
         scratch,
@@ -268,29 +303,35 @@ pub fn dfsssp<'a, T: Topology>(
         channel_start,
         color,
         stack,
-    } = storage;
-    let max_weight = paths::compute(topo, config, weights, dist, scratch, next_port, tree)?;
+    } = buffers;
+    let max_weight = paths(PathBuffers {
+        weights,
+        dist,
+        scratch: &mut *scratch,
+        next_port: &mut *next_port,
+        tree: &mut *tree,
+    })?;
     let next_port: &'a [PortIndex] = next_port;
-    let dests = layers::Destinations {
-        topo,
-        per_terminal: 1,
-    };
     let index = layers::ChannelIndex::build(dests, next_port, by_channel, channel_start)?;
     let mut report = layers::assign(
-        dests, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
+        dests,
+        config,
+        next_port,
+        &index,
+        LayerBuffers {
+            layer: &mut *layer,
+            tree,
+            scratch,
+            dep_count,
+            color,
+            stack,
+        },
     )?;
     report.max_weight = max_weight;
-    let n = topo.num_switches();
-    let per_path = sizes.per_path;
     let layer: &'a [u8] = layer;
     Ok((
-        DfssspRouting {
-            topo,
-            n,
-            next_port: next_port.get(..per_path).unwrap_or(&[]),
-            layer: layer.get(..per_path).unwrap_or(&[]),
-            num_vcs: report.layers_used.max(1),
-        },
+        next_port.get(..per_path).unwrap_or(&[]),
+        layer.get(..per_path).unwrap_or(&[]),
         report,
     ))
 }

@@ -12,10 +12,10 @@ use std::vec;
 use std::vec::Vec;
 
 use super::super::cycle::Frame;
-use super::super::dfsssp::{DfssspConfig, DfssspReport, DfssspSizes, DfssspStorage};
+use super::super::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
 use super::super::parx::{
-    closed_form_choices, normalise_demand, parx, select_lid, sort_demands, storage_sizes,
-    table_choices, Demand, Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
+    closed_form_choices, normalise_demand, parx, select_lid, sort_demands, table_choices, Demand,
+    Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
 };
 use super::super::walk::check_all;
 use super::super::{Routing, RoutingError};
@@ -55,8 +55,8 @@ impl Bufs {
             st: vec![Frame::default(); z.channels],
         }
     }
-    fn storage(&mut self) -> DfssspStorage<'_> {
-        DfssspStorage {
+    fn storage(&mut self) -> DfssspBuffers<'_> {
+        DfssspBuffers {
             weights: &mut self.w,
             dist: &mut self.d,
             scratch: &mut self.s,
@@ -90,7 +90,7 @@ fn hx12x8() -> &'static Hx {
     static CELL: OnceLock<Hx> = OnceLock::new();
     CELL.get_or_init(|| {
         let hx: &'static HyperX = Box::leak(Box::new(HyperX::new(&[12, 8], 1, 7).unwrap()));
-        let bufs: &'static mut Bufs = Box::leak(Box::new(Bufs::new(&storage_sizes(hx))));
+        let bufs: &'static mut Bufs = Box::leak(Box::new(Bufs::new(&DfssspSizes::of_parx(hx))));
         let (routing, report) = parx(hx, &config(16), &[], bufs.storage()).unwrap();
         std::eprintln!("PARX 12x8: {report:?}");
         Hx { routing, report }
@@ -372,7 +372,7 @@ fn layers_are_deadlock_free_and_the_vl_limit_is_enforced() {
     assert!(has_cycle(&flat));
 
     // One layer fewer than needed: a clear error naming the count.
-    let mut b = Bufs::new(&storage_sizes(hx));
+    let mut b = Bufs::new(&DfssspSizes::of_parx(hx));
     let limit = rep.layers_needed - 1;
     let err = parx(hx, &config(limit), &[], b.storage()).unwrap_err();
     assert_eq!(
@@ -393,7 +393,7 @@ fn layers_are_deadlock_free_and_the_vl_limit_is_enforced() {
 
 #[test]
 fn geometry_and_input_errors() {
-    let z = |hx: &HyperX| Bufs::new(&storage_sizes(hx));
+    let z = |hx: &HyperX| Bufs::new(&DfssspSizes::of_parx(hx));
     let odd = HyperX::new(&[5, 4], 1, 1).unwrap();
     let err = parx(&odd, &config(8), &[], z(&odd).storage()).unwrap_err();
     assert!(matches!(
@@ -602,7 +602,7 @@ fn demand_weighted_paths_match_an_independent_implementation() {
             .collect();
         sort_demands(&mut demands);
         for dem in [&demands[..], &[][..]] {
-            let mut b = Bufs::new(&storage_sizes(&hx));
+            let mut b = Bufs::new(&DfssspSizes::of_parx(&hx));
             let (r, rep) = parx(&hx, &config(16), dem, b.storage()).unwrap();
             let want = reference_parx(&hx, dem);
             for d in 0..nt {
