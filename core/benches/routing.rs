@@ -18,7 +18,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use jumpnet_core::image::route_table::{encode, max_image_len};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::cycle::Frame;
-use jumpnet_core::routing::dfsssp::{dfsssp, DfssspConfig, DfssspSizes, DfssspStorage};
+use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
 use jumpnet_core::routing::minimal::{all_tables, switch_table, SwitchTableScratch};
 use jumpnet_core::routing::{
     DistanceMatrix, MinimalRouting, RouteEntry, Run, RunTableBuilder, TableSetBuilder,
@@ -28,7 +28,7 @@ use jumpnet_core::topology::{StoredGraph, Topology};
 
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::dragonfly_valiant::{Arrival, DragonflyValiant, Intermediate};
-use jumpnet_core::routing::parx::{parx, storage_sizes};
+use jumpnet_core::routing::parx::parx;
 use jumpnet_core::routing::RunTable;
 use jumpnet_core::topology::{Dragonfly, GlobalArrangement, HyperX};
 
@@ -153,7 +153,7 @@ fn report_sizes(g: &StoredGraph<'_>) {
 }
 
 fn run_dfsssp(g: &StoredGraph<'_>, print: bool) {
-    let z = DfssspSizes::for_topology(g);
+    let z = DfssspSizes::of(g);
     let mut w = vec![0u64; z.weights];
     let mut d = vec![0u64; z.dist];
     let mut s = vec![0u32; z.scratch];
@@ -175,7 +175,7 @@ fn run_dfsssp(g: &StoredGraph<'_>, print: bool) {
     let (_, rep) = dfsssp(
         g,
         &cfg,
-        DfssspStorage {
+        DfssspBuffers {
             weights: &mut w,
             dist: &mut d,
             scratch: &mut s,
@@ -379,7 +379,7 @@ fn report_dragonfly(df: &Dragonfly) {
 }
 
 fn run_parx(hx: &HyperX, print: bool) {
-    let z = storage_sizes(hx);
+    let z = DfssspSizes::of_parx(hx);
     let mut w = vec![0u64; z.weights];
     let mut d = vec![0u64; z.dist];
     let mut s = vec![0u32; z.scratch];
@@ -401,7 +401,7 @@ fn run_parx(hx: &HyperX, print: bool) {
         hx,
         &cfg,
         &[],
-        DfssspStorage {
+        DfssspBuffers {
             weights: &mut w,
             dist: &mut d,
             scratch: &mut s,

@@ -85,7 +85,7 @@ fn dragonfly_broadcasts(c: &mut Criterion) {
         bytes: 0,
     };
     let mut msgs = vec![blank; job.len() - 1];
-    let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * job.len()];
+    let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(job.len()).scratch];
     let mut g = c.benchmark_group("dragonfly_10240");
     g.sample_size(10);
     for (name, alg) in [
@@ -95,8 +95,18 @@ fn dragonfly_broadcasts(c: &mut Criterion) {
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
-                let s = dragonfly::broadcast(alg, &job, 0, &Links, 1024, &mut msgs, &mut scratch)
-                    .expect("valid job");
+                let s = dragonfly::broadcast(
+                    alg,
+                    &job,
+                    0,
+                    &Links,
+                    1024,
+                    dragonfly::DragonflyBuffers {
+                        msgs: &mut msgs,
+                        scratch: &mut scratch,
+                    },
+                )
+                .expect("valid job");
                 black_box(s.num_steps())
             })
         });

@@ -7,7 +7,8 @@
 //! tables, programs: one framing, one CRC-32, one error); [`analysis`] puts them together (hops, link loads and the
 //! makespan model of a collective on a routed network). All storage is provided by the
 //! caller (slices or const-generic `heapless` containers), every fallible operation returns a
-//! small error enum, and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
+//! small error enum (buffer-too-small and bad-parameter failures read the same in every
+//! module: the shared payloads of [`error`]), and no function panics on input. The same code builds for `thumbv7em-none-eabihf`
 //! (firmware) and the host.
 //!
 //! Specifications live in the repository's `spec/` documents; each algorithm cites the
@@ -25,6 +26,7 @@ extern crate std;
 
 pub mod analysis;
 pub mod collective;
+pub mod error;
 pub mod exec;
 pub mod image;
 pub mod mapping;

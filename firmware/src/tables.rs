@@ -14,6 +14,7 @@
 //! The host computes the same tables for whole networks (`compile_tables`, `all_tables`);
 //! the images must be byte-identical (HIL test `tests/qemu_route_table.rs`).
 
+use jumpnet_core::error::CapacityError;
 use jumpnet_core::image::{route_table, ImageError};
 use jumpnet_core::routing::compile::{self, VcMode};
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
@@ -123,9 +124,9 @@ impl TableStorage {
 /// Maps a core error to a rejection; capacity errors name `resource`.
 fn rejection(e: RoutingError, resource: TableResource) -> Rejection {
     match e {
-        RoutingError::Capacity {
+        RoutingError::Capacity(CapacityError {
             needed, available, ..
-        } => Rejection::TableCapacity {
+        }) => Rejection::TableCapacity {
             resource,
             needed,
             available,

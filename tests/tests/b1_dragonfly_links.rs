@@ -21,7 +21,9 @@ use jumpnet_core::analysis::{
 };
 use jumpnet_core::collective::dragonfly::formulas::DragonflyParams;
 use jumpnet_core::collective::dragonfly::links::count_links;
-use jumpnet_core::collective::dragonfly::{broadcast, Algorithm, Placement, SCRATCH_PER_RANK};
+use jumpnet_core::collective::dragonfly::{
+    broadcast, Algorithm, DragonflyBuffers, DragonflySizes, Placement,
+};
 use jumpnet_core::collective::{Binomial, Schedule};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
@@ -90,8 +92,19 @@ fn aware<'m>(
     job: &[Placement],
     msgs: &'m mut [jumpnet_core::collective::Message],
 ) -> jumpnet_core::collective::ListSchedule<'m> {
-    let mut scratch = vec![0u32; SCRATCH_PER_RANK * job.len()];
-    broadcast(alg, job, 0, df, 1024, msgs, &mut scratch).unwrap()
+    let mut scratch = vec![0u32; DragonflySizes::of_broadcast(job.len()).scratch];
+    broadcast(
+        alg,
+        job,
+        0,
+        df,
+        1024,
+        DragonflyBuffers {
+            msgs,
+            scratch: &mut scratch,
+        },
+    )
+    .unwrap()
 }
 
 fn used_groups(job: &[Placement]) -> u64 {

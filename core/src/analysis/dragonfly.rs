@@ -5,9 +5,10 @@
 //! network.
 
 use crate::collective::dragonfly::Placement;
+use crate::error::CapacityError;
 use crate::topology::{Dragonfly, TerminalId, Topology};
 
-use super::error::{need, AnalysisError};
+use super::error::AnalysisError;
 
 /// Writes the `(group, router offset)` of every rank's terminal (`placement[rank]`) into
 /// `out` (at least `placement.len()` entries).
@@ -16,7 +17,7 @@ pub fn dragonfly_placement(
     placement: &[TerminalId],
     out: &mut [Placement],
 ) -> Result<(), AnalysisError> {
-    need("Dragonfly placements", placement.len() as u64, out.len())?;
+    CapacityError::check("Dragonfly placements", placement.len() as u64, out.len())?;
     for (slot, &t) in out.iter_mut().zip(placement) {
         let switch = topo
             .terminal_switch(t)

@@ -1,5 +1,6 @@
 //! Errors of the hop, link and makespan analysis.
 
+use crate::error::CapacityError;
 use core::fmt;
 
 use crate::collective::ScheduleError;
@@ -53,14 +54,7 @@ pub enum AnalysisError {
         error: RoutingError,
     },
     /// A caller-provided buffer is too small.
-    Capacity {
-        /// Which buffer.
-        what: &'static str,
-        /// Entries needed (at least).
-        needed: u64,
-        /// Entries available.
-        available: u64,
-    },
+    Capacity(CapacityError),
     /// A collective schedule could not be built or read.
     Schedule(ScheduleError),
 }
@@ -101,30 +95,20 @@ impl fmt::Display for AnalysisError {
                 f,
                 "routing the step-{step} message from rank {src_rank} to rank {dst_rank}: {error}"
             ),
-            AnalysisError::Capacity {
-                what,
-                needed,
-                available,
-            } => write!(
-                f,
-                "capacity exceeded: {what} needs {needed} entries, {available} available"
-            ),
+            AnalysisError::Capacity(e) => e.fmt(f),
             AnalysisError::Schedule(e) => write!(f, "schedule: {e}"),
         }
     }
 }
 
-impl core::error::Error for AnalysisError {}
+crate::error::from_shared!(AnalysisError, Capacity);
 
-/// Checks that `available` entries cover `needed`.
-pub(crate) fn need(what: &'static str, needed: u64, available: usize) -> Result<(), AnalysisError> {
-    if (available as u64) < needed {
-        Err(AnalysisError::Capacity {
-            what,
-            needed,
-            available: available as u64,
-        })
-    } else {
-        Ok(())
+impl core::error::Error for AnalysisError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            AnalysisError::Route { error, .. } => Some(error),
+            AnalysisError::Schedule(e) => Some(e),
+            _ => None,
+        }
     }
 }

@@ -16,10 +16,11 @@
 //! order, so one pass suffices: O(messages) time, one [`RankClock`] per rank.
 
 use crate::collective::{Message, Schedule};
+use crate::error::CapacityError;
 use crate::routing::Routing;
 use crate::topology::{TerminalId, Topology};
 
-use super::error::{need, AnalysisError};
+use super::error::AnalysisError;
 use super::route::{check_placement, route_message, try_for_each_message, RoutedNetwork};
 
 /// Per-rank state of the makespan model (caller storage, one entry per rank).
@@ -82,7 +83,7 @@ where
     F: FnMut(&Message) -> Result<u64, AnalysisError>,
 {
     let n = schedule.ranks();
-    need("rank clocks (one per rank)", n as u64, clocks.len())?;
+    CapacityError::check("rank clocks (one per rank)", n as u64, clocks.len())?;
     let clocks = &mut clocks[..n as usize];
     clocks.fill(RankClock::default());
     let mut out = Makespan::default();

@@ -4,11 +4,12 @@
 //! §III-E, spec/mapping.md §2).
 
 use crate::collective::Schedule;
+use crate::error::CapacityError;
 use crate::routing::channel::{channel_index, num_channels};
 use crate::routing::Routing;
 use crate::topology::{LinkClass, TerminalId, Topology};
 
-use super::error::{need, AnalysisError};
+use super::error::AnalysisError;
 use super::link_totals::LinkTotals;
 use super::route::{for_each_routed_message, RoutedNetwork};
 use super::steps::{HopSummary, HopTally, StepBuffers};
@@ -58,7 +59,7 @@ where
     let mut tally = HopTally::new(schedule.num_steps(), steps)?;
     let radix = net.topo.radix();
     if let Some(loads) = channel_loads.as_deref_mut() {
-        need("channel loads", num_channels(net.topo), loads.len())?;
+        CapacityError::check("channel loads", num_channels(net.topo), loads.len())?;
         loads.fill(0);
     }
     let mut links = LinkTotals::default();

@@ -5,7 +5,8 @@
 //! receive per-step values, indexed by step number (the schedules' steps start at 1, so
 //! entry 0 stays 0 for them; a buffer needs `num_steps() + 1` entries).
 
-use super::error::{need, AnalysisError};
+use super::error::AnalysisError;
+use crate::error::CapacityError;
 
 /// Totals over all messages of a schedule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,15 +48,15 @@ impl<'a> HopTally<'a> {
     pub fn new(num_steps: u32, mut steps: StepBuffers<'a>) -> Result<Self, AnalysisError> {
         let needed = num_steps as u64 + 1;
         if let Some(b) = steps.hops.as_deref_mut() {
-            need("per-step hops (num_steps + 1)", needed, b.len())?;
+            CapacityError::check("per-step hops (num_steps + 1)", needed, b.len())?;
             b.fill(0);
         }
         if let Some(b) = steps.max_hops.as_deref_mut() {
-            need("per-step largest hops (num_steps + 1)", needed, b.len())?;
+            CapacityError::check("per-step largest hops (num_steps + 1)", needed, b.len())?;
             b.fill(0);
         }
         if let Some(b) = steps.messages.as_deref_mut() {
-            need("per-step messages (num_steps + 1)", needed, b.len())?;
+            CapacityError::check("per-step messages (num_steps + 1)", needed, b.len())?;
             b.fill(0);
         }
         Ok(HopTally {
@@ -98,9 +99,9 @@ impl<'a> HopTally<'a> {
 }
 
 fn capacity(what: &'static str, needed: u64, available: usize) -> AnalysisError {
-    AnalysisError::Capacity {
+    AnalysisError::Capacity(CapacityError {
         what,
         needed,
         available: available as u64,
-    }
+    })
 }

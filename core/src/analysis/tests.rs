@@ -2,6 +2,7 @@
 //! (spec/routing.md §1 tie-break: lowest port; spec/topologies.md §1: ring port 0 → a+1).
 
 extern crate std;
+use crate::error::CapacityError;
 use std::vec;
 use std::vec::Vec;
 
@@ -190,11 +191,11 @@ fn flatten_gives_the_mpich_binomial_list() {
     );
     assert_eq!(
         flatten(&Binomial::new(8, 0, 1).unwrap(), &mut out[..6]),
-        Err(AnalysisError::Capacity {
+        Err(AnalysisError::Capacity(CapacityError {
             what: "flattened messages",
             needed: 7,
             available: 6
-        })
+        }))
     );
 }
 
@@ -287,11 +288,11 @@ fn errors_name_what_is_wrong() {
     .unwrap_err();
     assert_eq!(
         e,
-        AnalysisError::Capacity {
+        AnalysisError::Capacity(CapacityError {
             what: "per-step hops (num_steps + 1)",
             needed: 3,
             available: 2
-        }
+        })
     );
     let mut loads = [0u64; 3];
     assert!(matches!(
@@ -304,10 +305,10 @@ fn errors_name_what_is_wrong() {
                 channel_loads: Some(&mut loads)
             }
         ),
-        Err(AnalysisError::Capacity {
+        Err(AnalysisError::Capacity(CapacityError {
             what: "channel loads",
             ..
-        })
+        }))
     ));
 
     // A routing loop is caught by the hop limit and names the message.
@@ -373,7 +374,7 @@ fn errors_name_what_is_wrong() {
     );
     assert!(matches!(
         makespan_with(&bcast, &mut clocks, |_| Ok(1)),
-        Err(AnalysisError::Capacity { needed: 4, .. })
+        Err(AnalysisError::Capacity(CapacityError { needed: 4, .. }))
     ));
 }
 
@@ -399,7 +400,7 @@ fn dragonfly_placement_names_group_and_router() {
         );
         assert!(matches!(
             dragonfly_placement(&df, &terms, &mut out[..2]),
-            Err(AnalysisError::Capacity { needed: 4, .. })
+            Err(AnalysisError::Capacity(CapacityError { needed: 4, .. }))
         ));
     }
 }

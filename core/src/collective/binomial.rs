@@ -9,6 +9,7 @@ use super::blocks::{Blocks, DataLayout};
 use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::schedule::{ceil_log2, check_rank, Schedule, ScheduleError, Semantics};
+use crate::error::InvalidParam;
 
 /// Binomial broadcast of `bytes` bytes from `root` over `n` ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,11 +24,11 @@ impl Binomial {
     /// A binomial broadcast; `n ≥ 1`, `root < n`.
     pub fn new(n: u32, root: Rank, bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a communicator needs at least one rank",
-            });
+            }));
         }
         check_rank(root as u64, n as u64)?;
         Ok(Binomial {
@@ -235,7 +236,7 @@ mod tests {
     fn errors() {
         assert!(matches!(
             Binomial::new(0, 0, 1),
-            Err(ScheduleError::Invalid { .. })
+            Err(ScheduleError::Invalid(..))
         ));
         assert_eq!(
             Binomial::new(4, 4, 1),

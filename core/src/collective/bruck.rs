@@ -12,6 +12,7 @@ use super::blocks::{bitmask_count, Blocks, DataLayout};
 use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::schedule::{ceil_log2, check_rank, Schedule, ScheduleError, Semantics};
+use crate::error::InvalidParam;
 
 /// Bruck all-to-all over `n` ranks with `block_bytes` bytes per destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,11 +26,11 @@ impl Bruck {
     /// A Bruck all-to-all; `n ≥ 1`.
     pub fn new(n: u32, block_bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a communicator needs at least one rank",
-            });
+            }));
         }
         Ok(Bruck {
             n,

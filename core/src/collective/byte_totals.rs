@@ -3,6 +3,7 @@
 //! message carries `DataLayout::bytes` of its blocks).
 
 use super::{Schedule, ScheduleError};
+use crate::error::InvalidParam;
 
 /// Per-rank buffer size and the bytes of all messages of `schedule`, both exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,18 +21,20 @@ pub struct ByteTotals {
 /// `2^64` bytes.
 pub fn byte_totals<S: Schedule>(schedule: &S) -> Result<ByteTotals, ScheduleError> {
     let layout = schedule.layout();
-    let buffer = layout.total_bytes().ok_or(ScheduleError::Invalid {
-        param: "bytes",
-        value: layout.bytes(super::Blocks::Single(0)),
-        rule: "one rank's data (blocks × bytes per block) must stay below 2^64 bytes",
-    })?;
+    let buffer = layout
+        .total_bytes()
+        .ok_or(ScheduleError::Invalid(InvalidParam {
+            param: "bytes",
+            value: layout.bytes(super::Blocks::Single(0)),
+            rule: "one rank's data (blocks × bytes per block) must stay below 2^64 bytes",
+        }))?;
     let mut messages = Some(0u64);
     schedule.for_each_message(|m| messages = messages.and_then(|t| t.checked_add(m.bytes)));
-    let messages = messages.ok_or(ScheduleError::Invalid {
+    let messages = messages.ok_or(ScheduleError::Invalid(InvalidParam {
         param: "bytes",
         value: buffer,
         rule: "the bytes of all messages together must stay below 2^64",
-    })?;
+    }))?;
     Ok(ByteTotals { buffer, messages })
 }
 
@@ -69,7 +72,7 @@ mod tests {
         let b = Bruck::new(8, 1 << 62).unwrap();
         assert!(matches!(
             byte_totals(&b),
-            Err(ScheduleError::Invalid { param: "bytes", .. })
+            Err(ScheduleError::Invalid(InvalidParam { param: "bytes", .. }))
         ));
         // No message size wraps to a small number.
         b.for_each_message(|m| assert!(m.bytes >= 1 << 62));
@@ -78,13 +81,13 @@ mod tests {
         let r = RingAllreduce::new(3, 1 << 63, 1).unwrap();
         assert!(matches!(
             byte_totals(&r),
-            Err(ScheduleError::Invalid { param: "bytes", .. })
+            Err(ScheduleError::Invalid(InvalidParam { param: "bytes", .. }))
         ));
         // Elements × element size beyond 2^64.
         let r = RingAllreduce::new(3, 1 << 62, 8).unwrap();
         assert!(matches!(
             byte_totals(&r),
-            Err(ScheduleError::Invalid { param: "bytes", .. })
+            Err(ScheduleError::Invalid(InvalidParam { param: "bytes", .. }))
         ));
     }
 }

@@ -8,6 +8,7 @@
 //! recovered.)
 
 use super::schedule::{check_rank, ScheduleError};
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::Topology;
 
 /// A graph given by an oracle: nodes `0..nodes()`, neighbours by callback.
@@ -48,11 +49,11 @@ pub fn bfs_tree<G: Graph>(
     let nu = n as usize;
     check_rank(source as u64, n as u64)?;
     if parent.len() < nu || level.len() < nu || queue.len() < nu {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "BFS buffers",
             needed: n as u64,
             available: parent.len().min(level.len()).min(queue.len()) as u64,
-        });
+        }));
     }
     let (parent, level) = (&mut parent[..nu], &mut level[..nu]);
     parent.fill(NONE);
@@ -104,11 +105,11 @@ pub fn cco_order<J: Fn(u32) -> bool>(
     let n = parent.len();
     check_rank(source as u64, n as u64)?;
     if scratch.len() < 2 * n {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "CCO scratch",
             needed: 2 * n as u64,
             available: scratch.len() as u64,
-        });
+        }));
     }
     let (first, rest) = scratch.split_at_mut(n);
     let next = &mut rest[..n];
@@ -125,11 +126,13 @@ pub fn cco_order<J: Fn(u32) -> bool>(
     let mut len = 0usize;
     let mut push = |v: u32, out: &mut [u32]| -> Result<(), ScheduleError> {
         let available = out.len() as u64;
-        let slot = out.get_mut(len).ok_or(ScheduleError::Capacity {
-            what: "CCO order",
-            needed: len as u64 + 1,
-            available,
-        })?;
+        let slot = out
+            .get_mut(len)
+            .ok_or(ScheduleError::Capacity(CapacityError {
+                what: "CCO order",
+                needed: len as u64 + 1,
+                available,
+            }))?;
         *slot = v;
         len += 1;
         Ok(())
@@ -140,11 +143,11 @@ pub fn cco_order<J: Fn(u32) -> bool>(
     loop {
         steps += 1;
         if steps > n {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "parent",
                 value: v as u64,
                 rule: "parent links must form a tree",
-            });
+            }));
         }
         if first[v as usize] != NONE {
             v = first[v as usize];

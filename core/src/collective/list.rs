@@ -14,6 +14,7 @@ use super::blocks::{Blocks, DataLayout};
 use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::schedule::{check_rank, Schedule, ScheduleError, Semantics};
+use crate::error::{CapacityError, InvalidParam};
 
 /// A schedule given by a sorted message list in caller storage.
 #[derive(Clone, Copy, Debug)]
@@ -42,21 +43,21 @@ impl<'a> ListSchedule<'a> {
             check_rank(m.dst as u64, ranks as u64)?;
             let key = (m.step, m.src, m.dst);
             if m.step == 0 || key < prev {
-                return Err(ScheduleError::Invalid {
+                return Err(ScheduleError::Invalid(InvalidParam {
                     param: "message step",
                     value: m.step as u64,
                     rule: "messages must be sorted by (step, src, dst) with steps from 1",
-                });
+                }));
             }
             prev = key;
         }
         if let Some(own) = own {
             if own.len() < ranks as usize {
-                return Err(ScheduleError::Capacity {
+                return Err(ScheduleError::Capacity(CapacityError {
                     what: "own blocks",
                     needed: ranks as u64,
                     available: own.len() as u64,
-                });
+                }));
             }
         }
         Ok(ListSchedule {
@@ -168,11 +169,11 @@ impl<'a, 'b> ListBuilder<'a, 'b> {
     ) -> Result<Self, ScheduleError> {
         let nu = n as usize;
         if scratch.len() < 2 * nu {
-            return Err(ScheduleError::Capacity {
+            return Err(ScheduleError::Capacity(CapacityError {
                 what: "list builder scratch",
                 needed: 2 * nu as u64,
                 available: scratch.len() as u64,
-            });
+            }));
         }
         let (last_recv, rest) = scratch.split_at_mut(nu);
         let last_send = &mut rest[..nu];
@@ -195,11 +196,14 @@ impl<'a, 'b> ListBuilder<'a, 'b> {
         let (s, d) = (src as usize, dst as usize);
         let step = self.last_recv[s].max(self.last_send[s]) + 1;
         let available = self.msgs.len() as u64;
-        let slot = self.msgs.get_mut(self.len).ok_or(ScheduleError::Capacity {
-            what: "messages",
-            needed: self.len as u64 + 1,
-            available,
-        })?;
+        let slot = self
+            .msgs
+            .get_mut(self.len)
+            .ok_or(ScheduleError::Capacity(CapacityError {
+                what: "messages",
+                needed: self.len as u64 + 1,
+                available,
+            }))?;
         *slot = Message {
             step,
             src,
@@ -310,11 +314,11 @@ mod tests {
         b.send(0, 1, Blocks::All).unwrap();
         assert_eq!(
             b.send(1, 2, Blocks::All),
-            Err(ScheduleError::Capacity {
+            Err(ScheduleError::Capacity(CapacityError {
                 what: "messages",
                 needed: 2,
                 available: 1
-            })
+            }))
         );
         assert_eq!(
             b.send(0, 9, Blocks::All),

@@ -11,6 +11,7 @@
 use super::blocks::Blocks;
 use super::message::Rank;
 use super::schedule::ScheduleError;
+use crate::error::CapacityError;
 use serde::{Deserialize, Serialize};
 
 /// What an op waits for before it may run.
@@ -124,11 +125,11 @@ impl<'a> OpSink<'a> {
                 self.len += 1;
                 Ok(self.len as u32 - 1)
             }
-            None => Err(ScheduleError::Capacity {
+            None => Err(ScheduleError::Capacity(CapacityError {
                 what: "program ops",
                 needed: self.len as u64 + 1,
                 available: available as u64,
-            }),
+            })),
         }
     }
 

@@ -2,6 +2,7 @@
 //! message counts of spec/collectives.md (§1–§5) and reference-results.md A2.
 
 use super::*;
+use crate::error::CapacityError;
 use crate::exec::testutil::{run_check, strict};
 use crate::exec::CheckOptions;
 use proptest::prelude::*;
@@ -154,11 +155,11 @@ fn programs_report_a_full_buffer() {
     }; 3];
     assert_eq!(
         s.program(3, &mut ops),
-        Err(ScheduleError::Capacity {
+        Err(ScheduleError::Capacity(CapacityError {
             what: "program ops",
             needed: 4,
             available: 3
-        })
+        }))
     );
 }
 

@@ -13,6 +13,7 @@ use super::blocks::{Blocks, DataLayout};
 use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::schedule::{check_rank, pof2_floor, Schedule, ScheduleError, Semantics};
+use crate::error::InvalidParam;
 
 /// Recursive-doubling allreduce of a `bytes`-byte vector over `n` ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,11 +29,11 @@ impl RecursiveDoubling {
     /// A recursive-doubling allreduce; `n ≥ 1`.
     pub fn new(n: u32, bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a communicator needs at least one rank",
-            });
+            }));
         }
         let pof2 = pof2_floor(n);
         Ok(RecursiveDoubling {

@@ -7,6 +7,7 @@ use super::blocks::{Blocks, DataLayout};
 use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::schedule::{check_rank, Schedule, ScheduleError, Semantics};
+use crate::error::InvalidParam;
 
 /// Ring allgather over `n` ranks of one `block_bytes`-byte block per rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,11 +26,11 @@ impl RingAllgather {
     /// A ring allgather; `n ≥ 1`.
     pub fn new(n: u32, block_bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a communicator needs at least one rank",
-            });
+            }));
         }
         Ok(RingAllgather { n, block_bytes })
     }

@@ -13,6 +13,7 @@ use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::ring_allgather::sub_mod;
 use super::schedule::{check_rank, Schedule, ScheduleError, Semantics};
+use crate::error::InvalidParam;
 
 /// Ring allreduce of `elements` elements of `elem_bytes` bytes over `n` ranks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,11 +27,11 @@ impl RingAllreduce {
     /// A ring allreduce; `n ≥ 1`.
     pub fn new(n: u32, elements: u64, elem_bytes: u32) -> Result<Self, ScheduleError> {
         if n == 0 {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a communicator needs at least one rank",
-            });
+            }));
         }
         Ok(RingAllreduce {
             n,

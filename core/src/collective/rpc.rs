@@ -11,6 +11,7 @@
 //! (e.g. a closure) can replace it, which is how the paper's trace is replayed.
 
 use super::schedule::ScheduleError;
+use crate::error::InvalidParam;
 
 /// Chooses the relay `b = S[pivot(S)]` of a sub-list `S` (non-empty).
 pub trait Pivot {
@@ -58,7 +59,13 @@ where
     F: FnMut(RpcEdge) -> Result<(), ScheduleError>,
 {
     check_root(list, m)?;
-    walk(list, 0, list.len(), m, pivot, f, 0, false)
+    Walk {
+        list,
+        pivot,
+        f,
+        reverse: false,
+    }
+    .walk(0, list.len(), m, 0)
 }
 
 /// Calls `f` for every edge of `RPD(list, list[m])` (the reverse of [`rpc`]) in a causal
@@ -69,7 +76,13 @@ where
     F: FnMut(RpcEdge) -> Result<(), ScheduleError>,
 {
     check_root(list, m)?;
-    walk(list, 0, list.len(), m, pivot, f, 0, true)
+    Walk {
+        list,
+        pivot,
+        f,
+        reverse: true,
+    }
+    .walk(0, list.len(), m, 0)
 }
 
 fn check_root(list: &[u32], m: usize) -> Result<(), ScheduleError> {
@@ -83,62 +96,65 @@ fn check_root(list: &[u32], m: usize) -> Result<(), ScheduleError> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk<P, F>(
-    list: &[u32],
-    lo: usize,
-    hi: usize,
-    m: usize,
-    pivot: &P,
-    f: &mut F,
-    depth: u32,
+/// One RPC (`reverse = false`) or RPD (`reverse = true`) traversal of `list`: what stays
+/// the same through the recursion.
+struct Walk<'w, P: ?Sized, F> {
+    list: &'w [u32],
+    pivot: &'w P,
+    f: &'w mut F,
     reverse: bool,
-) -> Result<(), ScheduleError>
+}
+
+impl<P, F> Walk<'_, P, F>
 where
     P: Pivot + ?Sized,
     F: FnMut(RpcEdge) -> Result<(), ScheduleError>,
 {
-    if depth > MAX_DEPTH {
-        return Err(ScheduleError::Invalid {
-            param: "RPC depth",
-            value: depth as u64,
-            rule: "the pivot rule must keep the recursion within 64 levels",
-        });
-    }
-    let mut parts: [Option<(usize, usize, usize)>; 2] = [None, None];
-    for (slot, (a, b)) in parts.iter_mut().zip([(lo, m), (m + 1, hi)]) {
-        if a < b {
-            let sub = &list[a..b];
-            let p = pivot.pivot(sub);
-            if p >= sub.len() {
-                return Err(ScheduleError::Pivot {
-                    index: p as u64,
-                    len: sub.len() as u64,
-                });
+    /// Visits the sub-list `list[lo..hi]` collected at position `m`, `depth` levels down.
+    fn walk(&mut self, lo: usize, hi: usize, m: usize, depth: u32) -> Result<(), ScheduleError> {
+        let (list, pivot, reverse) = (self.list, self.pivot, self.reverse);
+        if depth > MAX_DEPTH {
+            return Err(ScheduleError::Invalid(InvalidParam {
+                param: "RPC depth",
+                value: depth as u64,
+                rule: "the pivot rule must keep the recursion within 64 levels",
+            }));
+        }
+        let mut parts: [Option<(usize, usize, usize)>; 2] = [None, None];
+        for (slot, (a, b)) in parts.iter_mut().zip([(lo, m), (m + 1, hi)]) {
+            if a < b {
+                let sub = &list[a..b];
+                let p = pivot.pivot(sub);
+                if p >= sub.len() {
+                    return Err(ScheduleError::Pivot {
+                        index: p as u64,
+                        len: sub.len() as u64,
+                    });
+                }
+                *slot = Some((a, b, a + p));
             }
-            *slot = Some((a, b, a + p));
         }
-    }
-    let edge = |(a, b, c): (usize, usize, usize)| RpcEdge {
-        child: c,
-        parent: m,
-        span_start: a,
-        span_len: b - a,
-    };
-    if reverse {
+        let edge = |(a, b, c): (usize, usize, usize)| RpcEdge {
+            child: c,
+            parent: m,
+            span_start: a,
+            span_len: b - a,
+        };
+        if reverse {
+            for &(a, b, c) in parts.iter().flatten() {
+                (self.f)(edge((a, b, c)))?;
+            }
+        }
         for &(a, b, c) in parts.iter().flatten() {
-            f(edge((a, b, c)))?;
+            self.walk(a, b, c, depth + 1)?;
         }
-    }
-    for &(a, b, c) in parts.iter().flatten() {
-        walk(list, a, b, c, pivot, f, depth + 1, reverse)?;
-    }
-    if !reverse {
-        for &(a, b, c) in parts.iter().flatten() {
-            f(edge((a, b, c)))?;
+        if !reverse {
+            for &(a, b, c) in parts.iter().flatten() {
+                (self.f)(edge((a, b, c)))?;
+            }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -220,10 +236,10 @@ mod tests {
         let first = |_: &[u32]| 0usize;
         assert!(matches!(
             rpc(&long, 0, &first, &mut |_| Ok(())),
-            Err(ScheduleError::Invalid {
+            Err(ScheduleError::Invalid(InvalidParam {
                 param: "RPC depth",
                 ..
-            })
+            }))
         ));
     }
 }

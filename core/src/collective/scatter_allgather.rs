@@ -21,6 +21,7 @@ use super::message::{Message, Rank};
 use super::program::{Dep, Op, OpSink};
 use super::ring_allgather::sub_mod;
 use super::schedule::{ceil_log2, check_rank, Schedule, ScheduleError, Semantics};
+use crate::error::InvalidParam;
 
 /// Which allgather follows the scatter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,19 +58,19 @@ impl ScatterAllgather {
         kind: AllgatherKind,
     ) -> Result<Self, ScheduleError> {
         if n == 0 {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a communicator needs at least one rank",
-            });
+            }));
         }
         check_rank(root as u64, n as u64)?;
         if kind == AllgatherKind::RecursiveDoubling && !n.is_power_of_two() {
-            return Err(ScheduleError::Invalid {
+            return Err(ScheduleError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "recursive-doubling allgather needs a power-of-two communicator",
-            });
+            }));
         }
         let piece = nbytes.div_ceil(n as u64);
         let pieces = if piece == 0 {

@@ -4,6 +4,7 @@
 use super::blocks::DataLayout;
 use super::message::{Message, Rank};
 use super::program::Op;
+use crate::error::{CapacityError, InvalidParam};
 use core::fmt;
 
 /// What a schedule computes, i.e. what the symbolic checker (`exec::check`) verifies.
@@ -30,14 +31,7 @@ pub enum Semantics {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScheduleError {
     /// A parameter is out of its allowed range.
-    Invalid {
-        /// Parameter name.
-        param: &'static str,
-        /// Value given.
-        value: u64,
-        /// What is allowed.
-        rule: &'static str,
-    },
+    Invalid(InvalidParam),
     /// A rank (or router, node) index is outside `0..n`.
     RankOutOfRange {
         /// Index given.
@@ -46,14 +40,7 @@ pub enum ScheduleError {
         n: u64,
     },
     /// A caller buffer is too small.
-    Capacity {
-        /// Which buffer.
-        what: &'static str,
-        /// Entries needed (at least).
-        needed: u64,
-        /// Entries available.
-        available: u64,
-    },
+    Capacity(CapacityError),
     /// A graph given by an oracle is not connected.
     Disconnected {
         /// A node not reachable from the root.
@@ -71,17 +58,11 @@ pub enum ScheduleError {
 impl fmt::Display for ScheduleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ScheduleError::Invalid { param, value, rule } => {
-                write!(f, "invalid {param} = {value}: {rule}")
-            }
+            ScheduleError::Invalid(e) => e.fmt(f),
             ScheduleError::RankOutOfRange { rank, n } => {
                 write!(f, "rank {rank} out of range: must be below {n}")
             }
-            ScheduleError::Capacity {
-                what,
-                needed,
-                available,
-            } => write!(f, "{what}: need {needed} entries, buffer holds {available}"),
+            ScheduleError::Capacity(e) => e.fmt(f),
             ScheduleError::Disconnected { node } => {
                 write!(f, "node {node} is not reachable from the root")
             }
@@ -91,6 +72,10 @@ impl fmt::Display for ScheduleError {
         }
     }
 }
+
+crate::error::from_shared!(ScheduleError, Capacity, Invalid);
+
+impl core::error::Error for ScheduleError {}
 
 /// A collective send schedule in rank space.
 ///

@@ -13,6 +13,7 @@
 //! watchdog ([`Executor::with_timeout`]) and [`Executor::finished_at`].
 
 use crate::collective::{Blocks, Dep, Op, Rank};
+use crate::error::CapacityError;
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
@@ -70,13 +71,9 @@ pub enum Action {
 /// Protocol and configuration errors of the executor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExecError {
-    /// The status buffer is shorter than the program.
-    Capacity {
-        /// Ops in the program.
-        needed: u64,
-        /// Status entries given.
-        available: u64,
-    },
+    /// The status buffer is shorter than the program (`what` is "op status": `needed` ops,
+    /// `available` status entries).
+    Capacity(CapacityError),
     /// Op `op` depends on op `on`, which is not an earlier op.
     InvalidDependency {
         /// The op.
@@ -114,10 +111,7 @@ pub enum ExecError {
 impl fmt::Display for ExecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ExecError::Capacity { needed, available } => write!(
-                f,
-                "op status buffer holds {available} entries, the program has {needed} ops"
-            ),
+            ExecError::Capacity(e) => e.fmt(f),
             ExecError::InvalidDependency { op, on } => {
                 write!(f, "op {op} depends on op {on}: dependencies must name an earlier op")
             }
@@ -139,6 +133,10 @@ impl fmt::Display for ExecError {
         }
     }
 }
+
+crate::error::from_shared!(ExecError, Capacity);
+
+impl core::error::Error for ExecError {}
 
 /// The executor's scalar state, so a host juggling many executors can store it compactly
 /// and [`Executor::resume`] later.
@@ -174,10 +172,11 @@ impl<'p, 's> Executor<'p, 's> {
     /// they are reset). Checks that every dependency names an earlier op.
     pub fn new(program: &'p [Op], status: &'s mut [OpStatus]) -> Result<Self, ExecError> {
         if status.len() < program.len() {
-            return Err(ExecError::Capacity {
-                needed: program.len() as u64,
-                available: status.len() as u64,
-            });
+            return Err(ExecError::Capacity(CapacityError::new(
+                "op status",
+                program.len() as u64,
+                status.len() as u64,
+            )));
         }
         for (i, op) in program.iter().enumerate() {
             if let Dep::Op(on) = op.after() {
@@ -556,10 +555,11 @@ mod tests {
         let mut none: [OpStatus; 0] = [];
         assert_eq!(
             Executor::new(&prog, &mut none).err(),
-            Some(ExecError::Capacity {
+            Some(ExecError::Capacity(CapacityError {
+                what: "op status",
                 needed: 1,
                 available: 0
-            })
+            }))
         );
     }
 

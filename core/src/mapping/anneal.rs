@@ -1,7 +1,7 @@
 //! Simulated annealing over rank placements (spec/mapping.md §4, project choice).
 
-use super::error::need;
 use super::{MappingError, NodeId, OptimiseOutcome, Rank, SwapObjective};
+use crate::error::CapacityError;
 use crate::rng::Rng;
 
 /// Parameters of [`anneal`] (spec/mapping.md §4 project choice).
@@ -52,7 +52,7 @@ pub fn anneal<O: SwapObjective + ?Sized>(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<OptimiseOutcome, MappingError> {
     let m = placement.len();
-    need("annealing best-placement scratch", m, scratch.len())?;
+    CapacityError::check("annealing best-placement scratch", m, scratch.len())?;
     let scratch = &mut scratch[..m];
     let initial = objective.evaluate(placement)?;
     let mut rng = Rng::new(config.seed);

@@ -1,10 +1,10 @@
 //! Possible-contention objective with incremental swap evaluation (spec/mapping.md §2).
 
-use super::error::need;
 use super::hops::check_placement;
 use super::objective::swap_ranks;
 use super::traffic::max_step;
 use super::{MappingError, Message, NodeId, PathOracle, Rank, RankIndex, SwapObjective};
+use crate::error::{CapacityError, InvalidParam};
 
 /// `Σ_steps Σ_channels max(0, load − 1)` where `load` counts the messages of a step whose
 /// deterministic route uses a directed channel (spec/mapping.md §2, possible contention,
@@ -38,14 +38,14 @@ impl<'a, P: PathOracle> ContentionObjective<'a, P> {
         loads: &'a mut [u32],
     ) -> Result<Self, MappingError> {
         if index.num_messages() != messages.len() {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "index",
                 value: index.num_messages() as u64,
                 rule: "the rank index must be built from the objective's messages",
-            });
+            }));
         }
         let channels = paths.num_channels() as usize;
-        need(
+        CapacityError::check(
             "per-(step, channel) load counters",
             Self::loads_needed(messages, paths.num_channels()),
             loads.len(),

@@ -1,5 +1,6 @@
 //! Errors of mapping construction, objectives and optimisers.
 
+use crate::error::{CapacityError, InvalidParam};
 use core::fmt;
 
 /// Why a mapping, objective or optimiser could not run. Every variant names the offending
@@ -7,23 +8,9 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MappingError {
     /// `param = value` breaks `rule` (a sentence such as "m must be a power of two").
-    Invalid {
-        /// Parameter name as the user writes it (`m`, `n`, `side`, ...).
-        param: &'static str,
-        /// The rejected value.
-        value: u64,
-        /// What is allowed.
-        rule: &'static str,
-    },
-    /// A caller-provided buffer has the wrong size.
-    Buffer {
-        /// Which buffer (e.g. "rank index offsets").
-        what: &'static str,
-        /// How many entries are needed.
-        needed: u64,
-        /// How many were provided.
-        provided: u64,
-    },
+    Invalid(InvalidParam),
+    /// A caller-provided buffer is too small.
+    Capacity(CapacityError),
     /// More ranks were requested than there are free nodes.
     NotEnoughFree {
         /// Requested number of ranks `m`.
@@ -67,17 +54,8 @@ pub enum MappingError {
 impl fmt::Display for MappingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            MappingError::Invalid { param, value, rule } => {
-                write!(f, "{rule}, got {param} = {value}")
-            }
-            MappingError::Buffer {
-                what,
-                needed,
-                provided,
-            } => write!(
-                f,
-                "buffer size: {what} needs {needed} entries, {provided} provided"
-            ),
+            MappingError::Invalid(e) => e.fmt(f),
+            MappingError::Capacity(e) => e.fmt(f),
             MappingError::NotEnoughFree { requested, free } => write!(
                 f,
                 "m = {requested} ranks requested but only {free} free nodes are available \
@@ -106,17 +84,6 @@ impl fmt::Display for MappingError {
     }
 }
 
-impl core::error::Error for MappingError {}
+crate::error::from_shared!(MappingError, Capacity, Invalid);
 
-/// Checks that a caller buffer holds at least `needed` entries.
-pub(crate) fn need(what: &'static str, needed: usize, provided: usize) -> Result<(), MappingError> {
-    if provided < needed {
-        Err(MappingError::Buffer {
-            what,
-            needed: needed as u64,
-            provided: provided as u64,
-        })
-    } else {
-        Ok(())
-    }
-}
+impl core::error::Error for MappingError {}

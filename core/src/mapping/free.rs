@@ -1,6 +1,7 @@
 //! The set of free nodes a mapping may choose from (spec/mapping.md §1).
 
 use super::{MappingError, NodeId};
+use crate::error::CapacityError;
 
 /// Which of the `n` nodes are free for a new job.
 ///
@@ -37,11 +38,11 @@ impl FreeNodes<'_> {
         match self {
             FreeNodes::All => Ok(()),
             FreeNodes::Mask(mask) if mask.len() == n as usize => Ok(()),
-            FreeNodes::Mask(mask) => Err(MappingError::Buffer {
+            FreeNodes::Mask(mask) => Err(MappingError::Capacity(CapacityError {
                 what: "free-node mask (one entry per node)",
                 needed: n as u64,
-                provided: mask.len() as u64,
-            }),
+                available: mask.len() as u64,
+            })),
         }
     }
 

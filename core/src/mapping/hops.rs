@@ -2,6 +2,7 @@
 
 use super::objective::swap_ranks;
 use super::{DistanceOracle, MappingError, Message, NodeId, Rank, RankIndex, SwapObjective};
+use crate::error::{CapacityError, InvalidParam};
 
 /// `Σ_{messages a→b} dist(node(a), node(b))` (spec/mapping.md §2, total hops), scored
 /// incrementally: a swap of ranks `a`, `b` re-scores only the messages in their
@@ -23,11 +24,11 @@ impl<'a, D: DistanceOracle> HopObjective<'a, D> {
         index: RankIndex<'a>,
     ) -> Result<Self, MappingError> {
         if index.num_messages() != messages.len() {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "index",
                 value: index.num_messages() as u64,
                 rule: "the rank index must be built from the objective's messages",
-            });
+            }));
         }
         Ok(HopObjective {
             dist,
@@ -104,11 +105,11 @@ impl<D: DistanceOracle> SwapObjective for HopObjective<'_, D> {
 /// Checks that a placement has one node per rank.
 pub(crate) fn check_placement(placement: &[NodeId], m: u32) -> Result<(), MappingError> {
     if placement.len() != m as usize {
-        return Err(MappingError::Buffer {
+        return Err(MappingError::Capacity(CapacityError {
             what: "rank placement (one node per rank)",
             needed: m as u64,
-            provided: placement.len() as u64,
-        });
+            available: placement.len() as u64,
+        }));
     }
     Ok(())
 }

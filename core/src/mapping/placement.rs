@@ -5,6 +5,7 @@
 //! list into the placement the project uses.
 
 use super::{MappingError, NodeId, Rank};
+use crate::error::InvalidParam;
 
 /// Marker in a `node → rank` table for nodes that hold no rank.
 pub const UNMAPPED: Rank = Rank::MAX;
@@ -33,11 +34,11 @@ pub fn apply_rank_order(order: RankOrder, nodes: &mut [NodeId]) {
 pub fn invert(rank_to_node: &[NodeId], node_to_rank: &mut [Rank]) -> Result<(), MappingError> {
     let n = node_to_rank.len();
     if rank_to_node.len() > n || rank_to_node.len() >= UNMAPPED as usize {
-        return Err(MappingError::Invalid {
+        return Err(MappingError::Invalid(InvalidParam {
             param: "m",
             value: rank_to_node.len() as u64,
             rule: "a placement needs at most one rank per node",
-        });
+        }));
     }
     node_to_rank.fill(UNMAPPED);
     for (rank, &node) in rank_to_node.iter().enumerate() {

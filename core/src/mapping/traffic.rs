@@ -4,8 +4,8 @@
 //! Swap evaluation only re-scores the messages touching the two swapped ranks; [`RankIndex`]
 //! lists them per rank in compressed-sparse-row form, in caller storage.
 
-use super::error::need;
 use super::{MappingError, Rank};
+use crate::error::{CapacityError, InvalidParam};
 
 /// One message of a schedule, in rank space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,14 +53,14 @@ impl<'a> RankIndex<'a> {
         let ranks = m as usize;
         let total = Self::items_needed(messages);
         if total > u32::MAX as usize {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "messages",
                 value: messages.len() as u64,
                 rule: "at most 2^31 messages are supported",
-            });
+            }));
         }
-        need("rank index offsets (m + 1)", ranks + 1, offsets.len())?;
-        need("rank index items", total, items.len())?;
+        CapacityError::check("rank index offsets (m + 1)", ranks + 1, offsets.len())?;
+        CapacityError::check("rank index items", total, items.len())?;
         for msg in messages {
             for r in [msg.src_rank, msg.dst_rank] {
                 if r >= m {
@@ -164,7 +164,7 @@ mod tests {
         );
         assert!(matches!(
             RankIndex::build(&msgs, 6, &mut off, &mut items).unwrap_err(),
-            MappingError::Buffer { .. }
+            MappingError::Capacity(..)
         ));
     }
 }

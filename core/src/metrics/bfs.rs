@@ -4,8 +4,8 @@
 //! This is the plain, obviously-correct path; [`super::bit_bfs`] is the fast one and is
 //! tested against it.
 
-use super::error::need;
 use super::{Csr, DistanceOutputs, DistanceSummary, MetricsError};
+use crate::error::{CapacityError, InvalidParam};
 
 /// A distance cell type: `u16` (half the memory, for all-pairs matrices) or `u32`.
 pub trait Distance: Copy + Eq + core::fmt::Debug {
@@ -64,14 +64,14 @@ pub fn distances<D: Distance>(
 ) -> Result<SourceReach, MetricsError> {
     let n = csr.num_vertices();
     if source >= n {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "source",
             value: source as u64,
             rule: "the BFS source must be a switch id below the number of switches",
-        });
+        }));
     }
-    need("BFS distances", n as usize, dist.len())?;
-    need("BFS queue", n as usize, queue.len())?;
+    CapacityError::check("BFS distances", n as usize, dist.len())?;
+    CapacityError::check("BFS queue", n as usize, queue.len())?;
     let dist = &mut dist[..n as usize];
     dist.fill(D::UNREACHABLE);
     let mut reach = SourceReach {
@@ -106,11 +106,11 @@ pub fn distances<D: Distance>(
 }
 
 fn too_far(level: u32) -> MetricsError {
-    MetricsError::Invalid {
+    MetricsError::Invalid(InvalidParam {
         param: "distance",
         value: level as u64,
         rule: "distances must fit in the chosen distance type (use u32 cells)",
-    }
+    })
 }
 
 /// All-pairs summary by one BFS per source (the reference for [`super::bit_bfs`]).

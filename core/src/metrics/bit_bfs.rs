@@ -19,9 +19,9 @@
 //! Batches are independent: [`run_batches`] covers a sub-range, so the host can split the
 //! work over threads and combine the results with [`DistanceSummary::merge`].
 
+use crate::error::{CapacityError, InvalidParam};
 use core::ops::Range;
 
-use super::error::need;
 use super::{Csr, DistanceOutputs, DistanceSummary, MetricsError};
 
 /// Sources per batch with `W` words per vertex.
@@ -82,21 +82,21 @@ pub fn run_batches<const W: usize>(
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<DistanceSummary, MetricsError> {
     if W == 0 {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "W",
             value: 0,
             rule: "the bit-parallel BFS needs at least one word per vertex",
-        });
+        }));
     }
     let n = csr.num_vertices();
     if batches.end > batch_count::<W>(n) || batches.start > batches.end {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "batches",
             value: batches.end as u64,
             rule: "batch ranges must be ascending and end at most at batch_count(n)",
-        });
+        }));
     }
-    need("bit-BFS words", words_needed(n), words.len())?;
+    CapacityError::check("bit-BFS words", words_needed(n), words.len())?;
     let sources = sources_of::<W>(n, &batches);
     let total = sources.end - sources.start;
     outputs.check(total as usize, n as usize)?;

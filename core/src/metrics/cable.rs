@@ -9,6 +9,7 @@
 //! All lengths are integer centimetres, so results are identical on every target.
 
 use super::MetricsError;
+use crate::error::InvalidParam;
 use crate::topology::{Port, SwitchId, Topology};
 
 /// Switches per cabinet.
@@ -45,11 +46,11 @@ impl CabinetLayout {
     /// The layout for `switches` switches (at least 1).
     pub fn new(switches: u32, order: CabinetOrder) -> Result<Self, MetricsError> {
         if switches == 0 {
-            return Err(MetricsError::Invalid {
+            return Err(MetricsError::Invalid(InvalidParam {
                 param: "switches",
                 value: 0,
                 rule: "a cabinet layout needs at least one switch",
-            });
+            }));
         }
         let cabinets = switches.div_ceil(SWITCHES_PER_CABINET);
         // ceil(sqrt(C)) for C >= 1.
@@ -177,11 +178,11 @@ pub(crate) fn check_layout<T: Topology + ?Sized>(
     layout: &CabinetLayout,
 ) -> Result<(), MetricsError> {
     if layout.switches() != t.num_switches() {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "switches",
             value: layout.switches() as u64,
             rule: "the cabinet layout must be made for the topology's number of switches",
-        });
+        }));
     }
     Ok(())
 }

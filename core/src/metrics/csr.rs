@@ -4,8 +4,8 @@
 //! each neighbour once (parallel links merged, self loops dropped), sorted by id. Row `v` is
 //! `targets[offsets[v] .. offsets[v + 1]]`.
 
-use super::error::need;
 use super::MetricsError;
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{Port, Topology};
 
 /// Buffer sizes [`Csr::build`] needs for a topology (see [`csr_size`]).
@@ -53,7 +53,7 @@ impl<'a> Csr<'a> {
     ) -> Result<Csr<'a>, MetricsError> {
         let n = t.num_switches();
         let radix = t.radix();
-        need("CSR offsets", n as usize + 1, offsets.len())?;
+        CapacityError::check("CSR offsets", n as usize + 1, offsets.len())?;
         let mut end = 0usize;
         for s in 0..n {
             if let Some(o) = offsets.get_mut(s as usize) {
@@ -68,11 +68,11 @@ impl<'a> Csr<'a> {
                     match targets.get_mut(end) {
                         Some(slot) => *slot = l.peer,
                         None => {
-                            return Err(MetricsError::Capacity {
+                            return Err(MetricsError::Capacity(CapacityError {
                                 what: "CSR targets",
                                 needed: csr_size(t).targets as u64,
                                 available: targets.len() as u64,
-                            })
+                            }))
                         }
                     }
                     end += 1;
@@ -80,11 +80,11 @@ impl<'a> Csr<'a> {
             }
             end = start + sort_dedup(&mut targets[start..end]);
             if end > u32::MAX as usize {
-                return Err(MetricsError::Invalid {
+                return Err(MetricsError::Invalid(InvalidParam {
                     param: "links",
                     value: end as u64,
                     rule: "the CSR holds at most 2^32 - 1 adjacency entries",
-                });
+                }));
             }
         }
         let offsets = &mut offsets[..n as usize + 1];
@@ -99,10 +99,12 @@ impl<'a> Csr<'a> {
     /// exactly `offsets[n]` entries), after checking it is well formed: offsets start at 0 and
     /// never decrease, and every target is a vertex.
     pub fn from_parts(offsets: &'a [u32], targets: &'a [u32]) -> Result<Csr<'a>, MetricsError> {
-        let malformed = |value: u64| MetricsError::Invalid {
-            param: "CSR",
-            value,
-            rule: "offsets must start at 0, never decrease and end at the number of targets",
+        let malformed = |value: u64| {
+            MetricsError::Invalid(InvalidParam {
+                param: "CSR",
+                value,
+                rule: "offsets must start at 0, never decrease and end at the number of targets",
+            })
         };
         let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
             return Err(malformed(0));
@@ -115,11 +117,11 @@ impl<'a> Csr<'a> {
         }
         let n = (offsets.len() - 1) as u32;
         if let Some(&bad) = targets.iter().find(|&&v| v >= n) {
-            return Err(MetricsError::Invalid {
+            return Err(MetricsError::Invalid(InvalidParam {
                 param: "CSR target",
                 value: bad as u64,
                 rule: "adjacency targets must be vertices 0..n",
-            });
+            }));
         }
         Ok(Csr { offsets, targets })
     }
@@ -224,20 +226,20 @@ mod tests {
         let (mut off, mut tg) = (vec![0; 3], vec![0; 4]);
         assert!(matches!(
             Csr::build(&g, &mut off, &mut tg),
-            Err(MetricsError::Capacity {
+            Err(MetricsError::Capacity(CapacityError {
                 what: "CSR offsets",
                 needed: 4,
                 available: 3
-            })
+            }))
         ));
         let (mut off, mut tg) = (vec![0; 4], vec![0; 3]);
         assert!(matches!(
             Csr::build(&g, &mut off, &mut tg),
-            Err(MetricsError::Capacity {
+            Err(MetricsError::Capacity(CapacityError {
                 what: "CSR targets",
                 needed: 4,
                 available: 3
-            })
+            }))
         ));
     }
 }

@@ -6,8 +6,8 @@
 //! the smaller `(switch, port)`; its class is the class seen from that end, except that the
 //! fat-tree classes [`LinkClass::Up`] and [`LinkClass::Down`] both count as fat-tree links.
 
-use super::error::need;
 use super::MetricsError;
+use crate::error::CapacityError;
 use crate::topology::{LinkClass, Port, Topology};
 
 /// Number of `LinkClass::Dim(i)` classes counted one by one; higher dimensions share
@@ -159,7 +159,7 @@ pub fn degree_histogram<T: Topology + ?Sized>(t: &T, hist: &mut [u64]) -> Result
         let d = t.degree(s) as usize;
         match hist.get_mut(d) {
             Some(c) => *c += 1,
-            None => need("degree histogram bins", d + 1, hist.len())?,
+            None => CapacityError::check("degree histogram bins", d + 1, hist.len())?,
         }
     }
     Ok(())
@@ -194,11 +194,11 @@ mod tests {
         let mut short = [0u64; 3];
         assert!(matches!(
             degree_histogram(&g, &mut short),
-            Err(MetricsError::Capacity {
+            Err(MetricsError::Capacity(CapacityError {
                 needed: 4,
                 available: 3,
                 ..
-            })
+            }))
         ));
     }
 

@@ -27,6 +27,7 @@ pub use degree::{degree_histogram, degree_stats, DegreeStats, LinkClassCounts};
 pub use error::MetricsError;
 pub use summary::{DistanceOutputs, DistanceSummary, HISTOGRAM_BINS};
 
+use crate::error::InvalidParam;
 use crate::topology::{Symmetry, Topology};
 
 /// Scratch buffers of [`distance_summary`]; sizes from [`DistanceScratch::sizes`].
@@ -85,11 +86,11 @@ pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
 ) -> Result<DistanceSummary, MetricsError> {
     let n = t.num_switches();
     if csr.num_vertices() != n {
-        return Err(MetricsError::Invalid {
+        return Err(MetricsError::Invalid(InvalidParam {
             param: "csr",
             value: csr.num_vertices() as u64,
             rule: "the CSR must be built from the same topology (one row per switch)",
-        });
+        }));
     }
     outputs.check(n as usize, n as usize)?;
     match t.symmetry() {

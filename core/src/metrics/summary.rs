@@ -1,6 +1,7 @@
 //! All-pairs distance summary: diameter, ASPL, distance histogram (spec/routing.md §1).
 
 use super::MetricsError;
+use crate::error::InvalidParam;
 
 /// Number of histogram bins kept in a [`DistanceSummary`]: distances `0..HISTOGRAM_BINS` are
 /// counted one by one, larger ones in [`DistanceSummary::overflow`]. The whole histogram, for
@@ -71,10 +72,10 @@ impl<'a> DistanceOutputs<'a> {
     /// Checks the buffer lengths: `sources` eccentricities, `n` histogram entries.
     pub(crate) fn check(&self, sources: usize, n: usize) -> Result<(), MetricsError> {
         if let Some(e) = self.eccentricities.as_deref() {
-            super::error::need("eccentricities", sources, e.len())?;
+            crate::error::CapacityError::check("eccentricities", sources, e.len())?;
         }
         if let Some(h) = self.histogram.as_deref() {
-            super::error::need("distance histogram", n, h.len())?;
+            crate::error::CapacityError::check("distance histogram", n, h.len())?;
         }
         Ok(())
     }
@@ -146,19 +147,19 @@ impl DistanceSummary {
     /// sources than there are switches.
     pub fn merge(&mut self, other: &DistanceSummary) -> Result<(), MetricsError> {
         if other.switches != self.switches {
-            return Err(MetricsError::Invalid {
+            return Err(MetricsError::Invalid(InvalidParam {
                 param: "switches",
                 value: other.switches as u64,
                 rule: "only summaries of the same graph (same number of switches) merge",
-            });
+            }));
         }
         let sources = self.sources as u64 + other.sources as u64;
         if sources > self.switches as u64 {
-            return Err(MetricsError::Invalid {
+            return Err(MetricsError::Invalid(InvalidParam {
                 param: "sources",
                 value: sources,
                 rule: "merged summaries must cover disjoint sources (at most one per switch)",
-            });
+            }));
         }
         self.sources = sources as u32;
         self.diameter = self.diameter.max(other.diameter);

@@ -2,6 +2,7 @@
 //! (topology::testutil), spec values for `G(n, log2 n)` (topologies.md §2, reference-results
 //! A1) and the cable comparison of mapping.md §6 (reference-results A7).
 
+use crate::error::{CapacityError, InvalidParam};
 use std::vec;
 use std::vec::Vec;
 
@@ -448,7 +449,10 @@ fn entry_rejects_a_foreign_csr() {
                 DistanceOutputs::none(),
                 &mut |_, _| {},
             );
-            assert!(matches!(r, Err(MetricsError::Invalid { param: "csr", .. })));
+            assert!(matches!(
+                r,
+                Err(MetricsError::Invalid(InvalidParam { param: "csr", .. }))
+            ));
         });
     });
 }
@@ -468,10 +472,10 @@ fn bit_bfs_rejects_bad_ranges_and_buffers() {
         );
         assert!(matches!(
             r,
-            Err(MetricsError::Invalid {
+            Err(MetricsError::Invalid(InvalidParam {
                 param: "batches",
                 ..
-            })
+            }))
         ));
         let r = bit_bfs::run_batches(
             &csr,
@@ -480,7 +484,7 @@ fn bit_bfs_rejects_bad_ranges_and_buffers() {
             DistanceOutputs::none(),
             &mut |_, _| {},
         );
-        assert!(matches!(r, Err(MetricsError::Capacity { .. })));
+        assert!(matches!(r, Err(MetricsError::Capacity(..))));
         let mut ecc = [0u32; 63];
         let r = bit_bfs::run_batches(
             &csr,
@@ -489,7 +493,10 @@ fn bit_bfs_rejects_bad_ranges_and_buffers() {
             DistanceOutputs::with_eccentricities(&mut ecc),
             &mut |_, _| {},
         );
-        assert!(matches!(r, Err(MetricsError::Capacity { needed: 64, .. })));
+        assert!(matches!(
+            r,
+            Err(MetricsError::Capacity(CapacityError { needed: 64, .. }))
+        ));
     });
 }
 

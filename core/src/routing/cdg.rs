@@ -7,11 +7,12 @@
 //! `switches · radix · vcs · radix · vcs` bits in a caller buffer. Works for any [`Routing`],
 //! table-driven ones included.
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{SwitchId, Topology};
 
 use super::channel::ChannelVc;
 use super::cycle::{CycleSearch, DependencyGraph, Frame};
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 use super::walk::{walk, Step};
 use super::Routing;
 
@@ -51,22 +52,22 @@ impl<'a, T: Topology> Cdg<'a, T> {
     /// ([`Cdg::words_needed`] words).
     pub fn new(topo: &'a T, vcs: u8, bits: &'a mut [u64]) -> Result<Self, RoutingError> {
         if vcs == 0 {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "vcs",
                 value: 0,
                 rule: "a channel dependency graph needs at least 1 virtual channel",
-            });
+            }));
         }
         let vertices = Self::vertices_needed(topo, vcs);
         if vertices > u32::MAX as u64 / 2 {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "channels x vcs",
                 value: vertices,
                 rule: "the dependency graph needs fewer than 2^31 vertices",
-            });
+            }));
         }
         let words = Self::words_needed(topo, vcs);
-        need("CDG bits", words, bits.len())?;
+        CapacityError::check("CDG bits", words, bits.len())?;
         let bits = &mut bits[..words as usize];
         bits.fill(0);
         Ok(Cdg {
@@ -116,11 +117,11 @@ impl<'a, T: Topology> Cdg<'a, T> {
                 port: from.port,
             })?;
         if link.peer != to.switch || self.vertex(to).is_none() {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "dependency target switch",
                 value: to.switch as u64,
                 rule: "a dependency must continue at the switch its first channel leads to",
-            });
+            }));
         }
         let slot = to.port as u32 * self.vcs + to.vc as u32;
         let bit = v as u64 * (self.radix * self.vcs) as u64 + slot as u64;
@@ -225,7 +226,7 @@ impl<'a, T: Topology> Cdg<'a, T> {
             None => Ok(Deadlock::Free),
             Some(i) => {
                 let frames = search.frames().get(i..).unwrap_or(&[]);
-                need("cycle channels", frames.len() as u64, cycle_out.len())?;
+                CapacityError::check("cycle channels", frames.len() as u64, cycle_out.len())?;
                 for (o, f) in cycle_out.iter_mut().zip(frames) {
                     *o = self.channel(f.vertex);
                 }

@@ -13,6 +13,7 @@
 //! [`Circulant`]) the jump `±1` always makes progress, so the guard only protects against
 //! inconsistent parameters.
 
+use crate::error::InvalidParam;
 use crate::topology::{Circulant, PortIndex, SwitchId, TerminalId};
 
 use super::circulant_jump::{port_by_jump, Jump};
@@ -43,11 +44,11 @@ impl<'a> CirculantGreedy<'a> {
         let n = self.circulant.n() as u64;
         let x = x as u64;
         if x >= n {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "offset",
                 value: x,
                 rule: "a circulant offset must be below n",
-            });
+            }));
         }
         if x == 0 {
             return Ok(None);
@@ -82,11 +83,11 @@ impl<'a> CirculantGreedy<'a> {
         }
         match best {
             Some((d, j)) if d < circ(x) => Ok(Some(j)),
-            _ => Err(RoutingError::Invalid {
+            _ => Err(RoutingError::Invalid(InvalidParam {
                 param: "offset",
                 value: x,
                 rule: "greedy circulant routing needs a jump that reduces the circular distance",
-            }),
+            })),
         }
     }
 

@@ -8,6 +8,7 @@
 //! spec. The number of jumps is the NAF weight of `x` (with the `n/2` rule), which equals
 //! the BFS distance: the routing is minimal. O(1) per hop, one VC.
 
+use crate::error::InvalidParam;
 use crate::topology::{Circulant, PortIndex, SwitchId, TerminalId};
 
 use super::circulant_jump::{port_by_jump, Jump};
@@ -27,21 +28,21 @@ impl<'a> CirculantNaf<'a> {
     pub fn new(circulant: &'a Circulant) -> Result<Self, RoutingError> {
         let n = circulant.n();
         if !n.is_power_of_two() {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "NAF routing needs G(n, log2 n) with n a power of two",
-            });
+            }));
         }
         let jumps = circulant.jumps();
         let powers = jumps.len() == n.trailing_zeros() as usize
             && jumps.iter().enumerate().all(|(i, &c)| c == 1 << i);
         if !powers {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "jumps",
                 value: jumps.len() as u64,
                 rule: "NAF routing needs G(n, log2 n): jumps exactly 1, 2, 4, ..., n/2",
-            });
+            }));
         }
         Ok(CirculantNaf { circulant })
     }
@@ -56,11 +57,11 @@ impl<'a> CirculantNaf<'a> {
     pub fn jump(&self, x: u32) -> Result<Option<Jump>, RoutingError> {
         let n = self.circulant.n();
         if x >= n {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "offset",
                 value: x as u64,
                 rule: "a circulant offset must be below n",
-            });
+            }));
         }
         if x == 0 {
             return Ok(None);

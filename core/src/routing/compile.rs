@@ -8,6 +8,7 @@
 //! The result should be checked with [`super::walk`] against the original routing.
 //! [`switch_table`] compiles the table of one switch only (what a device needs for itself).
 
+use crate::error::InvalidParam;
 use crate::topology::{Port, PortIndex, SwitchId, Topology};
 
 use super::error::RoutingError;
@@ -134,11 +135,11 @@ pub fn compile_tables<T: Topology, R: Routing + ?Sized>(
     mut layers: Option<&mut TableSetBuilder<'_, u8>>,
 ) -> Result<(), RoutingError> {
     if mode == VcMode::PerPath && layers.is_none() {
-        return Err(RoutingError::Invalid {
+        return Err(RoutingError::Invalid(InvalidParam {
             param: "layers",
             value: 0,
             rule: "per-path VC mode needs layer tables",
-        });
+        }));
     }
     for s in 0..topo.num_switches() {
         compile_switch(topo, routing, s, mode, routes)?;
@@ -246,7 +247,7 @@ mod tests {
         );
         assert!(matches!(
             switch_table(&torus, &dor, 0, VcMode::InTable, &mut b),
-            Err(RoutingError::Capacity { .. })
+            Err(RoutingError::Capacity(..))
         ));
     }
 }

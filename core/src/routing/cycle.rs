@@ -15,7 +15,8 @@
 //! the search which edges it removed ([`CycleSearch::edge_removed`]) can resume in O(1) per
 //! removal ([`CycleSearch::resume_after_removals`]).
 
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
+use crate::error::CapacityError;
 
 /// A directed graph whose vertices have numbered successor slots.
 pub trait DependencyGraph {
@@ -64,8 +65,8 @@ impl<'s> CycleSearch<'s> {
         stack: &'s mut [Frame],
     ) -> Result<Self, RoutingError> {
         let color = marks;
-        need("cycle search marks", vertices as u64, color.len())?;
-        need("cycle search stack", vertices as u64, stack.len())?;
+        CapacityError::check("cycle search marks", vertices as u64, color.len())?;
+        CapacityError::check("cycle search stack", vertices as u64, stack.len())?;
         color[..vertices as usize].fill(WHITE);
         Ok(CycleSearch {
             color,

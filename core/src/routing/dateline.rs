@@ -21,6 +21,7 @@
 //! neither VC has a dependency cycle around a ring; dependencies between dimensions go from
 //! lower to higher dimensions only.
 
+use crate::error::InvalidParam;
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 
 use super::error::RoutingError;
@@ -122,11 +123,11 @@ impl<'a, R: Routing> DatelineVcs<'a, R> {
     /// datelines: it is rejected ([`RoutingError::Invalid`]).
     pub fn new(torus: &'a Torus, inner: R) -> Result<Self, RoutingError> {
         if !torus.wraps() {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "torus",
                 value: 0,
                 rule: "dateline VCs need a torus (wrap-around links); a mesh has no dateline",
-            });
+            }));
         }
         Ok(DatelineVcs { torus, inner })
     }

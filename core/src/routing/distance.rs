@@ -2,9 +2,10 @@
 //! "store all-pairs distances as u16 matrices"). Row `t` holds the BFS distances from switch
 //! `t`; the graph is undirected, so `dist(t, v) = dist(v, t)`.
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{Port, SwitchId, Topology};
 
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 
 /// Distance value of an unreachable switch.
 pub const UNREACHABLE: u16 = u16::MAX;
@@ -19,8 +20,8 @@ pub fn bfs_into<T: Topology>(
     queue: &mut [u32],
 ) -> Result<(), RoutingError> {
     let n = topo.num_switches();
-    need("BFS distances", n as u64, dist.len())?;
-    need("BFS queue", n as u64, queue.len())?;
+    CapacityError::check("BFS distances", n as u64, dist.len())?;
+    CapacityError::check("BFS queue", n as u64, queue.len())?;
     if src >= n {
         return Err(RoutingError::SwitchOutOfRange {
             switch: src,
@@ -28,11 +29,11 @@ pub fn bfs_into<T: Topology>(
         });
     }
     if n as u64 > UNREACHABLE as u64 {
-        return Err(RoutingError::Invalid {
+        return Err(RoutingError::Invalid(InvalidParam {
             param: "switches",
             value: n as u64,
             rule: "u16 distances need fewer than 65535 switches",
-        });
+        }));
     }
     let dist = &mut dist[..n as usize];
     dist.fill(UNREACHABLE);
@@ -81,7 +82,7 @@ impl<'a> DistanceMatrix<'a> {
     ) -> Result<Self, RoutingError> {
         let n = topo.num_switches();
         let entries = Self::entries_needed(topo);
-        need("distance matrix", entries, buf.len())?;
+        CapacityError::check("distance matrix", entries, buf.len())?;
         let buf = &mut buf[..entries as usize];
         if n > 0 {
             for (t, row) in buf.chunks_exact_mut(n as usize).enumerate() {
@@ -97,11 +98,11 @@ impl<'a> DistanceMatrix<'a> {
     pub fn new(n: u32, d: &'a [u16]) -> Result<Self, RoutingError> {
         let needed = n as u64 * n as u64;
         if d.len() as u64 != needed {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "distance matrix entries",
                 value: d.len() as u64,
                 rule: "a distance matrix of n switches needs exactly n·n entries",
-            });
+            }));
         }
         Ok(DistanceMatrix { n, d })
     }

@@ -13,6 +13,7 @@
 //! torus ring of `k >= 4` the wrap-around closes a channel dependency cycle), or dateline
 //! VC0/VC1 per dimension ([`super::dateline`]), which makes torus DOR deadlock-free.
 
+use crate::error::InvalidParam;
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 
 use super::dateline::{dateline_vc, RingHop, DATELINE_VCS};
@@ -41,11 +42,11 @@ impl<'a> TorusDor<'a> {
     /// wrap-around links: [`TorusVcs::Dateline`] on a mesh is rejected.
     pub fn new(torus: &'a Torus, vcs: TorusVcs) -> Result<Self, RoutingError> {
         if vcs == TorusVcs::Dateline && !torus.wraps() {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "vcs",
                 value: DATELINE_VCS as u64,
                 rule: "dateline VCs need a torus (wrap-around links); mesh DOR uses 1 VC",
-            });
+            }));
         }
         Ok(TorusDor { torus, vcs })
     }

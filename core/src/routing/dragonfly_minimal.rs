@@ -31,6 +31,7 @@
 //! VC is not part of it: it follows the rule [`MinimalVcs::out_vc`] (input VC, raised to 1
 //! on a global port), which a router applies per packet.
 
+use crate::error::InvalidParam;
 use crate::topology::{Dragonfly, PortIndex, SwitchId, TerminalId, Topology};
 
 use super::endpoint::inject_state;
@@ -60,11 +61,13 @@ pub fn step_toward_group(
     if g_at == group {
         return Ok(None);
     }
-    let (owner, port, _, _) = df.global_link(g_at, group).ok_or(RoutingError::Invalid {
-        param: "group",
-        value: group as u64,
-        rule: "the target group must be a group of the Dragonfly (0..g)",
-    })?;
+    let (owner, port, _, _) =
+        df.global_link(g_at, group)
+            .ok_or(RoutingError::Invalid(InvalidParam {
+                param: "group",
+                value: group as u64,
+                rule: "the target group must be a group of the Dragonfly (0..g)",
+            }))?;
     if owner == at {
         return Ok(Some(DragonflyStep { port, global: true }));
     }

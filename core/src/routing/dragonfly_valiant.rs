@@ -29,6 +29,7 @@
 //! BookSim's UGAL does) and fall back to minimal routing when `g ≤ 2` (no group outside
 //! `{G_s, G_d}`). Minimally routed packets start in phase 1 (local VC1, global VC2).
 
+use crate::error::InvalidParam;
 use crate::rng::hash64;
 use crate::topology::{Dragonfly, PortIndex, SwitchId, TerminalId, Topology};
 
@@ -202,11 +203,11 @@ impl<'a> DragonflyValiant<'a> {
         dst: TerminalId,
     ) -> Result<RouteEntry, RoutingError> {
         if self.choice != Intermediate::PerDestination {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "intermediate choice",
                 value: 0,
                 rule: "only destination-based Valiant routes fit per-(VC, destination) tables",
-            });
+            }));
         }
         let (t, tport) = terminal_location(self.topo, dst)?;
         let (g_at, _) = locate(self.topo, at)?;
@@ -221,11 +222,11 @@ impl<'a> DragonflyValiant<'a> {
             Arrival::Vc(0) => (0, via),
             Arrival::Vc(vc) if vc < VALIANT_VCS => (vc, PacketState::NO_VIA),
             Arrival::Vc(vc) => {
-                return Err(RoutingError::Invalid {
+                return Err(RoutingError::Invalid(InvalidParam {
                     param: "arrival VC",
                     value: vc as u64,
                     rule: "Valiant routing uses VCs 0..3",
-                })
+                }))
             }
         };
         // A phase-0 packet arriving where the hash names this very group has reached its

@@ -1,5 +1,6 @@
 //! Errors of routing, table handling and deadlock analysis.
 
+use crate::error::{CapacityError, InvalidParam};
 use core::fmt;
 
 use crate::topology::{PortIndex, SwitchId, TerminalId};
@@ -100,23 +101,9 @@ pub enum RoutingError {
         limit: u8,
     },
     /// A caller-provided buffer (or a fixed capacity) is too small.
-    Capacity {
-        /// What ran out.
-        what: &'static str,
-        /// Entries needed.
-        needed: u64,
-        /// Entries available.
-        available: u64,
-    },
+    Capacity(CapacityError),
     /// `param = value` breaks `rule`.
-    Invalid {
-        /// Parameter name.
-        param: &'static str,
-        /// Rejected value.
-        value: u64,
-        /// What is allowed.
-        rule: &'static str,
-    },
+    Invalid(InvalidParam),
 }
 
 impl fmt::Display for RoutingError {
@@ -183,32 +170,12 @@ impl fmt::Display for RoutingError {
                 f,
                 "routing needs more than {searched} virtual layers, limit is {limit}"
             ),
-            RoutingError::Capacity {
-                what,
-                needed,
-                available,
-            } => write!(
-                f,
-                "capacity exceeded: {what} needs {needed} entries, {available} available"
-            ),
-            RoutingError::Invalid { param, value, rule } => {
-                write!(f, "{rule}, got {param} = {value}")
-            }
+            RoutingError::Capacity(e) => e.fmt(f),
+            RoutingError::Invalid(e) => e.fmt(f),
         }
     }
 }
 
-impl core::error::Error for RoutingError {}
+crate::error::from_shared!(RoutingError, Capacity, Invalid);
 
-/// Checks that `buf` holds at least `needed` entries.
-pub(crate) fn need(what: &'static str, needed: u64, available: usize) -> Result<(), RoutingError> {
-    if (available as u64) < needed {
-        Err(RoutingError::Capacity {
-            what,
-            needed,
-            available: available as u64,
-        })
-    } else {
-        Ok(())
-    }
-}
+impl core::error::Error for RoutingError {}

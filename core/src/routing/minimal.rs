@@ -10,11 +10,12 @@
 //! * [`MinimalRouting`] answers hops from an all-pairs [`DistanceMatrix`] (host side), and
 //!   [`all_tables`] builds every switch's table from it in O(n · (n · degree + T)).
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
 
 use super::distance::{bfs_into, DistanceMatrix, UNREACHABLE};
 use super::endpoint::inject_state;
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 use super::table::{RouteEntry, RunTableBuilder};
 use super::table_set::TableSetBuilder;
 use super::{terminal_location, Hop, PacketState, Routing};
@@ -30,11 +31,11 @@ impl<'a, T: Topology> MinimalRouting<'a, T> {
     /// Routing over `topo` with its distance matrix (which must belong to `topo`).
     pub fn new(topo: &'a T, dist: DistanceMatrix<'a>) -> Result<Self, RoutingError> {
         if dist.switches() != topo.num_switches() {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "distance matrix switches",
                 value: dist.switches() as u64,
                 rule: "the distance matrix must have one row per switch of the topology",
-            });
+            }));
         }
         Ok(MinimalRouting { topo, dist })
     }
@@ -128,8 +129,8 @@ pub fn switch_table<T: Topology>(
         });
     }
     let nn = n as usize;
-    need("best distances", n as u64, scratch.best_dist.len())?;
-    need("best ports", n as u64, scratch.best_port.len())?;
+    CapacityError::check("best distances", n as u64, scratch.best_dist.len())?;
+    CapacityError::check("best ports", n as u64, scratch.best_port.len())?;
     let best_dist = &mut scratch.best_dist[..nn];
     let best_port = &mut scratch.best_port[..nn];
     best_dist.fill(UNREACHABLE);
@@ -194,8 +195,8 @@ pub fn all_tables<T: Topology>(
     let topo = routing.topo;
     let n = topo.num_switches();
     let nn = n as usize;
-    need("best distances", n as u64, best_dist.len())?;
-    need("best ports", n as u64, best_port.len())?;
+    CapacityError::check("best distances", n as u64, best_dist.len())?;
+    CapacityError::check("best ports", n as u64, best_port.len())?;
     let best_dist = &mut best_dist[..nn];
     let best_port = &mut best_port[..nn];
     for s in 0..n {

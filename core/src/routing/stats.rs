@@ -2,10 +2,11 @@
 //! edge forwarding index is their maximum), with load summaries split by
 //! [`LinkClass`]. Hops are router hops (spec/routing.md §8, [DISS] convention).
 
+use crate::error::CapacityError;
 use crate::topology::{LinkClass, Port, Topology};
 
 use super::channel::channel_index;
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 use super::walk::walk;
 use super::Routing;
 
@@ -56,7 +57,7 @@ pub fn all_to_all<T: Topology, R: Routing + ?Sized>(
 ) -> Result<PathStats, RoutingError> {
     let radix = topo.radix();
     let channels = topo.num_switches() as u64 * radix as u64;
-    need("channel loads", channels, loads.len())?;
+    CapacityError::check("channel loads", channels, loads.len())?;
     let loads = &mut loads[..channels as usize];
     loads.fill(0);
     hop_histogram.fill(0);
@@ -75,11 +76,11 @@ pub fn all_to_all<T: Topology, R: Routing + ?Sized>(
             let hist_len = hop_histogram.len();
             let slot = hop_histogram
                 .get_mut(hops as usize)
-                .ok_or(RoutingError::Capacity {
+                .ok_or(RoutingError::Capacity(CapacityError {
                     what: "hop histogram",
                     needed: hops as u64 + 1,
                     available: hist_len as u64,
-                })?;
+                }))?;
             *slot += 1;
             st.pairs += 1;
             st.total_hops += hops as u64;
@@ -126,7 +127,7 @@ pub fn load_by_class<T: Topology>(
                 let idx = match out[..used].iter().position(|(c, _)| *c == l.class) {
                     Some(i) => i,
                     None => {
-                        need("link classes", used as u64 + 1, out.len())?;
+                        CapacityError::check("link classes", used as u64 + 1, out.len())?;
                         out[used] = (l.class, LoadSummary::default());
                         used += 1;
                         used - 1

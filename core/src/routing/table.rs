@@ -7,6 +7,7 @@
 //! at 0, starts strictly increase and neighbouring runs differ in value, so one table has
 //! exactly one representation. Lookup is a binary search, O(log runs).
 
+use crate::error::{CapacityError, InvalidParam};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::image::ImageKind;
@@ -79,11 +80,11 @@ impl<'a, V: Copy + Eq> RunTable<'a, V> {
             if runs.is_empty() {
                 return Ok(RunTable { runs, len });
             }
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "runs",
                 value: runs.len() as u64,
                 rule: "a table of 0 destinations has no runs",
-            });
+            }));
         }
         let mut prev: Option<&Run<V>> = None;
         for r in runs {
@@ -92,20 +93,20 @@ impl<'a, V: Copy + Eq> RunTable<'a, V> {
                 Some(p) => r.first > p.first && r.value != p.value,
             };
             if !ok || r.first >= len {
-                return Err(RoutingError::Invalid {
+                return Err(RoutingError::Invalid(InvalidParam {
                     param: "run start",
                     value: r.first as u64,
                     rule: "runs must start at 0, increase strictly, stay below the destination count and differ from their neighbour",
-                });
+                }));
             }
             prev = Some(r);
         }
         if runs.is_empty() {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "runs",
                 value: 0,
                 rule: "a table of at least one destination needs at least one run",
-            });
+            }));
         }
         Ok(RunTable { runs, len })
     }
@@ -176,11 +177,14 @@ impl<'a, V: Copy + Eq> RunTableBuilder<'a, V> {
     /// Appends the value of the next destination (`len()` before the call).
     pub fn push(&mut self, value: V) -> Result<(), RoutingError> {
         let dst = self.len;
-        self.len = self.len.checked_add(1).ok_or(RoutingError::Capacity {
-            what: "table destinations",
-            needed: u32::MAX as u64 + 1,
-            available: u32::MAX as u64,
-        })?;
+        self.len = self
+            .len
+            .checked_add(1)
+            .ok_or(RoutingError::Capacity(CapacityError {
+                what: "table destinations",
+                needed: u32::MAX as u64 + 1,
+                available: u32::MAX as u64,
+            }))?;
         push_run(self.runs, &mut self.used, dst, value, "table runs")
     }
 
@@ -231,11 +235,11 @@ pub(crate) fn push_run<V: Copy + Eq>(
             *used += 1;
             Ok(())
         }
-        None => Err(RoutingError::Capacity {
+        None => Err(RoutingError::Capacity(CapacityError {
             what,
             needed: *used as u64 + 1,
             available: runs.len() as u64,
-        }),
+        })),
     }
 }
 
@@ -281,7 +285,7 @@ mod tests {
         let mut b = RunTableBuilder::new(&mut buf);
         b.push(1).unwrap();
         b.push(2).unwrap();
-        assert!(matches!(b.push(3), Err(RoutingError::Capacity { .. })));
+        assert!(matches!(b.push(3), Err(RoutingError::Capacity(..))));
         let runs = [
             Run {
                 first: 0,

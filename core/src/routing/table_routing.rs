@@ -2,6 +2,7 @@
 //! current switch gives the port, the VC comes from the entry or — when per-path layer
 //! tables are present — from the layer of the path fixed at injection (InfiniBand SL/VL).
 
+use crate::error::InvalidParam;
 use crate::topology::{Port, SwitchId, TerminalId, Topology};
 
 use super::endpoint::inject_state;
@@ -31,11 +32,11 @@ impl<'a, T: Topology> TableRouting<'a, T> {
     ) -> Result<Self, RoutingError> {
         let check = |switches: u32, dests: u32, what: &'static str| {
             if switches != topo.num_switches() || dests != topo.num_terminals() {
-                Err(RoutingError::Invalid {
+                Err(RoutingError::Invalid(InvalidParam {
                     param: what,
                     value: switches as u64,
                     rule: "tables need one table per switch and one entry per terminal",
-                })
+                }))
             } else {
                 Ok(())
             }
@@ -45,11 +46,11 @@ impl<'a, T: Topology> TableRouting<'a, T> {
             check(l.switches(), l.destinations(), "layer tables")?;
         }
         if num_vcs == 0 {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "num_vcs",
                 value: 0,
                 rule: "a routing needs at least 1 virtual channel",
-            });
+            }));
         }
         Ok(TableRouting {
             topo,

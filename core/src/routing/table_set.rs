@@ -3,9 +3,10 @@
 //! offsets[s+1]]`). A host builds a whole network's tables here; a device holds one
 //! [`RunTable`].
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{SwitchId, TerminalId};
 
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 use super::table::{push_run, Run, RunTable};
 
 /// Read-only tables of `switches` switches, each covering destinations `0..destinations`.
@@ -25,10 +26,12 @@ impl<'a, V: Copy + Eq> TableSet<'a, V> {
         offsets: &'a [u32],
         destinations: u32,
     ) -> Result<Self, RoutingError> {
-        let bad = |value: u64| RoutingError::Invalid {
-            param: "table offsets",
-            value,
-            rule: "offsets must start at 0, never decrease and end at the number of runs",
+        let bad = |value: u64| {
+            RoutingError::Invalid(InvalidParam {
+                param: "table offsets",
+                value,
+                rule: "offsets must start at 0, never decrease and end at the number of runs",
+            })
         };
         match (offsets.first(), offsets.last()) {
             (Some(0), Some(&last)) if last as usize == runs.len() => {}
@@ -101,7 +104,7 @@ impl<'a, V: Copy + Eq> TableSetBuilder<'a, V> {
         runs: &'a mut [Run<V>],
         offsets: &'a mut [u32],
     ) -> Result<Self, RoutingError> {
-        need("table offsets", switches as u64 + 1, offsets.len())?;
+        CapacityError::check("table offsets", switches as u64 + 1, offsets.len())?;
         if let Some(o) = offsets.first_mut() {
             *o = 0;
         }
@@ -125,11 +128,11 @@ impl<'a, V: Copy + Eq> TableSetBuilder<'a, V> {
     /// destination the builder moves on to the next switch.
     pub fn push(&mut self, value: V) -> Result<(), RoutingError> {
         if self.switch >= self.switches {
-            return Err(RoutingError::Capacity {
+            return Err(RoutingError::Capacity(CapacityError {
                 what: "table entries",
                 needed: self.switches as u64 * self.destinations as u64 + 1,
                 available: self.switches as u64 * self.destinations as u64,
-            });
+            }));
         }
         let dst = self.dst;
         let start = self.offsets.get(self.switch as usize).copied().unwrap_or(0) as usize;
@@ -160,11 +163,11 @@ impl<'a, V: Copy + Eq> TableSetBuilder<'a, V> {
             }
         }
         if self.switch != self.switches {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "switch",
                 value: self.switch as u64,
                 rule: "every switch's table must be complete before finishing",
-            });
+            }));
         }
         let used = self.used;
         let n = self.switches as usize;

@@ -6,6 +6,7 @@
 //! Every switch holds exactly one terminal (terminal id = switch id) on the port right after
 //! the network ports (§0, direct topology).
 
+use crate::error::{CapacityError, InvalidParam};
 use heapless::Vec;
 
 use super::limits::check_switches;
@@ -32,11 +33,11 @@ impl Circulant {
     /// [`Family::Ring`].
     pub fn ring(n: u32) -> Result<Self, TopologyError> {
         if n < 2 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "a ring needs n >= 2",
-            });
+            }));
         }
         Self::build(Family::Ring, n, &[1])
     }
@@ -51,26 +52,28 @@ impl Circulant {
     /// (spec/topologies.md §2).
     pub fn g(n: u32) -> Result<Self, TopologyError> {
         if !n.is_power_of_two() {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "G(n, log2 n) needs n a power of two",
-            });
+            }));
         }
         if n < 2 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "G(n, log2 n) needs n >= 2",
-            });
+            }));
         }
         check_switches(n as u64)?;
         let mut jumps: Vec<u32, MAX_JUMPS> = Vec::new();
         for i in 0..n.trailing_zeros() {
-            jumps.push(1 << i).map_err(|_| TopologyError::Capacity {
-                what: "jumps",
-                needed: n.trailing_zeros() as u64,
-                available: MAX_JUMPS as u64,
+            jumps.push(1 << i).map_err(|_| {
+                TopologyError::Capacity(CapacityError {
+                    what: "jumps",
+                    needed: n.trailing_zeros() as u64,
+                    available: MAX_JUMPS as u64,
+                })
             })?;
         }
         Self::build(Family::CirculantG, n, &jumps)
@@ -78,49 +81,50 @@ impl Circulant {
 
     fn build(family: Family, n: u32, jumps: &[u32]) -> Result<Self, TopologyError> {
         if n < 2 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "a circulant needs n >= 2",
-            });
+            }));
         }
         check_switches(n as u64)?;
         if jumps.is_empty() {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "jumps",
                 value: 0,
                 rule: "a circulant needs at least one jump",
-            });
+            }));
         }
         let mut own: Vec<u32, MAX_JUMPS> = Vec::new();
-        own.extend_from_slice(jumps)
-            .map_err(|_| TopologyError::Capacity {
+        own.extend_from_slice(jumps).map_err(|_| {
+            TopologyError::Capacity(CapacityError {
                 what: "jumps",
                 needed: jumps.len() as u64,
                 available: MAX_JUMPS as u64,
-            })?;
+            })
+        })?;
         let mut prev = 0u32;
         for (i, &c) in jumps.iter().enumerate() {
             if i == 0 && c != 1 {
-                return Err(TopologyError::Invalid {
+                return Err(TopologyError::Invalid(InvalidParam {
                     param: "jumps",
                     value: c as u64,
                     rule: "the first jump must be c1 = 1",
-                });
+                }));
             }
             if i > 0 && c <= prev {
-                return Err(TopologyError::Invalid {
+                return Err(TopologyError::Invalid(InvalidParam {
                     param: "jumps",
                     value: c as u64,
                     rule: "jumps must be strictly increasing",
-                });
+                }));
             }
             if c > n / 2 {
-                return Err(TopologyError::Invalid {
+                return Err(TopologyError::Invalid(InvalidParam {
                     param: "jumps",
                     value: c as u64,
                     rule: "jumps must be at most floor(n/2)",
-                });
+                }));
             }
             prev = c;
         }
@@ -442,11 +446,11 @@ mod tests {
         let e = Circulant::g(1000).unwrap_err();
         assert_eq!(
             e,
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 1000,
                 rule: "G(n, log2 n) needs n a power of two"
-            }
+            })
         );
         assert_eq!(
             e.to_string(),
@@ -454,11 +458,11 @@ mod tests {
         );
         assert!(matches!(
             Circulant::g(0),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert_eq!(
             Circulant::g(1).unwrap_err().to_string(),
@@ -466,41 +470,41 @@ mod tests {
         );
         assert!(matches!(
             Circulant::g(1 << 31),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "switches",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Circulant::ring(1),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 1,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Circulant::new(0, &[1]),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Circulant::new(u32::MAX, &[1]),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "switches",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Circulant::new(10, &[]),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "jumps",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert_eq!(
             Circulant::new(10, &[2, 3]).unwrap_err().to_string(),
@@ -508,28 +512,28 @@ mod tests {
         );
         assert_eq!(
             Circulant::new(10, &[1, 3, 3]).unwrap_err(),
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "jumps",
                 value: 3,
                 rule: "jumps must be strictly increasing"
-            }
+            })
         );
         assert_eq!(
             Circulant::new(11, &[1, 6]).unwrap_err(),
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "jumps",
                 value: 6,
                 rule: "jumps must be at most floor(n/2)"
-            }
+            })
         );
         let many: Vec<u32> = (1..=33).collect();
         assert_eq!(
             Circulant::new(1000, &many).unwrap_err(),
-            TopologyError::Capacity {
+            TopologyError::Capacity(CapacityError {
                 what: "jumps",
                 needed: 33,
                 available: 32
-            }
+            })
         );
         assert!(format!("{}", Circulant::new(4, &[1, 3]).unwrap_err()).contains("floor(n/2)"));
     }

@@ -13,6 +13,7 @@
 //! Global links follow one of the [`GlobalArrangement`]s; every arrangement is an involution
 //! on `(group, link index)`, so port symmetry holds by construction.
 
+use crate::error::InvalidParam;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -89,57 +90,57 @@ impl Dragonfly {
         arrangement: GlobalArrangement,
     ) -> Result<Self, TopologyError> {
         if g == 0 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "g",
                 value: 0,
                 rule: "a Dragonfly needs at least one group (g ≥ 1)",
-            });
+            }));
         }
         if a == 0 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "a",
                 value: 0,
                 rule: "a Dragonfly needs at least one router per group (a ≥ 1)",
-            });
+            }));
         }
         let links_per_group = a as u64 * h as u64;
         if g as u64 > links_per_group + 1 && g > 1 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "g",
                 value: g as u64,
                 rule: "a Dragonfly needs g ≤ a·h + 1 (one global link per group pair)",
-            });
+            }));
         }
         if arrangement != GlobalArrangement::Consecutive && g as u64 != links_per_group + 1 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "g",
                 value: g as u64,
                 rule: "palm-tree and relative-mirror arrangements need g = a·h + 1",
-            });
+            }));
         }
         let switches = g as u64 * a as u64;
         if switches > u32::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "g",
                 value: g as u64,
                 rule: "a Dragonfly needs g·a < 2^32 routers",
-            });
+            }));
         }
         let terminals = switches * p as u64;
         if terminals > u32::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "p",
                 value: p as u64,
                 rule: "a Dragonfly needs g·a·p < 2^32 terminals",
-            });
+            }));
         }
         let radix = p as u64 + a as u64 - 1 + h as u64;
         if radix > PortIndex::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "h",
                 value: h as u64,
                 rule: "a Dragonfly needs radix p + a − 1 + h ≤ 65535",
-            });
+            }));
         }
         Ok(Dragonfly {
             g,
@@ -683,11 +684,11 @@ mod tests {
         let e = Dragonfly::new(10, 4, 1, 2, Consecutive).unwrap_err();
         assert!(matches!(
             e,
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "g",
                 value: 10,
                 ..
-            }
+            })
         ));
         assert_eq!(
             std::format!("{e}"),
@@ -697,36 +698,36 @@ mod tests {
             let e = Dragonfly::new(8, 4, 1, 2, arr).unwrap_err();
             assert!(matches!(
                 e,
-                TopologyError::Invalid {
+                TopologyError::Invalid(InvalidParam {
                     param: "g",
                     value: 8,
                     ..
-                }
+                })
             ));
         }
         assert!(matches!(
             Dragonfly::new(0, 4, 1, 2, Consecutive),
-            Err(TopologyError::Invalid { param: "g", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "g", .. }))
         ));
         assert!(matches!(
             Dragonfly::new(3, 0, 1, 2, Consecutive),
-            Err(TopologyError::Invalid { param: "a", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "a", .. }))
         ));
         assert!(matches!(
             Dragonfly::new(3, 2, 1, 0, Consecutive),
-            Err(TopologyError::Invalid { param: "g", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "g", .. }))
         ));
         assert!(matches!(
             Dragonfly::new(2, 1, 70_000, 1, Consecutive),
-            Err(TopologyError::Invalid { param: "h", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "h", .. }))
         ));
         assert!(matches!(
             Dragonfly::new(65_537, 65_536, 1, 1, Consecutive),
-            Err(TopologyError::Invalid { param: "g", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "g", .. }))
         ));
         assert!(matches!(
             Dragonfly::new(1_000, 1_000, 5_000, 1, Consecutive),
-            Err(TopologyError::Invalid { param: "p", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "p", .. }))
         ));
     }
 

@@ -1,21 +1,14 @@
 //! Errors of topology construction.
 
+use crate::error::{CapacityError, InvalidParam};
 use core::fmt;
 
 /// Why a topology could not be built. Every variant names the offending parameter and what
 /// is allowed, so the host can print it verbatim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TopologyError {
-    /// `param = value` breaks `rule` (a sentence such as
-    /// "G(n, log2 n) needs n a power of two").
-    Invalid {
-        /// Parameter name as the user writes it (`n`, `q`, `jumps`, ...).
-        param: &'static str,
-        /// The rejected value.
-        value: u64,
-        /// What is allowed.
-        rule: &'static str,
-    },
+    /// `param = value` breaks `rule` (a sentence such as "G(n, log2 n) needs n a power of two").
+    Invalid(InvalidParam),
     /// `param = value` must be prime.
     NotPrime {
         /// Parameter name.
@@ -24,14 +17,7 @@ pub enum TopologyError {
         value: u64,
     },
     /// A caller-provided buffer (or a fixed capacity of the core) is too small.
-    Capacity {
-        /// What ran out (e.g. "port slots", "jumps").
-        what: &'static str,
-        /// How many entries are needed.
-        needed: u64,
-        /// How many are available.
-        available: u64,
-    },
+    Capacity(CapacityError),
     /// An edge refers to a switch outside `0..n`.
     SwitchOutOfRange {
         /// The switch id.
@@ -56,21 +42,12 @@ pub enum TopologyError {
 impl fmt::Display for TopologyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            TopologyError::Invalid { param, value, rule } => {
-                write!(f, "{rule}, got {param} = {value}")
-            }
+            TopologyError::Invalid(e) => e.fmt(f),
             TopologyError::NotPrime { param, value } => write!(
                 f,
                 "{param} = {value} is not prime (only prime {param} is supported)"
             ),
-            TopologyError::Capacity {
-                what,
-                needed,
-                available,
-            } => write!(
-                f,
-                "capacity exceeded: {what} needs {needed} entries, {available} available"
-            ),
+            TopologyError::Capacity(e) => e.fmt(f),
             TopologyError::SwitchOutOfRange { switch, n } => write!(
                 f,
                 "switch {switch} is out of range: switches are 0..{n} (exclusive)"
@@ -88,5 +65,7 @@ impl fmt::Display for TopologyError {
         }
     }
 }
+
+crate::error::from_shared!(TopologyError, Capacity, Invalid);
 
 impl core::error::Error for TopologyError {}

@@ -11,6 +11,7 @@
 //! `<w[l-1 := j], l-1>` (arriving on its down port `w_{l-1}`). Class `Up` on the lower end's
 //! up ports, `Down` on the upper end's down ports. Terminal id = node id.
 
+use crate::error::{CapacityError, InvalidParam};
 use heapless::Vec;
 
 use super::limits::{check_radix, check_switches, check_terminals};
@@ -38,18 +39,18 @@ impl FatTree {
     /// 2^30 nodes and 2^30 switches.
     pub fn new(k: u32, n: u32) -> Result<Self, TopologyError> {
         if k < 2 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "k",
                 value: k as u64,
                 rule: "a k-ary n-tree needs k >= 2",
-            });
+            }));
         }
         if n < 1 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "a k-ary n-tree needs n >= 1",
-            });
+            }));
         }
         check_radix(2 * k as u64)?;
         let nodes = check_terminals((k as u64).saturating_pow(n))?;
@@ -59,10 +60,12 @@ impl FatTree {
         let mut powers = Vec::new();
         let mut p = 1u32;
         for _ in 0..n {
-            powers.push(p).map_err(|_| TopologyError::Capacity {
-                what: "fat-tree levels",
-                needed: n as u64,
-                available: MAX_LEVELS as u64,
+            powers.push(p).map_err(|_| {
+                TopologyError::Capacity(CapacityError {
+                    what: "fat-tree levels",
+                    needed: n as u64,
+                    available: MAX_LEVELS as u64,
+                })
             })?;
             p = p.saturating_mul(k);
         }
@@ -425,43 +428,43 @@ mod tests {
         );
         assert!(matches!(
             FatTree::new(4, 0),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             FatTree::new(40_000, 1),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "radix",
                 value: 80_000,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             FatTree::new(2, 31),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "terminals",
                 value: 2_147_483_648,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             FatTree::new(3, u32::MAX),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "terminals",
                 value: u64::MAX,
                 ..
-            })
+            }))
         ));
         // 2^30 nodes but 30 · 2^29 switches.
         assert!(matches!(
             FatTree::new(2, 30),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "switches",
                 ..
-            })
+            }))
         ));
         assert!(FatTree::new(18, 3).is_ok());
         assert_eq!(FatTree::new(18, 3).unwrap().num_switches(), 972);

@@ -21,6 +21,7 @@
 //! in the order the spec lists their exponents.
 
 use super::TopologyError;
+use crate::error::InvalidParam;
 
 /// Whether `n` is prime (deterministic trial division; `n < 2` is not prime).
 pub fn is_prime(n: u64) -> bool {
@@ -162,11 +163,11 @@ impl MmsField {
             });
         }
         if q == 2 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "q",
                 value: 2,
                 rule: "q must be an odd prime q = 4w ± 1 (q = 2 has no MMS generator sets)",
-            });
+            }));
         }
         let xi = primitive_element(q).ok_or(TopologyError::NotPrime {
             param: "q",
@@ -201,11 +202,11 @@ impl MmsField {
     pub fn prime_power(q: u32) -> Result<Self, TopologyError> {
         const RULE: &str = "q must be a prime or a prime power q = p^k ≥ 3 (e.g. 4, 5, 7, 8, 9)";
         let Some((p, k)) = prime_power_parts(q) else {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "q",
                 value: q as u64,
                 rule: RULE,
-            });
+            }));
         };
         if k == 1 {
             return MmsField::new(q);
@@ -231,11 +232,11 @@ impl MmsField {
             field.has_full_order(p)
         });
         let Some(modulus) = modulus else {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "q",
                 value: q as u64,
                 rule: RULE,
-            });
+            }));
         };
         field.modulus = modulus;
         field.xi_inv = field.pow(p, q as u64 - 2);
@@ -714,7 +715,10 @@ mod tests {
             Err(TopologyError::NotPrime { .. })
         ));
         let e = MmsField::new(2).unwrap_err();
-        assert!(matches!(e, TopologyError::Invalid { param: "q", .. }));
+        assert!(matches!(
+            e,
+            TopologyError::Invalid(InvalidParam { param: "q", .. })
+        ));
         assert_eq!(
             std::format!("{}", MmsField::new(9).unwrap_err()),
             "q = 9 is not prime (only prime q is supported)"
@@ -894,7 +898,7 @@ mod tests {
             assert!(
                 matches!(
                     MmsField::prime_power(q),
-                    Err(TopologyError::Invalid { param: "q", .. })
+                    Err(TopologyError::Invalid(InvalidParam { param: "q", .. }))
                 ),
                 "q = {q}"
             );
@@ -903,11 +907,11 @@ mod tests {
             std::format!("{}", MmsField::prime_power(6).unwrap_err()),
             std::format!(
                 "{}",
-                TopologyError::Invalid {
+                TopologyError::Invalid(InvalidParam {
                     param: "q",
                     value: 6,
                     rule: "q must be a prime or a prime power q = p^k ≥ 3 (e.g. 4, 5, 7, 8, 9)"
-                }
+                })
             )
         );
     }

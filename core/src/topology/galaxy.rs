@@ -27,6 +27,7 @@
 //! `j mod a`, global slot `floor(j/a)`, default `h = ceil((hs + hg)/a)`. The peer end is found
 //! the same way from `V`'s ordered list. Slots that carry no edge are unconnected.
 
+use crate::error::{CapacityError, InvalidParam};
 use serde::{Deserialize, Serialize};
 
 use super::dragonfly::GlobalLinkEnds;
@@ -128,11 +129,11 @@ impl Galaxyfly {
         h: Option<u32>,
     ) -> Result<Self, TopologyError> {
         if n == 0 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 0,
                 rule: "a Galaxy graph needs at least one cluster (n ≥ 1)",
-            });
+            }));
         }
         let field = if q == 1 {
             MmsField::trivial()
@@ -140,60 +141,60 @@ impl Galaxyfly {
             MmsField::new(q)?
         };
         if a == 0 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "a",
                 value: 0,
                 rule: "a Galaxyfly needs at least one router per supernode (a ≥ 1)",
-            });
+            }));
         }
         let supernodes = n as u64 * q as u64;
         let switches = supernodes * a as u64;
         if switches > u32::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: n as u64,
                 rule: "a Galaxyfly needs n·q·a < 2^32 routers",
-            });
+            }));
         }
         let terminals = switches * p as u64;
         if terminals > u32::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "p",
                 value: p as u64,
                 rule: "a Galaxyfly needs n·q·a·p < 2^32 terminals",
-            });
+            }));
         }
         let hs = field.generator_count();
         let degree = hs + (n - 1);
         let h = match assignment {
             RouterAssignment::RoundRobin => match h {
                 Some(h) if (h as u64) * (a as u64) < degree as u64 => {
-                    return Err(TopologyError::Invalid {
+                    return Err(TopologyError::Invalid(InvalidParam {
                         param: "h",
                         value: h as u64,
                         rule: "a Galaxyfly needs a·h ≥ hs + hg = (q − δ)/2 + (n − 1)",
-                    })
+                    }))
                 }
                 Some(h) => h,
                 None => degree.div_ceil(a),
             },
             RouterAssignment::ClusterSplit => {
                 if a != 2 {
-                    return Err(TopologyError::Invalid {
+                    return Err(TopologyError::Invalid(InvalidParam {
                         param: "a",
                         value: a as u64,
                         rule: "the cluster-split router assignment needs a = 2",
-                    });
+                    }));
                 }
                 let min_h = hs.max(n - 1);
                 match h {
                     Some(h) if h < min_h => {
-                        return Err(TopologyError::Invalid {
+                        return Err(TopologyError::Invalid(InvalidParam {
                             param: "h",
                             value: h as u64,
                             rule: "the cluster-split assignment needs h ≥ max(hs, hg) = \
                                    max((q − δ)/2, n − 1)",
-                        })
+                        }))
                     }
                     Some(h) => h,
                     None => min_h,
@@ -202,11 +203,11 @@ impl Galaxyfly {
         };
         let radix = p as u64 + a as u64 - 1 + h as u64;
         if radix > PortIndex::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "h",
                 value: h as u64,
                 rule: "a Galaxyfly needs radix p + a − 1 + h ≤ 65535",
-            });
+            }));
         }
         Ok(Galaxyfly {
             family,
@@ -386,18 +387,18 @@ impl Galaxyfly {
     ) -> Result<usize, TopologyError> {
         let (k, x) = self
             .supernode_coords(supernode)
-            .ok_or(TopologyError::Invalid {
+            .ok_or(TopologyError::Invalid(InvalidParam {
                 param: "supernode",
                 value: supernode as u64,
                 rule: "supernode ids are below n·q",
-            })?;
+            }))?;
         let deg = self.degree as usize;
         let Some(out) = out.get_mut(..deg) else {
-            return Err(TopologyError::Capacity {
+            return Err(TopologyError::Capacity(CapacityError {
                 what: "supernode neighbours",
                 needed: deg as u64,
                 available: out.len() as u64,
-            });
+            }));
         };
         let q = self.q;
         let (lower, rest) = out.split_at_mut(k as usize);
@@ -822,20 +823,20 @@ mod tests {
         }
         assert!(matches!(
             Galaxyfly::with_assignment(3, 5, 3, 1, None, split),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "a",
                 value: 3,
                 ..
-            })
+            }))
         ));
         // (5, 11): hs = 6 > a·h/2 — round-robin would accept h = 5, the split needs 6.
         assert!(matches!(
             Galaxyfly::with_assignment(5, 11, 2, 1, Some(5), split),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "h",
                 value: 5,
                 ..
-            })
+            }))
         ));
         assert!(Galaxyfly::new(5, 11, 2, 1, Some(5)).is_ok());
     }
@@ -888,25 +889,25 @@ mod tests {
         );
         assert!(matches!(
             Galaxyfly::new(3, 2, 2, 1, None),
-            Err(TopologyError::Invalid { param: "q", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "q", .. }))
         ));
         assert!(matches!(
             Galaxyfly::new(0, 5, 2, 1, None),
-            Err(TopologyError::Invalid { param: "n", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "n", .. }))
         ));
         assert!(matches!(
             Galaxyfly::new(3, 5, 0, 1, None),
-            Err(TopologyError::Invalid { param: "a", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "a", .. }))
         ));
         // hs + hg = 2 + 2 = 4 > a·h = 3·1.
         let e = Galaxyfly::new(3, 5, 3, 1, Some(1)).unwrap_err();
         assert!(matches!(
             e,
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "h",
                 value: 1,
                 ..
-            }
+            })
         ));
         assert_eq!(
             std::format!("{e}"),
@@ -915,33 +916,33 @@ mod tests {
         assert!(Galaxyfly::new(3, 5, 2, 1, Some(2)).is_ok());
         assert!(matches!(
             Galaxyfly::new(100_000, 101, 1_000, 1, None),
-            Err(TopologyError::Invalid { param: "n", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "n", .. }))
         ));
         assert!(matches!(
             Galaxyfly::new(100, 101, 100, 10_000, None),
-            Err(TopologyError::Invalid { param: "p", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "p", .. }))
         ));
         assert!(matches!(
             Galaxyfly::new(3, 5, 2, 1, Some(70_000)),
-            Err(TopologyError::Invalid { param: "h", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "h", .. }))
         ));
         let gf = Galaxyfly::galaxy(3, 5).unwrap();
         let mut small = [0u32; 3];
         assert_eq!(
             gf.supernode_neighbors(0, &mut small),
-            Err(TopologyError::Capacity {
+            Err(TopologyError::Capacity(CapacityError {
                 what: "supernode neighbours",
                 needed: 4,
                 available: 3
-            })
+            }))
         );
         let mut buf = [0u32; 8];
         assert!(matches!(
             gf.supernode_neighbors(15, &mut buf),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "supernode",
                 ..
-            })
+            }))
         ));
         assert_eq!(gf.supernode_neighbor(15, 0), None);
         assert_eq!(gf.supernode_neighbor_rank(0, 15), None);

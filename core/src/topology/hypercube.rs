@@ -9,6 +9,7 @@ use super::{
     Family, Link, LinkClass, Port, PortIndex, SwitchId, Symmetry, TerminalId, Topology,
     TopologyError,
 };
+use crate::error::InvalidParam;
 
 /// Largest hypercube dimension (`2^30` switches, see
 /// [`MAX_SWITCHES`](super::limits::MAX_SWITCHES)).
@@ -30,11 +31,11 @@ impl Hypercube {
     /// switch.
     pub fn new(dim: u32, terminals_per_switch: u16) -> Result<Self, TopologyError> {
         if dim == 0 || dim > MAX_DIM {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "dim",
                 value: dim as u64,
                 rule: "a hypercube needs dimension 1..=30",
-            });
+            }));
         }
         let num_switches = check_switches(1u64 << dim)?;
         let num_terminals = check_terminals(num_switches as u64 * terminals_per_switch as u64)?;
@@ -181,22 +182,22 @@ mod tests {
         );
         assert!(matches!(
             Hypercube::new(31, 1),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "dim",
                 value: 31,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Hypercube::new(30, 2),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "terminals",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Hypercube::new(3, u16::MAX),
-            Err(TopologyError::Invalid { param: "radix", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "radix", .. }))
         ));
         assert!(Hypercube::new(30, 1).is_ok());
     }

@@ -9,6 +9,7 @@
 //! every other value `v ≠ x_i` in ascending order, `K` consecutive ports to `x[i := v]`.
 //! Radix `T + K·Σ(S_i - 1)`; switch-level diameter = number of dimensions with `S_i > 1`.
 
+use crate::error::InvalidParam;
 use core::ops::Range;
 
 use heapless::Vec;
@@ -50,11 +51,11 @@ impl HyperX {
     pub fn new(sizes: &[u32], trunk_k: u16, terminals_t: u16) -> Result<Self, TopologyError> {
         let shape = Shape::new(sizes, "sizes")?;
         if trunk_k == 0 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "K",
                 value: 0,
                 rule: "HyperX trunking needs K >= 1",
-            });
+            }));
         }
         let mut offsets = Vec::new();
         let mut next = terminals_t as u64;
@@ -241,6 +242,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+    use crate::error::CapacityError;
     use crate::topology::testutil::{
         assert_port_symmetry, assert_same_histogram_everywhere, diameter_aspl, neighbours,
     };
@@ -389,45 +391,45 @@ mod tests {
         );
         assert!(matches!(
             HyperX::new(&[], 1, 1),
-            Err(TopologyError::Invalid { param: "sizes", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "sizes", .. }))
         ));
         assert!(matches!(
             HyperX::new(&[3, 0], 1, 1),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "sizes",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             HyperX::new(&[2; 17], 1, 1),
-            Err(TopologyError::Capacity {
+            Err(TopologyError::Capacity(CapacityError {
                 what: "dimensions",
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             HyperX::new(&[2, 30_000], 3, 0),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "radix",
                 value: 90_000,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             HyperX::new(&[1 << 10, 1 << 10, 1 << 10], 1, 2),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "terminals",
                 value: 2_147_483_648,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             HyperX::new(&[1 << 16, 1 << 15], 1, 1),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "switches",
                 ..
-            })
+            }))
         ));
     }
 }

@@ -18,6 +18,7 @@ mod eligible;
 use self::eligible::EligibleSet;
 use super::stored::StoredGraphBuilder;
 use super::{Family, LinkClass, Slot, StoredGraph, SwitchId, TopologyError};
+use crate::error::{CapacityError, InvalidParam};
 use crate::rng::Rng;
 
 /// Outcome of a random shortcut construction.
@@ -65,25 +66,25 @@ pub fn build<'a>(
     degree: &'a mut [u16],
 ) -> Result<(StoredGraph<'a>, RandomShortcutInfo), TopologyError> {
     if n < 3 {
-        return Err(TopologyError::Invalid {
+        return Err(TopologyError::Invalid(InvalidParam {
             param: "n",
             value: n as u64,
             rule: "a random shortcut graph needs n >= 3 switches",
-        });
+        }));
     }
     if d < 2 || d as u32 >= n || d == u16::MAX {
-        return Err(TopologyError::Invalid {
+        return Err(TopologyError::Invalid(InvalidParam {
             param: "d",
             value: d as u64,
             rule: "a random shortcut graph needs 2 <= d < n (and d < 65535)",
-        });
+        }));
     }
     let need = storage_needed(n, d);
-    let short_degree = TopologyError::Capacity {
+    let short_degree = TopologyError::Capacity(CapacityError {
         what: "degree counters and candidate-set scratch",
         needed: need.degree as u64,
         available: degree.len() as u64,
-    };
+    });
     if degree.len() < need.degree {
         return Err(short_degree);
     }
@@ -305,44 +306,44 @@ mod tests {
         let e = build(2, 2, &mut rng, &mut slots, &mut deg).unwrap_err();
         assert!(matches!(
             e,
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "n",
                 value: 2,
                 ..
-            }
+            })
         ));
         let e = build(5, 5, &mut rng, &mut slots, &mut deg).unwrap_err();
         assert!(matches!(
             e,
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "d",
                 value: 5,
                 ..
-            }
+            })
         ));
         let e = build(5, 1, &mut rng, &mut slots, &mut deg).unwrap_err();
         assert!(matches!(
             e,
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "d",
                 value: 1,
                 ..
-            }
+            })
         ));
         let e = build(40, 3, &mut rng, &mut slots, &mut deg).unwrap_err();
         assert!(matches!(
             e,
-            TopologyError::Capacity {
+            TopologyError::Capacity(CapacityError {
                 needed: 120,
                 available: 100,
                 ..
-            }
+            })
         ));
         let need = storage_needed(60, 3);
         let mut slots = vec![Slot::EMPTY; need.slots];
         let mut deg = vec![0u16; need.degree - 1];
         let e = build(60, 3, &mut rng, &mut slots, &mut deg).unwrap_err();
-        assert!(matches!(e, TopologyError::Capacity { .. }));
+        assert!(matches!(e, TopologyError::Capacity(..)));
         assert!(std::format!("{e}").contains("needs"));
     }
 

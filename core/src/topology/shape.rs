@@ -4,6 +4,7 @@
 //! A shape has per-dimension sizes `k_0..k_{L-1}`; a point `(x_0, ..., x_{L-1})` with
 //! `0 <= x_i < k_i` has id `Σ x_i · Π_{j<i} k_j` (dimension 0 least significant).
 
+use crate::error::{CapacityError, InvalidParam};
 use heapless::Vec;
 
 use super::limits::{check_switches, MAX_DIMS};
@@ -26,25 +27,25 @@ impl Shape {
     /// [`MAX_SWITCHES`](super::limits::MAX_SWITCHES).
     pub fn new(sizes: &[u32], param: &'static str) -> Result<Self, TopologyError> {
         if sizes.is_empty() {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param,
                 value: 0,
                 rule: "at least one dimension is needed",
-            });
+            }));
         }
         if sizes.len() > MAX_DIMS {
-            return Err(TopologyError::Capacity {
+            return Err(TopologyError::Capacity(CapacityError {
                 what: "dimensions",
                 needed: sizes.len() as u64,
                 available: MAX_DIMS as u64,
-            });
+            }));
         }
         if let Some(&k) = sizes.iter().find(|&&k| k == 0) {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param,
                 value: k as u64,
                 rule: "every dimension size must be at least 1",
-            });
+            }));
         }
         let product = sizes
             .iter()
@@ -211,35 +212,35 @@ mod tests {
     fn invalid_shapes_are_rejected() {
         assert!(matches!(
             Shape::new(&[], "radices"),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "radices",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Shape::new(&[4, 0], "sizes"),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "sizes",
                 value: 0,
                 ..
-            })
+            }))
         ));
         assert_eq!(
             Shape::new(&[2; 17], "radices"),
-            Err(TopologyError::Capacity {
+            Err(TopologyError::Capacity(CapacityError {
                 what: "dimensions",
                 needed: 17,
                 available: 16
-            })
+            }))
         );
         assert_eq!(
             Shape::new(&[u32::MAX; 16], "radices"),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "switches",
                 value: u64::MAX,
                 rule: "a network may have at most 2^30 switches"
-            })
+            }))
         );
         assert!(Shape::new(&[1 << 15, 1 << 15], "radices").is_ok());
         assert!(Shape::new(&[1 << 15, (1 << 15) + 1], "radices").is_err());

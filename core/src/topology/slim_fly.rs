@@ -21,6 +21,7 @@ use super::field::MmsField;
 use super::{
     Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
 };
+use crate::error::InvalidParam;
 
 /// Slim Fly MMS network (spec/topologies.md §9), computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,27 +53,27 @@ impl SlimFly {
         };
         let switches = 2 * q as u64 * q as u64;
         if switches > u32::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "q",
                 value: q as u64,
                 rule: "a Slim Fly needs 2·q² < 2^32 routers (q ≤ 46337)",
-            });
+            }));
         }
         let terminals = switches * p as u64;
         if terminals > u32::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "p",
                 value: p as u64,
                 rule: "a Slim Fly needs 2·q²·p < 2^32 terminals",
-            });
+            }));
         }
         let radix = p as u64 + k as u64;
         if radix > PortIndex::MAX as u64 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "p",
                 value: p as u64,
                 rule: "a Slim Fly needs radix p + (3q − δ)/2 ≤ 65535",
-            });
+            }));
         }
         Ok(SlimFly {
             field,
@@ -400,22 +401,22 @@ mod tests {
             assert!(
                 matches!(
                     SlimFly::new(q, None),
-                    Err(TopologyError::Invalid { param: "q", .. })
+                    Err(TopologyError::Invalid(InvalidParam { param: "q", .. }))
                 ),
                 "q = {q}"
             );
         }
         assert!(matches!(
             SlimFly::new(2, None),
-            Err(TopologyError::Invalid { param: "q", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "q", .. }))
         ));
         assert!(matches!(
             SlimFly::new(46_349, None),
-            Err(TopologyError::Invalid { param: "q", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "q", .. }))
         ));
         assert!(matches!(
             SlimFly::new(4_099, None),
-            Err(TopologyError::Invalid { param: "p", .. })
+            Err(TopologyError::Invalid(InvalidParam { param: "p", .. }))
         ));
         // p = 0: switch-only network.
         let sf = SlimFly::new(5, Some(0)).unwrap();

@@ -10,6 +10,7 @@
 //! Random-shortcut and arbitrary graphs need caller storage for their adjacency
 //! ([`super::stored`]) and are not described here.
 
+use crate::error::CapacityError;
 use heapless::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -223,20 +224,24 @@ impl NetworkSpec {
     /// `Circulant` spec from a slice of jumps; [`TopologyError::Capacity`] beyond
     /// [`MAX_JUMPS`] jumps.
     pub fn circulant(n: u32, jumps: &[u32]) -> Result<Self, TopologyError> {
-        let jumps = Vec::from_slice(jumps).map_err(|_| TopologyError::Capacity {
-            what: "jumps",
-            needed: jumps.len() as u64,
-            available: MAX_JUMPS as u64,
+        let jumps = Vec::from_slice(jumps).map_err(|_| {
+            TopologyError::Capacity(CapacityError {
+                what: "jumps",
+                needed: jumps.len() as u64,
+                available: MAX_JUMPS as u64,
+            })
         })?;
         Ok(NetworkSpec::Circulant { n, jumps })
     }
 }
 
 fn dims_vec(values: &[u32]) -> Result<Vec<u32, MAX_DIMS>, TopologyError> {
-    Vec::from_slice(values).map_err(|_| TopologyError::Capacity {
-        what: "dimensions",
-        needed: values.len() as u64,
-        available: MAX_DIMS as u64,
+    Vec::from_slice(values).map_err(|_| {
+        TopologyError::Capacity(CapacityError {
+            what: "dimensions",
+            needed: values.len() as u64,
+            available: MAX_DIMS as u64,
+        })
     })
 }
 
@@ -382,7 +387,7 @@ mod tests {
                 h: 2,
                 arrangement: GlobalArrangement::Consecutive,
             },
-            NetworkSpec::SlimFly { q: 9, p: None },
+            NetworkSpec::SlimFly { q: 6, p: None },
         ];
         for spec in &bad {
             assert!(spec.build().is_err(), "{spec:?} accepted");
@@ -393,11 +398,11 @@ mod tests {
         );
         assert!(matches!(
             NetworkSpec::torus(&[2; MAX_DIMS + 1], 1),
-            Err(TopologyError::Capacity { .. })
+            Err(TopologyError::Capacity(..))
         ));
         assert!(matches!(
             NetworkSpec::circulant(1 << 20, &[1; MAX_JUMPS + 1]),
-            Err(TopologyError::Capacity { .. })
+            Err(TopologyError::Capacity(..))
         ));
     }
 

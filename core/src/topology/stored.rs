@@ -8,6 +8,7 @@
 use super::{
     Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
 };
+use crate::error::{CapacityError, InvalidParam};
 
 /// One network port slot of a stored graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,11 +61,11 @@ impl<'a> StoredGraph<'a> {
     ) -> Result<Self, TopologyError> {
         let needed = n as u64 * width as u64;
         if slots.len() as u64 != needed {
-            return Err(TopologyError::Capacity {
+            return Err(TopologyError::Capacity(CapacityError {
                 what: "port slots",
                 needed,
                 available: slots.len() as u64,
-            });
+            }));
         }
         let w = width as usize;
         for (i, s) in slots.iter().enumerate() {
@@ -89,11 +90,11 @@ impl<'a> StoredGraph<'a> {
             match back {
                 Some(b) if b.peer == u && b.peer_port as usize == i % w => {}
                 _ => {
-                    return Err(TopologyError::Invalid {
+                    return Err(TopologyError::Invalid(InvalidParam {
                         param: "port table",
                         value: i as u64,
                         rule: "every link slot must be answered by its peer slot",
-                    })
+                    }))
                 }
             }
         }
@@ -198,25 +199,25 @@ impl<'a> StoredGraphBuilder<'a> {
     ) -> Result<Self, TopologyError> {
         let needed = n as u64 * width as u64;
         if (slots.len() as u64) < needed {
-            return Err(TopologyError::Capacity {
+            return Err(TopologyError::Capacity(CapacityError {
                 what: "port slots",
                 needed,
                 available: slots.len() as u64,
-            });
+            }));
         }
         if (degree.len() as u64) < n as u64 {
-            return Err(TopologyError::Capacity {
+            return Err(TopologyError::Capacity(CapacityError {
                 what: "degree counters",
                 needed: n as u64,
                 available: degree.len() as u64,
-            });
+            }));
         }
         if (width as u32 + terminals_per_switch as u32) > PortIndex::MAX as u32 {
-            return Err(TopologyError::Invalid {
+            return Err(TopologyError::Invalid(InvalidParam {
                 param: "degree",
                 value: width as u64,
                 rule: "ports per switch must fit in 16 bits",
-            });
+            }));
         }
         let slots = &mut slots[..needed as usize];
         slots.fill(Slot::EMPTY);
@@ -298,11 +299,11 @@ impl<'a> StoredGraphBuilder<'a> {
                 });
             }
             if self.slots[s as usize * w + p as usize].is_connected() {
-                return Err(TopologyError::Invalid {
+                return Err(TopologyError::Invalid(InvalidParam {
                     param: "port",
                     value: p as u64,
                     rule: "a port can carry only one link",
-                });
+                }));
             }
         }
         self.slots[u as usize * w + pu as usize] = Slot {
@@ -414,7 +415,7 @@ mod tests {
         ));
         assert!(matches!(
             from_edges(3, 2, 1, [(0, 1)], &mut slots, &mut deg).unwrap_err(),
-            TopologyError::Capacity { .. }
+            TopologyError::Capacity(..)
         ));
     }
 }

@@ -215,6 +215,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::*;
+    use crate::error::{CapacityError, InvalidParam};
     use crate::topology::testutil::{
         assert_port_symmetry, assert_same_histogram_everywhere, diameter_aspl, neighbours,
     };
@@ -418,11 +419,11 @@ mod tests {
     fn invalid_parameters_are_rejected() {
         assert_eq!(
             Torus::torus(&[], 1).unwrap_err(),
-            TopologyError::Invalid {
+            TopologyError::Invalid(InvalidParam {
                 param: "radices",
                 value: 0,
                 rule: "at least one dimension is needed"
-            }
+            })
         );
         assert_eq!(
             Torus::mesh(&[4, 0], 1).unwrap_err().to_string(),
@@ -430,35 +431,35 @@ mod tests {
         );
         assert!(matches!(
             Torus::torus(&[2; 17], 1),
-            Err(TopologyError::Capacity {
+            Err(TopologyError::Capacity(CapacityError {
                 what: "dimensions",
                 needed: 17,
                 available: 16
-            })
+            }))
         ));
         assert!(matches!(
             Torus::torus(&[65536, 65536], 1),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "switches",
                 value: 4_294_967_296,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Torus::torus(&[1 << 15, 1 << 15], 2),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "terminals",
                 value: 2_147_483_648,
                 ..
-            })
+            }))
         ));
         assert!(matches!(
             Torus::mesh(&[4], u16::MAX),
-            Err(TopologyError::Invalid {
+            Err(TopologyError::Invalid(InvalidParam {
                 param: "radix",
                 value: 65537,
                 ..
-            })
+            }))
         ));
     }
 }

@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail, Result};
 use serde::Serialize;
 
-use jumpnet_core::routing::dfsssp::{dfsssp, DfssspConfig, DfssspSizes, DfssspStorage};
+use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
 use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::dragonfly_valiant::{DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::{self, LidPolicy};
@@ -166,8 +166,8 @@ impl RouteStore {
         self.stack.resize(s.channels, Frame::default());
     }
 
-    fn dfsssp(&mut self) -> DfssspStorage<'_> {
-        DfssspStorage {
+    fn dfsssp(&mut self) -> DfssspBuffers<'_> {
+        DfssspBuffers {
             weights: &mut self.weights,
             dist: &mut self.ddist,
             scratch: &mut self.scratch,
@@ -229,7 +229,7 @@ pub fn build<'a>(
             Box::new(MinimalRouting::new(net, dm).map_err(rerr)?)
         }
         (RouteAlgo::Dfsssp, _) => {
-            let s = DfssspSizes::for_topology(net);
+            let s = DfssspSizes::of(net);
             if s.bytes() > (8usize << 30) {
                 bail!(
                     "DFSSSP on this network needs {} GiB of tables: too large",
@@ -289,7 +289,7 @@ pub fn build<'a>(
             _,
         ) => return Err(wrong("a dragonfly")),
         (RouteAlgo::Parx | RouteAlgo::ParxLarge, Network::HyperX(h)) => {
-            let s = parx::storage_sizes(h);
+            let s = DfssspSizes::of_parx(h);
             store.resize(&s);
             let cfg = DfssspConfig {
                 max_layers: opts.max_layers,

@@ -298,8 +298,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 _ => dragonfly::Algorithm::Forest,
             };
             let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
-            let mut scratch = vec![0u32; dragonfly::SCRATCH_PER_RANK * n as usize];
-            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, &mut msgs, &mut scratch)
+            let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(n as usize).scratch];
+            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })
                 .map_err(sched_err)?;
             let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
             let used = s.messages().len();
@@ -322,8 +322,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             let (msgs, description) = if req.algorithm == A::DragonflyA2a {
                 let msgs = generate(
                     dragonfly::a2a::message_count(g, a) as usize,
-                    dragonfly::a2a::scratch_len(g, a),
-                    |msgs, scratch| dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, msgs, scratch).map(used),
+                    dragonfly::DragonflySizes::of_a2a(g, a).scratch,
+                    |msgs, scratch| dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, dragonfly::DragonflyBuffers { msgs, scratch }).map(used),
                 )?;
                 (msgs, "Dragonfly A2A all-to-all broadcast (router level)".to_string())
             } else {
@@ -334,8 +334,8 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 };
                 let msgs = generate(
                     routers * routers.saturating_sub(1),
-                    dragonfly::SCRATCH_PER_RANK * routers,
-                    |msgs, scratch| dragonfly::all_to_all(alg, g, a, df, req.bytes, msgs, scratch).map(used),
+                    dragonfly::DragonflySizes::of_all_to_all(g, a).scratch,
+                    |msgs, scratch| dragonfly::all_to_all(alg, g, a, df, req.bytes, dragonfly::DragonflyBuffers { msgs, scratch }).map(used),
                 )?;
                 (msgs, format!("{:?} all-to-all broadcast (router level)", req.algorithm).to_uppercase())
             };
@@ -362,15 +362,15 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             let (msgs, description) = if req.algorithm == A::Sfata {
                 let msgs = generate(
                     2 * n.saturating_sub(1),
-                    galaxyfly::sfata::scratch_len(s, a),
-                    |msgs, scratch| galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, msgs, &mut own, scratch).map(used),
+                    galaxyfly::GalaxyflySizes::of_sfata(s, a).scratch,
+                    |msgs, scratch| galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs, own: &mut own, scratch }).map(used),
                 )?;
                 (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string())
             } else {
                 let msgs = generate(
                     galaxyfly::rfata::message_count(s, a) as usize,
-                    galaxyfly::rfata::scratch_len(s, a),
-                    |msgs, scratch| galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, msgs, &mut own, scratch).map(used),
+                    galaxyfly::GalaxyflySizes::of_rfata(s, a).scratch,
+                    |msgs, scratch| galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs, own: &mut own, scratch }).map(used),
                 )?;
                 (msgs, "Galaxyfly RFATA all-to-all broadcast (redundant deliveries by design)".to_string())
             };

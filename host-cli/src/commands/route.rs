@@ -113,7 +113,7 @@ pub fn compile<T: Topology>(topo: &T, routing: &dyn Routing, layered: bool) -> R
                     layered,
                 });
             }
-            Err(RoutingError::Capacity { .. }) if cap < full => cap = (cap * 4).min(full),
+            Err(RoutingError::Capacity(..)) if cap < full => cap = (cap * 4).min(full),
             Err(e) => return Err(rerr(e)),
         }
     }

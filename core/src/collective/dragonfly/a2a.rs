@@ -13,12 +13,12 @@
 //! Router `t` of group `G` is rank `G·a + t` and owns packet `G·a + t`. Messages:
 //! `2g(a - 1) + g(g - 1)a`; no router receives a packet twice.
 
-use super::GroupLinks;
+use super::{DragonflyBuffers, DragonflySizes, GroupLinks};
 use crate::collective::blocks::{Blocks, DataLayout, Span};
 use crate::collective::list::{ListBuilder, ListSchedule};
-use crate::collective::message::Message;
 use crate::collective::rpc::{rpc, rpd, Pivot, RpcEdge};
 use crate::collective::schedule::{ScheduleError, Semantics};
+use crate::error::{CapacityError, InvalidParam};
 
 /// Messages A2A sends for `g` groups of `a` routers.
 pub fn message_count(g: u32, a: u32) -> u64 {
@@ -26,38 +26,28 @@ pub fn message_count(g: u32, a: u32) -> u64 {
     2 * g * a.saturating_sub(1) + g * g.saturating_sub(1) * a
 }
 
-/// `u32` scratch entries [`a2a`] needs.
-pub fn scratch_len(g: u32, a: u32) -> usize {
-    a as usize + 2 * g as usize * a as usize
-}
-
-/// Builds A2A for `g` groups of `a` routers with `packet_bytes`-byte packets. `msgs` needs
-/// [`message_count`] entries, `scratch` [`scratch_len`].
+/// Builds A2A for `g` groups of `a` routers with `packet_bytes`-byte packets into `bufs`
+/// (sizes from [`DragonflySizes::of_a2a`]).
 pub fn a2a<'a, L: GroupLinks, P: Pivot + ?Sized>(
     g: u32,
     a: u32,
     links: &L,
     pivot: &P,
     packet_bytes: u64,
-    msgs: &'a mut [Message],
-    scratch: &mut [u32],
+    bufs: DragonflyBuffers<'a, '_>,
 ) -> Result<ListSchedule<'a>, ScheduleError> {
+    let DragonflyBuffers { msgs, scratch } = bufs;
     let n = g as u64 * a as u64;
     if g == 0 || a == 0 || n >= u32::MAX as u64 {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "groups · routers",
             value: n,
             rule: "need at least one group of one router and fewer than 2^32 routers",
-        });
+        }));
     }
     let n = n as u32;
-    if scratch.len() < scratch_len(g, a) {
-        return Err(ScheduleError::Capacity {
-            what: "A2A scratch",
-            needed: scratch_len(g, a) as u64,
-            available: scratch.len() as u64,
-        });
-    }
+    let sizes = DragonflySizes::of_a2a(g, a);
+    CapacityError::check("A2A scratch", sizes.scratch, scratch.len())?;
     let (list, rest) = scratch.split_at_mut(a as usize);
     let mut b = ListBuilder::new(n, DataLayout::uniform(n, packet_bytes), msgs, rest)?;
     let group_span = |grp: u32| Span::new(grp * a, a);
@@ -65,11 +55,11 @@ pub fn a2a<'a, L: GroupLinks, P: Pivot + ?Sized>(
         if t < a {
             Ok(t)
         } else {
-            Err(ScheduleError::Invalid {
+            Err(ScheduleError::Invalid(InvalidParam {
                 param: "link router",
                 value: t as u64,
                 rule: "GroupLinks must return router indices below a",
-            })
+            }))
         }
     };
     for grp in 0..g {

@@ -5,7 +5,7 @@
 //! `k` root-group holders (in rank order); holder `h_i` runs a binomial tree over `[h_i] +`
 //! the receivers of its groups (receivers as in LLF, sorted by rank). Steps 3–4 as LLF.
 
-use super::{Ctx, GroupLinks};
+use super::{Ctx, GroupLinks, RankLists};
 use crate::collective::list::{binomial_over, ListBuilder};
 use crate::collective::schedule::ScheduleError;
 
@@ -13,10 +13,13 @@ pub(crate) fn build<L: GroupLinks>(
     ctx: &Ctx<'_>,
     links: &L,
     b: &mut ListBuilder<'_, '_>,
-    list: &mut [u32],
-    holders: &mut [u32],
-    receivers: &mut [u32],
+    lists: &mut RankLists<'_>,
 ) -> Result<(), ScheduleError> {
+    let RankLists {
+        list,
+        holders,
+        receivers,
+    } = lists;
     let home = ctx.root_place().group;
     let k = ctx.root_group_phase(b, list, holders)?;
     let mut remote = 0usize;

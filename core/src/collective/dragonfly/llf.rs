@@ -9,7 +9,7 @@
 //! 3. Each remote group: binomial tree from the receiver over one process per other router.
 //! 4. Every router: binomial tree from its holder over the router's remaining processes.
 
-use super::{Ctx, GroupLinks};
+use super::{Ctx, GroupLinks, RankLists};
 use crate::collective::list::ListBuilder;
 use crate::collective::schedule::ScheduleError;
 
@@ -17,9 +17,9 @@ pub(crate) fn build<L: GroupLinks>(
     ctx: &Ctx<'_>,
     links: &L,
     b: &mut ListBuilder<'_, '_>,
-    list: &mut [u32],
-    holders: &mut [u32],
+    lists: &mut RankLists<'_>,
 ) -> Result<(), ScheduleError> {
+    let RankLists { list, holders, .. } = lists;
     let home = ctx.root_place();
     let k = ctx.root_group_phase(b, list, holders)?;
     let holders = &holders[..k];

@@ -28,6 +28,7 @@ use super::blocks::{Blocks, DataLayout};
 use super::list::{binomial_over, ListBuilder, ListSchedule, BUILDER_SCRATCH_PER_RANK};
 use super::message::{Message, Rank};
 use super::schedule::{check_rank, ScheduleError, Semantics};
+use crate::error::{CapacityError, InvalidParam};
 use serde::{Deserialize, Serialize};
 
 /// Where a rank runs: its group and its router's index within the group.
@@ -57,40 +58,106 @@ pub enum Algorithm {
     Forest,
 }
 
-/// `u32` scratch entries per rank [`broadcast`] needs.
-pub const SCRATCH_PER_RANK: usize = 4 + BUILDER_SCRATCH_PER_RANK;
+/// `u32` scratch entries per rank of [`broadcast`] and [`all_to_all`]: the sorted job and
+/// the three [`RankLists`], then the list builder's.
+const SCRATCH_PER_RANK: usize = 4 + BUILDER_SCRATCH_PER_RANK;
+
+/// Entry counts of every [`DragonflyBuffers`] buffer of one Dragonfly collective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DragonflySizes {
+    /// `msgs`: the messages of the schedule.
+    pub msgs: usize,
+    /// `scratch`.
+    pub scratch: usize,
+}
+
+impl DragonflySizes {
+    /// Sizes of [`broadcast`] over a job of `ranks` ranks: `ranks - 1` messages.
+    pub fn of_broadcast(ranks: usize) -> Self {
+        DragonflySizes {
+            msgs: ranks.saturating_sub(1),
+            scratch: SCRATCH_PER_RANK.saturating_mul(ranks),
+        }
+    }
+
+    /// Sizes of [`all_to_all`] on `g` groups of `a` routers (`N = g·a`): `N(N - 1)`
+    /// messages.
+    pub fn of_all_to_all(g: u32, a: u32) -> Self {
+        let n = g as usize * a as usize;
+        DragonflySizes {
+            msgs: n.saturating_mul(n.saturating_sub(1)),
+            scratch: SCRATCH_PER_RANK.saturating_mul(n),
+        }
+    }
+
+    /// Sizes of [`a2a::a2a`] on `g` groups of `a` routers: [`a2a::message_count`] messages;
+    /// scratch for one router list (`a`) and the list builder.
+    pub fn of_a2a(g: u32, a: u32) -> Self {
+        let n = g as usize * a as usize;
+        DragonflySizes {
+            msgs: usize::try_from(a2a::message_count(g, a)).unwrap_or(usize::MAX),
+            scratch: a as usize + BUILDER_SCRATCH_PER_RANK * n,
+        }
+    }
+}
+
+/// Caller storage of [`broadcast`], [`all_to_all`] and [`a2a::a2a`] (sizes from
+/// [`DragonflySizes`]; longer is fine).
+#[derive(Debug)]
+pub struct DragonflyBuffers<'a, 's> {
+    /// The schedule's messages.
+    pub msgs: &'a mut [Message],
+    /// Scratch (not borrowed by the schedule).
+    pub scratch: &'s mut [u32],
+}
+
+/// Rank lists one broadcast works on (`n` entries each): the ordered list a binomial
+/// sub-tree runs over, the holders after the root-group phase (LLF, FOREST) and the
+/// receivers in the remote groups (FOREST).
+pub(crate) struct RankLists<'w> {
+    pub list: &'w mut [u32],
+    pub holders: &'w mut [u32],
+    pub receivers: &'w mut [u32],
+}
+
+/// Splits `scratch` (at least [`SCRATCH_PER_RANK`]` · n` entries) into the sorted job
+/// order, the [`RankLists`] and the list builder's scratch.
+fn split_scratch(scratch: &mut [u32], n: usize) -> (&mut [u32], RankLists<'_>, &mut [u32]) {
+    let (order, rest) = scratch.split_at_mut(n);
+    let (list, rest) = rest.split_at_mut(n);
+    let (holders, rest) = rest.split_at_mut(n);
+    let (receivers, rest) = rest.split_at_mut(n);
+    let lists = RankLists {
+        list,
+        holders,
+        receivers,
+    };
+    (order, lists, rest)
+}
 
 /// Builds the topology-aware broadcast `alg` of `bytes` bytes from `root` over the ranks of
-/// `job`. `msgs` needs `n - 1` entries, `scratch` `SCRATCH_PER_RANK · n`.
+/// `job` into `bufs` (sizes from [`DragonflySizes::of_broadcast`]).
 pub fn broadcast<'a, L: GroupLinks>(
     alg: Algorithm,
     job: &[Placement],
     root: Rank,
     links: &L,
     bytes: u64,
-    msgs: &'a mut [Message],
-    scratch: &mut [u32],
+    bufs: DragonflyBuffers<'a, '_>,
 ) -> Result<ListSchedule<'a>, ScheduleError> {
+    let DragonflyBuffers { msgs, scratch } = bufs;
     let n = job.len();
     if n == 0 || n > u32::MAX as usize {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "job size",
             value: n as u64,
             rule: "a job needs 1 ..= 2^32 - 1 ranks",
-        });
+        }));
     }
     check_rank(root as u64, n as u64)?;
-    if scratch.len() < SCRATCH_PER_RANK * n {
-        return Err(ScheduleError::Capacity {
-            what: "dragonfly scratch",
-            needed: (SCRATCH_PER_RANK * n) as u64,
-            available: scratch.len() as u64,
-        });
-    }
-    let (order, rest) = scratch.split_at_mut(n);
-    let (list, rest) = rest.split_at_mut(n);
-    let (aux, rest) = rest.split_at_mut(n);
-    let (recv, rest) = rest.split_at_mut(n);
+    let sizes = DragonflySizes::of_broadcast(n);
+    CapacityError::check("dragonfly scratch", sizes.scratch, scratch.len())?;
+    let (order, mut lists, rest) = split_scratch(scratch, n);
     sort_job(job, order);
     let mut b = ListBuilder::new(n as u32, DataLayout::uniform(1, bytes), msgs, rest)?;
     let ctx = Ctx {
@@ -99,59 +166,50 @@ pub fn broadcast<'a, L: GroupLinks>(
         root,
         blocks: Blocks::All,
     };
-    run(alg, &ctx, links, &mut b, list, aux, recv)?;
+    run(alg, &ctx, links, &mut b, &mut lists)?;
     b.finish(Semantics::Broadcast { root }, None)
 }
 
+/// One broadcast of `alg` as `ctx` describes it, into `b`.
 fn run<L: GroupLinks>(
     alg: Algorithm,
     ctx: &Ctx<'_>,
     links: &L,
     b: &mut ListBuilder<'_, '_>,
-    list: &mut [u32],
-    aux: &mut [u32],
-    recv: &mut [u32],
+    lists: &mut RankLists<'_>,
 ) -> Result<(), ScheduleError> {
     match alg {
-        Algorithm::Llf => llf::build(ctx, links, b, list, aux),
-        Algorithm::Glf => glf::build(ctx, b, list),
-        Algorithm::Forest => forest::build(ctx, links, b, list, aux, recv),
+        Algorithm::Llf => llf::build(ctx, links, b, lists),
+        Algorithm::Glf => glf::build(ctx, b, lists.list),
+        Algorithm::Forest => forest::build(ctx, links, b, lists),
     }
 }
 
 /// All-to-all broadcast at router level by running `alg` from every router in turn
 /// (spec/collectives.md §8: GFA2A = [`Algorithm::Glf`], RFA2A = [`Algorithm::Llf`]; one
 /// "process" per router, router `t` of group `G` is rank `G·a + t` and owns packet `G·a + t`).
-/// `N = g·a` routers; `msgs` needs `N(N - 1)` entries, `scratch` `SCRATCH_PER_RANK · N`.
+/// `N = g·a` routers; sizes of `bufs` from [`DragonflySizes::of_all_to_all`].
 pub fn all_to_all<'a, L: GroupLinks>(
     alg: Algorithm,
     g: u32,
     a: u32,
     links: &L,
     packet_bytes: u64,
-    msgs: &'a mut [Message],
-    scratch: &mut [u32],
+    bufs: DragonflyBuffers<'a, '_>,
 ) -> Result<ListSchedule<'a>, ScheduleError> {
+    let DragonflyBuffers { msgs, scratch } = bufs;
     let n = g as u64 * a as u64;
     if g == 0 || a == 0 || n >= u32::MAX as u64 {
-        return Err(ScheduleError::Invalid {
+        return Err(ScheduleError::Invalid(InvalidParam {
             param: "groups · routers",
             value: n,
             rule: "need at least one group of one router and fewer than 2^32 routers",
-        });
+        }));
     }
     let nu = n as usize;
-    if scratch.len() < SCRATCH_PER_RANK * nu {
-        return Err(ScheduleError::Capacity {
-            what: "dragonfly scratch",
-            needed: (SCRATCH_PER_RANK * nu) as u64,
-            available: scratch.len() as u64,
-        });
-    }
-    let (order, rest) = scratch.split_at_mut(nu);
-    let (list, rest) = rest.split_at_mut(nu);
-    let (aux, rest) = rest.split_at_mut(nu);
-    let (recv, rest) = rest.split_at_mut(nu);
+    let sizes = DragonflySizes::of_all_to_all(g, a);
+    CapacityError::check("dragonfly scratch", sizes.scratch, scratch.len())?;
+    let (order, mut lists, rest) = split_scratch(scratch, nu);
     for (i, o) in order.iter_mut().enumerate() {
         *o = i as u32; // rank order is (group, router) order
     }
@@ -168,7 +226,7 @@ pub fn all_to_all<'a, L: GroupLinks>(
             root: src,
             blocks: Blocks::Single(src),
         };
-        run(alg, &ctx, links, &mut b, list, aux, recv)?;
+        run(alg, &ctx, links, &mut b, &mut lists)?;
     }
     b.finish(Semantics::Allgather, None)
 }

@@ -5,7 +5,7 @@
 use super::a2a::{self, a2a};
 use super::formulas::{DragonflyParams, Ratio};
 use super::links::{count_links, LinkCounts};
-use super::{broadcast, Algorithm, GroupLinks, Placement, SCRATCH_PER_RANK};
+use super::{broadcast, Algorithm, DragonflyBuffers, DragonflySizes, GroupLinks, Placement};
 use crate::collective::rpc::LowerMedian;
 use crate::collective::{Binomial, Blocks, ListSchedule, Message, Schedule};
 use crate::exec::testutil::{run_check, strict};
@@ -59,8 +59,19 @@ fn build<'a>(
         };
         n.saturating_sub(1)
     ];
-    let mut scratch = vec![0u32; SCRATCH_PER_RANK * n];
-    broadcast(alg, job, root, links, 1024, msgs, &mut scratch).unwrap()
+    let mut scratch = vec![0u32; DragonflySizes::of_broadcast(n).scratch];
+    broadcast(
+        alg,
+        job,
+        root,
+        links,
+        1024,
+        DragonflyBuffers {
+            msgs,
+            scratch: &mut scratch,
+        },
+    )
+    .unwrap()
 }
 
 fn used_groups(job: &[Placement]) -> u64 {
@@ -295,8 +306,19 @@ fn a2a_delivers_every_packet_once() {
             };
             count
         ];
-        let mut scratch = vec![0u32; a2a::scratch_len(g, a)];
-        let s = a2a(g, a, &links, &LowerMedian, 160, &mut msgs, &mut scratch).unwrap();
+        let mut scratch = vec![0u32; DragonflySizes::of_a2a(g, a).scratch];
+        let s = a2a(
+            g,
+            a,
+            &links,
+            &LowerMedian,
+            160,
+            DragonflyBuffers {
+                msgs: &mut msgs,
+                scratch: &mut scratch,
+            },
+        )
+        .unwrap();
         assert_eq!(s.num_messages(), count as u64);
         let rep = strict(&s).unwrap();
         assert_eq!(rep.redundant, 0);
@@ -321,16 +343,40 @@ fn bad_inputs() {
         group: 0,
         router: 0,
     }; 3];
-    assert!(broadcast(Algorithm::Llf, &job, 3, &links, 1, &mut msgs, &mut scratch).is_err());
-    assert!(broadcast(Algorithm::Llf, &[], 0, &links, 1, &mut msgs, &mut scratch).is_err());
+    assert!(broadcast(
+        Algorithm::Llf,
+        &job,
+        3,
+        &links,
+        1,
+        DragonflyBuffers {
+            msgs: &mut msgs,
+            scratch: &mut scratch
+        }
+    )
+    .is_err());
+    assert!(broadcast(
+        Algorithm::Llf,
+        &[],
+        0,
+        &links,
+        1,
+        DragonflyBuffers {
+            msgs: &mut msgs,
+            scratch: &mut scratch
+        }
+    )
+    .is_err());
     assert!(broadcast(
         Algorithm::Llf,
         &job,
         0,
         &links,
         1,
-        &mut msgs,
-        &mut scratch[..5]
+        DragonflyBuffers {
+            msgs: &mut msgs,
+            scratch: &mut scratch[..5]
+        }
     )
     .is_err());
     assert!(broadcast(
@@ -339,8 +385,10 @@ fn bad_inputs() {
         0,
         &links,
         1,
-        &mut msgs[..1],
-        &mut scratch
+        DragonflyBuffers {
+            msgs: &mut msgs[..1],
+            scratch: &mut scratch
+        }
     )
     .is_err());
 }
@@ -362,8 +410,19 @@ fn per_source_all_to_all_broadcasts() {
                 };
                 n * (n - 1)
             ];
-            let mut scratch = vec![0u32; SCRATCH_PER_RANK * n];
-            let s = super::all_to_all(alg, g, a, &links, 160, &mut msgs, &mut scratch).unwrap();
+            let mut scratch = vec![0u32; DragonflySizes::of_all_to_all(g, a).scratch];
+            let s = super::all_to_all(
+                alg,
+                g,
+                a,
+                &links,
+                160,
+                DragonflyBuffers {
+                    msgs: &mut msgs,
+                    scratch: &mut scratch,
+                },
+            )
+            .unwrap();
             assert_eq!(s.num_messages(), (n * (n - 1)) as u64);
             let rep = strict(&s).unwrap_or_else(|e| panic!("{alg:?} g={g} a={a}: {e}"));
             assert_eq!(rep.redundant, 0);

@@ -17,17 +17,11 @@
 //! for every `x ≠ A`.
 
 use super::spc::spc_tree;
-use super::{children, dims, link_router, preorder, take, GalaxyGraph, NONE};
+use super::{dims, link_router, take, GalaxyGraph, GalaxyflyBuffers, GalaxyflySizes, Tree, NONE};
 use crate::collective::blocks::{Blocks, DataLayout, Span};
 use crate::collective::list::{ListBuilder, ListSchedule};
-use crate::collective::message::Message;
 use crate::collective::rpc::{rpc, rpd, Pivot, RpcEdge};
 use crate::collective::schedule::{ScheduleError, Semantics};
-
-/// `u32` scratch entries [`rfata`] needs for `s` supernodes of `a` routers.
-pub fn scratch_len(s: u32, a: u32) -> usize {
-    7 * s as usize + a as usize + 2 * s as usize * a as usize
-}
 
 /// Messages RFATA sends: `2S(a - 1) + 2(S - 1)a`.
 pub fn message_count(s: u32, a: u32) -> u64 {
@@ -35,45 +29,41 @@ pub fn message_count(s: u32, a: u32) -> u64 {
     2 * s * (a - 1) + 2 * (s - 1) * a
 }
 
-/// Builds RFATA towards supernode `root` with `packet_bytes`-byte packets. `msgs` needs
-/// [`message_count`] entries, `own` `N`, `scratch` [`scratch_len`].
+/// Builds RFATA towards supernode `root` with `packet_bytes`-byte packets into `bufs`
+/// (sizes from [`GalaxyflySizes::of_rfata`]); `bufs.own` receives each router's packet
+/// index.
 pub fn rfata<'a, G: GalaxyGraph, P: Pivot + ?Sized>(
     graph: &G,
     root: u32,
     pivot: &P,
     packet_bytes: u64,
-    msgs: &'a mut [Message],
-    own: &'a mut [u32],
-    scratch: &mut [u32],
+    bufs: GalaxyflyBuffers<'a, '_>,
 ) -> Result<ListSchedule<'a>, ScheduleError> {
     let (s, a, n) = dims(graph)?;
     let (su, au, nu) = (s as usize, a as usize, n as usize);
-    if scratch.len() < scratch_len(s, a) {
-        return Err(ScheduleError::Capacity {
-            what: "RFATA scratch",
-            needed: scratch_len(s, a) as u64,
-            available: scratch.len() as u64,
-        });
-    }
-    if own.len() < nu {
-        return Err(ScheduleError::Capacity {
-            what: "RFATA own blocks",
-            needed: n as u64,
-            available: own.len() as u64,
-        });
-    }
+    bufs.check(
+        &GalaxyflySizes::of_rfata(s, a),
+        "RFATA scratch",
+        "RFATA own blocks",
+    )?;
+    let GalaxyflyBuffers { msgs, own, scratch } = bufs;
     let mut buf = scratch;
     let parent = take(&mut buf, su);
     let order = take(&mut buf, su);
-    let first = take(&mut buf, su);
-    let next = take(&mut buf, su);
-    let pre = take(&mut buf, su);
-    let seq = take(&mut buf, su);
-    let size = take(&mut buf, su);
+    let mut tree = Tree {
+        parent,
+        first: take(&mut buf, su),
+        next: take(&mut buf, su),
+        pre: take(&mut buf, su),
+        seq: take(&mut buf, su),
+        size: take(&mut buf, su),
+    };
     let list = take(&mut buf, au);
-    spc_tree(graph, root, parent, order)?;
-    children(parent, first, next);
-    preorder(root, parent, first, next, pre, seq, size)?;
+    spc_tree(graph, root, tree.parent, order)?;
+    tree.order(root)?;
+    let Tree {
+        parent, pre, size, ..
+    } = tree;
     let own = &mut own[..nu];
     for u in 0..su {
         for t in 0..au {

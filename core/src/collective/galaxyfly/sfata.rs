@@ -11,55 +11,45 @@
 //! [`Blocks::TwoRanges`]. `2(N - 1)` messages, no router receives a packet twice.
 
 use super::spc::spc_tree;
-use super::{children, dims, link_router, preorder, take, GalaxyGraph, NONE};
+use super::{dims, link_router, take, GalaxyGraph, GalaxyflyBuffers, GalaxyflySizes, Tree, NONE};
 use crate::collective::blocks::{Blocks, DataLayout, Span};
 use crate::collective::list::{ListBuilder, ListSchedule};
-use crate::collective::message::Message;
 use crate::collective::rpc::{rpc, Pivot};
 use crate::collective::schedule::{ScheduleError, Semantics};
 
-/// `u32` scratch entries [`sfata`] needs for `s` supernodes of `a` routers.
-pub fn scratch_len(s: u32, a: u32) -> usize {
-    let n = s as usize * a as usize;
-    2 * s as usize + 7 * n + a as usize
-}
-
-/// Builds SFATA towards supernode `root` with `packet_bytes`-byte packets. `msgs` needs
-/// `2(N - 1)` entries, `own` `N` (it receives each router's packet index), `scratch`
-/// [`scratch_len`].
+/// Builds SFATA towards supernode `root` with `packet_bytes`-byte packets into `bufs`
+/// (sizes from [`GalaxyflySizes::of_sfata`]); `bufs.own` receives each router's packet
+/// index.
 pub fn sfata<'a, G: GalaxyGraph, P: Pivot + ?Sized>(
     graph: &G,
     root: u32,
     pivot: &P,
     packet_bytes: u64,
-    msgs: &'a mut [Message],
-    own: &'a mut [u32],
-    scratch: &mut [u32],
+    bufs: GalaxyflyBuffers<'a, '_>,
 ) -> Result<ListSchedule<'a>, ScheduleError> {
     let (s, a, n) = dims(graph)?;
     let (su, au, nu) = (s as usize, a as usize, n as usize);
-    if scratch.len() < scratch_len(s, a) {
-        return Err(ScheduleError::Capacity {
-            what: "SFATA scratch",
-            needed: scratch_len(s, a) as u64,
-            available: scratch.len() as u64,
-        });
-    }
-    if own.len() < nu {
-        return Err(ScheduleError::Capacity {
-            what: "SFATA own blocks",
-            needed: n as u64,
-            available: own.len() as u64,
-        });
-    }
+    bufs.check(
+        &GalaxyflySizes::of_sfata(s, a),
+        "SFATA scratch",
+        "SFATA own blocks",
+    )?;
+    let GalaxyflyBuffers {
+        msgs,
+        mut own,
+        scratch,
+    } = bufs;
     let mut buf = scratch;
     let sn_parent = take(&mut buf, su);
     let sn_order = take(&mut buf, su);
-    let parent = take(&mut buf, nu);
-    let first = take(&mut buf, nu);
-    let next = take(&mut buf, nu);
-    let seq = take(&mut buf, nu);
-    let size = take(&mut buf, nu);
+    let mut tree = Tree {
+        parent: take(&mut buf, nu),
+        first: take(&mut buf, nu),
+        next: take(&mut buf, nu),
+        pre: take(&mut own, nu),
+        seq: take(&mut buf, nu),
+        size: take(&mut buf, nu),
+    };
     let list = take(&mut buf, au);
     spc_tree(graph, root, sn_parent, sn_order)?;
 
@@ -82,19 +72,24 @@ pub fn sfata<'a, G: GalaxyGraph, P: Pivot + ?Sized>(
             });
         }
         rpc(list, m as usize, pivot, &mut |e| {
-            parent[list[e.child] as usize] = list[e.parent];
+            tree.parent[list[e.child] as usize] = list[e.parent];
             Ok(())
         })?;
-        parent[(u * a + m) as usize] = if p == NONE {
+        tree.parent[(u * a + m) as usize] = if p == NONE {
             top = u * a + m;
             NONE
         } else {
             p * a + link_router(graph, p, u)?
         };
     }
-    children(parent, first, next);
-    let own = &mut own[..nu];
-    preorder(top, parent, first, next, own, seq, size)?;
+    tree.order(top)?;
+    let Tree {
+        parent,
+        pre: own,
+        seq,
+        size,
+        ..
+    } = tree;
 
     let mut b = ListBuilder::new(n, DataLayout::uniform(n, packet_bytes), msgs, buf)?;
     for &v in seq.iter().skip(1).rev() {

@@ -5,6 +5,7 @@
 
 use super::{GalaxyGraph, NONE};
 use crate::collective::schedule::{check_rank, ScheduleError};
+use crate::error::CapacityError;
 
 /// Writes the SPC tree rooted at `root`: `parent[u]` (`NONE` for the root) and the BFS order
 /// in `order` (both `S` entries).
@@ -18,11 +19,11 @@ pub fn spc_tree<G: GalaxyGraph>(
     let su = s as usize;
     check_rank(root as u64, s as u64)?;
     if parent.len() < su || order.len() < su {
-        return Err(ScheduleError::Capacity {
+        return Err(ScheduleError::Capacity(CapacityError {
             what: "SPC tree",
             needed: s as u64,
             available: parent.len().min(order.len()) as u64,
-        });
+        }));
     }
     let (parent, order) = (&mut parent[..su], &mut order[..su]);
     parent.fill(NONE);

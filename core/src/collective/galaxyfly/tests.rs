@@ -2,11 +2,12 @@
 //! checked symbolically on the paper's configurations.
 
 use super::rfata::{self, rfata};
-use super::sfata::{self, sfata};
+use super::sfata::sfata;
 use super::spc::spc_tree;
-use super::{GalaxyGraph, NONE};
+use super::{GalaxyGraph, GalaxyflyBuffers, GalaxyflySizes, NONE};
 use crate::collective::rpc::LowerMedian;
 use crate::collective::{Blocks, Message, Schedule};
+use crate::error::CapacityError;
 use crate::exec::testutil::{run_check, strict};
 use crate::exec::CheckOptions;
 use std::vec;
@@ -165,15 +166,17 @@ fn sfata_delivers_every_packet_once() {
         for root in [0, 7 % s, s - 1] {
             let mut msgs = blank(2 * (n - 1));
             let mut own = vec![0u32; n];
-            let mut scratch = vec![0u32; sfata::scratch_len(s, a)];
+            let mut scratch = vec![0u32; GalaxyflySizes::of_sfata(s, a).scratch];
             let sched = sfata(
                 &g,
                 root,
                 &LowerMedian,
                 160,
-                &mut msgs,
-                &mut own,
-                &mut scratch,
+                GalaxyflyBuffers {
+                    msgs: &mut msgs,
+                    own: &mut own,
+                    scratch: &mut scratch,
+                },
             )
             .unwrap();
             assert_eq!(sched.num_messages(), 2 * (n as u64 - 1));
@@ -202,15 +205,17 @@ fn rfata_is_complete_with_counted_redundancy() {
         let count = rfata::message_count(s, a) as usize;
         let mut msgs = blank(count);
         let mut own = vec![0u32; n];
-        let mut scratch = vec![0u32; rfata::scratch_len(s, a)];
+        let mut scratch = vec![0u32; GalaxyflySizes::of_rfata(s, a).scratch];
         let sched = rfata(
             &g,
             root,
             &LowerMedian,
             160,
-            &mut msgs,
-            &mut own,
-            &mut scratch,
+            GalaxyflyBuffers {
+                msgs: &mut msgs,
+                own: &mut own,
+                scratch: &mut scratch,
+            },
         )
         .unwrap();
         assert_eq!(sched.num_messages(), count as u64);
@@ -265,16 +270,19 @@ fn short_buffers_name_the_buffer() {
     let n = (s * a) as usize;
     fn capacity<T: core::fmt::Debug>(r: Result<T, ScheduleError>) -> (&'static str, u64, u64) {
         match r {
-            Err(ScheduleError::Capacity {
+            Err(ScheduleError::Capacity(CapacityError {
                 what,
                 needed,
                 available,
-            }) => (what, needed, available),
+            })) => (what, needed, available),
             other => panic!("expected a capacity error, got {other:?}"),
         }
     }
     let mut msgs = blank(4 * n);
-    let (sl, rl) = (sfata::scratch_len(s, a), rfata::scratch_len(s, a));
+    let (sl, rl) = (
+        GalaxyflySizes::of_sfata(s, a).scratch,
+        GalaxyflySizes::of_rfata(s, a).scratch,
+    );
     let mut own = vec![0u32; n];
     let mut short_own = vec![0u32; n - 1];
     let mut scratch = vec![0u32; sl.max(rl)];
@@ -284,9 +292,11 @@ fn short_buffers_name_the_buffer() {
             0,
             &LowerMedian,
             160,
-            &mut msgs,
-            &mut short_own,
-            &mut scratch
+            GalaxyflyBuffers {
+                msgs: &mut msgs,
+                own: &mut short_own,
+                scratch: &mut scratch
+            }
         )),
         ("SFATA own blocks", n as u64, n as u64 - 1)
     );
@@ -296,9 +306,11 @@ fn short_buffers_name_the_buffer() {
             0,
             &LowerMedian,
             160,
-            &mut msgs,
-            &mut short_own,
-            &mut scratch
+            GalaxyflyBuffers {
+                msgs: &mut msgs,
+                own: &mut short_own,
+                scratch: &mut scratch
+            }
         )),
         ("RFATA own blocks", n as u64, n as u64 - 1)
     );
@@ -308,9 +320,11 @@ fn short_buffers_name_the_buffer() {
             0,
             &LowerMedian,
             160,
-            &mut msgs,
-            &mut own,
-            &mut scratch[..sl - 1]
+            GalaxyflyBuffers {
+                msgs: &mut msgs,
+                own: &mut own,
+                scratch: &mut scratch[..sl - 1]
+            }
         )),
         ("SFATA scratch", sl as u64, sl as u64 - 1)
     );
@@ -320,9 +334,11 @@ fn short_buffers_name_the_buffer() {
             0,
             &LowerMedian,
             160,
-            &mut msgs,
-            &mut own,
-            &mut scratch[..rl - 1]
+            GalaxyflyBuffers {
+                msgs: &mut msgs,
+                own: &mut own,
+                scratch: &mut scratch[..rl - 1]
+            }
         )),
         ("RFATA scratch", rl as u64, rl as u64 - 1)
     );

@@ -13,80 +13,25 @@ pub(super) fn width_of(sem: Semantics, n: u32) -> usize {
     }
 }
 
-/// Initial block state of every rank for the schedule's semantics.
-pub(super) fn init_state<S: Schedule>(
-    schedule: &S,
-    sem: Semantics,
-    n: u32,
-    slots: u32,
-    w: usize,
-    state: &mut [u64],
-    scratch: &mut [u64],
-) -> Result<(), CheckError> {
-    let (nu, su) = (n as usize, slots as usize);
-    let state = &mut state[..nu * su * w];
-    state.fill(0);
-    match sem {
-        Semantics::Broadcast { root } => {
-            if root >= n {
-                return Err(CheckError::Schedule {
-                    rank: root,
-                    error: ScheduleError::RankOutOfRange {
-                        rank: root as u64,
-                        n: n as u64,
-                    },
-                });
-            }
-            let base = root as usize * su;
-            for s in 0..su {
-                state[base + s] = 1;
-            }
-        }
-        Semantics::Allgather => {
-            // `scratch` (2n words) doubles as a bitmap of owned blocks.
-            if slots != n {
-                return Err(CheckError::OwnBlock {
-                    rank: 0,
-                    block: slots,
-                });
-            }
-            let bitmap = &mut scratch[..nu.div_ceil(64)];
-            bitmap.fill(0);
-            for r in 0..n {
-                let b = schedule.own_block(r);
-                let (wi, bit) = (b as usize / 64, 1u64 << (b % 64));
-                if b >= slots || bitmap[wi] & bit != 0 {
-                    return Err(CheckError::OwnBlock { rank: r, block: b });
-                }
-                bitmap[wi] |= bit;
-                state[r as usize * su + b as usize] = 1;
-            }
-        }
-        Semantics::Allreduce => {
-            for r in 0..nu {
-                for s in 0..su {
-                    state[(r * su + s) * w + r / 64] = 1 << (r % 64);
-                }
-            }
-        }
-        Semantics::Alltoall => {
-            if slots != n {
-                return Err(CheckError::WrongBlock {
-                    rank: 0,
-                    slot: slots,
-                    found: None,
-                });
-            }
-            for r in 0..nu {
-                for j in 0..nu {
-                    state[r * su + j] = 1 + (r * nu + j) as u64;
-                }
-            }
-        }
-    }
-    Ok(())
+/// The block state of every rank (`state` of [`super::CheckBuffers`]) and the payloads of
+/// the messages in flight (`staging`).
+pub(super) struct BlockData<'d> {
+    pub state: &'d mut [u64],
+    pub staging: &'d mut [u64],
 }
 
+/// One movement of blocks: op `op` of `rank` sends (snapshots) or receives (applies)
+/// `blocks`, whose payload sits at word `at` of the staging buffer.
+#[derive(Clone, Copy)]
+pub(super) struct Transfer {
+    pub rank: Rank,
+    pub op: u32,
+    pub blocks: Blocks,
+    pub at: usize,
+}
+
+/// The schedule's shape as the data model sees it: `n` ranks of `slots` blocks of `w`
+/// words under `sem`, checked with `opts`.
 pub(super) struct Ctx {
     pub n: u32,
     pub slots: u32,
@@ -100,15 +45,90 @@ impl Ctx {
         (r as usize * self.slots as usize + s as usize) * self.w
     }
 
-    pub(super) fn snapshot(
+    /// Writes every rank's initial block state for the schedule's semantics into `state`;
+    /// `scratch` (at least `n / 64` words) holds the bitmap of owned blocks under
+    /// allgather.
+    pub(super) fn init_state<S: Schedule>(
         &self,
-        state: &[u64],
-        staging: &mut [u64],
-        r: Rank,
-        op: u32,
-        blocks: Blocks,
-        mut at: usize,
+        schedule: &S,
+        state: &mut [u64],
+        scratch: &mut [u64],
     ) -> Result<(), CheckError> {
+        let (n, slots, w, sem) = (self.n, self.slots, self.w, self.sem);
+        let (nu, su) = (n as usize, slots as usize);
+        let state = &mut state[..nu * su * w];
+        state.fill(0);
+        match sem {
+            Semantics::Broadcast { root } => {
+                if root >= n {
+                    return Err(CheckError::Schedule {
+                        rank: root,
+                        error: ScheduleError::RankOutOfRange {
+                            rank: root as u64,
+                            n: n as u64,
+                        },
+                    });
+                }
+                let base = root as usize * su;
+                for s in 0..su {
+                    state[base + s] = 1;
+                }
+            }
+            Semantics::Allgather => {
+                // `scratch` (2n words) doubles as a bitmap of owned blocks.
+                if slots != n {
+                    return Err(CheckError::OwnBlock {
+                        rank: 0,
+                        block: slots,
+                    });
+                }
+                let bitmap = &mut scratch[..nu.div_ceil(64)];
+                bitmap.fill(0);
+                for r in 0..n {
+                    let b = schedule.own_block(r);
+                    let (wi, bit) = (b as usize / 64, 1u64 << (b % 64));
+                    if b >= slots || bitmap[wi] & bit != 0 {
+                        return Err(CheckError::OwnBlock { rank: r, block: b });
+                    }
+                    bitmap[wi] |= bit;
+                    state[r as usize * su + b as usize] = 1;
+                }
+            }
+            Semantics::Allreduce => {
+                for r in 0..nu {
+                    for s in 0..su {
+                        state[(r * su + s) * w + r / 64] = 1 << (r % 64);
+                    }
+                }
+            }
+            Semantics::Alltoall => {
+                if slots != n {
+                    return Err(CheckError::WrongBlock {
+                        rank: 0,
+                        slot: slots,
+                        found: None,
+                    });
+                }
+                for r in 0..nu {
+                    for j in 0..nu {
+                        state[r * su + j] = 1 + (r * nu + j) as u64;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the blocks `t.rank` sends into the staging buffer at `t.at`; fails if it does
+    /// not hold one of them.
+    pub(super) fn snapshot(&self, data: &mut BlockData<'_>, t: Transfer) -> Result<(), CheckError> {
+        let Transfer {
+            rank: r,
+            op,
+            blocks,
+            mut at,
+        } = t;
+        let (state, staging) = (&*data.state, &mut *data.staging);
         let mut err = None;
         blocks.for_each(self.slots, |s| {
             if err.is_some() {
@@ -129,17 +149,21 @@ impl Ctx {
         err.map_or(Ok(()), Err)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Delivers the staged payload at `t.at` into `t.rank`'s blocks, overwriting or (with
+    /// `reduce`) combining; returns the number of redundant deliveries.
     pub(super) fn apply(
         &self,
-        state: &mut [u64],
-        staging: &[u64],
-        r: Rank,
-        op: u32,
-        blocks: Blocks,
+        data: &mut BlockData<'_>,
+        t: Transfer,
         reduce: bool,
-        mut at: usize,
     ) -> Result<u64, CheckError> {
+        let Transfer {
+            rank: r,
+            op,
+            blocks,
+            mut at,
+        } = t;
+        let (state, staging) = (&mut *data.state, &*data.staging);
         let mut err = None;
         let mut redundant = 0u64;
         blocks.for_each(self.slots, |s| {

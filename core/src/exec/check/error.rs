@@ -1,21 +1,15 @@
 //! Violations reported by the symbolic checker.
 
 use crate::collective::{Message, Rank, ScheduleError};
+use crate::error::CapacityError;
 use crate::exec::ExecError;
 use core::fmt;
 
 /// The first violation [`super::check()`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CheckError {
-    /// A buffer is too small.
-    Capacity {
-        /// Which buffer.
-        what: &'static str,
-        /// Entries needed.
-        needed: u64,
-        /// Entries given.
-        available: u64,
-    },
+    /// A checker buffer is too small.
+    Capacity(CapacityError),
     /// Program generation failed.
     Schedule {
         /// Rank whose program failed.
@@ -146,9 +140,7 @@ impl fmt::Display for CheckError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use CheckError::*;
         match *self {
-            Capacity { what, needed, available } => {
-                write!(f, "checker buffer `{what}`: need {needed} entries, got {available}")
-            }
+            Capacity(e) => e.fmt(f),
             Schedule { rank, error } => write!(f, "program of rank {rank}: {error}"),
             Exec { rank, error } => write!(f, "rank {rank}: {error}"),
             MessageCount { claimed, listed } => {
@@ -199,6 +191,18 @@ impl fmt::Display for CheckError {
                 f,
                 "rank {rank} owns block {block}, which is out of range or owned by another rank"
             ),
+        }
+    }
+}
+
+crate::error::from_shared!(CheckError, Capacity);
+
+impl core::error::Error for CheckError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            CheckError::Schedule { error, .. } => Some(error),
+            CheckError::Exec { error, .. } => Some(error),
+            _ => None,
         }
     }
 }

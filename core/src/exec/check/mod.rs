@@ -25,8 +25,9 @@ pub use error::CheckError;
 
 use super::executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
 use crate::collective::{Blocks, Op, Rank, Schedule};
+use crate::error::CapacityError;
 use crate::rng::{hash64, Rng};
-use data::{init_state, width_of, Ctx};
+use data::{width_of, BlockData, Ctx, Transfer};
 
 /// Options of [`check`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,18 +107,6 @@ pub struct CheckBuffers<'a> {
     pub staging: &'a mut [u64],
 }
 
-fn need(what: &'static str, needed: usize, available: usize) -> Result<(), CheckError> {
-    if available < needed {
-        Err(CheckError::Capacity {
-            what,
-            needed: needed as u64,
-            available: available as u64,
-        })
-    } else {
-        Ok(())
-    }
-}
-
 fn blocks_hash(seed: u64, b: Blocks) -> u64 {
     let parts: [u64; 5] = match b {
         Blocks::All => [1, 0, 0, 0, 0],
@@ -159,19 +148,63 @@ pub fn check<S: Schedule>(
     let n = schedule.ranks();
     let nu = n as usize;
     let sem = schedule.semantics();
-    let layout = schedule.layout();
-    let slots = layout.slots;
-    let w = width_of(sem, n);
-    need("starts", nu + 1, starts.len())?;
-    need("cursors", nu, cursors.len())?;
-    need("hashes", 2 * nu, hashes.len())?;
-    need("state", nu * slots as usize * w, state.len())?;
+    let slots = schedule.layout().slots;
+    let ctx = Ctx {
+        n,
+        slots,
+        w: width_of(sem, n),
+        sem,
+        opts,
+    };
+    CapacityError::check("starts", nu + 1, starts.len())?;
+    CapacityError::check("cursors", nu, cursors.len())?;
+    CapacityError::check("hashes", 2 * nu, hashes.len())?;
+    CapacityError::check("state", nu * slots as usize * ctx.w, state.len())?;
 
     // 1. Programs.
-    need("ops", schedule.total_program_len(), ops.len())?;
+    let total = load_programs(schedule, ops, starts)?;
+    CapacityError::check("status", total, status.len())?;
+    CapacityError::check("stage", total, stage.len())?;
+    let ops = &ops[..total];
+    // 2. Global message list fingerprints.
+    fingerprint_messages(schedule, hashes)?;
+    // 3. Programs against the list, payload offsets.
+    let staged = match_programs(&ctx, ops, starts, hashes, stage)?;
+    CapacityError::check("staging", staged, staging.len())?;
+    // 4. Executors and initial data.
+    let mut ranks = Ranks {
+        ops,
+        status,
+        starts,
+        cursors,
+    };
+    ranks.start(nu)?;
+    ctx.init_state(schedule, state, hashes)?;
+    // 5. Message passing until everyone is done.
+    let mut run = Run {
+        ctx: &ctx,
+        ranks,
+        stage,
+        data: BlockData { state, staging },
+        rng: Rng::new(opts.seed),
+        report: CheckReport::default(),
+    };
+    run.until_done()?;
+    ctx.verify(run.data.state)?;
+    Ok(run.report)
+}
+
+/// Step 1: writes every rank's program into `ops`, rank `r`'s at `starts[r]..starts[r + 1]`;
+/// returns the total number of ops.
+fn load_programs<S: Schedule>(
+    schedule: &S,
+    ops: &mut [Op],
+    starts: &mut [u32],
+) -> Result<usize, CheckError> {
+    CapacityError::check("ops", schedule.total_program_len(), ops.len())?;
     starts[0] = 0;
     let mut total = 0usize;
-    for r in 0..n {
+    for r in 0..schedule.ranks() {
         let out = ops.get_mut(total..).unwrap_or(&mut []);
         let len = schedule
             .program(r, out)
@@ -179,11 +212,17 @@ pub fn check<S: Schedule>(
         total += len;
         starts[r as usize + 1] = total as u32;
     }
-    need("status", total, status.len())?;
-    need("stage", total, stage.len())?;
-    let ops = &ops[..total];
+    Ok(total)
+}
 
-    // 2. Global message list fingerprints.
+/// Step 2: checks the global message list (step order and range, ranks, blocks, byte
+/// counts, `num_messages`) and fingerprints it per rank: `hashes[r]` the ordered sends of
+/// rank `r`, `hashes[n + r]` the multiset of its receives.
+fn fingerprint_messages<S: Schedule>(schedule: &S, hashes: &mut [u64]) -> Result<(), CheckError> {
+    let n = schedule.ranks();
+    let nu = n as usize;
+    let layout = schedule.layout();
+    let slots = layout.slots;
     let (send_h, recv_h) = hashes.split_at_mut(nu);
     send_h.fill(0);
     recv_h[..nu].fill(0);
@@ -222,8 +261,21 @@ pub fn check<S: Schedule>(
             listed,
         });
     }
+    Ok(())
+}
 
-    // 3. Programs against the list, payload offsets.
+/// Step 3: compares every rank's program with the fingerprints of step 2 and gives every
+/// receive op its payload offset in `stage` (`u32::MAX` for other ops); returns the
+/// staging words needed.
+fn match_programs(
+    ctx: &Ctx,
+    ops: &[Op],
+    starts: &[u32],
+    hashes: &[u64],
+    stage: &mut [u32],
+) -> Result<usize, CheckError> {
+    let nu = ctx.n as usize;
+    let (send_h, recv_h) = hashes.split_at(nu);
     let mut off = 0usize;
     for r in 0..nu {
         let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
@@ -235,7 +287,7 @@ pub fn check<S: Schedule>(
             } else if let Some((peer, blocks)) = op.as_recv() {
                 rh = rh.wrapping_add(item_hash(peer, blocks));
                 stage[a + i] = off as u32;
-                off += blocks.count(slots) as usize * w;
+                off += blocks.count(ctx.slots) as usize * ctx.w;
             }
         }
         if sh != send_h[r] {
@@ -251,113 +303,179 @@ pub fn check<S: Schedule>(
             });
         }
     }
-    need("staging", off, staging.len())?;
+    Ok(off)
+}
 
-    // 4. Executors and initial data.
-    for r in 0..nu {
-        let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
-        let ex =
-            Executor::new(&ops[a..b], &mut status[a..b]).map_err(|error| CheckError::Exec {
-                rank: r as u32,
-                error,
-            })?;
-        cursors[r] = ex.cursor();
+/// Every rank's executor over its slice of the concatenated programs.
+struct Ranks<'e> {
+    ops: &'e [Op],
+    status: &'e mut [OpStatus],
+    starts: &'e [u32],
+    cursors: &'e mut [ExecCursor],
+}
+
+impl Ranks<'_> {
+    /// Op range of rank `r` in `ops` and `status`.
+    fn span(&self, r: usize) -> (usize, usize) {
+        (self.starts[r] as usize, self.starts[r + 1] as usize)
     }
-    init_state(schedule, sem, n, slots, w, state, hashes)?;
 
-    // 5. Message passing until everyone is done.
-    let mut report = CheckReport::default();
-    let ctx = Ctx {
-        n,
-        slots,
-        w,
-        sem,
-        opts,
-    };
-    let mut rng = Rng::new(opts.seed);
-    loop {
-        let mut progress = false;
-        let (start, stride) = if opts.seed == 0 || nu < 2 {
+    /// Step 4: creates the executors of ranks `0..n` (checking their dependencies).
+    fn start(&mut self, n: usize) -> Result<(), CheckError> {
+        for r in 0..n {
+            let (a, b) = self.span(r);
+            let ex = Executor::new(&self.ops[a..b], &mut self.status[a..b]).map_err(|error| {
+                CheckError::Exec {
+                    rank: r as u32,
+                    error,
+                }
+            })?;
+            self.cursors[r] = ex.cursor();
+        }
+        Ok(())
+    }
+
+    /// Polls rank `r`'s executor at time `now`.
+    fn poll(&mut self, r: usize, now: u64) -> Result<Action, CheckError> {
+        let (a, b) = self.span(r);
+        let mut ex = Executor::resume(&self.ops[a..b], &mut self.status[a..b], self.cursors[r]);
+        let act = ex.poll(now).map_err(|error| CheckError::Exec {
+            rank: r as u32,
+            error,
+        })?;
+        self.cursors[r] = ex.cursor();
+        Ok(act)
+    }
+
+    /// Hands rank `d` a message from `src` carrying `blocks`; returns the index (in `d`'s
+    /// program) of the receive op that takes it.
+    fn receive(&mut self, d: Rank, src: Rank, blocks: Blocks) -> Result<u32, CheckError> {
+        let du = d as usize;
+        let (a, b) = self.span(du);
+        let mut ex = Executor::resume(&self.ops[a..b], &mut self.status[a..b], self.cursors[du]);
+        let j = ex
+            .on_receive(src, blocks)
+            .map_err(|error| CheckError::Exec { rank: d, error })?;
+        self.cursors[du] = ex.cursor();
+        Ok(j)
+    }
+}
+
+/// Step 5: the message passing, round by round, with what it has found so far.
+struct Run<'r> {
+    ctx: &'r Ctx,
+    ranks: Ranks<'r>,
+    stage: &'r [u32],
+    data: BlockData<'r>,
+    rng: Rng,
+    report: CheckReport,
+}
+
+impl Run<'_> {
+    /// Runs rounds until every rank is done; a round in which nothing happens while some
+    /// rank is unfinished is a deadlock.
+    fn until_done(&mut self) -> Result<(), CheckError> {
+        loop {
+            let progress = self.round()?;
+            let cursors = &*self.ranks.cursors;
+            let stuck = (0..self.ctx.n as usize).find(|&r| cursors[r].remaining > 0);
+            match stuck {
+                None => return Ok(()),
+                Some(r) if !progress => {
+                    return Err(CheckError::Deadlock {
+                        rank: r as u32,
+                        op: cursors[r].done_prefix,
+                    })
+                }
+                Some(_) => self.report.rounds += 1,
+            }
+        }
+    }
+
+    /// One round: visits every rank once, in rank order (seed 0) or in a random cyclic
+    /// order with a random stride; returns whether anything happened.
+    fn round(&mut self) -> Result<bool, CheckError> {
+        let nu = self.ctx.n as usize;
+        let (start, stride) = if self.ctx.opts.seed == 0 || nu < 2 {
             (0, 1)
         } else {
             let stride = loop {
-                let c = 1 + rng.index(nu - 1);
+                let c = 1 + self.rng.index(nu - 1);
                 if gcd(c, nu) == 1 {
                     break c;
                 }
             };
-            (rng.index(nu), stride)
+            (self.rng.index(nu), stride)
         };
+        let mut progress = false;
         for i in 0..nu {
-            let r = (start + i * stride) % nu;
-            for k in 0u64.. {
-                if opts.seed != 0 && k > 0 && coin(&mut rng) {
-                    break;
-                }
-                let (a, b) = (starts[r] as usize, starts[r + 1] as usize);
-                let action = {
-                    let mut ex = Executor::resume(&ops[a..b], &mut status[a..b], cursors[r]);
-                    let act = ex.poll(report.rounds).map_err(|error| CheckError::Exec {
-                        rank: r as u32,
-                        error,
-                    })?;
-                    cursors[r] = ex.cursor();
-                    act
-                };
-                match action {
-                    Action::Wait | Action::Done => break,
-                    Action::Send { op, peer, blocks } => {
-                        progress = true;
-                        report.messages += 1;
-                        if peer >= n {
-                            return Err(CheckError::Exec {
-                                rank: r as u32,
-                                error: ExecError::UnexpectedMessage { peer, blocks },
-                            });
-                        }
-                        let d = peer as usize;
-                        let (da, db) = (starts[d] as usize, starts[d + 1] as usize);
-                        let j = {
-                            let mut ex =
-                                Executor::resume(&ops[da..db], &mut status[da..db], cursors[d]);
-                            let j = ex
-                                .on_receive(r as u32, blocks)
-                                .map_err(|error| CheckError::Exec { rank: peer, error })?;
-                            cursors[d] = ex.cursor();
-                            j
-                        };
-                        let at = stage[da + j as usize] as usize;
-                        ctx.snapshot(state, staging, r as u32, op, blocks, at)?;
-                    }
-                    Action::Deliver {
-                        op, blocks, reduce, ..
-                    } => {
-                        progress = true;
-                        let at = stage[a + op as usize] as usize;
-                        report.redundant +=
-                            ctx.apply(state, staging, r as u32, op, blocks, reduce, at)?;
-                    }
-                    Action::Permute { reflect, shift, .. } => {
-                        progress = true;
-                        ctx.permute(state, r as u32, reflect, shift);
-                    }
-                }
-            }
+            progress |= self.visit((start + i * stride) % nu)?;
         }
-        let stuck = (0..nu).find(|&r| cursors[r].remaining > 0);
-        match stuck {
-            None => break,
-            Some(r) if !progress => {
-                return Err(CheckError::Deadlock {
-                    rank: r as u32,
-                    op: cursors[r].done_prefix,
-                })
-            }
-            Some(_) => report.rounds += 1,
-        }
+        Ok(progress)
     }
-    ctx.verify(state)?;
-    Ok(report)
+
+    /// Polls rank `r` until it waits (seed 0), or for a random number (at least one) of
+    /// polls; returns whether it acted.
+    fn visit(&mut self, r: usize) -> Result<bool, CheckError> {
+        let mut progress = false;
+        for k in 0u64.. {
+            if self.ctx.opts.seed != 0 && k > 0 && coin(&mut self.rng) {
+                break;
+            }
+            let action = self.ranks.poll(r, self.report.rounds)?;
+            if matches!(action, Action::Wait | Action::Done) {
+                break;
+            }
+            progress = true;
+            self.act(r as Rank, action)?;
+        }
+        Ok(progress)
+    }
+
+    /// Carries out `action` of rank `r`: a send hands the message to the receiver's
+    /// executor and snapshots its blocks, a delivery applies them, a permutation permutes
+    /// the rank's blocks.
+    fn act(&mut self, r: Rank, action: Action) -> Result<(), CheckError> {
+        match action {
+            Action::Wait | Action::Done => {}
+            Action::Send { op, peer, blocks } => {
+                self.report.messages += 1;
+                if peer >= self.ctx.n {
+                    return Err(CheckError::Exec {
+                        rank: r,
+                        error: ExecError::UnexpectedMessage { peer, blocks },
+                    });
+                }
+                let j = self.ranks.receive(peer, r, blocks)?;
+                let (da, _) = self.ranks.span(peer as usize);
+                let at = self.stage[da + j as usize] as usize;
+                let t = Transfer {
+                    rank: r,
+                    op,
+                    blocks,
+                    at,
+                };
+                self.ctx.snapshot(&mut self.data, t)?;
+            }
+            Action::Deliver {
+                op, blocks, reduce, ..
+            } => {
+                let (a, _) = self.ranks.span(r as usize);
+                let at = self.stage[a + op as usize] as usize;
+                let t = Transfer {
+                    rank: r,
+                    op,
+                    blocks,
+                    at,
+                };
+                self.report.redundant += self.ctx.apply(&mut self.data, t, reduce)?;
+            }
+            Action::Permute { reflect, shift, .. } => {
+                self.ctx.permute(self.data.state, r, reflect, shift);
+            }
+        }
+        Ok(())
+    }
 }
 
 fn gcd(a: usize, b: usize) -> usize {

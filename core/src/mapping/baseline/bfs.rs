@@ -1,6 +1,6 @@
 //! Hierarchical-tree (BFS) mapping (spec/mapping.md §1, \[DISS\] §3.2).
 
-use crate::mapping::error::need;
+use crate::error::CapacityError;
 use crate::mapping::{FreeNodes, MappingError, NodeId};
 use crate::topology::Topology;
 
@@ -31,8 +31,8 @@ pub fn bfs_mapping<T: Topology>(
     let n = topo.num_switches();
     let m = out.len();
     free.check_room(n, m)?;
-    need("BFS queue", n as usize, scratch.queue.len())?;
-    need("BFS visited flags", n as usize, scratch.seen.len())?;
+    CapacityError::check("BFS queue", n as usize, scratch.queue.len())?;
+    CapacityError::check("BFS visited flags", n as usize, scratch.seen.len())?;
     if root >= n {
         return Err(MappingError::NodeOutOfRange {
             node: root as u64,

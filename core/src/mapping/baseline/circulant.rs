@@ -1,5 +1,6 @@
 //! Circulant mapping for `G(n, log2 n)` (spec/mapping.md §1, \[DISS\] Algorithm 4.1).
 
+use crate::error::InvalidParam;
 use crate::mapping::{FreeNodes, MappingError, NodeId};
 
 /// Writes the nodes `start, start + stride, start + 2·stride, ...` (mod `n`), with
@@ -18,11 +19,11 @@ pub fn circulant_mapping(
 ) -> Result<(), MappingError> {
     let m = out.len();
     if m == 0 || !m.is_power_of_two() {
-        return Err(MappingError::Invalid {
+        return Err(MappingError::Invalid(InvalidParam {
             param: "m",
             value: m as u64,
             rule: "the circulant mapping needs m a power of two, at least 1",
-        });
+        }));
     }
     free.check_room(n, m)?;
     if start >= n {
@@ -58,7 +59,7 @@ mod tests {
         let mut out = [0u32; 3];
         assert!(matches!(
             circulant_mapping(16, FreeNodes::All, 0, &mut out),
-            Err(MappingError::Invalid { param: "m", .. })
+            Err(MappingError::Invalid(InvalidParam { param: "m", .. }))
         ));
         let mut out = [0u32; 4];
         let mut mask = [true; 8];

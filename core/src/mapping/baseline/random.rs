@@ -114,7 +114,7 @@ mod tests {
         );
         assert!(matches!(
             random_mapping(6, FreeNodes::Mask(&mask), &mut rng, &mut out[..1]),
-            Err(MappingError::Buffer { .. })
+            Err(MappingError::Capacity(..))
         ));
         for _ in 0..50 {
             let v = random_free_node(5, FreeNodes::Mask(&mask), &mut rng).unwrap();

@@ -5,7 +5,7 @@ use super::{
     box_swap, line_swap, neighbour_swap, random_swap, randomize, Address, Fitness, Grid, Mutation,
     PatternSet, Radius, Ranking, Score, Variant, VariantSpec,
 };
-use crate::mapping::error::need;
+use crate::error::{CapacityError, InvalidParam};
 use crate::mapping::{DistanceOracle, MappingError};
 use crate::rng::Rng;
 
@@ -90,23 +90,23 @@ impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
     ) -> Result<Self, MappingError> {
         let nodes = problem.grid.nodes();
         if problem.patterns.nodes() != nodes {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "patterns",
                 value: problem.patterns.nodes() as u64,
                 rule: "pattern tables need one entry per grid position (N = side²)",
-            });
+            }));
         }
         let population = buffers.scores.len();
         if population == 0 || population > u32::MAX as usize {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "population",
                 value: population as u64,
                 rule: "the GA needs at least one gene",
-            });
+            }));
         }
-        need("GA genes (P·N)", population * nodes, buffers.genes.len())?;
-        need("GA rank order (P)", population, buffers.order.len())?;
-        need("GA inverse scratch (N)", nodes, buffers.inverse.len())?;
+        CapacityError::check("GA genes (P·N)", population * nodes, buffers.genes.len())?;
+        CapacityError::check("GA rank order (P)", population, buffers.order.len())?;
+        CapacityError::check("GA inverse scratch (N)", nodes, buffers.inverse.len())?;
         let mut ga = Ga {
             config,
             spec: config.variant.spec(),
@@ -276,7 +276,7 @@ impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
         progress: &mut dyn FnMut(u32, Score),
     ) -> Result<GaOutcome, MappingError> {
         let n = self.problem.grid.nodes();
-        need("best gene (N)", n, best_gene.len())?;
+        CapacityError::check("best gene (N)", n, best_gene.len())?;
         let best_gene = &mut best_gene[..n];
         let ranking = self.config.ranking;
         let mut best: Option<(Score, u32)> = None;

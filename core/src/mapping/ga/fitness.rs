@@ -1,7 +1,7 @@
 //! GA fitness: the pluggable [`Fitness`] trait and the contention proxy of spec/mapping.md §5.
 
 use super::{Address, AvgHop, PatternSet, Score, NO_DEST};
-use crate::mapping::error::need;
+use crate::error::CapacityError;
 use crate::mapping::{MappingError, PathOracle};
 
 /// Packets every node sends per pattern (\[GA\] §5.1).
@@ -61,12 +61,12 @@ impl<'a, P: PathOracle> ProxyFitness<'a, P> {
         loads: &'a mut [u32],
         inverse: &'a mut [Address],
     ) -> Result<Self, MappingError> {
-        need(
+        CapacityError::check(
             "channel load counters",
             paths.num_channels() as usize,
             loads.len(),
         )?;
-        need(
+        CapacityError::check(
             "inverse gene scratch (N entries)",
             patterns.nodes(),
             inverse.len(),

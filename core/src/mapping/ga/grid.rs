@@ -1,6 +1,7 @@
 //! The `n × n` grid of physical positions a GA gene is laid out on (spec/mapping.md §5).
 
 use super::Address;
+use crate::error::InvalidParam;
 use crate::mapping::MappingError;
 
 /// Square grid of `side × side` physical positions; position `p = y·side + x`
@@ -18,11 +19,11 @@ impl Grid {
     /// A `side × side` grid; `2 ≤ side ≤ 255`.
     pub fn new(side: u16) -> Result<Self, MappingError> {
         if !(2..=Self::MAX_SIDE).contains(&side) {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "side",
                 value: side as u64,
                 rule: "the GA grid needs 2 <= side <= 255",
-            });
+            }));
         }
         Ok(Grid { side })
     }

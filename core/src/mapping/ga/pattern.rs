@@ -2,7 +2,7 @@
 //! Dally & Towles).
 
 use super::{Address, Grid};
-use crate::mapping::error::need;
+use crate::error::{CapacityError, InvalidParam};
 use crate::mapping::MappingError;
 use crate::rng::Rng;
 
@@ -89,21 +89,21 @@ impl TrafficPattern {
         dest: &mut [Address],
     ) -> Result<(), MappingError> {
         let nodes = grid.nodes();
-        need("pattern destination table (N entries)", nodes, dest.len())?;
+        CapacityError::check("pattern destination table (N entries)", nodes, dest.len())?;
         let dest = &mut dest[..nodes];
         let n = grid.side() as u32;
         if self.needs_power_of_two() && !n.is_power_of_two() {
-            return Err(MappingError::Invalid {
+            return Err(MappingError::Invalid(InvalidParam {
                 param: "side",
                 value: n as u64,
                 rule: "bit-defined traffic patterns need the grid side a power of two",
-            });
+            }));
         }
         let bits = (nodes as u32).trailing_zeros();
         let mask = nodes as u32 - 1;
         match self {
             TrafficPattern::RandomPair | TrafficPattern::RandomRing => {
-                need("random pattern scratch (N entries)", nodes, scratch.len())?;
+                CapacityError::check("random pattern scratch (N entries)", nodes, scratch.len())?;
                 let perm = &mut scratch[..nodes];
                 for (i, p) in perm.iter_mut().enumerate() {
                     *p = i as Address;
@@ -167,11 +167,11 @@ impl<'a> PatternSet<'a> {
     /// [`NO_DEST`]).
     pub fn new(nodes: usize, dest: &'a [Address]) -> Result<Self, MappingError> {
         if nodes == 0 || !dest.len().is_multiple_of(nodes) {
-            return Err(MappingError::Buffer {
+            return Err(MappingError::Capacity(CapacityError {
                 what: "pattern tables (a multiple of N entries)",
                 needed: (dest.len() / nodes.max(1) + 1) as u64 * nodes as u64,
-                provided: dest.len() as u64,
-            });
+                available: dest.len() as u64,
+            }));
         }
         if let Some(&bad) = dest.iter().find(|&&d| d != NO_DEST && d as usize >= nodes) {
             return Err(MappingError::AddressOutOfRange {

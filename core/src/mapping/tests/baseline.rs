@@ -100,7 +100,7 @@ fn bfs_mapping_errors() {
     };
     assert!(matches!(
         bfs_mapping(&g, FreeNodes::All, 0, &mut out, scratch),
-        Err(MappingError::Buffer { .. })
+        Err(MappingError::Capacity(..))
     ));
 }
 

@@ -308,10 +308,7 @@ fn ga_rejects_bad_buffers() {
             inverse: &mut inverse,
         },
     );
-    assert!(matches!(
-        r,
-        Err(crate::mapping::MappingError::Buffer { .. })
-    ));
+    assert!(matches!(r, Err(crate::mapping::MappingError::Capacity(..))));
     let mut small = vec![0u32; 10];
     assert!(ProxyFitness::new(TorusDor { side: 8 }, patterns, &mut small, &mut inv).is_err());
     assert!(PatternSet::new(N, &dest[..10]).is_err());

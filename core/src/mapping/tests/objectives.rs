@@ -208,13 +208,13 @@ fn objectives_reject_mismatched_inputs() {
     let mut obj = HopObjective::new(DistanceMatrix::new(4, &dist).unwrap(), &msgs, index).unwrap();
     assert!(matches!(
         obj.evaluate(&[0, 1, 2]),
-        Err(MappingError::Buffer { .. })
+        Err(MappingError::Capacity(..))
     ));
     assert!(HopObjective::new(DistanceMatrix::new(4, &dist).unwrap(), &msgs[..3], index).is_err());
     assert!(DistanceMatrix::new(5, &dist).is_err());
     let mut loads = [0u32; 10];
     assert!(matches!(
         ContentionObjective::new(TorusDor { side: 2 }, &msgs, index, &mut loads),
-        Err(MappingError::Buffer { .. })
+        Err(MappingError::Capacity(..))
     ));
 }

@@ -170,63 +170,163 @@ impl<'i> ChannelIndex<'i> {
     }
 }
 
+/// Caller storage of the layer phase (a view of [`super::DfssspBuffers`]; lengths from
+/// [`super::DfssspSizes`], `per_path` and `tree` scaled by the destinations per terminal).
+pub(crate) struct LayerBuffers<'b> {
+    /// Output: layer per (destination, source switch) (`per_path` entries).
+    pub layer: &'b mut [u8],
+    /// Path trees written by the path phase (`tree` entries), read here.
+    pub tree: &'b mut [u32],
+    /// Per-switch scratch arrays (`scratch` entries).
+    pub scratch: &'b mut [u32],
+    /// Dependency counts of the layer being processed (`dep_count` entries).
+    pub dep_count: &'b mut [u32],
+    /// Cycle search marks (`channels` entries).
+    pub color: &'b mut [u32],
+    /// Cycle search stack (`channels` entries).
+    pub stack: &'b mut [Frame],
+}
+
 /// Assigns every path a layer so that no layer's dependency graph has a cycle, then
-/// balances over spare layers if configured.
-#[allow(clippy::too_many_arguments)]
+/// balances over spare layers if configured (spec/routing.md §6, "Deadlock removal").
 pub(crate) fn assign<T: Topology>(
     dests: Destinations<'_, T>,
     config: &DfssspConfig,
     next_port: &[PortIndex],
     index: &ChannelIndex<'_>,
-    layer: &mut [u8],
-    tree: &mut [u32],
-    scratch: &mut [u32],
-    dep_count: &mut [u32],
-    color: &mut [u32],
-    stack: &mut [Frame],
+    bufs: LayerBuffers<'_>,
 ) -> Result<DfssspReport, RoutingError> {
+    let LayerBuffers {
+        layer,
+        tree,
+        scratch,
+        dep_count,
+        color,
+        stack,
+    } = bufs;
     let topo = dests.topo;
     let n = topo.num_switches() as usize;
     let nt = dests.count();
     let r = topo.radix() as usize;
-    let channels = (n * r) as u32;
     let sc = split_scratch(scratch, n);
     count_terminals(topo, sc.terms)?;
     let trees = split_trees(tree, nt * n);
-    let (pre, pos, size) = (&*trees.pre, &*trees.pos, &*trees.size);
-    let ctx = Ctx {
-        topo,
-        n,
-        r,
-        next_port,
-        terms: sc.terms,
-    };
-    let dep_count = &mut dep_count[..n * r * r];
     let layer = &mut layer[..nt * n];
     layer.fill(0);
-    let dst_switch = |d: usize| dests.switch(d);
-
-    let mut report = DfssspReport {
-        paths: 0,
-        layers_needed: 1,
-        layers_used: 1,
-        paths_per_layer: [0; MAX_LAYERS],
-        cycles_broken: 0,
-        paths_moved: 0,
-        max_weight: 0,
+    let mut l = Layering {
+        ctx: Ctx {
+            topo,
+            n,
+            r,
+            next_port,
+            terms: sc.terms,
+        },
+        dests,
+        config,
+        index,
+        pre: trees.pre,
+        pos: trees.pos,
+        size: trees.size,
+        layer,
+        dep_count: &mut dep_count[..n * r * r],
+        report: DfssspReport {
+            paths: 0,
+            layers_needed: 1,
+            layers_used: 1,
+            paths_per_layer: [0; MAX_LAYERS],
+            cycles_broken: 0,
+            paths_moved: 0,
+            max_weight: 0,
+        },
     };
-    for d in 0..nt {
-        let t = dst_switch(d)?;
-        report.paths += (0..n).filter(|&x| ctx.is_path(x, t)).count() as u64;
+    l.report.paths = l.count_paths()?;
+    let needed = l.break_all_cycles(color, stack)?;
+    if needed > config.max_layers as usize {
+        return Err(RoutingError::TooManyLayers {
+            needed: needed as u16,
+            limit: config.max_layers,
+        });
+    }
+    l.report.layers_needed = needed as u8;
+    l.report.layers_used = needed as u8;
+    let mut per_layer = l.paths_per_layer()?;
+    if config.balance && needed < config.max_layers as usize {
+        l.balance(&per_layer, needed)?;
+        per_layer = l.paths_per_layer()?;
+    }
+    l.report.paths_per_layer = per_layer;
+    Ok(l.report)
+}
+
+/// The layer phase in progress: the read-only inputs (routes, path trees, channel index)
+/// and what it writes (layer of every path, dependency counts of the current layer, the
+/// report).
+struct Layering<'l, T> {
+    ctx: Ctx<'l, T>,
+    dests: Destinations<'l, T>,
+    config: &'l DfssspConfig,
+    index: &'l ChannelIndex<'l>,
+    /// Path trees, `[d · n + x]`: preorder of destination `d`'s tree, position of switch
+    /// `x` in it, subtree size of `x`.
+    pre: &'l [u32],
+    pos: &'l [u32],
+    size: &'l [u32],
+    /// Layer of the path from switch `x` to destination `d`, `[d · n + x]`.
+    layer: &'l mut [u8],
+    dep_count: &'l mut [u32],
+    report: DfssspReport,
+}
+
+impl<T: Topology> Layering<'_, T> {
+    /// Calls `f(d, t, x)` for every path: source switch `x` (with terminals) to destination
+    /// `d` at switch `t ≠ x`, destinations ascending, sources ascending.
+    fn for_each_path<F: FnMut(usize, usize, usize)>(&self, mut f: F) -> Result<(), RoutingError> {
+        for d in 0..self.dests.count() {
+            let t = self.dests.switch(d)?;
+            for x in (0..self.ctx.n).filter(|&x| self.ctx.is_path(x, t)) {
+                f(d, t, x);
+            }
+        }
+        Ok(())
     }
 
-    let cap = MAX_LAYERS;
-    let mut highest = 0usize;
-    for v in 0..cap {
-        dep_count.fill(0);
+    /// Number of paths.
+    fn count_paths(&self) -> Result<u64, RoutingError> {
+        let mut paths = 0u64;
+        self.for_each_path(|_, _, _| paths += 1)?;
+        Ok(paths)
+    }
+
+    /// Breaks the dependency cycles of layers `0, 1, ...` in turn, moving paths up, until a
+    /// layer is empty; returns the number of layers used. [`RoutingError::LayerSearchExhausted`]
+    /// when a cycle remains in the last of the [`MAX_LAYERS`] layers.
+    fn break_all_cycles(
+        &mut self,
+        color: &mut [u32],
+        stack: &mut [Frame],
+    ) -> Result<usize, RoutingError> {
+        let channels = (self.ctx.n * self.ctx.r) as u32;
+        let mut highest = 0usize;
+        for v in 0..MAX_LAYERS {
+            if !self.count_dependencies(v)? {
+                break;
+            }
+            highest = v;
+            let mut search = CycleSearch::new(channels, &mut *color, &mut *stack)?;
+            self.break_cycles(v, &mut search)?;
+        }
+        Ok(highest + 1)
+    }
+
+    /// Counts into `dep_count` the dependencies induced by the paths of layer `v`; returns
+    /// whether the layer has any path.
+    fn count_dependencies(&mut self, v: usize) -> Result<bool, RoutingError> {
+        self.dep_count.fill(0);
+        let n = self.ctx.n;
         let mut any = false;
-        for d in 0..nt {
-            let t = dst_switch(d)?;
+        let (ctx, layer, dep_count) = (&self.ctx, &*self.layer, &mut *self.dep_count);
+        for d in 0..self.dests.count() {
+            let t = self.dests.switch(d)?;
             for x in 0..n {
                 if ctx.is_path(x, t) && layer[d * n + x] as usize == v {
                     any = true;
@@ -238,128 +338,141 @@ pub(crate) fn assign<T: Topology>(
                 }
             }
         }
-        if !any {
-            break;
-        }
-        highest = v;
-        let mut search = CycleSearch::new(channels, color, stack)?;
+        Ok(any)
+    }
+
+    /// While layer `v`'s dependency graph has a cycle, moves the paths inducing the
+    /// cycle's weakest edge to layer `v + 1`.
+    fn break_cycles(&mut self, v: usize, search: &mut CycleSearch<'_>) -> Result<(), RoutingError> {
+        let r = self.ctx.r;
         loop {
             let g = LayerGraph {
-                topo,
+                topo: self.ctx.topo,
                 r: r as u32,
-                channels,
-                counts: dep_count,
+                channels: (self.ctx.n * r) as u32,
+                counts: self.dep_count,
             };
             let Some(i) = search.next_cycle(&g) else {
-                break;
+                return Ok(());
             };
-            if v + 1 >= cap {
+            if v + 1 >= MAX_LAYERS {
                 return Err(RoutingError::LayerSearchExhausted {
-                    searched: cap as u16,
-                    limit: config.max_layers,
+                    searched: MAX_LAYERS as u16,
+                    limit: self.config.max_layers,
                 });
             }
-            // Weakest edge: fewest inducing paths, first in cycle order on ties.
-            let mut best: Option<(usize, usize, u32)> = None;
-            for f in search.frames().get(i..).unwrap_or(&[]) {
-                let idx = f.vertex as usize * r + f.slot as usize;
-                let cnt = dep_count.get(idx).copied().unwrap_or(0);
-                if best.is_none_or(|(_, _, b)| cnt < b) {
-                    best = Some((f.vertex as usize, f.slot as usize, cnt));
-                }
-            }
-            let Some((c, q, _)) = best else { break };
-            let (u, p) = (c / r, (c % r) as PortIndex);
-            let Some(w) = peer(topo, u as u32, p) else {
-                break;
+            let Some((c, q)) = self.weakest_edge(search.frames().get(i..).unwrap_or(&[])) else {
+                return Ok(());
             };
-            let w = w as usize;
-            for &d in index.destinations(c) {
-                let d = d as usize;
-                let t = dst_switch(d)?;
-                if w == t || next_port[d * n + w] as usize != q {
-                    continue;
-                }
-                // Sources whose route passes u: u's subtree, a contiguous preorder range.
-                let row = d * n..(d + 1) * n;
-                let (lo, sz) = (pos[d * n + u] as usize, size[d * n + u] as usize);
-                let subtree = pre
-                    .get(row)
-                    .and_then(|r| r.get(lo..lo.saturating_add(sz)))
-                    .unwrap_or(&[]);
-                for &x in subtree {
-                    let x = x as usize;
-                    let li = d * n + x;
-                    if ctx.is_path(x, t) && layer[li] as usize == v {
-                        layer[li] = (v + 1) as u8;
-                        report.paths_moved += 1;
-                        ctx.for_each_dep(x, d, t, |i| {
-                            if let Some(cnt) = dep_count.get_mut(i) {
-                                *cnt = cnt.saturating_sub(1);
-                                if *cnt == 0 {
-                                    search.edge_removed((i / r) as u32, (i % r) as u32);
-                                }
-                            }
-                        });
-                    }
-                }
-            }
-            report.cycles_broken += 1;
+            let (u, p) = (c / r, (c % r) as PortIndex);
+            let Some(w) = peer(self.ctx.topo, u as u32, p) else {
+                return Ok(());
+            };
+            self.move_paths(v, (u, c), (w as usize, q), search)?;
+            self.report.cycles_broken += 1;
             search.resume_after_removals();
         }
     }
-    let needed = highest + 1;
-    if needed > config.max_layers as usize {
-        return Err(RoutingError::TooManyLayers {
-            needed: needed as u16,
-            limit: config.max_layers,
-        });
-    }
-    report.layers_needed = needed as u8;
-    report.layers_used = needed as u8;
 
-    // Paths per layer before balancing.
-    let mut per_layer = [0u64; MAX_LAYERS];
-    for d in 0..nt {
-        let t = dst_switch(d)?;
-        for x in 0..n {
-            if ctx.is_path(x, t) {
-                per_layer[layer[d * n + x] as usize % MAX_LAYERS] += 1;
+    /// The weakest edge of a cycle: fewest inducing paths, first in cycle order on ties;
+    /// `(channel, slot)`.
+    fn weakest_edge(&self, cycle: &[Frame]) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, u32)> = None;
+        for f in cycle {
+            let idx = f.vertex as usize * self.ctx.r + f.slot as usize;
+            let cnt = self.dep_count.get(idx).copied().unwrap_or(0);
+            if best.is_none_or(|(_, _, b)| cnt < b) {
+                best = Some((f.vertex as usize, f.slot as usize, cnt));
             }
         }
+        best.map(|(c, q, _)| (c, q))
     }
-    if config.balance && needed < config.max_layers as usize {
-        let avail = config.max_layers as usize;
+
+    /// Moves every layer-`v` path that takes channel `c` out of switch `u` into switch `w`
+    /// and leaves `w` on port `q` to layer `v + 1`, removing its dependencies from
+    /// `dep_count` (and from the search when a count drops to 0).
+    fn move_paths(
+        &mut self,
+        v: usize,
+        (u, c): (usize, usize),
+        (w, q): (usize, usize),
+        search: &mut CycleSearch<'_>,
+    ) -> Result<(), RoutingError> {
+        let (n, r) = (self.ctx.n, self.ctx.r);
+        let (ctx, layer, dep_count) = (&self.ctx, &mut *self.layer, &mut *self.dep_count);
+        for &d in self.index.destinations(c) {
+            let d = d as usize;
+            let t = self.dests.switch(d)?;
+            if w == t || ctx.next_port[d * n + w] as usize != q {
+                continue;
+            }
+            // Sources whose route passes u: u's subtree, a contiguous preorder range.
+            let row = d * n..(d + 1) * n;
+            let (lo, sz) = (self.pos[d * n + u] as usize, self.size[d * n + u] as usize);
+            let subtree = self
+                .pre
+                .get(row)
+                .and_then(|r| r.get(lo..lo.saturating_add(sz)))
+                .unwrap_or(&[]);
+            for &x in subtree {
+                let x = x as usize;
+                let li = d * n + x;
+                if ctx.is_path(x, t) && layer[li] as usize == v {
+                    layer[li] = (v + 1) as u8;
+                    self.report.paths_moved += 1;
+                    ctx.for_each_dep(x, d, t, |i| {
+                        if let Some(cnt) = dep_count.get_mut(i) {
+                            *cnt = cnt.saturating_sub(1);
+                            if *cnt == 0 {
+                                search.edge_removed((i / r) as u32, (i % r) as u32);
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Paths per layer.
+    fn paths_per_layer(&self) -> Result<[u64; MAX_LAYERS], RoutingError> {
+        let n = self.ctx.n;
+        let mut per_layer = [0u64; MAX_LAYERS];
+        self.for_each_path(|d, _, x| {
+            per_layer[self.layer[d * n + x] as usize % MAX_LAYERS] += 1;
+        })?;
+        Ok(per_layer)
+    }
+
+    /// OpenSM balancing: splits the `needed` layers over all configured layers
+    /// ([`balance_split`]) and deals each layer's paths round-robin over its shares.
+    fn balance(
+        &mut self,
+        per_layer: &[u64; MAX_LAYERS],
+        needed: usize,
+    ) -> Result<(), RoutingError> {
+        let avail = self.config.max_layers as usize;
         let split = balance_split(&per_layer[..needed], avail);
         let mut base = [0usize; MAX_LAYERS];
         for j in 1..needed {
             base[j] = base[j - 1] + split[j - 1] as usize;
         }
+        let n = self.ctx.n;
         let mut counter = [0u64; MAX_LAYERS];
-        for d in 0..nt {
-            let t = dst_switch(d)?;
+        for d in 0..self.dests.count() {
+            let t = self.dests.switch(d)?;
             for x in 0..n {
-                if ctx.is_path(x, t) {
-                    let j = layer[d * n + x] as usize % MAX_LAYERS;
+                if self.ctx.is_path(x, t) {
+                    let j = self.layer[d * n + x] as usize % MAX_LAYERS;
                     let s = split[j].max(1) as u64;
-                    layer[d * n + x] = (base[j] as u64 + counter[j] % s) as u8;
+                    self.layer[d * n + x] = (base[j] as u64 + counter[j] % s) as u8;
                     counter[j] += 1;
                 }
             }
         }
-        report.layers_used = avail as u8;
-        per_layer = [0; MAX_LAYERS];
-        for d in 0..nt {
-            let t = dst_switch(d)?;
-            for x in 0..n {
-                if ctx.is_path(x, t) {
-                    per_layer[layer[d * n + x] as usize % MAX_LAYERS] += 1;
-                }
-            }
-        }
+        self.report.layers_used = avail as u8;
+        Ok(())
     }
-    report.paths_per_layer = per_layer;
-    Ok(report)
 }
 
 /// OpenSM balancing: every spare layer goes, one at a time, to the layer with the most paths

@@ -13,20 +13,24 @@
 //!
 //! Routes depend on (switch, destination terminal); layers on (source switch, destination
 //! terminal). PARX (spec/routing.md §7, routing::parx) reuses both phases: the Dijkstra
-//! takes a link filter and the layer phase works on virtual destinations (LIDs). All storage is caller-provided ([`DfssspStorage`], sized by
-//! [`DfssspSizes`]); the host passes `Vec`-backed slices.
+//! takes a link filter and the layer phase works on virtual destinations (LIDs). All
+//! storage is caller-provided ([`DfssspBuffers`], sized by [`DfssspSizes::of`]); the host
+//! passes `Vec`-backed slices.
 
 mod heap;
 pub mod layers;
 pub mod paths;
 
+use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 
 use super::cycle::Frame;
-use super::error::{need, RoutingError};
+use super::error::RoutingError;
 use super::table::RouteEntry;
 use super::table_routing::{hop_from_entry, inject_on_layer};
 use super::{Hop, PacketState, Routing};
+use layers::LayerBuffers;
+use paths::PathBuffers;
 
 /// Largest number of virtual layers DFSSSP assigns or searches (InfiniBand has at most 15
 /// data VLs).
@@ -53,7 +57,7 @@ impl Default for DfssspConfig {
     }
 }
 
-/// Entry counts of every [`DfssspStorage`] buffer for one topology.
+/// Entry counts of every [`DfssspBuffers`] buffer for one topology.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DfssspSizes {
     /// `weights` (directed channels = switches · radix).
@@ -78,7 +82,7 @@ pub struct DfssspSizes {
 
 impl DfssspSizes {
     /// Sizes for `topo`.
-    pub fn for_topology<T: Topology>(topo: &T) -> Self {
+    pub fn of<T: Topology>(topo: &T) -> Self {
         let n = topo.num_switches() as usize;
         let nt = topo.num_terminals() as usize;
         let r = topo.radix() as usize;
@@ -109,9 +113,10 @@ impl DfssspSizes {
     }
 }
 
-/// Caller-provided buffers of [`dfsssp`] (lengths from [`DfssspSizes`]; longer is fine).
+/// Caller-provided buffers of [`dfsssp`] and [`parx`](super::parx::parx) (lengths from
+/// [`DfssspSizes::of`] / [`DfssspSizes::of_parx`]; longer is fine).
 #[derive(Debug)]
-pub struct DfssspStorage<'a> {
+pub struct DfssspBuffers<'a> {
     /// Channel weights.
     pub weights: &'a mut [u64],
     /// Dijkstra distances.
@@ -136,28 +141,29 @@ pub struct DfssspStorage<'a> {
     pub stack: &'a mut [Frame],
 }
 
-impl DfssspStorage<'_> {
+impl DfssspBuffers<'_> {
     /// Checks every buffer against `s`.
     pub(crate) fn check(&self, s: &DfssspSizes) -> Result<(), RoutingError> {
-        need("DFSSSP weights", s.weights as u64, self.weights.len())?;
-        need("DFSSSP dist", s.dist as u64, self.dist.len())?;
-        need("DFSSSP scratch", s.scratch as u64, self.scratch.len())?;
-        need("DFSSSP next_port", s.per_path as u64, self.next_port.len())?;
-        need("DFSSSP layer", s.per_path as u64, self.layer.len())?;
-        need("DFSSSP tree", s.tree as u64, self.tree.len())?;
-        need("DFSSSP dep_count", s.dep_count as u64, self.dep_count.len())?;
-        need(
+        CapacityError::check("DFSSSP weights", s.weights as u64, self.weights.len())?;
+        CapacityError::check("DFSSSP dist", s.dist as u64, self.dist.len())?;
+        CapacityError::check("DFSSSP scratch", s.scratch as u64, self.scratch.len())?;
+        CapacityError::check("DFSSSP next_port", s.per_path as u64, self.next_port.len())?;
+        CapacityError::check("DFSSSP layer", s.per_path as u64, self.layer.len())?;
+        CapacityError::check("DFSSSP tree", s.tree as u64, self.tree.len())?;
+        CapacityError::check("DFSSSP dep_count", s.dep_count as u64, self.dep_count.len())?;
+        CapacityError::check(
             "DFSSSP by_channel",
             s.by_channel as u64,
             self.by_channel.len(),
         )?;
-        need(
+        CapacityError::check(
             "DFSSSP channel_start",
             s.channel_start as u64,
             self.channel_start.len(),
         )?;
-        need("DFSSSP color", s.channels as u64, self.color.len())?;
-        need("DFSSSP stack", s.channels as u64, self.stack.len())
+        CapacityError::check("DFSSSP color", s.channels as u64, self.color.len())?;
+        CapacityError::check("DFSSSP stack", s.channels as u64, self.stack.len())?;
+        Ok(())
     }
 }
 
@@ -243,18 +249,49 @@ impl<T: Topology> Routing for DfssspRouting<'_, T> {
 pub fn dfsssp<'a, T: Topology>(
     topo: &'a T,
     config: &DfssspConfig,
-    storage: DfssspStorage<'a>,
+    buffers: DfssspBuffers<'a>,
 ) -> Result<(DfssspRouting<'a, T>, DfssspReport), RoutingError> {
     if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
-        return Err(RoutingError::Invalid {
+        return Err(RoutingError::Invalid(InvalidParam {
             param: "max_layers",
             value: config.max_layers as u64,
             rule: "DFSSSP supports 1 to 16 virtual layers",
-        });
+        }));
     }
-    let sizes = DfssspSizes::for_topology(topo);
-    storage.check(&sizes)?;
-    let DfssspStorage {
+    let sizes = DfssspSizes::of(topo);
+    buffers.check(&sizes)?;
+    let dests = layers::Destinations {
+        topo,
+        per_terminal: 1,
+    };
+    let (next_port, layer, report) = run_phases(dests, config, buffers, sizes.per_path, |bufs| {
+        paths::compute(topo, config, bufs)
+    })?;
+    let n = topo.num_switches();
+    Ok((
+        DfssspRouting {
+            topo,
+            n,
+            next_port,
+            layer,
+            num_vcs: report.layers_used.max(1),
+        },
+        report,
+    ))
+}
+
+/// Both phases on `buffers` (checked against the sizes beforehand): `paths` fills the next
+/// ports and path trees (DFSSSP's or PARX's path computation) and returns the largest
+/// channel weight, then the layer phase assigns every path of `dests` a layer. Returns the
+/// next ports and layers (`per_path` entries each) and the report.
+pub(crate) fn run_phases<'a, T: Topology>(
+    dests: layers::Destinations<'_, T>,
+    config: &DfssspConfig,
+    buffers: DfssspBuffers<'a>,
+    per_path: usize,
+    paths: impl FnOnce(PathBuffers<'_>) -> Result<u64, RoutingError>,
+) -> Result<(&'a [PortIndex], &'a [u8], DfssspReport), RoutingError> {
+    let DfssspBuffers {
         weights,
         dist,
         scratch,
@@ -266,29 +303,35 @@ pub fn dfsssp<'a, T: Topology>(
         channel_start,
         color,
         stack,
-    } = storage;
-    let max_weight = paths::compute(topo, config, weights, dist, scratch, next_port, tree)?;
+    } = buffers;
+    let max_weight = paths(PathBuffers {
+        weights,
+        dist,
+        scratch: &mut *scratch,
+        next_port: &mut *next_port,
+        tree: &mut *tree,
+    })?;
     let next_port: &'a [PortIndex] = next_port;
-    let dests = layers::Destinations {
-        topo,
-        per_terminal: 1,
-    };
     let index = layers::ChannelIndex::build(dests, next_port, by_channel, channel_start)?;
     let mut report = layers::assign(
-        dests, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
+        dests,
+        config,
+        next_port,
+        &index,
+        LayerBuffers {
+            layer: &mut *layer,
+            tree,
+            scratch,
+            dep_count,
+            color,
+            stack,
+        },
     )?;
     report.max_weight = max_weight;
-    let n = topo.num_switches();
-    let per_path = sizes.per_path;
     let layer: &'a [u8] = layer;
     Ok((
-        DfssspRouting {
-            topo,
-            n,
-            next_port: next_port.get(..per_path).unwrap_or(&[]),
-            layer: layer.get(..per_path).unwrap_or(&[]),
-            num_vcs: report.layers_used.max(1),
-        },
+        next_port.get(..per_path).unwrap_or(&[]),
+        layer.get(..per_path).unwrap_or(&[]),
         report,
     ))
 }

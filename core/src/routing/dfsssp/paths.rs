@@ -91,37 +91,69 @@ pub(crate) fn peer<T: Topology>(topo: &T, u: SwitchId, p: PortIndex) -> Option<S
     }
 }
 
-/// Computes every destination terminal's next hops into `next_port` (`[d · n + x]`) and its
-/// path tree into `tree`, updating the channel `weights` (spec/routing.md §6). Returns the
-/// largest final weight.
+/// Caller storage of the path phase (a view of [`super::DfssspBuffers`]; lengths from
+/// [`super::DfssspSizes`], `per_path` and `tree` scaled by the destinations per terminal).
+pub(crate) struct PathBuffers<'b> {
+    /// Channel weights (`weights` entries).
+    pub weights: &'b mut [u64],
+    /// Dijkstra distances (`dist` entries).
+    pub dist: &'b mut [u64],
+    /// Per-switch scratch arrays (`scratch` entries), split by [`split_scratch`].
+    pub scratch: &'b mut [u32],
+    /// Output: next port per (destination, switch) (`per_path` entries).
+    pub next_port: &'b mut [PortIndex],
+    /// Output: path trees (`tree` entries), split by [`split_trees`].
+    pub tree: &'b mut [u32],
+}
+
+impl<'b> PathBuffers<'b> {
+    /// Splits the buffers for `n` switches and `per_path = destinations · n` path entries
+    /// into the Dijkstra work arrays, the next-port rows and the tree arrays.
+    pub(crate) fn split(
+        self,
+        n: usize,
+        per_path: usize,
+    ) -> (PathWork<'b>, &'b mut [PortIndex], Trees<'b>) {
+        let work = PathWork {
+            weights: self.weights,
+            dist: self.dist,
+            sc: split_scratch(self.scratch, n),
+        };
+        (work, self.next_port, split_trees(self.tree, per_path))
+    }
+}
+
+/// What the modified Dijkstra of one destination works on besides its outputs: the channel
+/// weights (raised after each destination), the distances and the per-switch scratch arrays.
+pub(crate) struct PathWork<'w> {
+    pub weights: &'w mut [u64],
+    pub dist: &'w mut [u64],
+    pub sc: Scratch<'w>,
+}
+
+/// Computes every destination terminal's next hops into `bufs.next_port` (`[d · n + x]`)
+/// and its path tree into `bufs.tree`, updating the channel weights `bufs.weights`
+/// (spec/routing.md §6). Returns the largest final weight.
 pub(crate) fn compute<T: Topology>(
     topo: &T,
     config: &DfssspConfig,
-    weights: &mut [u64],
-    dist: &mut [u64],
-    scratch: &mut [u32],
-    next_port: &mut [PortIndex],
-    tree: &mut [u32],
+    bufs: PathBuffers<'_>,
 ) -> Result<u64, RoutingError> {
     let n = topo.num_switches() as usize;
     let nt = topo.num_terminals() as usize;
-    let base = init_weights(topo, config, weights);
-    let mut sc = split_scratch(scratch, n);
-    count_terminals(topo, sc.terms)?;
-    let trees = split_trees(tree, nt * n);
+    let (mut work, next_port, trees) = bufs.split(n, nt * n);
+    let base = init_weights(topo, config, work.weights);
+    count_terminals(topo, work.sc.terms)?;
     for d in 0..nt {
         let (t, tport) = terminal_location(topo, d as u32)?;
         // +1 per path from every source terminal.
-        sc.acc.copy_from_slice(sc.terms);
+        work.sc.acc.copy_from_slice(work.sc.terms);
         let rows = d * n..(d + 1) * n;
         route_destination(
             topo,
             &|_, _, _| true,
-            t,
-            tport,
-            weights,
-            dist,
-            &mut sc,
+            (t, tport),
+            &mut work,
             DestOut {
                 row: &mut next_port[rows.clone()],
                 pre: &mut trees.pre[rows.clone()],
@@ -130,7 +162,7 @@ pub(crate) fn compute<T: Topology>(
             },
         )?;
     }
-    Ok(max_weight(topo, weights, base))
+    Ok(max_weight(topo, work.weights, base))
 }
 
 /// Sets every channel weight to the initial value (`config.base_weight`, default `P²` with
@@ -172,19 +204,15 @@ pub(crate) struct DestOut<'o> {
 
 /// Routes every switch to destination switch `t` (which ejects on `tport`) with the modified
 /// Dijkstra of spec/routing.md §6 over the channels `keep(from, port, to)` admits, then adds
-/// to every channel of the path from each source switch `x` the amount `sc.acc[x]` holds on
-/// entry (DFSSSP: its terminal count, +1 per path; PARX: its demand toward the
+/// to every channel of the path from each source switch `x` the amount `work.sc.acc[x]`
+/// holds on entry (DFSSSP: its terminal count, +1 per path; PARX: its demand toward the
 /// destination, §7). Fails with [`RoutingError::Unreachable`] when a switch with terminals
 /// cannot reach `t`.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn route_destination<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId) -> bool>(
     topo: &T,
     keep: &K,
-    t: SwitchId,
-    tport: PortIndex,
-    weights: &mut [u64],
-    dist: &mut [u64],
-    sc: &mut Scratch<'_>,
+    (t, tport): (SwitchId, PortIndex),
+    work: &mut PathWork<'_>,
     out: DestOut<'_>,
 ) -> Result<(), RoutingError> {
     let n = topo.num_switches() as usize;
@@ -195,9 +223,9 @@ pub(crate) fn route_destination<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId
             switches: n as u32,
         });
     }
-    let dist = &mut dist[..n];
     let row = out.row;
-    let reached = dijkstra(topo, keep, t, weights, dist, sc, row, r)?;
+    let reached = dijkstra(topo, keep, t, work, row)?;
+    let PathWork { weights, dist, sc } = work;
     // Destination switch ejects; unreached sources with terminals cannot be routed.
     row[t as usize] = tport;
     if let Some(x) = (0..n).find(|&x| dist[x] == u64::MAX && sc.terms[x] > 0) {
@@ -226,20 +254,19 @@ pub(crate) fn route_destination<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId
 
 /// Dijkstra from `t` over reversed channels with ties (weight, hops, output port), using
 /// only channels `x → y` on port `p` of `x` with `keep(x, p, y)`; writes each switch's
-/// output port into `row` and the settle order into `sc.order`; returns the number of
-/// switches reached.
-#[allow(clippy::too_many_arguments)]
+/// output port into `row`, its distance into `work.dist` and the settle order into
+/// `work.sc.order`; returns the number of switches reached.
 fn dijkstra<T: Topology, K: Fn(SwitchId, PortIndex, SwitchId) -> bool>(
     topo: &T,
     keep: &K,
     t: SwitchId,
-    weights: &[u64],
-    dist: &mut [u64],
-    sc: &mut Scratch<'_>,
+    work: &mut PathWork<'_>,
     row: &mut [PortIndex],
-    r: usize,
 ) -> Result<usize, RoutingError> {
-    let n = dist.len();
+    let n = topo.num_switches() as usize;
+    let r = topo.radix() as usize;
+    let PathWork { weights, dist, sc } = work;
+    let dist = &mut dist[..n];
     dist.fill(u64::MAX);
     sc.hops.fill(u32::MAX);
     sc.pos.fill(NOT_IN_HEAP);

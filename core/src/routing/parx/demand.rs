@@ -2,6 +2,7 @@
 //! terminal pair, a weight `0..=255` that replaces DFSSSP's "+1 per path" in the channel
 //! weight updates.
 
+use crate::error::InvalidParam;
 use crate::topology::TerminalId;
 
 use super::super::error::RoutingError;
@@ -54,11 +55,11 @@ impl<'d> DemandList<'d> {
             }
             let key = (d.dst, d.src);
             if prev.is_some_and(|p| p >= key) {
-                return Err(RoutingError::Invalid {
+                return Err(RoutingError::Invalid(InvalidParam {
                     param: "demand index",
                     value: i as u64,
                     rule: "demands must be sorted by (destination, source) without duplicate pairs (see sort_demands)",
-                });
+                }));
             }
             prev = Some(key);
         }

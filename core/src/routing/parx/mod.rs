@@ -38,25 +38,29 @@ pub use lid_table::{
 };
 pub use quadrant::{Half, Quadrant, Quadrants, LIDS};
 
+use crate::error::InvalidParam;
 use crate::topology::{HyperX, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::dfsssp::layers::{assign, ChannelIndex, Destinations};
-use super::dfsssp::{DfssspConfig, DfssspReport, DfssspSizes, DfssspStorage, MAX_LAYERS};
+use super::dfsssp::layers::Destinations;
+use super::dfsssp::run_phases;
+use super::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes, MAX_LAYERS};
 use super::error::RoutingError;
 use super::table::RouteEntry;
 use super::table_routing::{hop_from_entry, inject_on_layer};
 use super::{terminal_location, Hop, PacketState, Routing};
 
-/// Buffer sizes of [`parx`] for `hx`: DFSSSP's sizes with 4 virtual destinations per
-/// terminal (`next_port`, `layer`, `by_channel`: 4 · terminals · switches entries, `tree`
-/// three times that).
-pub fn storage_sizes(hx: &HyperX) -> DfssspSizes {
-    let mut s = DfssspSizes::for_topology(hx);
-    let lids = LIDS as usize;
-    s.per_path *= lids;
-    s.tree *= lids;
-    s.by_channel *= lids;
-    s
+impl DfssspSizes {
+    /// Buffer sizes of [`parx`] for `hx`: DFSSSP's sizes with 4 virtual destinations per
+    /// terminal (`next_port`, `layer`, `by_channel`: 4 · terminals · switches entries,
+    /// `tree` three times that).
+    pub fn of_parx(hx: &HyperX) -> Self {
+        let mut s = DfssspSizes::of(hx);
+        let lids = LIDS as usize;
+        s.per_path *= lids;
+        s.tree *= lids;
+        s.by_channel *= lids;
+        s
+    }
 }
 
 /// Which LID [`Routing::inject`] gives a packet (it knows no message size).
@@ -172,11 +176,11 @@ impl<'a> ParxRouting<'a> {
     ) -> Result<PacketState, RoutingError> {
         let mut st = inject_on_layer(self.topo, src, dst, |s| {
             if lid >= LIDS {
-                return Err(RoutingError::Invalid {
+                return Err(RoutingError::Invalid(InvalidParam {
                     param: "lid",
                     value: lid as u64,
                     rule: "PARX terminals have LIDs 0..4",
-                });
+                }));
             }
             self.layer(s, dst, lid).ok_or(RoutingError::NoRoute {
                 switch: s,
@@ -217,59 +221,38 @@ impl Routing for ParxRouting<'_> {
 /// cycles, at most `config.max_layers` of them (else [`RoutingError::TooManyLayers`] naming
 /// the count needed); spare layers are shared out when `config.balance` is set.
 /// `demands` must be sorted by (destination, source) ([`sort_demands`]) and may be empty
-/// (plain DFSSSP weights on the reduced graphs). Buffers: [`storage_sizes`].
+/// (plain DFSSSP weights on the reduced graphs). Buffers: [`DfssspSizes::of_parx`].
 pub fn parx<'a>(
     hx: &'a HyperX,
     config: &DfssspConfig,
     demands: &[Demand],
-    storage: DfssspStorage<'a>,
+    buffers: DfssspBuffers<'a>,
 ) -> Result<(ParxRouting<'a>, DfssspReport), RoutingError> {
     if config.max_layers == 0 || config.max_layers as usize > MAX_LAYERS {
-        return Err(RoutingError::Invalid {
+        return Err(RoutingError::Invalid(InvalidParam {
             param: "max_layers",
             value: config.max_layers as u64,
             rule: "PARX supports 1 to 16 virtual layers",
-        });
+        }));
     }
     let geo = Quadrants::new(hx)?;
     let demands = demand::DemandList::new(demands, hx.num_terminals())?;
-    let sizes = storage_sizes(hx);
-    storage.check(&sizes)?;
-    let DfssspStorage {
-        weights,
-        dist,
-        scratch,
-        next_port,
-        layer,
-        tree,
-        dep_count,
-        by_channel,
-        channel_start,
-        color,
-        stack,
-    } = storage;
-    let max_weight = paths::compute(
-        hx, &geo, config, &demands, weights, dist, scratch, next_port, tree,
-    )?;
-    let next_port: &'a [PortIndex] = next_port;
+    let sizes = DfssspSizes::of_parx(hx);
+    buffers.check(&sizes)?;
     let dests = Destinations {
         topo: hx,
         per_terminal: LIDS as u32,
     };
-    let index = ChannelIndex::build(dests, next_port, by_channel, channel_start)?;
-    let mut report = assign(
-        dests, config, next_port, &index, layer, tree, scratch, dep_count, color, stack,
-    )?;
-    report.max_weight = max_weight;
-    let per_path = sizes.per_path;
-    let layer: &'a [u8] = layer;
+    let (next_port, layer, report) = run_phases(dests, config, buffers, sizes.per_path, |bufs| {
+        paths::compute(hx, &geo, config, &demands, bufs)
+    })?;
     Ok((
         ParxRouting {
             topo: hx,
             geo,
             n: hx.num_switches(),
-            next_port: next_port.get(..per_path).unwrap_or(&[]),
-            layer: layer.get(..per_path).unwrap_or(&[]),
+            next_port,
+            layer,
             num_vcs: report.layers_used.max(1),
             policy: LidPolicy::default(),
             seed: 0,

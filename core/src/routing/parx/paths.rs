@@ -5,8 +5,7 @@
 use crate::topology::{HyperX, PortIndex, Topology};
 
 use super::super::dfsssp::paths::{
-    count_terminals, init_weights, max_weight, route_destination, split_scratch, split_trees,
-    DestOut,
+    count_terminals, init_weights, max_weight, route_destination, DestOut, PathBuffers,
 };
 use super::super::dfsssp::DfssspConfig;
 use super::super::error::RoutingError;
@@ -19,25 +18,19 @@ use super::quadrant::{Quadrants, LIDS};
 /// demands come first (ascending) and add, per path, the demand of the source terminals;
 /// the others follow (ascending) and add +1 per source terminal. Returns the largest final
 /// channel weight.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn compute(
     hx: &HyperX,
     geo: &Quadrants,
     config: &DfssspConfig,
     demands: &DemandList<'_>,
-    weights: &mut [u64],
-    dist: &mut [u64],
-    scratch: &mut [u32],
-    next_port: &mut [PortIndex],
-    tree: &mut [u32],
+    bufs: PathBuffers<'_>,
 ) -> Result<u64, RoutingError> {
     let n = hx.num_switches() as usize;
     let nt = hx.num_terminals() as usize;
     let lids = LIDS as usize;
-    let base = init_weights(hx, config, weights);
-    let mut sc = split_scratch(scratch, n);
-    count_terminals(hx, sc.terms)?;
-    let trees = split_trees(tree, nt * lids * n);
+    let (mut work, next_port, trees) = bufs.split(n, nt * lids * n);
+    let base = init_weights(hx, config, work.weights);
+    count_terminals(hx, work.sc.terms)?;
     for listed_pass in [true, false] {
         for d in 0..nt as u32 {
             let listed = demands.lists(d);
@@ -47,15 +40,15 @@ pub(crate) fn compute(
             let (t, tport) = terminal_location(hx, d)?;
             for lid in 0..LIDS {
                 if listed {
-                    sc.acc.fill(0);
+                    work.sc.acc.fill(0);
                     for dem in demands.toward(d) {
                         let (s, _) = terminal_location(hx, dem.src)?;
-                        if let Some(a) = sc.acc.get_mut(s as usize) {
+                        if let Some(a) = work.sc.acc.get_mut(s as usize) {
                             *a = a.saturating_add(dem.weight as u32);
                         }
                     }
                 } else {
-                    sc.acc.copy_from_slice(sc.terms);
+                    work.sc.acc.copy_from_slice(work.sc.terms);
                 }
                 let vd = d as usize * lids + lid as usize;
                 let rows = vd * n..(vd + 1) * n;
@@ -63,11 +56,8 @@ pub(crate) fn compute(
                 route_destination(
                     hx,
                     &keep,
-                    t,
-                    tport,
-                    weights,
-                    dist,
-                    &mut sc,
+                    (t, tport),
+                    &mut work,
                     DestOut {
                         row: &mut next_port[rows.clone()],
                         pre: &mut trees.pre[rows.clone()],
@@ -78,5 +68,5 @@ pub(crate) fn compute(
             }
         }
     }
-    Ok(max_weight(hx, weights, base))
+    Ok(max_weight(hx, work.weights, base))
 }

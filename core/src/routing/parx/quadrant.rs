@@ -1,6 +1,7 @@
 //! Quadrants and halves of a 2-D HyperX, and the link-removal rules R1–R4 of PARX
 //! (spec/routing.md §7; \[HX\] §3.2.1).
 
+use crate::error::InvalidParam;
 use crate::topology::{HyperX, SwitchId};
 
 use super::super::error::RoutingError;
@@ -105,19 +106,19 @@ impl Quadrants {
     pub fn new(hx: &HyperX) -> Result<Self, RoutingError> {
         let sizes = hx.sizes();
         if sizes.len() != 2 {
-            return Err(RoutingError::Invalid {
+            return Err(RoutingError::Invalid(InvalidParam {
                 param: "HyperX dimensions",
                 value: sizes.len() as u64,
                 rule: "PARX needs a 2-D HyperX",
-            });
+            }));
         }
         for (i, &s) in sizes.iter().enumerate() {
             if s < 2 || s % 2 != 0 {
-                return Err(RoutingError::Invalid {
+                return Err(RoutingError::Invalid(InvalidParam {
                     param: if i == 0 { "HyperX size S_0" } else { "HyperX size S_1" },
                     value: s as u64,
                     rule: "PARX needs even HyperX sizes (quadrants split each dimension at the middle)",
-                });
+                }));
             }
         }
         Ok(Quadrants {

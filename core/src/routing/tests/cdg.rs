@@ -159,6 +159,6 @@ fn cycle_buffer_too_small_is_a_capacity_error() {
     let mut out = [ChannelVc::default(); 2];
     assert!(matches!(
         cdg.find_cycle(&mut color, &mut stack, &mut out),
-        Err(RoutingError::Capacity { .. })
+        Err(RoutingError::Capacity(..))
     ));
 }

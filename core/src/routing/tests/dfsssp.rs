@@ -7,7 +7,7 @@ use super::super::cdg::{Cdg, Deadlock};
 use super::super::channel::ChannelVc;
 use super::super::compile::{compile_tables, VcMode};
 use super::super::cycle::Frame;
-use super::super::dfsssp::{dfsssp, DfssspConfig, DfssspReport, DfssspSizes, DfssspStorage};
+use super::super::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
 use super::super::table::{RouteEntry, Run};
 use super::super::table_routing::TableRouting;
 use super::super::table_set::TableSetBuilder;
@@ -33,7 +33,7 @@ pub struct Bufs {
 
 impl Bufs {
     pub fn new<T: Topology>(g: &T) -> Bufs {
-        let z = DfssspSizes::for_topology(g);
+        let z = DfssspSizes::of(g);
         Bufs {
             w: vec![0; z.weights],
             d: vec![0; z.dist],
@@ -48,8 +48,8 @@ impl Bufs {
             st: vec![Frame::default(); z.channels],
         }
     }
-    pub fn storage(&mut self) -> DfssspStorage<'_> {
-        DfssspStorage {
+    pub fn storage(&mut self) -> DfssspBuffers<'_> {
+        DfssspBuffers {
             weights: &mut self.w,
             dist: &mut self.d,
             scratch: &mut self.s,
@@ -370,13 +370,13 @@ fn vl_limit_is_enforced_with_a_clear_error() {
     };
     assert!(matches!(
         dfsssp(&g, &bad, b.storage()),
-        Err(RoutingError::Invalid { .. })
+        Err(RoutingError::Invalid(..))
     ));
     let mut b2 = Bufs::new(&g);
     b2.np.truncate(3);
     assert!(matches!(
         dfsssp(&g, &cfg, b2.storage()),
-        Err(RoutingError::Capacity { .. })
+        Err(RoutingError::Capacity(..))
     ));
 }
 

@@ -2,6 +2,7 @@
 //! formula, BFS distances, and independent deadlock checks.
 
 extern crate std;
+use crate::error::InvalidParam;
 use std::vec;
 use std::vec::Vec;
 
@@ -264,7 +265,7 @@ fn steps_and_errors() {
     assert_eq!(step_toward_router(&df, 5, 5).unwrap(), None);
     assert!(matches!(
         step_toward_group(&df, 0, 9),
-        Err(RoutingError::Invalid { param: "group", .. })
+        Err(RoutingError::Invalid(InvalidParam { param: "group", .. }))
     ));
     assert!(matches!(
         step_toward_router(&df, 36, 0),

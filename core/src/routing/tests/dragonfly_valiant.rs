@@ -3,6 +3,7 @@
 //! of the destination-based variant.
 
 extern crate std;
+use crate::error::InvalidParam;
 use std::collections::{BTreeMap, BTreeSet};
 use std::vec;
 use std::vec::Vec;
@@ -261,18 +262,18 @@ fn destination_based_variant_fits_per_vc_tables() {
     let v = DragonflyValiant::new(&df, Intermediate::PerPair, 1);
     assert!(matches!(
         v.table_entry(0, Arrival::Terminal, 5),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "intermediate choice",
             ..
-        })
+        }))
     ));
     let v = DragonflyValiant::new(&df, Intermediate::PerDestination, 1);
     assert!(matches!(
         v.table_entry(0, Arrival::Vc(3), 5),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "arrival VC",
             ..
-        })
+        }))
     ));
     assert!(matches!(
         v.inject(0, 36),

@@ -4,6 +4,7 @@
 //! the demand-weighted path computation against an independent implementation.
 
 extern crate std;
+use crate::error::InvalidParam;
 use std::boxed::Box;
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -11,10 +12,10 @@ use std::vec;
 use std::vec::Vec;
 
 use super::super::cycle::Frame;
-use super::super::dfsssp::{DfssspConfig, DfssspReport, DfssspSizes, DfssspStorage};
+use super::super::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
 use super::super::parx::{
-    closed_form_choices, normalise_demand, parx, select_lid, sort_demands, storage_sizes,
-    table_choices, Demand, Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
+    closed_form_choices, normalise_demand, parx, select_lid, sort_demands, table_choices, Demand,
+    Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
 };
 use super::super::walk::check_all;
 use super::super::{Routing, RoutingError};
@@ -54,8 +55,8 @@ impl Bufs {
             st: vec![Frame::default(); z.channels],
         }
     }
-    fn storage(&mut self) -> DfssspStorage<'_> {
-        DfssspStorage {
+    fn storage(&mut self) -> DfssspBuffers<'_> {
+        DfssspBuffers {
             weights: &mut self.w,
             dist: &mut self.d,
             scratch: &mut self.s,
@@ -89,7 +90,7 @@ fn hx12x8() -> &'static Hx {
     static CELL: OnceLock<Hx> = OnceLock::new();
     CELL.get_or_init(|| {
         let hx: &'static HyperX = Box::leak(Box::new(HyperX::new(&[12, 8], 1, 7).unwrap()));
-        let bufs: &'static mut Bufs = Box::leak(Box::new(Bufs::new(&storage_sizes(hx))));
+        let bufs: &'static mut Bufs = Box::leak(Box::new(Bufs::new(&DfssspSizes::of_parx(hx))));
         let (routing, report) = parx(hx, &config(16), &[], bufs.storage()).unwrap();
         std::eprintln!("PARX 12x8: {report:?}");
         Hx { routing, report }
@@ -322,7 +323,7 @@ fn message_size_selects_the_table_and_the_hash_picks_among_two() {
     assert_eq!(st.layer, r.layer(0, 7, st.lid).unwrap());
     assert!(matches!(
         r.inject_lid(0, 7, 4),
-        Err(RoutingError::Invalid { param: "lid", .. })
+        Err(RoutingError::Invalid(InvalidParam { param: "lid", .. }))
     ));
     assert!(matches!(
         r.inject(0, hx.num_terminals()),
@@ -371,7 +372,7 @@ fn layers_are_deadlock_free_and_the_vl_limit_is_enforced() {
     assert!(has_cycle(&flat));
 
     // One layer fewer than needed: a clear error naming the count.
-    let mut b = Bufs::new(&storage_sizes(hx));
+    let mut b = Bufs::new(&DfssspSizes::of_parx(hx));
     let limit = rep.layers_needed - 1;
     let err = parx(hx, &config(limit), &[], b.storage()).unwrap_err();
     assert_eq!(
@@ -392,16 +393,16 @@ fn layers_are_deadlock_free_and_the_vl_limit_is_enforced() {
 
 #[test]
 fn geometry_and_input_errors() {
-    let z = |hx: &HyperX| Bufs::new(&storage_sizes(hx));
+    let z = |hx: &HyperX| Bufs::new(&DfssspSizes::of_parx(hx));
     let odd = HyperX::new(&[5, 4], 1, 1).unwrap();
     let err = parx(&odd, &config(8), &[], z(&odd).storage()).unwrap_err();
     assert!(matches!(
         err,
-        RoutingError::Invalid {
+        RoutingError::Invalid(InvalidParam {
             param: "HyperX size S_0",
             value: 5,
             ..
-        }
+        })
     ));
     assert_eq!(
         std::format!("{err}"),
@@ -410,11 +411,11 @@ fn geometry_and_input_errors() {
     let cube = HyperX::new(&[2, 2, 2], 1, 1).unwrap();
     assert!(matches!(
         parx(&cube, &config(8), &[], z(&cube).storage()),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "HyperX dimensions",
             value: 3,
             ..
-        })
+        }))
     ));
     let hx = HyperX::new(&[4, 2], 1, 2).unwrap();
     let unsorted = [
@@ -431,11 +432,11 @@ fn geometry_and_input_errors() {
     ];
     assert!(matches!(
         parx(&hx, &config(8), &unsorted, z(&hx).storage()),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "demand index",
             value: 1,
             ..
-        })
+        }))
     ));
     let far = [Demand {
         src: 0,
@@ -448,16 +449,16 @@ fn geometry_and_input_errors() {
     ));
     assert!(matches!(
         parx(&hx, &config(0), &[], z(&hx).storage()),
-        Err(RoutingError::Invalid {
+        Err(RoutingError::Invalid(InvalidParam {
             param: "max_layers",
             ..
-        })
+        }))
     ));
     let mut small = z(&hx);
     small.np.truncate(10);
     assert!(matches!(
         parx(&hx, &config(8), &[], small.storage()),
-        Err(RoutingError::Capacity { .. })
+        Err(RoutingError::Capacity(..))
     ));
 }
 
@@ -601,7 +602,7 @@ fn demand_weighted_paths_match_an_independent_implementation() {
             .collect();
         sort_demands(&mut demands);
         for dem in [&demands[..], &[][..]] {
-            let mut b = Bufs::new(&storage_sizes(&hx));
+            let mut b = Bufs::new(&DfssspSizes::of_parx(&hx));
             let (r, rep) = parx(&hx, &config(16), dem, b.storage()).unwrap();
             let want = reference_parx(&hx, dem);
             for d in 0..nt {

@@ -2,6 +2,7 @@
 //! `G(n, log2 n)` (spec/routing.md §3).
 
 extern crate std;
+use crate::error::InvalidParam;
 use std::format;
 use std::vec::Vec;
 
@@ -227,7 +228,7 @@ fn naf_jump_choice_and_validation() {
     assert_eq!(j(5), Some((0, true))); // 5 = 4 + 1
     assert_eq!(j(12), Some((2, false))); // 12 = 16 - 4
     assert_eq!(j(6), Some((1, false))); // 6 = 8 - 2
-    assert!(matches!(r.jump(16), Err(RoutingError::Invalid { .. })));
+    assert!(matches!(r.jump(16), Err(RoutingError::Invalid(..))));
     assert_eq!(r.port_toward(0, 8).unwrap(), Some(6));
     assert_eq!(r.port_toward(3, 3).unwrap(), None);
     let mut st = r.inject(2, 9).unwrap();
@@ -245,7 +246,7 @@ fn naf_jump_choice_and_validation() {
     let c12 = Circulant::new(12, &[1, 2, 4]).unwrap();
     assert!(matches!(
         CirculantNaf::new(&c12),
-        Err(RoutingError::Invalid { param: "n", .. })
+        Err(RoutingError::Invalid(InvalidParam { param: "n", .. }))
     ));
     let c16 = Circulant::new(16, &[1, 2, 4]).unwrap();
     assert!(CirculantNaf::new(&c16).is_err());

@@ -3,6 +3,7 @@
 //! hold ports only while [`DatelineVcs`] adds the VCs hop by hop.
 
 extern crate std;
+use crate::error::InvalidParam;
 use std::vec;
 use std::vec::Vec;
 
@@ -152,6 +153,6 @@ fn dateline_torus_tables_hold_ports_and_vcs_are_added_per_hop() {
     let single = TorusDor::new(&m, TorusVcs::Single).unwrap();
     assert!(matches!(
         DatelineVcs::new(&m, single),
-        Err(RoutingError::Invalid { param: "torus", .. })
+        Err(RoutingError::Invalid(InvalidParam { param: "torus", .. }))
     ));
 }
