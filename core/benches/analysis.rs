@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jumpnet_core::analysis::{analyse, makespan, Outputs, RankClock, RoutedNetwork, StepBuffers};
 use jumpnet_core::collective::{Binomial, Bruck, Schedule};
 use jumpnet_core::rng::Rng;
-use jumpnet_core::routing::channel::num_channels;
+use jumpnet_core::routing::deadlock::channel::num_channels;
 use jumpnet_core::routing::{DistanceMatrix, MinimalRouting};
 use jumpnet_core::topology::{Circulant, Dragonfly, GlobalArrangement, Topology};
 use std::hint::black_box;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use jumpnet_core::image::route_table::{encode, max_image_len};
 use jumpnet_core::rng::Rng;
-use jumpnet_core::routing::cycle::Frame;
+use jumpnet_core::routing::deadlock::cycle::Frame;
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
 use jumpnet_core::routing::minimal::{all_tables, switch_table, SwitchTableScratch};
 use jumpnet_core::routing::{
@@ -26,8 +26,8 @@ use jumpnet_core::routing::{
 use jumpnet_core::topology::stored::{from_edges, Slot};
 use jumpnet_core::topology::{StoredGraph, Topology};
 
-use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
-use jumpnet_core::routing::dragonfly_valiant::{Arrival, DragonflyValiant, Intermediate};
+use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::valiant::{Arrival, DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::parx;
 use jumpnet_core::routing::RunTable;
 use jumpnet_core::topology::{Dragonfly, GlobalArrangement, HyperX};

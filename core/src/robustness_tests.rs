@@ -11,7 +11,7 @@ use crate::image::crc32::crc32;
 use crate::image::frame::{CRC_LEN, HEADER_LEN};
 use crate::image::{program as program_image, route_table as image};
 use crate::metrics::{bfs, bit_bfs, Csr, DistanceOutputs};
-use crate::routing::compile::{switch_table, VcMode};
+use crate::routing::tables::compile::{switch_table, VcMode};
 use crate::routing::{RouteEntry, Run, RunTableBuilder, TableSet, TorusDor, TorusVcs};
 use crate::topology::stored::from_edges;
 use crate::topology::{Family, LinkClass, Port, Slot, StoredGraph, Topology, Torus};

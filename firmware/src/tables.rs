@@ -9,16 +9,16 @@
 //! * minimal BFS: `routing::minimal::switch_table` (one BFS per network port);
 //! * Dragonfly minimal: `DragonflyMinimal::switch_table`;
 //! * the arithmetic routings (torus DOR, e-cube, NAF, greedy, HyperX DOR, D-mod-k):
-//!   `routing::compile::switch_table` (first hop of every destination).
+//!   `routing::tables::compile::switch_table` (first hop of every destination).
 //!
 //! The host computes the same tables for whole networks (`compile_tables`, `all_tables`);
 //! the images must be byte-identical (HIL test `tests/qemu_route_table.rs`).
 
 use jumpnet_core::error::CapacityError;
 use jumpnet_core::image::{route_table, ImageError};
-use jumpnet_core::routing::compile::{self, VcMode};
-use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::{self, SwitchTableScratch};
+use jumpnet_core::routing::tables::compile::{self, VcMode};
 use jumpnet_core::routing::{
     CirculantGreedy, CirculantNaf, FatTreeDmodK, HyperXDor, HypercubeEcube, RouteEntry,
     RoutingError, Run, RunTableBuilder, TorusDor, TorusVcs,

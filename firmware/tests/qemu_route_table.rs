@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 
 use jumpnet_core::image::crc32::crc32;
 use jumpnet_core::image::route_table as image;
-use jumpnet_core::routing::compile::{compile_tables, VcMode};
-use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::all_tables;
+use jumpnet_core::routing::tables::compile::{compile_tables, VcMode};
 use jumpnet_core::routing::{
     CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, Hop, HyperXDor, HypercubeEcube,
     MinimalRouting, PacketState, RouteEntry, Routing, Run, TableSet, TableSetBuilder, TorusDor,

@@ -72,7 +72,7 @@ pub fn blank_messages(len: usize) -> Vec<Message> {
 }
 
 /// Dragonfly minimal routing written from spec/routing.md §4 (Kim et al.; BookSim
-/// `dragonfly_port`) independently of the core's `routing::dragonfly_minimal`, as a
+/// `dragonfly_port`) independently of the core's `routing::dragonfly::minimal`, as a
 /// cross-check: same router → eject; same group → one
 /// local hop; otherwise local hop to the router owning the global link toward the
 /// destination group, the global hop, and a local hop to the destination router. Port

@@ -8,7 +8,7 @@
 
 use jumpnet_core::analysis::{analyse, Outputs, RoutedNetwork};
 use jumpnet_core::collective::{Binomial, Bruck, RecursiveDoubling, Schedule};
-use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::{DistanceMatrix, MinimalRouting, Routing};
 use jumpnet_core::topology::{Circulant, Dragonfly, GlobalArrangement, LinkClass, Topology};
 use jumpnet_tests::{distances, Shortcut};

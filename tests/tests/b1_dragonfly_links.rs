@@ -3,7 +3,7 @@
 //! link per group pair, consecutive arrangement) with minimal routing.
 //!
 //! Routing: the Dragonfly minimal routing of spec/routing.md §4 (local → global → local,
-//! [DF-BC]/CODES "minimal", `routing::dragonfly_minimal`), cross-checked route by route
+//! [DF-BC]/CODES "minimal", `routing::dragonfly::minimal`), cross-checked route by route
 //! against an independent implementation in the test crate
 //! ([`ReferenceDragonflyMinimal`]). Generic BFS routing is *not* equivalent here: some router
 //! pairs of different groups are joined by two global links (2 hops) where the minimal
@@ -26,7 +26,7 @@ use jumpnet_core::collective::dragonfly::{
 };
 use jumpnet_core::collective::{Binomial, Schedule};
 use jumpnet_core::rng::Rng;
-use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::{Dragonfly, GlobalArrangement, LinkClass, Topology};
 use jumpnet_tests::{blank_messages, check_schedule, ReferenceDragonflyMinimal};

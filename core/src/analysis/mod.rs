@@ -6,7 +6,7 @@
 //!   ([`RoutedNetwork`], with a hop limit) and reports messages, total router hops (the
 //!   \[DISS\] convention: switch-to-switch links), largest message, per-step hops / largest
 //!   hops / messages ([`StepBuffers`]), messages per directed channel
-//!   ([`Outputs::channel_loads`], `routing::channel` indices) and link traversals per
+//!   ([`Outputs::channel_loads`], `routing::deadlock::channel` indices) and link traversals per
 //!   [`crate::topology::LinkClass`] ([`LinkTotals`]; terminal links: 2 per message whose
 //!   terminals differ), so the Dragonfly global/local counts of [DF-BC] §III-E fall out.
 //! * [`distance_hops`]: the same hop totals through a [`crate::mapping::DistanceOracle`]

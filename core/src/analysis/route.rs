@@ -15,7 +15,7 @@
 //! see [`super::LinkTotals`]).
 
 use crate::collective::{Message, Schedule};
-use crate::routing::walk::{walk, Step};
+use crate::routing::paths::walk::{walk, Step};
 use crate::routing::{default_hop_limit, Routing};
 use crate::topology::{TerminalId, Topology};
 

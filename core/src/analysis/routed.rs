@@ -5,7 +5,7 @@
 
 use crate::collective::Schedule;
 use crate::error::CapacityError;
-use crate::routing::channel::{channel_index, num_channels};
+use crate::routing::deadlock::channel::{channel_index, num_channels};
 use crate::routing::Routing;
 use crate::topology::{LinkClass, TerminalId, Topology};
 
@@ -31,8 +31,8 @@ pub struct Outputs<'a> {
     /// Messages per directed channel (VCs merged), dense index
     /// [`channel_index`]`(radix, switch, port)` of the channel leaving `switch` on `port`;
     /// needs [`num_channels`] entries (`switches · radix`) and is zeroed first. Summarise it
-    /// with [`crate::routing::stats::load_summary`] or
-    /// [`crate::routing::stats::load_by_class`].
+    /// with [`crate::routing::paths::stats::load_summary`] or
+    /// [`crate::routing::paths::stats::load_by_class`].
     pub channel_loads: Option<&'a mut [u64]>,
 }
 

@@ -1,4 +1,4 @@
-//! Route-table images: one switch's run table (`routing::table`) in the shared framing
+//! Route-table images: one switch's run table (`routing::tables::run_table`) in the shared framing
 //! ([`super::frame`]), kind [`ImageKind::RouteTable`](super::ImageKind::RouteTable) for
 //! forwarding entries and [`ImageKind::VirtualLayers`](super::ImageKind::VirtualLayers) for
 //! per-destination virtual layers.
@@ -10,7 +10,7 @@
 //! varint switch          switch the table belongs to
 //! varint destinations    destinations 0..destinations the table covers
 //! varint runs            number of runs that follow
-//! runs × (varint first, value)     canonical run form, see routing::table
+//! runs × (varint first, value)     canonical run form, see routing::tables::run_table
 //!   value of a route table:          varint port, u8 vc
 //!   value of a virtual layer table:  u8 layer
 //! ```
@@ -46,7 +46,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::routing::table::{Run, RunTable, TableValue};
+use crate::routing::tables::run_table::{Run, RunTable, TableValue};
 use crate::topology::SwitchId;
 
 use super::error::ImageError;
@@ -151,7 +151,7 @@ mod tests {
     use super::*;
     use crate::image::crc32::crc32;
     use crate::image::ImageKind;
-    use crate::routing::table::{RouteEntry, RunTableBuilder};
+    use crate::routing::tables::run_table::{RouteEntry, RunTableBuilder};
     use std::vec;
     use std::vec::Vec;
 

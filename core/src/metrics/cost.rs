@@ -1,4 +1,4 @@
-//! Network cost model of spec/mapping.md §6 ([DISS] §5.6 uses "the cost model of Slim Fly").
+//! Network cost model of spec/mapping.md §6 (\[DISS\] §5.6 uses "the cost model of Slim Fly").
 //!
 //! Total = routers + cables. A cable inside a cabinet is electric, between cabinets optical
 //! (lengths from [`super::cable`]); its price is a linear function of the length, per Gb/s of
@@ -9,7 +9,7 @@
 //! quoted from the Slim Fly paper (electric `0.4079·x + 0.5771` $/Gb/s, optical
 //! `0.0919·x + 7.2745` $/Gb/s, x in metres; router `350.4·k − 892.3` $). The source text
 //! could not be checked; with them the gap between `G(1024, 10)` and a degree-19 random
-//! shortcut graph is about 9 % in total, not the 18 % [DISS] reports. Treat absolute costs
+//! shortcut graph is about 9 % in total, not the 18 % \[DISS\] reports. Treat absolute costs
 //! and that comparison as indicative only.
 
 use super::cable::{check_layout, for_each_cable, CabinetLayout, INTRA_CABINET_CM};
@@ -49,7 +49,7 @@ pub struct CostModel {
 
 impl CostModel {
     /// The Slim Fly constants as usually quoted (unverified, see the module docs) with
-    /// 100 Gb/s links ([DISS] §5.6).
+    /// 100 Gb/s links (\[DISS\] §5.6).
     pub const SLIM_FLY_UNVERIFIED: CostModel = CostModel {
         // 0.4079 $/m = 4079 µ$/cm; 0.5771 $ = 577,100 µ$.
         electric: LinearPrice {

@@ -4,8 +4,8 @@
 
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 
-use super::error::RoutingError;
-use super::{terminal_location, Hop, PacketState};
+use crate::routing::error::RoutingError;
+use crate::routing::{terminal_location, Hop, PacketState};
 
 /// What a switch must do with a packet before any family-specific decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

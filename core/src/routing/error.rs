@@ -5,7 +5,7 @@ use core::fmt;
 
 use crate::topology::{PortIndex, SwitchId, TerminalId};
 
-use super::Vc;
+use crate::routing::Vc;
 
 /// Why a route could not be computed, followed, checked or stored. Every variant names the
 /// switch, terminal, port or buffer concerned and what is allowed.

@@ -7,77 +7,61 @@
 //! so family-specific algorithms — torus datelines, Dragonfly Valiant phases, fat-tree
 //! up/down, PARX virtual LIDs — fit the same interface as the generic ones here:
 //!
+//! The folder follows the spec's sections — one module per family of algorithms — with the
+//! machinery shared by all of them apart:
+//!
 //! * [`minimal`]: minimal BFS routing on any graph (§1), per switch with O(n) scratch (a
 //!   device computes its own table) or for all switches from a [`DistanceMatrix`].
-//! * [`table`], [`table_set`]: route tables stored as runs of equal entries in caller
-//!   buffers, looked up in O(log runs); their canonical byte image is
-//!   [`image::route_table`](crate::image::route_table).
-//! * [`compile`], [`table_routing`]: compile any routing into tables, and route from tables
-//!   (user-supplied or compiled) with per-path virtual layers beside them, as InfiniBand does
-//!   (LFT per switch, SL/VL per path).
-//! * [`walk`]: follow routes pair by pair and check delivery, loop freedom, VC ranges and
-//!   minimality.
-//! * [`cdg`], [`cycle`]: channel dependency graph and cycle search (deadlock analysis, §2, §6).
-//! * [`dfsssp`]: deadlock-free single-source shortest-path routing with virtual layers (§6).
-//! * Arithmetic routing of the structured families (no tables, O(dimensions) or O(log n)
-//!   per hop): [`dor_torus`] (torus/mesh DOR, §2) with [`dateline`] VCs, [`ecube`]
-//!   (hypercube), [`dor_hyperx`] (§2), [`circulant_greedy`] and [`circulant_naf`] (§3),
-//!   [`fat_tree_dmodk`] (§5).
-//! * [`dragonfly_minimal`], [`dragonfly_valiant`]: Dragonfly minimal and Valiant routing with
-//!   BookSim's VC schemes (§4).
-//! * [`parx`]: pattern-aware routing for 2-D HyperX with 4 virtual destinations per terminal
-//!   (§7).
-//! * [`stats`]: hop histogram and per-channel loads (edge forwarding index) for all-to-all
-//!   traffic, split by [`LinkClass`](crate::topology::LinkClass).
+//! * [`dimension_order`]: torus/mesh DOR with dateline VCs, hypercube e-cube, HyperX DOR
+//!   (§2); [`circulant`]: greedy and NAF routing (§3); [`dragonfly`]: minimal and Valiant
+//!   routing with BookSim's VC schemes (§4); [`fat_tree`]: up/down D-mod-k (§5). All
+//!   arithmetic: no tables, O(dimensions) or O(log n) per hop.
+//! * [`dfsssp`]: deadlock-free single-source shortest-path routing with virtual layers (§6);
+//!   [`parx`]: pattern-aware routing for 2-D HyperX with 4 virtual destinations per
+//!   terminal (§7).
+//! * [`tables`]: route tables as runs of equal entries in caller buffers, compiling any
+//!   routing into them and routing from them with per-path virtual layers (InfiniBand
+//!   LFT + SL/VL); their byte image is [`image::route_table`](crate::image::route_table).
+//! * [`deadlock`]: channels, the channel dependency graph and its cycle search (§2, §6).
+//! * [`paths`]: walks that check delivery, loop freedom, VC ranges and minimality, and
+//!   all-to-all hop histograms and channel loads split by
+//!   [`LinkClass`](crate::topology::LinkClass).
 //!
-//! Hop counts are router hops (switch-to-switch channels), the [DISS] convention of
+//! Hop counts are router hops (switch-to-switch channels), the \[DISS\] convention of
 //! spec/routing.md §8; terminal links are not counted.
 
-pub mod cdg;
-pub mod channel;
-pub mod circulant_greedy;
-pub mod circulant_jump;
-pub mod circulant_naf;
-pub mod compile;
-pub mod cycle;
-pub mod dateline;
+pub mod circulant;
+pub mod deadlock;
 pub mod dfsssp;
-pub mod distance;
-pub mod dor_hyperx;
-pub mod dor_torus;
-pub mod dragonfly_minimal;
-pub mod dragonfly_valiant;
-pub mod ecube;
+pub mod dimension_order;
+pub mod dragonfly;
 mod endpoint;
 pub mod error;
-pub mod fat_tree_dmodk;
+pub mod fat_tree;
 pub mod minimal;
 pub mod parx;
-pub mod stats;
-pub mod table;
-pub mod table_routing;
-pub mod table_set;
-pub mod walk;
+pub mod paths;
+pub mod tables;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 pub(crate) mod testgraphs;
 
-pub use cdg::Cdg;
-pub use channel::ChannelVc;
-pub use circulant_greedy::CirculantGreedy;
-pub use circulant_naf::CirculantNaf;
-pub use dateline::DatelineVcs;
-pub use distance::DistanceMatrix;
-pub use dor_hyperx::HyperXDor;
-pub use dor_torus::{TorusDor, TorusVcs};
-pub use ecube::HypercubeEcube;
+pub use circulant::greedy::CirculantGreedy;
+pub use circulant::naf::CirculantNaf;
+pub use deadlock::cdg::Cdg;
+pub use deadlock::channel::ChannelVc;
+pub use dimension_order::dateline::DatelineVcs;
+pub use dimension_order::hypercube::HypercubeEcube;
+pub use dimension_order::hyperx::HyperXDor;
+pub use dimension_order::torus::{TorusDor, TorusVcs};
 pub use error::RoutingError;
-pub use fat_tree_dmodk::FatTreeDmodK;
+pub use fat_tree::FatTreeDmodK;
+pub use minimal::distance::DistanceMatrix;
 pub use minimal::MinimalRouting;
-pub use table::{RouteEntry, Run, RunTable, RunTableBuilder};
-pub use table_routing::TableRouting;
-pub use table_set::{TableSet, TableSetBuilder};
+pub use tables::run_table::{RouteEntry, Run, RunTable, RunTableBuilder};
+pub use tables::table_routing::TableRouting;
+pub use tables::table_set::{TableSet, TableSetBuilder};
 
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 

@@ -9,7 +9,7 @@
 //! The construction follows the reference algorithm of §3 exactly, including the draw of two
 //! distinct elements of `C` by rank in ascending id order (with [`Rng::distinct_pair`]), so
 //! the same seed gives the same graph on every target. `C` is kept in an order-statistics
-//! set ([`eligible`]) instead of being rebuilt per link, and the exhaustive "no addable pair
+//! set (`eligible`) instead of being rebuilt per link, and the exhaustive "no addable pair
 //! left" check only runs once `|C| <= d` (with more candidates an addable pair always exists:
 //! a candidate has at most `d − 1` neighbours among at least `d` other candidates).
 

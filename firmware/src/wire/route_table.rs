@@ -67,7 +67,7 @@ pub enum TableAlgorithm {
     /// D-mod-k up/down routing on a fat tree (§5): `routing::FatTreeDmodK`.
     FatTreeDmodK,
     /// Dragonfly minimal routing (§4), ports only:
-    /// `routing::dragonfly_minimal::DragonflyMinimal::switch_table`.
+    /// `routing::dragonfly::minimal::DragonflyMinimal::switch_table`.
     DragonflyMinimal,
 }
 

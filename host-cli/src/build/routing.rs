@@ -5,11 +5,11 @@ use anyhow::{anyhow, bail, Result};
 use serde::Serialize;
 
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
-use jumpnet_core::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
-use jumpnet_core::routing::dragonfly_valiant::{DragonflyValiant, Intermediate};
+use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::valiant::{DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::{self, LidPolicy};
 use jumpnet_core::routing::{
-    cycle::Frame, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, HyperXDor,
+    deadlock::cycle::Frame, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, HyperXDor,
     HypercubeEcube, MinimalRouting, Routing, TorusDor, TorusVcs,
 };
 use jumpnet_core::topology::{Network, Topology};

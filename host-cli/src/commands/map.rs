@@ -16,7 +16,9 @@ use jumpnet_core::mapping::ga::{
 };
 use jumpnet_core::mapping::{ChannelId, NodeId, PathLength, PathOracle};
 use jumpnet_core::rng::Rng;
-use jumpnet_core::routing::{self, channel::channel_index, walk, TorusDor, TorusVcs};
+use jumpnet_core::routing::{
+    self, deadlock::channel::channel_index, paths::walk, TorusDor, TorusVcs,
+};
 use jumpnet_core::topology::{Network, Topology, Torus};
 
 use crate::build;

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use jumpnet_core::image::route_table as image;
 use jumpnet_core::routing::{
-    self, cdg::Deadlock, compile::compile_tables, compile::VcMode, cycle::Frame, stats, walk, Cdg,
-    ChannelVc, RouteEntry, Routing, RoutingError, Run, TableRouting, TableSet, TableSetBuilder,
+    self, deadlock::cdg::Deadlock, deadlock::cycle::Frame, paths::stats, paths::walk,
+    tables::compile::compile_tables, tables::compile::VcMode, Cdg, ChannelVc, RouteEntry, Routing,
+    RoutingError, Run, TableRouting, TableSet, TableSetBuilder,
 };
 use jumpnet_core::topology::{Network, Topology};
 

@@ -2,11 +2,11 @@
 
 use crate::topology::{PortIndex, Topology};
 
-use super::super::cycle::{CycleSearch, DependencyGraph, Frame};
-use super::super::error::RoutingError;
-use super::super::terminal_location;
 use super::paths::{count_terminals, peer, split_scratch, split_trees};
 use super::{DfssspConfig, DfssspReport, MAX_LAYERS};
+use crate::routing::deadlock::cycle::{CycleSearch, DependencyGraph, Frame};
+use crate::routing::error::RoutingError;
+use crate::routing::terminal_location;
 
 /// The destinations paths lead to: every terminal (DFSSSP), or `per_terminal` virtual
 /// destinations per terminal (PARX LIDs, spec/routing.md §7), destination index

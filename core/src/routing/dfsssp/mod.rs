@@ -24,11 +24,11 @@ pub mod paths;
 use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};
 
-use super::cycle::Frame;
-use super::error::RoutingError;
-use super::table::RouteEntry;
-use super::table_routing::{hop_from_entry, inject_on_layer};
-use super::{Hop, PacketState, Routing};
+use crate::routing::deadlock::cycle::Frame;
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::RouteEntry;
+use crate::routing::tables::table_routing::{hop_from_entry, inject_on_layer};
+use crate::routing::{Hop, PacketState, Routing};
 use layers::LayerBuffers;
 use paths::PathBuffers;
 
@@ -39,7 +39,7 @@ pub const MAX_LAYERS: usize = 16;
 /// DFSSSP parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DfssspConfig {
-    /// Virtual layers available (1..=16; [HX] hardware: 8).
+    /// Virtual layers available (1..=16; \[HX\] hardware: 8).
     pub max_layers: u8,
     /// Spread paths over spare layers after deadlock removal (OpenSM balancing).
     pub balance: bool,
@@ -113,7 +113,7 @@ impl DfssspSizes {
     }
 }
 
-/// Caller-provided buffers of [`dfsssp`] and [`parx`](super::parx::parx) (lengths from
+/// Caller-provided buffers of [`dfsssp`] and [`parx`](crate::routing::parx::parx) (lengths from
 /// [`DfssspSizes::of`] / [`DfssspSizes::of_parx`]; longer is fine).
 #[derive(Debug)]
 pub struct DfssspBuffers<'a> {

@@ -2,11 +2,11 @@
 
 use crate::topology::{Port, PortIndex, SwitchId, Topology};
 
-use super::super::error::RoutingError;
-use super::super::table::RouteEntry;
-use super::super::terminal_location;
 use super::heap::{MinHeap, NOT_IN_HEAP, SETTLED};
 use super::DfssspConfig;
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::RouteEntry;
+use crate::routing::terminal_location;
 
 /// Views of the per-switch scratch arrays (each `n` entries, `child_start` `n + 1`).
 pub(crate) struct Scratch<'s> {

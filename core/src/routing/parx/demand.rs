@@ -5,7 +5,7 @@
 use crate::error::InvalidParam;
 use crate::topology::TerminalId;
 
-use super::super::error::RoutingError;
+use crate::routing::error::RoutingError;
 
 /// Demand of terminal `src` toward terminal `dst`: weight added to every channel of the
 /// path from `src` to each LID of `dst`.

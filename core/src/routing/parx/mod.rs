@@ -1,5 +1,5 @@
 //! PARX — pattern-aware routing for 2-D HyperX (spec/routing.md §7; Domke et al., SC19,
-//! \[HX\] §3.2), built on DFSSSP ([`super::dfsssp`]).
+//! \[HX\] §3.2), built on DFSSSP ([`crate::routing::dfsssp`]).
 //!
 //! * Every terminal has 4 virtual destinations `LID_0..LID_3` (LMC = 2). Routes toward
 //!   `LID_i` are computed on the HyperX minus the links inside one half (rules R1–R4: left,
@@ -41,13 +41,13 @@ pub use quadrant::{Half, Quadrant, Quadrants, LIDS};
 use crate::error::InvalidParam;
 use crate::topology::{HyperX, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::dfsssp::layers::Destinations;
-use super::dfsssp::run_phases;
-use super::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes, MAX_LAYERS};
-use super::error::RoutingError;
-use super::table::RouteEntry;
-use super::table_routing::{hop_from_entry, inject_on_layer};
-use super::{terminal_location, Hop, PacketState, Routing};
+use crate::routing::dfsssp::layers::Destinations;
+use crate::routing::dfsssp::run_phases;
+use crate::routing::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes, MAX_LAYERS};
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::RouteEntry;
+use crate::routing::tables::table_routing::{hop_from_entry, inject_on_layer};
+use crate::routing::{terminal_location, Hop, PacketState, Routing};
 
 impl DfssspSizes {
     /// Buffer sizes of [`parx`] for `hx`: DFSSSP's sizes with 4 virtual destinations per

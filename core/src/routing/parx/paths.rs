@@ -4,14 +4,14 @@
 
 use crate::topology::{HyperX, PortIndex, Topology};
 
-use super::super::dfsssp::paths::{
-    count_terminals, init_weights, max_weight, route_destination, DestOut, PathBuffers,
-};
-use super::super::dfsssp::DfssspConfig;
-use super::super::error::RoutingError;
-use super::super::terminal_location;
 use super::demand::DemandList;
 use super::quadrant::{Quadrants, LIDS};
+use crate::routing::dfsssp::paths::{
+    count_terminals, init_weights, max_weight, route_destination, DestOut, PathBuffers,
+};
+use crate::routing::dfsssp::DfssspConfig;
+use crate::routing::error::RoutingError;
+use crate::routing::terminal_location;
 
 /// Computes the next hops of every virtual destination `d · 4 + lid` into `next_port`
 /// (`[(d · 4 + lid) · n + x]`) and its path tree into `tree`. Destinations listed in the

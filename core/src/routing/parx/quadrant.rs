@@ -4,7 +4,7 @@
 use crate::error::InvalidParam;
 use crate::topology::{HyperX, SwitchId};
 
-use super::super::error::RoutingError;
+use crate::routing::error::RoutingError;
 
 /// Number of virtual destinations (LIDs) per endpoint: `2^LMC` with LMC = 2.
 pub const LIDS: u8 = 4;

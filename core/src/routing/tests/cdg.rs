@@ -2,18 +2,18 @@ extern crate std;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::cdg::{Cdg, Deadlock};
-use super::super::channel::ChannelVc;
-use super::super::compile::{compile_tables, VcMode};
-use super::super::cycle::Frame;
-use super::super::distance::DistanceMatrix;
-use super::super::minimal::MinimalRouting;
-use super::super::table::{RouteEntry, Run};
-use super::super::table_routing::TableRouting;
-use super::super::table_set::TableSetBuilder;
-use super::super::testgraphs::{build, Store};
-use super::super::{terminal_location, Hop, PacketState, Routing, RoutingError};
 use super::matrix_buf;
+use crate::routing::deadlock::cdg::{Cdg, Deadlock};
+use crate::routing::deadlock::channel::ChannelVc;
+use crate::routing::deadlock::cycle::Frame;
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::minimal::MinimalRouting;
+use crate::routing::tables::compile::{compile_tables, VcMode};
+use crate::routing::tables::run_table::{RouteEntry, Run};
+use crate::routing::tables::table_routing::TableRouting;
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::testgraphs::{build, Store};
+use crate::routing::{terminal_location, Hop, PacketState, Routing, RoutingError};
 use crate::topology::{Port, StoredGraph, SwitchId, TerminalId, Topology};
 
 /// Ring routing that takes the shorter direction, clockwise (+1) on ties, on one VC.

@@ -1,15 +1,15 @@
 //! Channel dependencies collected from walked routes, and an acyclicity check by Kahn's
-//! algorithm — independent of routing::cdg and routing::cycle.
+//! algorithm — independent of routing::deadlock::cdg and routing::deadlock::cycle.
 
 extern crate std;
 use std::collections::{HashMap, HashSet};
 use std::vec::Vec;
 
-use super::super::cdg::{Cdg, Deadlock};
-use super::super::channel::ChannelVc;
-use super::super::cycle::Frame;
-use super::super::walk::Step;
-use super::super::{PacketState, Routing};
+use crate::routing::deadlock::cdg::{Cdg, Deadlock};
+use crate::routing::deadlock::channel::ChannelVc;
+use crate::routing::deadlock::cycle::Frame;
+use crate::routing::paths::walk::Step;
+use crate::routing::{PacketState, Routing};
 use crate::topology::Topology;
 
 /// A channel on a VC: (switch, output port, VC).
@@ -37,7 +37,7 @@ pub fn steps_from<T: Topology, R: Routing>(
     mut st: PacketState,
     dst: u32,
 ) -> Vec<Step> {
-    use super::super::Hop;
+    use crate::routing::Hop;
     let mut at = st.src_switch;
     let mut out = Vec::new();
     for _ in 0..1000 {

@@ -3,17 +3,17 @@ use std::collections::{HashMap, HashSet};
 use std::vec;
 use std::vec::Vec;
 
-use super::super::cdg::{Cdg, Deadlock};
-use super::super::channel::ChannelVc;
-use super::super::compile::{compile_tables, VcMode};
-use super::super::cycle::Frame;
-use super::super::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
-use super::super::table::{RouteEntry, Run};
-use super::super::table_routing::TableRouting;
-use super::super::table_set::TableSetBuilder;
-use super::super::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
-use super::super::{PacketState, Routing, RoutingError};
 use super::steps;
+use crate::routing::deadlock::cdg::{Cdg, Deadlock};
+use crate::routing::deadlock::channel::ChannelVc;
+use crate::routing::deadlock::cycle::Frame;
+use crate::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
+use crate::routing::tables::compile::{compile_tables, VcMode};
+use crate::routing::tables::run_table::{RouteEntry, Run};
+use crate::routing::tables::table_routing::TableRouting;
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
+use crate::routing::{PacketState, Routing, RoutingError};
 use crate::topology::{Port, Topology};
 
 /// Owned DFSSSP buffers.

@@ -6,16 +6,16 @@ use crate::error::InvalidParam;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::distance::DistanceMatrix;
-use super::super::dragonfly_minimal::{
-    step_toward_group, step_toward_router, DragonflyMinimal, MinimalVcs,
-};
-use super::super::table::{RouteEntry, Run, RunTableBuilder};
-use super::super::table_set::TableSetBuilder;
-use super::super::walk::check_all;
-use super::super::{Routing, RoutingError};
 use super::deps::{add_steps, cdg_cycle, has_cycle, Deps};
 use super::{matrix_buf, steps};
+use crate::routing::dragonfly::minimal::{
+    step_toward_group, step_toward_router, DragonflyMinimal, MinimalVcs,
+};
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::paths::walk::check_all;
+use crate::routing::tables::run_table::{RouteEntry, Run, RunTableBuilder};
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::{Routing, RoutingError};
 use crate::topology::{Dragonfly, GlobalArrangement, LinkClass, Port, SwitchId, Topology};
 
 const ARRANGEMENTS: [GlobalArrangement; 3] = [

@@ -8,14 +8,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::vec;
 use std::vec::Vec;
 
-use super::super::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
-use super::super::dragonfly_valiant::{Arrival, DragonflyValiant, Intermediate, VALIANT_VCS};
-use super::super::table::{RouteEntry, Run};
-use super::super::table_set::{TableSet, TableSetBuilder};
-use super::super::{terminal_location, Hop, PacketState, Routing, RoutingError};
 use super::deps::{add_steps, cdg_cycle, has_cycle, Deps};
 use super::dragonfly_minimal::{minimal_routers, scan_link};
 use super::steps;
+use crate::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+use crate::routing::dragonfly::valiant::{Arrival, DragonflyValiant, Intermediate, VALIANT_VCS};
+use crate::routing::tables::run_table::{RouteEntry, Run};
+use crate::routing::tables::table_set::{TableSet, TableSetBuilder};
+use crate::routing::{terminal_location, Hop, PacketState, Routing, RoutingError};
 use crate::topology::{
     Dragonfly, GlobalArrangement, LinkClass, Port, SwitchId, TerminalId, Topology,
 };

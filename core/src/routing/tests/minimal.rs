@@ -1,15 +1,15 @@
 extern crate std;
 use std::vec;
 
-use super::super::compile::{compile_tables, VcMode};
-use super::super::distance::DistanceMatrix;
-use super::super::minimal::{all_tables, switch_table, MinimalRouting, SwitchTableScratch};
-use super::super::table::{RouteEntry, Run, RunTableBuilder};
-use super::super::table_set::TableSetBuilder;
-use super::super::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
-use super::super::walk::check_all;
-use super::super::{default_hop_limit, RoutingError};
 use super::{matrix_buf, steps};
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::minimal::{all_tables, switch_table, MinimalRouting, SwitchTableScratch};
+use crate::routing::paths::walk::check_all;
+use crate::routing::tables::compile::{compile_tables, VcMode};
+use crate::routing::tables::run_table::{RouteEntry, Run, RunTableBuilder};
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
+use crate::routing::{default_hop_limit, RoutingError};
 use crate::topology::{Port, Topology};
 
 /// Checks every pair against an independent BFS: delivered, length = distance, and at every

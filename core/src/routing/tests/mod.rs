@@ -18,9 +18,9 @@ use std::vec::Vec;
 
 use crate::topology::Topology;
 
-use super::distance::DistanceMatrix;
-use super::walk::{walk, Step};
-use super::Routing;
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::paths::walk::{walk, Step};
+use crate::routing::Routing;
 
 /// All-pairs distance matrix buffer for `topo`.
 pub fn matrix_buf<T: Topology>(topo: &T) -> Vec<u16> {

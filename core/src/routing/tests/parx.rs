@@ -11,17 +11,17 @@ use std::sync::OnceLock;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::cycle::Frame;
-use super::super::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
-use super::super::parx::{
-    closed_form_choices, normalise_demand, parx, select_lid, sort_demands, table_choices, Demand,
-    Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
-};
-use super::super::walk::check_all;
-use super::super::{Routing, RoutingError};
 use super::deps::{add_steps, cdg_cycle, has_cycle, steps_from, Deps};
 use super::steps;
 use crate::rng::Rng;
+use crate::routing::deadlock::cycle::Frame;
+use crate::routing::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
+use crate::routing::parx::{
+    closed_form_choices, normalise_demand, parx, select_lid, sort_demands, table_choices, Demand,
+    Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
+};
+use crate::routing::paths::walk::check_all;
+use crate::routing::{Routing, RoutingError};
 use crate::topology::{HyperX, Port, Topology};
 
 /// Owned PARX buffers.

@@ -1,11 +1,11 @@
 extern crate std;
 use std::vec;
 
-use super::super::distance::DistanceMatrix;
-use super::super::minimal::MinimalRouting;
-use super::super::stats::{all_to_all, load_by_class, load_summary, LoadSummary};
-use super::super::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
 use super::matrix_buf;
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::minimal::MinimalRouting;
+use crate::routing::paths::stats::{all_to_all, load_by_class, load_summary, LoadSummary};
+use crate::routing::testgraphs::{bfs, build, ring_with_chords, torus_edges, Store};
 use crate::topology::{LinkClass, Topology};
 
 fn check<T: Topology>(g: &T) {

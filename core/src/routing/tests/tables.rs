@@ -2,18 +2,18 @@ extern crate std;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::compile::{compile_tables, VcMode};
-use super::super::distance::DistanceMatrix;
-use super::super::minimal::MinimalRouting;
-use super::super::table::{RouteEntry, Run};
-use super::super::table_routing::TableRouting;
-use super::super::table_set::TableSetBuilder;
-use super::super::testgraphs::{build, ring_with_chords, torus_edges, Store};
-use super::super::walk::walk;
-use super::super::{Routing, RoutingError};
 use super::{matrix_buf, steps};
 use crate::image::route_table::{decode, encode, max_image_len};
 use crate::image::{ImageError, ImageKind};
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::minimal::MinimalRouting;
+use crate::routing::paths::walk::walk;
+use crate::routing::tables::compile::{compile_tables, VcMode};
+use crate::routing::tables::run_table::{RouteEntry, Run};
+use crate::routing::tables::table_routing::TableRouting;
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::testgraphs::{build, ring_with_chords, torus_edges, Store};
+use crate::routing::{Routing, RoutingError};
 use crate::topology::Topology;
 
 struct Compiled {
@@ -94,7 +94,7 @@ fn image_round_trip_and_corruption_never_panics() {
     for s in 0..n {
         let lo = c.offs[s as usize] as usize;
         let hi = c.offs[s as usize + 1] as usize;
-        let table = super::super::table::RunTable::new(&c.runs[lo..hi], nt).unwrap();
+        let table = crate::routing::tables::run_table::RunTable::new(&c.runs[lo..hi], nt).unwrap();
         let mut img = vec![0u8; max_image_len(table.runs().len())];
         let len = encode(s, &table, &mut img).unwrap();
         let img = &img[..len];

@@ -6,13 +6,13 @@ use crate::error::InvalidParam;
 use std::format;
 use std::vec::Vec;
 
-use super::super::super::circulant_greedy::CirculantGreedy;
-use super::super::super::circulant_jump::Jump;
-use super::super::super::circulant_naf::CirculantNaf;
-use super::super::super::testgraphs::bfs;
-use super::super::super::{Hop, Routing, RoutingError};
 use super::super::steps;
 use super::check;
+use crate::routing::circulant::greedy::CirculantGreedy;
+use crate::routing::circulant::jump::Jump;
+use crate::routing::circulant::naf::CirculantNaf;
+use crate::routing::testgraphs::bfs;
+use crate::routing::{Hop, Routing, RoutingError};
 use crate::topology::Circulant;
 
 /// Greedy jump sequence from offset `x` written from spec/routing.md §3: try every signed

@@ -7,11 +7,11 @@ extern crate std;
 use std::format;
 use std::vec::Vec;
 
-use super::super::super::dor_hyperx::HyperXDor;
-use super::super::super::dor_torus::{TorusDor, TorusVcs};
-use super::super::super::ecube::HypercubeEcube;
-use super::super::super::fat_tree_dmodk::FatTreeDmodK;
 use super::{analyse, assert_deadlock_free};
+use crate::routing::dimension_order::hypercube::HypercubeEcube;
+use crate::routing::dimension_order::hyperx::HyperXDor;
+use crate::routing::dimension_order::torus::{TorusDor, TorusVcs};
+use crate::routing::fat_tree::FatTreeDmodK;
 use crate::topology::{FatTree, HyperX, Hypercube, Torus};
 
 #[test]

@@ -3,11 +3,11 @@
 extern crate std;
 use std::vec::Vec;
 
-use super::super::super::dor_hyperx::HyperXDor;
-use super::super::super::ecube::HypercubeEcube;
-use super::super::super::{Hop, Routing, RoutingError};
 use super::super::steps;
 use super::check;
+use crate::routing::dimension_order::hypercube::HypercubeEcube;
+use crate::routing::dimension_order::hyperx::HyperXDor;
+use crate::routing::{Hop, Routing, RoutingError};
 use crate::topology::{HyperX, Hypercube, LinkClass, Topology};
 
 #[test]

@@ -4,10 +4,10 @@ extern crate std;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::super::fat_tree_dmodk::FatTreeDmodK;
-use super::super::super::{Hop, Routing, RoutingError};
 use super::super::steps;
 use super::check;
+use crate::routing::fat_tree::FatTreeDmodK;
+use crate::routing::{Hop, Routing, RoutingError};
 use crate::topology::{FatTree, LinkClass, Topology};
 
 /// Digits `p_0..p_{len-1}` of `v` in base `k`, most significant first.

@@ -14,13 +14,13 @@ extern crate std;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::cdg::{Cdg, Deadlock};
-use super::super::channel::ChannelVc;
-use super::super::cycle::Frame;
-use super::super::distance::DistanceMatrix;
-use super::super::walk::{check_all, CheckReport};
-use super::super::{default_hop_limit, Routing};
 use super::matrix_buf;
+use crate::routing::deadlock::cdg::{Cdg, Deadlock};
+use crate::routing::deadlock::channel::ChannelVc;
+use crate::routing::deadlock::cycle::Frame;
+use crate::routing::minimal::distance::DistanceMatrix;
+use crate::routing::paths::walk::{check_all, CheckReport};
+use crate::routing::{default_hop_limit, Routing};
 use crate::topology::Topology;
 
 /// Walks every ordered pair of distinct terminals: delivery, loop freedom, ports, eject

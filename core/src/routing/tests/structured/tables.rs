@@ -7,20 +7,20 @@ use crate::error::InvalidParam;
 use std::vec;
 use std::vec::Vec;
 
-use super::super::super::circulant_greedy::CirculantGreedy;
-use super::super::super::circulant_naf::CirculantNaf;
-use super::super::super::compile::{compile_tables, VcMode};
-use super::super::super::dateline::DatelineVcs;
-use super::super::super::dor_hyperx::HyperXDor;
-use super::super::super::dor_torus::{TorusDor, TorusVcs};
-use super::super::super::ecube::HypercubeEcube;
-use super::super::super::fat_tree_dmodk::FatTreeDmodK;
-use super::super::super::table::{RouteEntry, Run};
-use super::super::super::table_routing::TableRouting;
-use super::super::super::table_set::{TableSet, TableSetBuilder};
-use super::super::super::walk::Step;
-use super::super::super::{Routing, RoutingError};
 use super::super::steps;
+use crate::routing::circulant::greedy::CirculantGreedy;
+use crate::routing::circulant::naf::CirculantNaf;
+use crate::routing::dimension_order::dateline::DatelineVcs;
+use crate::routing::dimension_order::hypercube::HypercubeEcube;
+use crate::routing::dimension_order::hyperx::HyperXDor;
+use crate::routing::dimension_order::torus::{TorusDor, TorusVcs};
+use crate::routing::fat_tree::FatTreeDmodK;
+use crate::routing::paths::walk::Step;
+use crate::routing::tables::compile::{compile_tables, VcMode};
+use crate::routing::tables::run_table::{RouteEntry, Run};
+use crate::routing::tables::table_routing::TableRouting;
+use crate::routing::tables::table_set::{TableSet, TableSetBuilder};
+use crate::routing::{Routing, RoutingError};
 use crate::topology::{Circulant, FatTree, HyperX, Hypercube, Topology, Torus};
 
 /// Buffers of a compiled table set.

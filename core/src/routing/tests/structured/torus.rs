@@ -6,11 +6,11 @@ use std::vec::Vec;
 
 use proptest::prelude::*;
 
-use super::super::super::dateline::{dateline_hop, RingHop};
-use super::super::super::dor_torus::{TorusDor, TorusVcs};
-use super::super::super::{Hop, Routing, RoutingError};
 use super::super::steps;
 use super::check;
+use crate::routing::dimension_order::dateline::{dateline_hop, RingHop};
+use crate::routing::dimension_order::torus::{TorusDor, TorusVcs};
+use crate::routing::{Hop, Routing, RoutingError};
 use crate::topology::{LinkClass, Topology, Torus};
 
 /// One expected hop: coordinates reached, dimension, direction and VC.

@@ -5,7 +5,7 @@
 use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{Port, SwitchId, Topology};
 
-use super::error::RoutingError;
+use crate::routing::error::RoutingError;
 
 /// Distance value of an unreachable switch.
 pub const UNREACHABLE: u16 = u16::MAX;

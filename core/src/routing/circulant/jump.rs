@@ -4,8 +4,8 @@
 
 use crate::topology::{Circulant, PortIndex, SwitchId};
 
-use super::endpoint::check_switches;
-use super::error::RoutingError;
+use crate::routing::endpoint::check_switches;
+use crate::routing::error::RoutingError;
 
 /// A signed jump of a circulant: jump `c_{index+1}`, forward (`+c`) or backward (`-c`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

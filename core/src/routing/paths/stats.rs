@@ -1,14 +1,14 @@
 //! Path statistics for all-to-all traffic: hop histogram and per-channel path counts (the
 //! edge forwarding index is their maximum), with load summaries split by
-//! [`LinkClass`]. Hops are router hops (spec/routing.md §8, [DISS] convention).
+//! [`LinkClass`]. Hops are router hops (spec/routing.md §8, \[DISS\] convention).
 
 use crate::error::CapacityError;
 use crate::topology::{LinkClass, Port, Topology};
 
-use super::channel::channel_index;
-use super::error::RoutingError;
-use super::walk::walk;
-use super::Routing;
+use crate::routing::deadlock::channel::channel_index;
+use crate::routing::error::RoutingError;
+use crate::routing::paths::walk::walk;
+use crate::routing::Routing;
 
 /// Totals of an all-to-all walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -47,7 +47,7 @@ impl LoadSummary {
 /// Routes every ordered pair of distinct terminals (all-to-all), counting router hops into
 /// `hop_histogram` (entry `h` = pairs with `h` hops; it must be long enough for the longest
 /// route) and paths per directed channel into `loads` (dense channel index, see
-/// routing::channel; `switches · radix` entries, zeroed first).
+/// routing::deadlock::channel; `switches · radix` entries, zeroed first).
 pub fn all_to_all<T: Topology, R: Routing + ?Sized>(
     topo: &T,
     routing: &R,

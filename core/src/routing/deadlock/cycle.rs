@@ -15,8 +15,8 @@
 //! the search which edges it removed ([`CycleSearch::edge_removed`]) can resume in O(1) per
 //! removal ([`CycleSearch::resume_after_removals`]).
 
-use super::error::RoutingError;
 use crate::error::CapacityError;
+use crate::routing::error::RoutingError;
 
 /// A directed graph whose vertices have numbered successor slots.
 pub trait DependencyGraph {

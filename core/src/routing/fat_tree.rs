@@ -16,9 +16,9 @@
 
 use crate::topology::{FatTree, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::endpoint::{inject_state, locate, Endpoint};
-use super::error::RoutingError;
-use super::{Hop, PacketState, Routing};
+use crate::routing::endpoint::{inject_state, locate, Endpoint};
+use crate::routing::error::RoutingError;
+use crate::routing::{Hop, PacketState, Routing};
 
 /// Up/down D-mod-k routing on a k-ary n-tree (spec/routing.md §5), one VC.
 #[derive(Clone, Copy, Debug)]

@@ -6,8 +6,8 @@
 use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{SwitchId, TerminalId};
 
-use super::error::RoutingError;
-use super::table::{push_run, Run, RunTable};
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::{push_run, Run, RunTable};
 
 /// Read-only tables of `switches` switches, each covering destinations `0..destinations`.
 #[derive(Clone, Copy, Debug)]

@@ -8,9 +8,9 @@
 
 use crate::topology::{Hypercube, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::endpoint::{check_switches, forward_on_vc0, inject_state};
-use super::error::RoutingError;
-use super::{Hop, PacketState, Routing};
+use crate::routing::endpoint::{check_switches, forward_on_vc0, inject_state};
+use crate::routing::error::RoutingError;
+use crate::routing::{Hop, PacketState, Routing};
 
 /// E-cube (lowest dimension first) routing on a hypercube, one VC.
 #[derive(Clone, Copy, Debug)]

@@ -4,9 +4,9 @@
 
 use crate::topology::{LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::distance::{DistanceMatrix, UNREACHABLE};
-use super::error::RoutingError;
-use super::{terminal_location, Hop, Routing, Vc};
+use crate::routing::error::RoutingError;
+use crate::routing::minimal::distance::{DistanceMatrix, UNREACHABLE};
+use crate::routing::{terminal_location, Hop, Routing, Vc};
 
 /// One router hop of a route: channel `(from, port)` on VC `vc`, arriving at `to` on
 /// `to_port`.

@@ -5,16 +5,16 @@
 //! The port a switch chooses must depend only on the switch and the destination (and, for
 //! layered routings, the output VC only on the path's layer); routings whose port depends on
 //! the packet's history (Valiant phases, torus datelines) cannot be expressed as such tables.
-//! The result should be checked with [`super::walk`] against the original routing.
+//! The result should be checked with [`crate::routing::paths::walk`] against the original routing.
 //! [`switch_table`] compiles the table of one switch only (what a device needs for itself).
 
 use crate::error::InvalidParam;
 use crate::topology::{Port, PortIndex, SwitchId, Topology};
 
-use super::error::RoutingError;
-use super::table::{RouteEntry, RunTableBuilder};
-use super::table_set::TableSetBuilder;
-use super::{terminal_location, Hop, PacketState, Routing};
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::{RouteEntry, RunTableBuilder};
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::{terminal_location, Hop, PacketState, Routing};
 
 /// Where the VC of a compiled route lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +76,7 @@ fn compile_switch<T: Topology, R: Routing + ?Sized>(
 /// `x = 5..=7` on `−x` (port 1).
 ///
 /// ```
-/// use jumpnet_core::routing::compile::{switch_table, VcMode};
+/// use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 /// use jumpnet_core::routing::{Hop, Routing, RouteEntry, Run, RunTableBuilder, TorusDor, TorusVcs};
 /// use jumpnet_core::topology::Torus;
 ///
@@ -162,8 +162,8 @@ pub fn compile_tables<T: Topology, R: Routing + ?Sized>(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::routing::dragonfly_minimal::{DragonflyMinimal, MinimalVcs};
-    use crate::routing::table::Run;
+    use crate::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+    use crate::routing::tables::run_table::Run;
     use crate::routing::{TorusDor, TorusVcs};
     use crate::topology::{Dragonfly, GlobalArrangement, Torus};
     use std::vec;

@@ -10,11 +10,11 @@
 use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{SwitchId, Topology};
 
-use super::channel::ChannelVc;
-use super::cycle::{CycleSearch, DependencyGraph, Frame};
-use super::error::RoutingError;
-use super::walk::{walk, Step};
-use super::Routing;
+use crate::routing::deadlock::channel::ChannelVc;
+use crate::routing::deadlock::cycle::{CycleSearch, DependencyGraph, Frame};
+use crate::routing::error::RoutingError;
+use crate::routing::paths::walk::{walk, Step};
+use crate::routing::Routing;
 
 /// Channel dependency graph over `(channel, VC)` vertices in a caller bit buffer.
 #[derive(Debug)]

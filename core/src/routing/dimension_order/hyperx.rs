@@ -8,9 +8,9 @@
 
 use crate::topology::{HyperX, PortIndex, SwitchId, TerminalId};
 
-use super::endpoint::{check_switches, forward_on_vc0, inject_state};
-use super::error::RoutingError;
-use super::{Hop, PacketState, Routing};
+use crate::routing::endpoint::{check_switches, forward_on_vc0, inject_state};
+use crate::routing::error::RoutingError;
+use crate::routing::{Hop, PacketState, Routing};
 
 /// Dimension-order routing on a HyperX, trunk 0, one VC.
 #[derive(Clone, Copy, Debug)]

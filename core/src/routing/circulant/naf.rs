@@ -11,10 +11,10 @@
 use crate::error::InvalidParam;
 use crate::topology::{Circulant, PortIndex, SwitchId, TerminalId};
 
-use super::circulant_jump::{port_by_jump, Jump};
-use super::endpoint::{forward_on_vc0, inject_state};
-use super::error::RoutingError;
-use super::{Hop, PacketState, Routing};
+use crate::routing::circulant::jump::{port_by_jump, Jump};
+use crate::routing::endpoint::{forward_on_vc0, inject_state};
+use crate::routing::error::RoutingError;
+use crate::routing::{Hop, PacketState, Routing};
 
 /// NAF routing on `G(n, log2 n)` (spec/routing.md §3), one VC.
 #[derive(Clone, Copy, Debug)]

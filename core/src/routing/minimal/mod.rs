@@ -10,15 +10,17 @@
 //! * [`MinimalRouting`] answers hops from an all-pairs [`DistanceMatrix`] (host side), and
 //!   [`all_tables`] builds every switch's table from it in O(n · (n · degree + T)).
 
+pub mod distance;
+
 use crate::error::{CapacityError, InvalidParam};
 use crate::topology::{Port, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::distance::{bfs_into, DistanceMatrix, UNREACHABLE};
-use super::endpoint::inject_state;
-use super::error::RoutingError;
-use super::table::{RouteEntry, RunTableBuilder};
-use super::table_set::TableSetBuilder;
-use super::{terminal_location, Hop, PacketState, Routing};
+use crate::routing::endpoint::inject_state;
+use crate::routing::error::RoutingError;
+use crate::routing::minimal::distance::{bfs_into, DistanceMatrix, UNREACHABLE};
+use crate::routing::tables::run_table::{RouteEntry, RunTableBuilder};
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::{terminal_location, Hop, PacketState, Routing};
 
 /// Minimal BFS routing from an all-pairs distance matrix (spec/routing.md §1), one VC.
 #[derive(Clone, Copy, Debug)]

@@ -11,15 +11,15 @@
 //! The route is a function of (switch, destination); each hop costs O(dimensions).
 //! Virtual channels ([`TorusVcs`]): one VC (plain DOR — deadlock-free on a mesh, but on a
 //! torus ring of `k >= 4` the wrap-around closes a channel dependency cycle), or dateline
-//! VC0/VC1 per dimension ([`super::dateline`]), which makes torus DOR deadlock-free.
+//! VC0/VC1 per dimension ([`crate::routing::dimension_order::dateline`]), which makes torus DOR deadlock-free.
 
 use crate::error::InvalidParam;
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 
-use super::dateline::{dateline_vc, RingHop, DATELINE_VCS};
-use super::endpoint::{check_switches, inject_state, locate, Endpoint};
-use super::error::RoutingError;
-use super::{Hop, PacketState, Routing};
+use crate::routing::dimension_order::dateline::{dateline_vc, RingHop, DATELINE_VCS};
+use crate::routing::endpoint::{check_switches, inject_state, locate, Endpoint};
+use crate::routing::error::RoutingError;
+use crate::routing::{Hop, PacketState, Routing};
 
 /// Virtual-channel policy of [`TorusDor`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

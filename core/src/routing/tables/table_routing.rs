@@ -5,11 +5,11 @@
 use crate::error::InvalidParam;
 use crate::topology::{Port, SwitchId, TerminalId, Topology};
 
-use super::endpoint::inject_state;
-use super::error::RoutingError;
-use super::table::RouteEntry;
-use super::table_set::TableSet;
-use super::{terminal_location, Hop, PacketState, Routing};
+use crate::routing::endpoint::inject_state;
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::RouteEntry;
+use crate::routing::tables::table_set::TableSet;
+use crate::routing::{terminal_location, Hop, PacketState, Routing};
 
 /// A [`Routing`] that looks every hop up in tables.
 #[derive(Clone, Copy, Debug)]

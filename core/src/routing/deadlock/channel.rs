@@ -7,7 +7,7 @@
 
 use crate::topology::{PortIndex, SwitchId, Topology};
 
-use super::Vc;
+use crate::routing::Vc;
 
 /// A directed channel on one virtual channel: the link on `port` leaving `switch`, VC `vc`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -34,11 +34,11 @@
 use crate::error::InvalidParam;
 use crate::topology::{Dragonfly, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::endpoint::inject_state;
-use super::error::RoutingError;
-use super::table::{RouteEntry, RunTableBuilder};
-use super::table_set::TableSetBuilder;
-use super::{terminal_location, Hop, PacketState, Routing, Vc};
+use crate::routing::endpoint::inject_state;
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::{RouteEntry, RunTableBuilder};
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::{terminal_location, Hop, PacketState, Routing, Vc};
 
 /// One router hop of a minimal Dragonfly route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

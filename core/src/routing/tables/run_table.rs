@@ -13,8 +13,8 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use crate::image::ImageKind;
 use crate::topology::{PortIndex, TerminalId};
 
-use super::error::RoutingError;
-use super::Vc;
+use crate::routing::error::RoutingError;
+use crate::routing::Vc;
 
 /// A value a run table can hold (serialised in table images, `image::route_table`).
 pub trait TableValue: Copy + Eq + Serialize + DeserializeOwned + core::fmt::Debug {

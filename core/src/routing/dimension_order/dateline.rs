@@ -13,7 +13,7 @@
 //! dateline of that dimension. Because the VC depends on where the packet came from, it
 //! is not a function of (switch, destination) and cannot be stored in a forwarding table:
 //! tables hold ports only, and [`DatelineVcs`] adds the VCs hop by hop to any port routing
-//! (e.g. a [`TableRouting`](super::TableRouting) compiled from torus DOR).
+//! (e.g. a [`TableRouting`](crate::routing::TableRouting) compiled from torus DOR).
 //!
 //! Why it is deadlock-free with dimension-order routes (each dimension traversed in one
 //! direction, fewer than `k` hops): on VC0 the wrap-around channel is never followed by
@@ -24,8 +24,8 @@
 use crate::error::InvalidParam;
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 
-use super::error::RoutingError;
-use super::{Hop, PacketState, Routing, Vc};
+use crate::routing::error::RoutingError;
+use crate::routing::{Hop, PacketState, Routing, Vc};
 
 /// Number of virtual channels the dateline rule uses (VC0 and VC1).
 pub const DATELINE_VCS: u8 = 2;
@@ -109,9 +109,9 @@ pub fn dateline_hop(
 /// Any port routing on a torus with dateline VCs added hop by hop (spec/routing.md §2).
 ///
 /// The inner routing chooses the ports (its VCs are ignored) and must leave
-/// [`PacketState::phase`] alone — [`TableRouting`](super::TableRouting) and the one-VC
+/// [`PacketState::phase`] alone — [`TableRouting`](crate::routing::TableRouting) and the one-VC
 /// algorithms do. Deadlock freedom holds for dimension-order routes (module docs); use
-/// it with tables compiled from [`TorusDor`](super::dor_torus::TorusDor).
+/// it with tables compiled from [`TorusDor`](crate::routing::dimension_order::torus::TorusDor).
 #[derive(Clone, Copy, Debug)]
 pub struct DatelineVcs<'a, R> {
     torus: &'a Torus,

@@ -33,11 +33,11 @@ use crate::error::InvalidParam;
 use crate::rng::hash64;
 use crate::topology::{Dragonfly, PortIndex, SwitchId, TerminalId, Topology};
 
-use super::dragonfly_minimal::{locate, step_toward_group, step_toward_router};
-use super::error::RoutingError;
-use super::table::RouteEntry;
-use super::table_set::TableSetBuilder;
-use super::{terminal_location, Hop, PacketState, Routing, Vc};
+use crate::routing::dragonfly::minimal::{locate, step_toward_group, step_toward_router};
+use crate::routing::error::RoutingError;
+use crate::routing::tables::run_table::RouteEntry;
+use crate::routing::tables::table_set::TableSetBuilder;
+use crate::routing::{terminal_location, Hop, PacketState, Routing, Vc};
 
 /// Number of VCs of Valiant routing (one per phase).
 pub const VALIANT_VCS: u8 = 3;

@@ -1,0 +1,5 @@
+//! Dragonfly routing (spec/routing.md §4): minimal and Valiant routing with BookSim's VC
+//! schemes.
+
+pub mod minimal;
+pub mod valiant;
