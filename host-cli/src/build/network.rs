@@ -123,7 +123,7 @@ fn build_random_shortcut(
 ) -> Result<Inner> {
     let d16 = u16::try_from(d)
         .map_err(|_| anyhow!("invalid random-shortcut: d = {d} is too large (at most 65534)"))?;
-    let need = random_shortcut::storage_needed(n, d16);
+    let need = random_shortcut::RandomShortcutSizes::of(n, d16);
     let mut slots = vec![Slot::EMPTY; need.slots];
     let mut degree = vec![0u16; need.degree];
     let mut rng = Rng::new(seed);

@@ -14,7 +14,7 @@ use jumpnet_core::analysis::{distance_hops, flatten, StepBuffers};
 use jumpnet_core::collective::Schedule;
 use jumpnet_core::mapping::{
     anneal, bfs_mapping, circulant_mapping, random_free_node, random_mapping, ring_mapping,
-    two_opt, AnnealConfig, BfsScratch, DistanceMatrix, FreeNodes, HopObjective, Message, NodeId,
+    two_opt, AnnealConfig, BfsBuffers, DistanceMatrix, FreeNodes, HopObjective, Message, NodeId,
     OptimiseOutcome, RankIndex, TwoOptConfig,
 };
 use jumpnet_core::rng::Rng;
@@ -111,7 +111,7 @@ pub fn initial(
                 FreeNodes::All,
                 root,
                 &mut out,
-                BfsScratch {
+                BfsBuffers {
                     queue: &mut queue,
                     seen: &mut seen,
                 },
