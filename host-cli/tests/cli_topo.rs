@@ -212,3 +212,47 @@ fn metrics_report_the_whole_distance_histogram() {
         .collect();
     assert_eq!(histogram(&["mesh", "k=40,40"]), want);
 }
+
+#[test]
+fn sizes_that_cannot_fit_are_refused_not_aborted() {
+    let started = std::time::Instant::now();
+    // 10^9 switches of degree 19: 19·10^9 adjacency slots.
+    let (code, _, err) = jumpnet(&["topo", "metrics", "random-shortcut", "n=1000000000", "d=19"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("random-shortcut n=1000000000 d=19")
+            && err.contains("GiB needed, more than the memory limit of"),
+        "{err}"
+    );
+    let dir = tmpdir("toolarge");
+    let f = dir.join("big.txt");
+    std::fs::write(&f, "0 1\n1 4000000000\n").unwrap();
+    let (code, _, err) = jumpnet(&["topo", "info", "arbitrary", "--edges", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("big.txt:2: switch id 4000000000 is too large"),
+        "{err}"
+    );
+    // A 10 MB line (and an endless one) is refused at the line limit.
+    let long = dir.join("long.txt");
+    let mut text = String::from("0 1\n");
+    text.push_str(&"7".repeat(10 << 20));
+    text.push('\n');
+    std::fs::write(&long, text).unwrap();
+    let (code, _, err) = jumpnet(&[
+        "topo",
+        "info",
+        "arbitrary",
+        "--edges",
+        long.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("long.txt:2: line is longer than"), "{err}");
+    let (code, _, err) = jumpnet(&["topo", "metrics", "arbitrary", "--edges", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/zero:1: line is longer than"), "{err}");
+    // Refused before allocating: no multi-gigabyte work was done (generous bound; the
+    // point is that the process neither aborts nor runs out of memory).
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,7 +1,7 @@
 //! Choosing and building a routing algorithm for a network (spec/routing.md), with the
 //! storage the table-based ones need.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspConfig, DfssspSizes, DfssspStorage};
@@ -195,12 +195,10 @@ pub fn distance_matrix<'a>(
 ) -> Result<DistanceMatrix<'a>> {
     let n = net.num_switches() as usize;
     let entries = DistanceMatrix::entries_needed(net) as usize;
-    if entries > (1usize << 31) {
-        bail!(
-            "all-pairs distances of {n} switches need {} GiB: too large",
-            (entries * 2) >> 30
-        );
-    }
+    crate::build::network::check_alloc::<u16>(
+        &format!("all-pairs distances of {n} switches"),
+        entries as u128,
+    )?;
     dist.resize(entries, 0);
     queue.resize(n, 0);
     DistanceMatrix::compute(net, dist, queue).map_err(rerr)
@@ -230,12 +228,10 @@ pub fn build<'a>(
         }
         (RouteAlgo::Dfsssp, _) => {
             let s = DfssspSizes::for_topology(net);
-            if s.bytes() > (8usize << 30) {
-                bail!(
-                    "DFSSSP on this network needs {} GiB of tables: too large",
-                    s.bytes() >> 30
-                );
-            }
+            crate::build::network::check_memory(
+                "DFSSSP tables of this network",
+                s.bytes() as u128,
+            )?;
             store.resize(&s);
             let cfg = DfssspConfig {
                 max_layers: opts.max_layers,

@@ -682,8 +682,9 @@ pub struct ReportArgs {
 pub fn load_scenario(path: Option<&Path>) -> Result<Scenario> {
     match path {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| anyhow!("cannot read scenario {}: {e}", p.display()))?;
+            // A scenario is a few kilobytes of JSON; refuse anything far larger.
+            let text = crate::io::read::read_text(p, 16 << 20)
+                .with_context(|| format!("cannot read scenario {}", p.display()))?;
             Scenario::from_json(&text, &p.display().to_string())
         }
         None => Scenario::from_json(DEFAULT_SCENARIO, "(embedded default)"),
