@@ -213,6 +213,102 @@ fn metrics_report_the_whole_distance_histogram() {
     assert_eq!(histogram(&["mesh", "k=40,40"]), want);
 }
 
+fn notes(args: &[&str]) -> Vec<String> {
+    let mut a = vec!["topo", "info"];
+    a.extend(args);
+    a.push("--json");
+    let (code, out, err) = jumpnet(&a);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn diameter(args: &[&str]) -> u64 {
+    let mut a = vec!["topo", "metrics"];
+    a.extend(args);
+    a.extend(["--json", "--quiet"]);
+    let (code, out, err) = jumpnet(&a);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["diameter"].as_u64().unwrap()
+}
+
+#[test]
+fn galaxyfly_round_robin_with_a2_notes_its_diameter() {
+    // spec/topologies.md §10: router-level diameter 4 if q > 1 and a = 2. Round-robin
+    // assignment of supernode links misses it on (n, q) = (3, 5); cluster-split meets it.
+    let rr = ["galaxyfly", "n=3", "q=5", "a=2"];
+    let cs = ["galaxyfly", "n=3", "q=5", "a=2", "assignment=cluster-split"];
+    assert_eq!(diameter(&cs), 4);
+    let d = diameter(&rr);
+    assert_eq!(d, 5);
+    let n = notes(&rr);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(n[0].contains("diameter is 5") && n[0].contains("assignment=cluster-split"));
+    // The note also reaches `topo metrics`.
+    let (_, out, _) = jumpnet(&[
+        "topo",
+        "metrics",
+        "galaxyfly",
+        "n=3",
+        "q=5",
+        "a=2",
+        "--quiet",
+    ]);
+    assert!(out.contains("assignment=cluster-split"), "{out}");
+    // No note where the diameter is 4, nor for other a.
+    assert!(notes(&cs).is_empty());
+    assert_eq!(diameter(&["galaxyfly", "n=5", "q=11", "a=2"]), 4);
+    assert!(notes(&["galaxyfly", "n=5", "q=11", "a=2"]).is_empty());
+    assert!(notes(&["galaxyfly", "n=3", "q=5", "a=4"]).is_empty());
+}
+
+#[test]
+fn dragonfly_with_surplus_global_ports_says_how_many_are_unconnected() {
+    // [DISS] §5.2: g = 64, a = 16, h = 4: a·h = 64 global ports per group for 63 other
+    // groups. Project choice (spec §7): link index i targets i mod (g − 1), so each group's
+    // surplus port (i = 63) aims at the same group as its index 0 — group 0 for G ≥ 1,
+    // group 1 for G = 0. Only groups 0 and 1 aim their surplus ports at each other, so
+    // 64 − 2 = 62 of the 64 · 16 · 4 = 4096 global ports stay unconnected.
+    let args = ["dragonfly", "g=64", "a=16", "p=1", "h=4"];
+    let n = notes(&args);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(n[0].contains("a·h = 64 > g − 1 = 63"), "{}", n[0]);
+    assert!(
+        n[0].contains("62 of the 4096 global ports are unconnected"),
+        "{}",
+        n[0]
+    );
+    let (_, out, _) = jumpnet(&[
+        "topo",
+        "info",
+        "dragonfly",
+        "g=64",
+        "a=16",
+        "p=1",
+        "h=4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let global = v["links_by_class"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c[0] == "global")
+        .unwrap()[1]
+        .as_u64()
+        .unwrap();
+    assert_eq!(global, (4096 - 62) / 2);
+    // Balanced Dragonflies (g = a·h + 1) have no such note.
+    assert!(notes(&["dragonfly", "g=9", "a=4", "p=2", "h=2"]).is_empty());
+    assert!(notes(&["dragonfly", "g=3", "a=2", "p=1", "h=1"]).is_empty());
+}
+
 #[test]
 fn sizes_that_cannot_fit_are_refused_not_aborted() {
     let started = std::time::Instant::now();

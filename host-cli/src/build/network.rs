@@ -3,9 +3,11 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::rng::Rng;
-use jumpnet_core::topology::{self, random_shortcut, stored, Family, Network, Slot, StoredGraph};
+use jumpnet_core::topology::{
+    self, random_shortcut, stored, Family, Network, Port, Slot, StoredGraph, Topology,
+};
 
-use crate::build::topology::TopologySpec;
+use crate::build::topology::{Assignment, TopologySpec};
 use crate::io::edgelist;
 
 /// Upper bound on the memory limit of [`memory_limit`]: 16 GiB.
@@ -147,6 +149,9 @@ impl OwnedNetwork {
                 Inner::Structured(network.build().map_err(err)?)
             }
         };
+        if let Inner::Structured(net) = &inner {
+            structure_notes(spec, net, &mut notes);
+        }
         Ok(OwnedNetwork {
             spec: spec.clone(),
             inner,
@@ -216,4 +221,71 @@ fn build_random_shortcut(
         terminals_per_switch: 1,
         slots,
     })
+}
+
+/// Largest Galaxyfly (routers) whose router-level diameter is computed for the
+/// assignment note of [`structure_notes`].
+const GALAXYFLY_DIAMETER_CHECK_MAX: u32 = 1 << 15;
+
+/// Remarks the user should see about a structured network (shown by `topo info`,
+/// `topo metrics` and the report):
+///
+/// * a Galaxyfly with `a = 2`, `q > 1` and the round-robin router assignment whose
+///   router-level diameter exceeds the 4 of spec/topologies.md §10 (cluster-split gives 4);
+/// * a Dragonfly with `a·h > g − 1` (e.g. the [DISS] 64 × 16 × 4 network), whose surplus
+///   global ports stay unconnected: how many.
+fn structure_notes(spec: &TopologySpec, net: &Network<'_>, notes: &mut Vec<String>) {
+    match (spec, net) {
+        (
+            TopologySpec::Galaxyfly {
+                q,
+                a: 2,
+                assignment: Assignment::RoundRobin,
+                ..
+            },
+            Network::Galaxyfly(_),
+        ) if *q > 1 => {
+            let routers = net.num_switches();
+            if routers > GALAXYFLY_DIAMETER_CHECK_MAX {
+                notes.push(format!(
+                    "router-level diameter not checked ({routers} routers): with a = 2 the round-robin assignment can give diameter 5 instead of the 4 of spec/topologies.md §10 (q > 1, a = 2); assignment=cluster-split gives 4"
+                ));
+                return;
+            }
+            if let Ok(d) = crate::distances::fast(net, false) {
+                if d.summary.connected && d.summary.diameter > 4 {
+                    notes.push(format!(
+                        "router-level diameter is {} with the round-robin router assignment, not the 4 of spec/topologies.md §10 (q > 1, a = 2): use assignment=cluster-split for diameter 4",
+                        d.summary.diameter
+                    ));
+                }
+            }
+        }
+        (_, Network::Dragonfly(df)) => {
+            let (g, a, h) = (df.g() as u64, df.a() as u64, df.h() as u64);
+            if a * h <= g.saturating_sub(1) {
+                return;
+            }
+            let first = df.first_global_port();
+            let mut unconnected = 0u64;
+            for s in 0..df.num_switches() {
+                for c in 0..df.h() {
+                    let port = first as u32 + c;
+                    if port <= u16::MAX as u32
+                        && matches!(df.port(s, port as u16), Port::Unconnected)
+                    {
+                        unconnected += 1;
+                    }
+                }
+            }
+            let surplus = a * h - (g - 1);
+            notes.push(format!(
+                "a·h = {} > g − 1 = {}: every group has {surplus} global port(s) more than one link per other group; {unconnected} of the {} global ports are unconnected (surplus ports are used for second links where the arrangement allows; results are arrangement-dependent, spec/topologies.md §7)",
+                a * h,
+                g - 1,
+                g * a * h
+            ));
+        }
+        _ => {}
+    }
 }
