@@ -352,3 +352,85 @@ fn sizes_that_cannot_fit_are_refused_not_aborted() {
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+fn dev_full() -> std::fs::File {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::metadata("/dev/full").expect("/dev/full exists");
+    assert!(
+        meta.file_type().is_char_device(),
+        "/dev/full must be the device"
+    );
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap()
+}
+
+#[test]
+fn write_errors_are_reported() {
+    use std::os::unix::fs::FileTypeExt;
+    let _ = dev_full();
+    // -o /dev/full: the device is written (never replaced by a renamed file) and the
+    // failure names it.
+    for args in [
+        &["topo", "export", "torus", "k=4,4", "-o", "/dev/full"][..],
+        &[
+            "route",
+            "table",
+            "torus",
+            "k=4,4",
+            "-f",
+            "lft",
+            "-o",
+            "/dev/full",
+        ][..],
+    ] {
+        let (code, _, err) = jumpnet(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(
+            err.contains("cannot write /dev/full") && err.contains("No space left on device"),
+            "{err}"
+        );
+        let meta = std::fs::metadata("/dev/full").unwrap();
+        assert!(meta.file_type().is_char_device(), "/dev/full was replaced");
+    }
+    // Standard output on a full device.
+    for args in [
+        &["topo", "info", "torus", "k=4,4"][..],
+        &["topo", "export", "torus", "k=4,4"][..],
+        &["topo", "families"][..],
+        &[
+            "route",
+            "table",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "-f",
+            "csv",
+        ][..],
+        &[
+            "route",
+            "check",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "--json",
+        ][..],
+        &["report", "--print-scenario"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+            .args(args)
+            .stdout(std::process::Stdio::from(dev_full()))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            err.contains("cannot write to standard output")
+                && err.contains("No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
