@@ -28,6 +28,14 @@ impl OwnedCsr {
     /// Compiles `t`'s switch graph.
     pub fn build<T: Topology + ?Sized>(t: &T) -> Result<Self> {
         let size = csr_size(t);
+        crate::build::network::check_alloc::<u32>(
+            &format!(
+                "the adjacency ({} switches, {} arcs)",
+                t.num_switches(),
+                size.targets
+            ),
+            size.offsets as u128 + size.targets as u128,
+        )?;
         let mut offsets = vec![0u32; size.offsets];
         let mut targets = vec![0u32; size.targets];
         let n = Csr::build(t, &mut offsets, &mut targets)
