@@ -163,6 +163,7 @@ pub fn rank_schedule(
             ranks: Some(ranks),
             root,
             bytes: 8,
+            elem_bytes: 4,
             placement: JobPlacement::Consecutive,
             seed: 0,
         },
