@@ -13,6 +13,7 @@ use jumpnet_core::collective::{
     ListSchedule, LowerMedian, Message, RecursiveDoubling, RingAllgather, RingAllreduce,
     ScatterAllgather, Schedule, ScheduleError, Semantics,
 };
+use jumpnet_core::error::InvalidParam;
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{Network, Topology};
 
@@ -225,11 +226,11 @@ pub fn build(req: &CollectiveRequest, net: Option<&OwnedNetwork>) -> Result<Owne
 fn checked_totals(owned: &OwnedSchedule, req: &CollectiveRequest) -> Result<ByteTotals> {
     let s = owned.schedule()?;
     byte_totals(&s).map_err(|e| match e {
-        ScheduleError::Invalid {
+        ScheduleError::Invalid(InvalidParam {
             param: "bytes",
             rule,
             ..
-        } => anyhow!(
+        }) => anyhow!(
             "--bytes {} is too large for {} over {} ranks: {rule} (--bytes must keep one rank's buffer and the sum of all message sizes below 2^64 bytes)",
             req.bytes,
             req.algorithm.name(),
