@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{
-    self, random_shortcut, stored, Family, Network, Port, Slot, StoredGraph, Topology,
+    random_shortcut, stored, Family, Network, Port, Slot, StoredGraph, Topology,
 };
 
 use crate::build::topology::{Assignment, TopologySpec};
@@ -90,14 +90,10 @@ enum Inner {
     },
 }
 
-fn core_err(spec: &TopologySpec, e: topology::TopologyError) -> anyhow::Error {
-    anyhow!("invalid {}: {e}", spec.family_name())
-}
-
 impl OwnedNetwork {
     /// Builds the network a spec describes (reads the edge list for `arbitrary`).
     pub fn build(spec: &TopologySpec) -> Result<Self> {
-        let err = |e| core_err(spec, e);
+        let invalid = || format!("invalid {}", spec.family_name());
         let mut notes = Vec::new();
         let inner = match spec {
             TopologySpec::RandomShortcut { n, d, seed } => {
@@ -131,7 +127,7 @@ impl OwnedNetwork {
                     &mut slots,
                     &mut degree,
                 )
-                .map_err(err)
+                .with_context(invalid)
                 .with_context(|| format!("loading {}", edges.display()))?;
                 Inner::Stored {
                     family: Family::Arbitrary,
@@ -144,9 +140,9 @@ impl OwnedNetwork {
             computed => {
                 let network = computed
                     .network_spec()
-                    .map_err(err)?
+                    .with_context(invalid)?
                     .ok_or_else(|| anyhow!("{} is not a computed family", spec.family_name()))?;
-                Inner::Structured(network.build().map_err(err)?)
+                Inner::Structured(network.build().with_context(invalid)?)
             }
         };
         if let Inner::Structured(net) = &inner {
@@ -207,7 +203,7 @@ fn build_random_shortcut(
     let mut degree = vec![0u16; need.degree];
     let mut rng = Rng::new(seed);
     let (_, info) = random_shortcut::build(n, d16, &mut rng, &mut slots, &mut degree)
-        .map_err(|e| core_err(spec, e))?;
+        .with_context(|| format!("invalid {}", spec.family_name()))?;
     if info.short_nodes > 0 {
         notes.push(format!(
             "{} switch(es) below degree {d} ({} port(s) left unconnected): no addable pair was left",

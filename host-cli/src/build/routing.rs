@@ -185,10 +185,6 @@ impl RouteStore {
     }
 }
 
-fn rerr(e: jumpnet_core::routing::RoutingError) -> anyhow::Error {
-    anyhow!("{e}")
-}
-
 /// All-pairs switch distances (for minimality checks and minimal routing).
 pub fn distance_matrix<'a>(
     net: &Network<'_>,
@@ -203,7 +199,7 @@ pub fn distance_matrix<'a>(
     )?;
     dist.resize(entries, 0);
     queue.resize(n, 0);
-    DistanceMatrix::compute(net, dist, queue).map_err(rerr)
+    Ok(DistanceMatrix::compute(net, dist, queue)?)
 }
 
 /// Builds `opts.algo` on `net`; the routing borrows `store`.
@@ -226,7 +222,7 @@ pub fn build<'a>(
     let routing: Box<dyn Routing + 'a> = match (opts.algo, net) {
         (RouteAlgo::Minimal, _) => {
             let dm = distance_matrix(net, &mut store.dist, &mut store.queue)?;
-            Box::new(MinimalRouting::new(net, dm).map_err(rerr)?)
+            Box::new(MinimalRouting::new(net, dm)?)
         }
         (RouteAlgo::Dfsssp, _) => {
             let s = DfssspSizes::of(net);
@@ -239,15 +235,13 @@ pub fn build<'a>(
                 max_layers: opts.max_layers,
                 ..DfssspConfig::default()
             };
-            let (r, rep) = dfsssp(net, &cfg, store.dfsssp()).map_err(rerr)?;
+            let (r, rep) = dfsssp(net, &cfg, store.dfsssp())?;
             info.layers_needed = Some(rep.layers_needed);
             info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
             info.cycles_broken = Some(rep.cycles_broken);
             Box::new(r)
         }
-        (RouteAlgo::Dor, Network::Torus(t)) => {
-            Box::new(TorusDor::new(t, TorusVcs::Single).map_err(rerr)?)
-        }
+        (RouteAlgo::Dor, Network::Torus(t)) => Box::new(TorusDor::new(t, TorusVcs::Single)?),
         (RouteAlgo::Dor, Network::HyperX(h)) => Box::new(HyperXDor::new(h)),
         (RouteAlgo::Dor | RouteAlgo::Ecube, Network::Hypercube(h)) => {
             Box::new(HypercubeEcube::new(h))
@@ -255,11 +249,11 @@ pub fn build<'a>(
         (RouteAlgo::Dor, _) => return Err(wrong("a torus, mesh, HyperX or hypercube")),
         (RouteAlgo::Ecube, _) => return Err(wrong("a hypercube")),
         (RouteAlgo::DorDateline, Network::Torus(t)) => {
-            Box::new(TorusDor::new(t, TorusVcs::Dateline).map_err(rerr)?)
+            Box::new(TorusDor::new(t, TorusVcs::Dateline)?)
         }
         (RouteAlgo::DorDateline, _) => return Err(wrong("a torus")),
         (RouteAlgo::Greedy, Network::Circulant(c)) => Box::new(CirculantGreedy::new(c)),
-        (RouteAlgo::Naf, Network::Circulant(c)) => Box::new(CirculantNaf::new(c).map_err(rerr)?),
+        (RouteAlgo::Naf, Network::Circulant(c)) => Box::new(CirculantNaf::new(c)?),
         (RouteAlgo::Greedy | RouteAlgo::Naf, _) => {
             return Err(wrong("a ring or circulant (naf: G(n, log2 n))"))
         }
@@ -293,7 +287,7 @@ pub fn build<'a>(
                 max_layers: opts.max_layers,
                 ..DfssspConfig::default()
             };
-            let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp()).map_err(rerr)?;
+            let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp())?;
             info.layers_needed = Some(rep.layers_needed);
             info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
             info.cycles_broken = Some(rep.cycles_broken);

@@ -171,7 +171,7 @@ impl OwnedSchedule {
                 own,
             } => AnySchedule::List(
                 ListSchedule::new(*ranks, *semantics, *layout, messages, own.as_deref())
-                    .map_err(|e| anyhow!("message list: {e}"))?,
+                    .context("message list")?,
             ),
         })
     }
@@ -195,10 +195,6 @@ impl OwnedSchedule {
             },
         }
     }
-}
-
-fn sched_err(e: ScheduleError) -> anyhow::Error {
-    anyhow!("{e}")
 }
 
 /// Builds the requested schedule (`net` is required by topology-aware algorithms). Every
@@ -236,7 +232,7 @@ fn checked_totals(owned: &OwnedSchedule, req: &CollectiveRequest) -> Result<Byte
             req.algorithm.name(),
             s.ranks()
         ),
-        e => sched_err(e),
+        e => e.into(),
     })
 }
 
@@ -257,7 +253,7 @@ fn build_rank_space(req: &CollectiveRequest) -> Result<OwnedSchedule> {
         .ok_or_else(|| anyhow!("give --ranks N (number of ranks)"))?;
     let (s, what, allow_redundant) = match req.algorithm {
         A::Bcast => (
-            AnySchedule::Binomial(Binomial::new(n, req.root, req.bytes).map_err(sched_err)?),
+            AnySchedule::Binomial(Binomial::new(n, req.root, req.bytes)?),
             "binomial broadcast".to_string(),
             false,
         ),
@@ -285,9 +281,7 @@ fn build_rank_space(req: &CollectiveRequest) -> Result<OwnedSchedule> {
                 (AllgatherKind::Ring, "ring")
             };
             (
-                AnySchedule::ScatterAllgather(
-                    ScatterAllgather::new(n, req.root, req.bytes, kind).map_err(sched_err)?,
-                ),
+                AnySchedule::ScatterAllgather(ScatterAllgather::new(n, req.root, req.bytes, kind)?),
                 format!("scatter + {what} allgather broadcast"),
                 // After the scatter a rank already holds its subtree's pieces; the
                 // allgather delivers some of them again (MPICH behaviour).
@@ -295,9 +289,7 @@ fn build_rank_space(req: &CollectiveRequest) -> Result<OwnedSchedule> {
             )
         }
         A::Allreduce => (
-            AnySchedule::RecursiveDoubling(
-                RecursiveDoubling::new(n, req.bytes).map_err(sched_err)?,
-            ),
+            AnySchedule::RecursiveDoubling(RecursiveDoubling::new(n, req.bytes)?),
             "recursive-doubling allreduce".to_string(),
             false,
         ),
@@ -317,18 +309,18 @@ fn build_rank_space(req: &CollectiveRequest) -> Result<OwnedSchedule> {
             }
             let elements = req.bytes / e as u64;
             (
-                AnySchedule::RingAllreduce(RingAllreduce::new(n, elements, e).map_err(sched_err)?),
+                AnySchedule::RingAllreduce(RingAllreduce::new(n, elements, e)?),
                 format!("ring allreduce ({elements} elements of {e} bytes)"),
                 false,
             )
         }
         A::AllgatherRing => (
-            AnySchedule::RingAllgather(RingAllgather::new(n, req.bytes).map_err(sched_err)?),
+            AnySchedule::RingAllgather(RingAllgather::new(n, req.bytes)?),
             "ring allgather".to_string(),
             false,
         ),
         A::Alltoall => (
-            AnySchedule::Bruck(Bruck::new(n, req.bytes).map_err(sched_err)?),
+            AnySchedule::Bruck(Bruck::new(n, req.bytes)?),
             "Bruck alltoall".to_string(),
             false,
         ),
@@ -378,7 +370,7 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 bail!("--root {} is invalid: ranks are 0..{n}", req.root);
             }
             if req.algorithm == A::Tree {
-                let b = Binomial::new(n, req.root, req.bytes).map_err(sched_err)?;
+                let b = Binomial::new(n, req.root, req.bytes)?;
                 return Ok(OwnedSchedule::new(
                     Inner::Closed(AnySchedule::Binomial(b)),
                     Some(terminals),
@@ -403,8 +395,7 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             };
             let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
             let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(n as usize).scratch];
-            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })
-                .map_err(sched_err)?;
+            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })?;
             let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
             let used = s.messages().len();
             msgs.truncate(used);
@@ -515,7 +506,7 @@ fn generate(
 ) -> Result<Vec<Message>> {
     let mut msgs = vec![EMPTY_MESSAGE; capacity];
     let mut scratch = vec![0u32; scratch_len];
-    let used = generator(&mut msgs, &mut scratch).map_err(sched_err)?;
+    let used = generator(&mut msgs, &mut scratch)?;
     msgs.truncate(used);
     Ok(msgs)
 }

@@ -337,7 +337,7 @@ fn count_hops(
 ) -> Result<HopRow> {
     let net = net.network();
     let n = net.num_switches();
-    let dm = jumpnet_core::routing::DistanceMatrix::new(n, matrix).map_err(|e| anyhow!("{e}"))?;
+    let dm = jumpnet_core::routing::DistanceMatrix::new(n, matrix)?;
     let owned = rank_schedule(task.collective, task.ranks, 0)?;
     let schedule = owned.schedule()?;
     let mut pl = placement::initial(&net, task.mapping, RankOrderChoice::Paper, task.ranks, seed)

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
@@ -27,10 +27,6 @@ use crate::io::export::class_name;
 use crate::io::lft::{self, Lft};
 use crate::io::output::{self, Format, Render, Section};
 
-fn rerr(e: RoutingError) -> anyhow::Error {
-    anyhow!("{e}")
-}
-
 /// Compiled forwarding (and optional layer) tables in owned buffers.
 #[derive(Debug)]
 pub struct OwnedTables {
@@ -45,7 +41,11 @@ pub struct OwnedTables {
 impl OwnedTables {
     /// Forwarding tables.
     pub fn routes(&self) -> Result<TableSet<'_, RouteEntry>> {
-        TableSet::from_parts(&self.runs, &self.offsets, self.destinations).map_err(rerr)
+        Ok(TableSet::from_parts(
+            &self.runs,
+            &self.offsets,
+            self.destinations,
+        )?)
     }
 
     /// Per-(source switch, destination) layers, for layered routings.
@@ -53,9 +53,11 @@ impl OwnedTables {
         if !self.layered {
             return Ok(None);
         }
-        TableSet::from_parts(&self.layer_runs, &self.layer_offsets, self.destinations)
-            .map(Some)
-            .map_err(rerr)
+        Ok(Some(TableSet::from_parts(
+            &self.layer_runs,
+            &self.layer_offsets,
+            self.destinations,
+        )?))
     }
 }
 
@@ -87,12 +89,14 @@ pub fn compile<T: Topology>(topo: &T, routing: &dyn Routing, layered: bool) -> R
         ];
         let mut layer_offsets = vec![0u32; if layered { n as usize + 1 } else { 0 }];
         let res = {
-            let mut rb = TableSetBuilder::new(n, d, &mut runs, &mut offsets).map_err(rerr)?;
+            let mut rb = TableSetBuilder::new(n, d, &mut runs, &mut offsets)?;
             let mut lb = if layered {
-                Some(
-                    TableSetBuilder::new(n, d, &mut layer_runs, &mut layer_offsets)
-                        .map_err(rerr)?,
-                )
+                Some(TableSetBuilder::new(
+                    n,
+                    d,
+                    &mut layer_runs,
+                    &mut layer_offsets,
+                )?)
             } else {
                 None
             };
@@ -122,7 +126,7 @@ pub fn compile<T: Topology>(topo: &T, routing: &dyn Routing, layered: bool) -> R
                 });
             }
             Err(RoutingError::Capacity(..)) if cap < full => cap = (cap * 4).min(full),
-            Err(e) => return Err(rerr(e)),
+            Err(e) => return Err(e.into()),
         }
     }
 }
@@ -239,7 +243,7 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
             .table(s)
             .ok_or_else(|| anyhow!("missing table of switch {s}"))?;
         let mut buf = vec![0u8; image::max_image_len(table.runs().len())];
-        let len = image::encode(s, &table, &mut buf).map_err(|e| anyhow!("{e}"))?;
+        let len = image::encode(s, &table, &mut buf)?;
         total_img += len;
         max_img = max_img.max(len);
         if switch.is_some_and(|x| x != s) {
@@ -412,7 +416,7 @@ fn apply_vc_rule(
                     if class == 1 {
                         st.phase = ((port / 2) as u8 + 1) | dateline::CROSSED;
                     }
-                    *v = dateline::dateline_hop(&torus, s, port, &mut st).map_err(rerr)?;
+                    *v = dateline::dateline_hop(&torus, s, port, &mut st)?;
                 }
                 Ok(vc)
             }) as Box<dyn Fn(u32, u16) -> Result<[u8; 2]>>
@@ -586,8 +590,8 @@ fn check_routing<T: Topology>(
         let words = Cdg::words_needed(topo, vcs) as usize;
         let vertices = Cdg::vertices_needed(topo, vcs) as usize;
         let mut bits = vec![0u64; words];
-        let mut cdg = Cdg::new(topo, vcs, &mut bits).map_err(rerr)?;
-        cdg.add_routing(routing, limit).map_err(rerr)?;
+        let mut cdg = Cdg::new(topo, vcs, &mut bits)?;
+        cdg.add_routing(routing, limit)?;
         let mut marks = vec![0u32; vertices];
         let mut stack = vec![Frame::default(); vertices];
         let mut chans = vec![
@@ -598,10 +602,7 @@ fn check_routing<T: Topology>(
             };
             vertices
         ];
-        match cdg
-            .find_cycle(&mut marks, &mut stack, &mut chans)
-            .map_err(rerr)?
-        {
+        match cdg.find_cycle(&mut marks, &mut stack, &mut chans)? {
             Deadlock::Free => deadlock_free = true,
             Deadlock::Cycle(len) => {
                 cycle = chans[..len]
@@ -679,7 +680,7 @@ pub fn check_table(
         (full as usize).max(1)
     ];
     let mut offsets = vec![0u32; n as usize + 1];
-    let mut b = TableSetBuilder::new(n, d, &mut runs, &mut offsets).map_err(rerr)?;
+    let mut b = TableSetBuilder::new(n, d, &mut runs, &mut offsets)?;
     for table in &lft.entries {
         for e in table {
             let entry = match *e {
@@ -693,19 +694,19 @@ pub fn check_table(
                 },
                 None => RouteEntry::NONE,
             };
-            b.push(entry).map_err(rerr)?;
+            b.push(entry)?;
         }
     }
-    let set = b.finish().map_err(rerr)?;
+    let set = b.finish()?;
     let vcs = lft.vcs();
     let mut v = match lft.rule {
         Some(rule) => {
             let routing = build::routing::RuleTableRouting::new(&t, rule, set)
-                .map_err(|e| anyhow!("{name}: {e}"))?;
+                .with_context(|| name.to_string())?;
             check_routing(&t, &t, &routing, false, vc_limit)?
         }
         None => {
-            let routing = TableRouting::new(&t, set, None, vcs).map_err(rerr)?;
+            let routing = TableRouting::new(&t, set, None, vcs)?;
             check_routing(&t, &t, &routing, false, vc_limit)?
         }
     };
@@ -789,7 +790,7 @@ pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
     let limit = routing::default_hop_limit(&t);
     let mut loads = vec![0u64; t.num_switches() as usize * t.radix() as usize];
     let mut hist = vec![0u64; limit as usize + 1];
-    let ps = stats::all_to_all(&t, routing.as_ref(), limit, &mut loads, &mut hist).map_err(rerr)?;
+    let ps = stats::all_to_all(&t, routing.as_ref(), limit, &mut loads, &mut hist)?;
     let mut by_class = vec![
         (
             jumpnet_core::topology::LinkClass::Local,
@@ -797,7 +798,7 @@ pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
         );
         64
     ];
-    let used = stats::load_by_class(&t, &loads, &mut by_class).map_err(rerr)?;
+    let used = stats::load_by_class(&t, &loads, &mut by_class)?;
     let all = stats::load_summary(&t, &loads, None);
     let mut channel_load = vec![(
         "all".to_string(),

@@ -132,7 +132,7 @@ pub fn program_of<S: Schedule>(s: &S, rank: u32) -> Result<Vec<Op>> {
     ];
     let n = s
         .program(rank, &mut ops)
-        .map_err(|e| anyhow!("program of rank {rank}: {e}"))?;
+        .with_context(|| format!("program of rank {rank}"))?;
     ops.truncate(n);
     Ok(ops)
 }
@@ -452,7 +452,7 @@ pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
                 seed,
             },
         )
-        .map_err(|e| anyhow!("verification FAILED ({}): {e}", owned.description))?;
+        .with_context(|| format!("verification FAILED ({})", owned.description))?;
         last = Some(report);
     }
     let r = last.ok_or_else(|| anyhow!("no check ran"))?;
@@ -474,7 +474,7 @@ pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
 pub fn program_image_bytes<S: Schedule>(s: &S, rank: u32) -> Result<Vec<u8>> {
     let ops = program_of(s, rank)?;
     let mut buf = vec![0u8; program_image::max_image_len(ops.len())];
-    let len = program_image::encode(rank, s.ranks(), &ops, &mut buf).map_err(|e| anyhow!("{e}"))?;
+    let len = program_image::encode(rank, s.ranks(), &ops, &mut buf)?;
     buf.truncate(len);
     Ok(buf)
 }

@@ -48,7 +48,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
 /// Number of input classes of a [`VcRule`] (and VCs the rule tables use).
@@ -463,7 +463,7 @@ pub fn parse_csv(text: &str, name: &str, switches: u32, terminals: u32) -> Resul
 /// Parses the JSON of `jumpnet route table -f json` (every switch; runs of entries).
 pub fn parse_json(text: &str, name: &str, switches: u32, terminals: u32) -> Result<Lft> {
     let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| anyhow!("{name}: not valid JSON: {e}"))?;
+        serde_json::from_str(text).with_context(|| format!("{name}: not valid JSON"))?;
     let mut c = Collector::new(name, switches, terminals);
     if let Some(r) = v.pointer("/routing/vc_rule").and_then(|r| r.as_str()) {
         c.set_rule("", r)?;
