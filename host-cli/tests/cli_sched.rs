@@ -565,3 +565,69 @@ fn topology_aware_errors_say_what_was_being_built() {
         );
     }
 }
+
+#[test]
+fn inspect_reads_exported_images_back() {
+    // Recursive-doubling allreduce over 8 ranks (spec/collectives.md §2): rank r exchanges
+    // with r ^ 1, r ^ 2, r ^ 4 in that order, a send then a reducing receive each.
+    let dir = tmpdir("inspect");
+    let out = dir.join("images");
+    let (code, _, err) = jumpnet(&[
+        "sched",
+        "export",
+        "allreduce",
+        "-n",
+        "8",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for r in 0..8u64 {
+        let file = out.join(format!("rank-{r:05}.jnpg"));
+        let (code, text, err) = jumpnet(&["sched", "inspect", file.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let img = &v[0];
+        assert_eq!(img["kind"], "program");
+        assert_eq!(img["format_version"], 2);
+        assert_eq!(img["program"]["rank"], r);
+        assert_eq!(img["program"]["ranks"], 8);
+        let ops = img["program"]["ops"].as_array().unwrap();
+        let got: Vec<(String, u64)> = ops
+            .iter()
+            .map(|o| {
+                (
+                    o["op"].as_str().unwrap().to_string(),
+                    o["peer"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, u64)> = [1u64, 2, 4]
+            .iter()
+            .flat_map(|d| {
+                [
+                    ("send".to_string(), r ^ d),
+                    ("recv+reduce".to_string(), r ^ d),
+                ]
+            })
+            .collect();
+        assert_eq!(got, want, "rank {r}");
+    }
+    // A flipped payload byte breaks the CRC; a cut image is truncated: both refused, exit 2.
+    let good = std::fs::read(out.join("rank-00003.jnpg")).unwrap();
+    let mut bad = good.clone();
+    bad[12] ^= 0x40;
+    let flipped = dir.join("flipped.jnpg");
+    std::fs::write(&flipped, &bad).unwrap();
+    let (code, _, err) = jumpnet(&["sched", "inspect", flipped.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("flipped.jnpg is not a valid image") && err.contains("CRC"),
+        "{err}"
+    );
+    let cut = dir.join("cut.jnpg");
+    std::fs::write(&cut, &good[..good.len() - 5]).unwrap();
+    let (code, _, err) = jumpnet(&["sched", "inspect", cut.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("truncated") || err.contains("length"), "{err}");
+}

@@ -434,3 +434,21 @@ fn write_errors_are_reported() {
         );
     }
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `jumpnet topo export … | head -c 0`: the pipe closes while ~1.3 MB are still to be
+    // written; the binary stops quietly with status 0, like the other tools of a pipeline.
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args(["topo", "export", "ring", "n=100000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("error"), "{err}");
+}

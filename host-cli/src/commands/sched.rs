@@ -137,7 +137,8 @@ pub fn program_of<S: Schedule>(s: &S, rank: u32) -> Result<Vec<Op>> {
     Ok(ops)
 }
 
-fn op_row(index: usize, op: &Op) -> OpRow {
+/// One op as printed (`sched show --rank`, `sched inspect`).
+pub fn op_row(index: usize, op: &Op) -> OpRow {
     let (name, peer, blocks, after) = match *op {
         Op::Send {
             peer,
@@ -558,6 +559,17 @@ pub enum SchedAction {
         #[command(flatten)]
         format: FormatArgs,
     },
+    /// Read images back (program, route-table or virtual-layer images, e.g. from `sched
+    /// export` or `route table`) and show what a device would load; a corrupt, truncated
+    /// or unsupported image is refused with the reason (exit 2).
+    Inspect {
+        /// Image files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
     /// Write per-rank program images (versioned postcard + CRC-32) for devices.
     Export {
         /// The schedule.
@@ -593,6 +605,16 @@ pub fn run(action: SchedAction) -> Result<u8> {
         } => {
             let owned = schedule.build()?;
             output::print(&verify(&owned, interleavings)?, format.format())?;
+        }
+        SchedAction::Inspect { files, format } => {
+            let images = files
+                .iter()
+                .map(|f| crate::commands::inspect::inspect(f))
+                .collect::<Result<Vec<_>>>()?;
+            output::print(
+                &crate::commands::inspect::InspectedImages(images),
+                format.format(),
+            )?;
         }
         SchedAction::Export {
             schedule,

@@ -73,6 +73,15 @@ pub trait Render: Serialize {
     fn sections(&self) -> Vec<Section>;
 }
 
+/// Whether `e` comes from writing to a pipe whose reader has gone (`jumpnet … | head`):
+/// the binary then stops quietly with status 0, as the other tools of a pipeline do.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Renders `value` in `format` into a string.
 pub fn render_to_string<R: Render>(value: &R, format: Format) -> Result<String> {
     Ok(match format {

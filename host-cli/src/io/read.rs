@@ -48,6 +48,22 @@ pub fn for_each_line<R: BufRead>(
     }
 }
 
+/// Reads the binary file at `path` whole, refusing files larger than `max_bytes` (the read
+/// itself is bounded, so a device file such as /dev/zero is refused too).
+pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let name = path.display().to_string();
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+    let mut bytes = Vec::new();
+    f.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > max_bytes {
+        bail!("{name} is larger than {max_bytes} bytes, more than any image this build writes");
+    }
+    Ok(bytes)
+}
+
 /// Reads the text file at `path`, refusing files larger than `max_bytes` and lines longer
 /// than [`MAX_LINE_BYTES`].
 pub fn read_text(path: &Path, max_bytes: u64) -> Result<String> {
