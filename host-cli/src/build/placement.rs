@@ -1,8 +1,8 @@
 //! Process mappings on the host: choose the job's nodes and rank order (spec/mapping.md §1)
 //! and optimise the rank placement for a collective's total hops (§2–§4).
 //!
-//! Nodes are switches with one compute node each (the [DISS] model). Rank orders default to
-//! the ones that reproduce [DISS]'s numbers (reference-results.md A5): the random mapping
+//! Nodes are switches with one compute node each (the \[DISS\] model). Rank orders default to
+//! the ones that reproduce \[DISS\]'s numbers (reference-results.md A5): the random mapping
 //! places ranks in random order, the hierarchical-tree mapping in BFS order, ring and
 //! circulant mappings in traversal order. `RankOrderChoice::Ascending` gives the spec's
 //! ascending-node-id variant.
@@ -50,7 +50,7 @@ impl MapStrategy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RankOrderChoice {
-    /// The order that reproduces [DISS]: random for random mappings, BFS order for trees,
+    /// The order that reproduces \[DISS\]: random for random mappings, BFS order for trees,
     /// traversal order for ring and circulant mappings.
     Paper,
     /// Ascending node id (spec/mapping.md §1 for random and tree mappings).
@@ -69,7 +69,7 @@ pub enum Optimiser {
     Anneal,
 }
 
-/// Checks the [DISS] node model: one terminal per switch.
+/// Checks the \[DISS\] node model: one terminal per switch.
 pub fn check_one_node_per_switch(net: &Network<'_>) -> Result<()> {
     if net.num_terminals() != net.num_switches() {
         bail!(
@@ -163,7 +163,7 @@ impl Traffic {
 /// Hop statistics of a placement.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct HopStats {
-    /// Total router hops ([DISS] total hop count).
+    /// Total router hops (\[DISS\] total hop count).
     pub total_hops: u64,
     /// Messages.
     pub messages: u64,

@@ -528,7 +528,7 @@ pub enum MapAction {
         #[command(flatten)]
         format: FormatArgs,
     },
-    /// Genetic node mapping on an n x n torus with dimension-order routing ([GA], spec/mapping.md §5).
+    /// Genetic node mapping on an n x n torus with dimension-order routing (\[GA\], spec/mapping.md §5).
     Ga {
         /// Torus side n (n x n nodes).
         #[arg(long, default_value_t = 8)]

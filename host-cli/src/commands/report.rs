@@ -1,5 +1,5 @@
 //! `jumpnet report`: the main job. Compares topologies on a scenario (by default the embedded
-//! [DISS] chapter-5 comparison at N = 1,024, degree 19): diameter, ASPL, cable length, and
+//! \[DISS\] chapter-5 comparison at N = 1,024, degree 19): diameter, ASPL, cable length, and
 //! total hop counts of broadcast, allreduce and alltoall under the ring, random, BFS-tree,
 //! circulant and two-opt mappings; written as Markdown, JSON and SVG charts into an output
 //! directory, with a summary on stdout.

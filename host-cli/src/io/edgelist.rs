@@ -1,6 +1,6 @@
 //! Edge lists: one `u v` line per link (the GraphGolf format), `#` comments and blank lines
 //! allowed. Reading reports malformed lines with their line number, and refuses lines longer
-//! than [`read::MAX_LINE_BYTES`](super::read::MAX_LINE_BYTES), switch ids of
+//! than [`read::MAX_LINE_BYTES`], switch ids of
 //! [`MAX_SWITCHES`] or more and more than [`MAX_LINKS`] links, before memory runs out.
 
 use std::io::{BufRead, Write};
