@@ -10,7 +10,8 @@
 //! - [`topo`]: `jumpnet topo`, families, structure, metrics and export of a topology.
 //! - [`route`]: `jumpnet route`, routing tables, checks and path statistics.
 //! - [`map`]: `jumpnet map`, process mapping and GA node mapping.
-//! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs.
+//! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs, and
+//!   read images back with [`inspect`].
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -58,7 +59,8 @@ pub enum Command {
         #[command(subcommand)]
         action: map::MapAction,
     },
-    /// Collective send schedules: show, verify symbolically, export per-rank programs.
+    /// Collective send schedules: show, verify symbolically, export per-rank programs, read
+    /// images back.
     Sched {
         /// Schedule action.
         #[command(subcommand)]
