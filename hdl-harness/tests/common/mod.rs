@@ -206,3 +206,51 @@ pub fn random_case(rng: &mut Rng, stray: bool) -> (Vec<Op>, Vec<Arrival>) {
         .collect();
     (prog, arrivals)
 }
+
+/// One cycle of a rank's run: the arrival presented and the engine's output.
+pub type Cycle = (Option<(Rank, Blocks)>, CycleOutput);
+
+/// The model-only counterpart of [`cosim`]: every rank's `(arrival, output)` per cycle until
+/// all ranks are done (plus one cycle), with the same network as `cosim`.
+pub fn model_network(programs: &[Vec<Op>], latency: u64) -> Vec<Vec<Cycle>> {
+    let n = programs.len();
+    let mut status: Vec<Vec<OpStatus>> = programs
+        .iter()
+        .map(|p| vec![OpStatus::Pending; p.len()])
+        .collect();
+    let mut models: Vec<TimedExecutor<'_, '_>> = programs
+        .iter()
+        .zip(status.iter_mut())
+        .map(|(p, s)| TimedExecutor::new(p, s))
+        .collect();
+    let mut queues: Vec<VecDeque<(u64, Rank, Blocks)>> = vec![VecDeque::new(); n];
+    let mut traces = vec![Vec::new(); n];
+    let mut t = 0;
+    while !traces
+        .iter()
+        .all(|tr: &Vec<(_, CycleOutput)>| tr.last().is_some_and(|l| l.1.done))
+    {
+        assert!(t < 100_000, "no finish");
+        let mut sends = Vec::new();
+        for r in 0..n {
+            let arrival = match queues[r].front() {
+                Some(&(at, peer, blocks)) if at <= t => {
+                    queues[r].pop_front();
+                    Some((peer, blocks))
+                }
+                _ => None,
+            };
+            let out = models[r].step(arrival);
+            if let Some(Action::Send { peer, blocks, .. }) = out.action {
+                sends.push((r as Rank, peer, blocks));
+            }
+            traces[r].push((arrival, out));
+        }
+        for (src, dst, blocks) in sends {
+            let at = t + latency + u64::from(src + dst) % 3;
+            queues[dst as usize].push_back((at, src, blocks));
+        }
+        t += 1;
+    }
+    traces
+}
