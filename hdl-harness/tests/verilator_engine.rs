@@ -143,7 +143,7 @@ fn random_programs_match_core_cycle_for_cycle() {
 
 #[test]
 fn broadcast_and_allreduce_schedules_match_core() {
-    for n in [2u32, 5, 8, 13, 16] {
+    for n in [2u32, 5, 8, 13, 16, 32] {
         let b = Binomial::new(n, n / 3, 1 << 10).unwrap();
         cosim(&programs_of(&b), 3, &format!("binomial n={n}"));
         let rd = RecursiveDoubling::new(n, 1 << 12).unwrap();
@@ -155,7 +155,7 @@ fn broadcast_and_allreduce_schedules_match_core() {
 
 #[test]
 fn bruck_alltoall_matches_core() {
-    for n in [3u32, 8, 11, 16] {
+    for n in [3u32, 8, 11, 16, 32] {
         let s = Bruck::new(n, 64).unwrap();
         cosim(&programs_of(&s), 2, &format!("Bruck n={n}"));
     }
