@@ -8,7 +8,8 @@ use std::collections::VecDeque;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 use jumpnet_core::routing::{
-    CirculantNaf, Hop, PacketState, RouteEntry, Routing, Run, RunTableBuilder, TorusDor, TorusVcs,
+    CirculantNaf, DistanceMatrix, Hop, MinimalRouting, PacketState, RouteEntry, Routing, Run,
+    RunTableBuilder, TorusDor, TorusVcs,
 };
 use jumpnet_core::topology::{Circulant, Dragonfly, GlobalArrangement, Topology, Torus};
 use jumpnet_hdl::TableRouterRtl;
@@ -95,6 +96,16 @@ fn g64_circulant_naf_routes_match_core() {
     let g = Circulant::g(64).unwrap();
     let naf = CirculantNaf::new(&g).unwrap();
     assert_eq!(check_every_route(&g, &naf, "G(64, 6) NAF"), 64 * 64);
+}
+
+#[test]
+fn g64_minimal_routes_match_core() {
+    let g = Circulant::g(64).unwrap();
+    let mut d = vec![0u16; 64 * 64];
+    let mut q = vec![0u32; 64];
+    let dm = DistanceMatrix::compute(&g, &mut d, &mut q).unwrap();
+    let minimal = MinimalRouting::new(&g, dm).unwrap();
+    assert_eq!(check_every_route(&g, &minimal, "G(64, 6) minimal"), 64 * 64);
 }
 
 #[test]
