@@ -7,18 +7,41 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One Verilog design: top module, its sources and its hand-written C shim.
+/// One Verilog design: top module, its sources, its parameters (`-G`) and its hand-written
+/// C shim (whose comment names the same parameters).
 struct Design {
     top: &'static str,
     sources: &'static [&'static str],
+    params: &'static [&'static str],
     shim: &'static str,
 }
 
-const DESIGNS: &[Design] = &[Design {
-    top: "xoshiro256ss",
-    sources: &["rtl/xoshiro256ss.v"],
-    shim: "csrc/xoshiro256ss_shim.cpp",
-}];
+const DESIGNS: &[Design] = &[
+    Design {
+        top: "xoshiro256ss",
+        sources: &["rtl/xoshiro256ss.v"],
+        params: &[],
+        shim: "csrc/xoshiro256ss_shim.cpp",
+    },
+    Design {
+        top: "sched_engine",
+        sources: &["rtl/sched_engine.v"],
+        params: &["-GADDR_W=8"],
+        shim: "csrc/sched_engine_shim.cpp",
+    },
+    Design {
+        top: "table_router",
+        sources: &["rtl/table_router.v"],
+        params: &[
+            "-GRUN_W=8",
+            "-GDST_W=16",
+            "-GIN_W=2",
+            "-GOUT_W=4",
+            "-GVC_W=4",
+        ],
+        shim: "csrc/table_router_shim.cpp",
+    },
+];
 
 const SETUP_HINT: &str = "run `cargo xtask setup` (installs verilator, iverilog and yosys)";
 
@@ -95,6 +118,7 @@ fn main() {
             "--Mdir",
             mdir_s.as_str(),
         ];
+        args.extend_from_slice(design.params);
         args.extend_from_slice(design.sources);
         verilator(&args).unwrap_or_else(|e| fail(e));
         build.include(&mdir).file(design.shim);

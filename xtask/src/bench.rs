@@ -1,5 +1,7 @@
-//! `cargo xtask bench`: criterion benches of every crate that has some, then the networkx
-//! baseline on the same random-shortcut graph when the script and an edge list exist.
+//! `cargo xtask bench`: criterion benches of every crate that has some, the networkx
+//! baseline on the same random-shortcut graph when the script and an edge list exist, and
+//! the FPGA resource estimates of the RTL blocks (Yosys `synth_ice40`: LUT4, flip-flops,
+//! block RAMs, carry cells; issue 12).
 //!
 //! Edge list convention: `$JUMPNET_EDGE_LIST` if set; otherwise every `jumpnet-core` example
 //! whose name contains `edge` is run (release) and the newest `*.edges` / `*.edgelist` /
@@ -25,7 +27,104 @@ pub fn run() -> Result {
         c.args(["bench", "-p", package, "--benches"]);
         process::run(c)?;
     }
-    networkx_baseline()
+    networkx_baseline()?;
+    rtl_estimates()
+}
+
+/// Verilog parameters of one block (`chparam -set NAME VALUE`).
+type Params = &'static [(&'static str, u32)];
+
+/// The RTL blocks whose estimates are reported: file, top module, parameters.
+const RTL_BLOCKS: &[(&str, &str, Params)] = &[
+    ("sched_engine.v", "sched_engine", &[("ADDR_W", 6)]),
+    (
+        "table_router.v",
+        "table_router",
+        &[
+            ("RUN_W", 6),
+            ("DST_W", 16),
+            ("IN_W", 2),
+            ("OUT_W", 3),
+            ("VC_W", 4),
+        ],
+    ),
+];
+
+/// Resource counts of one `synth_ice40` run.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Ice40Stat {
+    luts: u64,
+    flops: u64,
+    brams: u64,
+    carries: u64,
+}
+
+/// Parses the cell lines of Yosys `stat` after `synth_ice40`.
+fn parse_ice40_stat(stat: &str) -> Ice40Stat {
+    let mut s = Ice40Stat::default();
+    for line in stat.lines() {
+        let mut it = line.split_whitespace();
+        let (Some(cell), Some(n)) = (it.next(), it.next()) else {
+            continue;
+        };
+        let Ok(n) = n.parse::<u64>() else { continue };
+        match cell {
+            "SB_LUT4" => s.luts += n,
+            "SB_CARRY" => s.carries += n,
+            c if c.starts_with("SB_DFF") => s.flops += n,
+            c if c.starts_with("SB_RAM40") => s.brams += n,
+            _ => {}
+        }
+    }
+    s
+}
+
+/// Synthesizes each RTL block for iCE40 and prints LUT/FF/BRAM estimates.
+fn rtl_estimates() -> Result {
+    if process::output({
+        let mut c = Command::new("yosys");
+        c.arg("-V");
+        c
+    })
+    .is_none()
+    {
+        println!("bench: yosys not installed (cargo xtask setup); skipping RTL estimates");
+        return Ok(());
+    }
+    let rtl = crate::workspace_root().join("hdl-harness/rtl");
+    println!("bench: RTL resource estimates (yosys synth_ice40)");
+    println!("  block          parameters                          LUT4     FF  BRAM  CARRY");
+    for (file, top, params) in RTL_BLOCKS {
+        let chparams: String = params
+            .iter()
+            .map(|(k, v)| format!("chparam -set {k} {v} {top}; "))
+            .collect();
+        let script = format!(
+            "read_verilog {}; {chparams}synth_ice40 -top {top}; tee -o /dev/stdout stat",
+            rtl.join(file).display()
+        );
+        let out = Command::new("yosys")
+            .args(["-q", "-p", &script])
+            .output()
+            .map_err(|e| format!("yosys: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "yosys synth_ice40 of {top} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let s = parse_ice40_stat(&String::from_utf8_lossy(&out.stdout));
+        let p: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        println!(
+            "  {top:<14} {:<34} {:>6} {:>6} {:>5} {:>6}",
+            p.join(" "),
+            s.luts,
+            s.flops,
+            s.brams,
+            s.carries
+        );
+    }
+    Ok(())
 }
 
 /// Workspace members (from the root manifest's `members = [...]`).
@@ -190,6 +289,21 @@ mod tests {
         assert!(is_edge_list(Path::new("target/bench/rs4096.edges")));
         assert!(is_edge_list(Path::new("x/random_shortcut_edges.txt")));
         assert!(!is_edge_list(Path::new("target/release/libfoo.rlib")));
+    }
+
+    #[test]
+    fn ice40_stat_lines_are_summed_by_kind() {
+        let stat = "   Number of cells:  10\n     SB_CARRY   2\n     SB_DFFE   3\n     \
+                    SB_DFFESR   4\n     SB_LUT4   5\n     SB_RAM40_4K   1\n";
+        assert_eq!(
+            parse_ice40_stat(stat),
+            Ice40Stat {
+                luts: 5,
+                flops: 7,
+                brams: 1,
+                carries: 2
+            }
+        );
     }
 
     #[test]

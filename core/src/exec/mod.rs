@@ -35,8 +35,10 @@ pub mod check;
 #[cfg(test)]
 mod check_tests;
 mod executor;
+pub mod rtl_program;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod timing;
 
 pub use check::{check, CheckBuffers, CheckError, CheckOptions, CheckReport, CheckSizes};
 pub use executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
