@@ -8,6 +8,8 @@
 //!   `topology::stored::from_edges`), plain computation.
 //! - [`tables`]: route tables computed on the device (one switch's forwarding table from a
 //!   `NetworkSpec` and an algorithm) and served as canonical table images in chunks.
+//! - [`device`]: the device image service (load, verify, activate, routes, program engine),
+//!   capacities as const generics.
 //! - [`serve`]: the request loop, generic over `embedded_io::Read + Write`.
 //! - `board` (bare-metal targets only): the QEMU `mps2-an386` board layer: CMSDK UART0,
 //!   semihosting exit, defmt logging over semihosting, panic handler (exit status 101).
@@ -23,6 +25,7 @@ extern crate std;
 
 #[cfg(target_os = "none")]
 pub mod board;
+pub mod device;
 pub mod selftest;
 pub mod serve;
 pub mod tables;

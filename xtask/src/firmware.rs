@@ -8,7 +8,7 @@ use crate::process::{self, cargo, Result};
 use crate::setup::FIRMWARE_TARGET;
 
 /// The HIL test targets of `firmware/tests/` that run the firmware under QEMU.
-pub const QEMU_TESTS: &[&str] = &["qemu_selftest", "qemu_route_table"];
+pub const QEMU_TESTS: &[&str] = &["qemu_selftest", "qemu_route_table", "qemu_device"];
 
 /// defmt log level compiled into the firmware.
 pub const DEFMT_LOG: &str = "debug";
