@@ -9,12 +9,13 @@
 //! `image::device::max_image_len(RUNS, PROGRAMS, OPS)` for `IMAGE`.
 
 use heapless::Vec;
-use jumpnet_core::collective::{Dep, Op};
+use jumpnet_core::collective::{Blocks, Dep, Op};
 use jumpnet_core::exec::{Action, ExecCursor, Executor, OpStatus};
 use jumpnet_core::image::device::{
-    self, program_ops, Capacities, DeviceBuffers, DeviceHeader, ProgramEntry,
+    self, program_ops, Capacities, DeviceBuffers, DeviceHeader, ProgramEntry, RoutingAlgorithm,
 };
 use jumpnet_core::routing::{RouteEntry, Run, RunTable};
+use jumpnet_core::topology::spec::NetworkSpec;
 
 use crate::wire::device::{
     Counters, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ExecFault, ExecReport,
@@ -23,9 +24,11 @@ use crate::wire::device::{
 use crate::wire::message::Rejection;
 use crate::wire::route_table::{ImageChunk, MAX_IMAGE_CHUNK};
 
-const BLANK_OP: Op = Op::Permute {
-    reflect: false,
-    shift: 0,
+/// Filler of the op buffers: variant 0 with zero fields, so a `DeviceService` is all zero
+/// bytes and lands in `.bss` (no flash copy of its initial value).
+const BLANK_OP: Op = Op::Send {
+    peer: 0,
+    blocks: Blocks::All,
     after: Dep::None,
 };
 const BLANK_PROGRAM: ProgramEntry = ProgramEntry {
@@ -55,6 +58,28 @@ pub trait DeviceHandler {
 struct Running {
     program: u32,
     cursor: ExecCursor,
+}
+
+/// An optional value stored as a flag and a value, so that an empty one is all zero bytes
+/// (an `Option` of a type with a niche may encode `None` as non-zero bytes, which moves the
+/// whole device state from `.bss` into `.data` and its initial value into flash).
+#[derive(Clone, Copy, Debug)]
+struct Held<T> {
+    present: bool,
+    value: T,
+}
+
+impl<T> Held<T> {
+    fn get(&self) -> Option<&T> {
+        self.present.then_some(&self.value)
+    }
+    fn put(&mut self, value: T) {
+        self.value = value;
+        self.present = true;
+    }
+    fn clear(&mut self) {
+        self.present = false;
+    }
 }
 
 /// The active image's decoded parts.
@@ -94,12 +119,12 @@ pub struct DeviceService<
     images: [[u8; IMAGE]; 2],
     /// Announced length and bytes received of the image being loaded (into the other slot).
     staging: Option<(u32, u32)>,
-    active: Option<Active>,
+    active: Held<Active>,
     runs: [Run<RouteEntry>; RUNS],
     programs: [ProgramEntry; PROGRAMS],
     ops: [Op; OPS],
     status: [OpStatus; OPS],
-    running: Option<Running>,
+    running: Held<Running>,
     counters: Counters,
 }
 
@@ -123,7 +148,24 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
         DeviceService {
             images: [[0; IMAGE]; 2],
             staging: None,
-            active: None,
+            active: Held {
+                present: false,
+                value: Active {
+                    header: DeviceHeader {
+                        switch: 0,
+                        network: NetworkSpec::Ring { n: 0 },
+                        algorithm: RoutingAlgorithm::MinimalBfs,
+                        capacities: Capacities {
+                            destinations: 0,
+                            runs: 0,
+                            programs: 0,
+                            ops: 0,
+                        },
+                    },
+                    slot: 0,
+                    len: 0,
+                },
+            },
             runs: [Run {
                 first: 0,
                 value: RouteEntry { port: 0, vc: 0 },
@@ -131,7 +173,21 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
             programs: [BLANK_PROGRAM; PROGRAMS],
             ops: [BLANK_OP; OPS],
             status: [OpStatus::Pending; OPS],
-            running: None,
+            running: Held {
+                present: false,
+                value: Running {
+                    program: 0,
+                    cursor: ExecCursor {
+                        done_prefix: 0,
+                        remaining: 0,
+                        last_progress: 0,
+                        progressed: false,
+                        timeout: 0,
+                        finished_at: 0,
+                        scan_limit: 0,
+                    },
+                },
+            },
             counters: Counters {
                 requests: 0,
                 rejected: 0,
@@ -158,16 +214,16 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
 
     /// Bytes of the active image.
     pub fn active_image(&self) -> Option<&[u8]> {
-        let a = self.active.as_ref()?;
+        let a = self.active.get()?;
         self.images.get(a.slot)?.get(..a.len)
     }
 
     fn staging_slot(&self) -> usize {
-        self.active.as_ref().map_or(0, |a| 1 - a.slot)
+        self.active.get().map_or(0, |a| 1 - a.slot)
     }
 
     fn summary(&self) -> Option<ImageSummary> {
-        let a = self.active.as_ref()?;
+        let a = self.active.get()?;
         let bytes = self.active_image()?;
         let crc = bytes
             .get(bytes.len().saturating_sub(4)..)
@@ -181,7 +237,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
     }
 
     fn table(&self) -> Result<RunTable<'_, RouteEntry>, Rejection> {
-        let a = self.active.as_ref().ok_or(Rejection::NoActiveImage)?;
+        let a = self.active.get().ok_or(Rejection::NoActiveImage)?;
         let caps = a.header.capacities;
         let runs = self.runs.get(..caps.runs as usize).unwrap_or(&[]);
         RunTable::new(runs, caps.destinations).map_err(|_| Rejection::NoActiveImage)
@@ -270,17 +326,17 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
         let header = match device::decode(bytes, buffers) {
             Ok(d) => d.header,
             Err(e) => {
-                self.active = None;
+                self.active.clear();
                 self.counters.images_rejected = self.counters.images_rejected.saturating_add(1);
                 return Err(Rejection::Image(e.into()));
             }
         };
-        self.active = Some(Active {
+        self.active.put(Active {
             header,
             slot,
             len: image_len as usize,
         });
-        self.running = None;
+        self.running.clear();
         self.counters.images_activated = self.counters.images_activated.saturating_add(1);
         self.summary()
             .map(DeviceReply::Activated)
@@ -325,7 +381,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
     }
 
     fn exec_start(&mut self, index: u32, now: u64) -> Result<DeviceReply, Rejection> {
-        self.running = None;
+        self.running.clear();
         let Self {
             active,
             programs,
@@ -333,11 +389,11 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
             status,
             ..
         } = self;
-        let program = active_program(active.as_ref(), programs, ops, index)?;
+        let program = active_program(active.get(), programs, ops, index)?;
         let exec = Executor::new(program, status)
             .map_err(|e| Rejection::Exec(ExecFault::from(e)))?
             .with_timeout(0, now);
-        self.running = Some(Running {
+        self.running.put(Running {
             program: index,
             cursor: exec.cursor(),
         });
@@ -349,7 +405,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
         now: u64,
         arrivals: &[crate::wire::device::Arrival],
     ) -> Result<DeviceReply, Rejection> {
-        let running = self.running.ok_or(Rejection::NotRunning)?;
+        let running = *self.running.get().ok_or(Rejection::NotRunning)?;
         let Self {
             active,
             programs,
@@ -358,7 +414,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
             counters,
             ..
         } = self;
-        let program = active_program(active.as_ref(), programs, ops, running.program)?;
+        let program = active_program(active.get(), programs, ops, running.program)?;
         let mut exec = Executor::resume(program, status, running.cursor);
         let mut result = Ok(());
         for a in arrivals {
@@ -404,7 +460,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
             }
         }
         let cursor = exec.cursor();
-        self.running = Some(Running { cursor, ..running });
+        self.running.put(Running { cursor, ..running });
         result.map(|()| DeviceReply::Exec(report))
     }
 }
@@ -425,7 +481,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
                 active: self.summary(),
                 limits: Self::limits(),
                 staged: self.staging.map_or(0, |(_, r)| r),
-                running: self.running.map(|r| r.program),
+                running: self.running.get().map(|r| r.program),
             })),
             &DeviceCommand::ReadImage { offset, max_len } => self.read_image(offset, max_len),
             &DeviceCommand::Routes { first, count } => self.routes(first, count),
@@ -446,8 +502,8 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
 
     fn reset(&mut self) {
         self.staging = None;
-        self.active = None;
-        self.running = None;
+        self.active.clear();
+        self.running.clear();
         self.counters = Counters::default();
     }
 }
@@ -455,6 +511,24 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
 /// Capacities of the self-test build (QEMU, 4 MiB RAM): 2,048 runs, 8 programs, 512 ops.
 pub type SelftestDevice =
     DeviceService<2048, 8, 512, { jumpnet_core::image::device::max_image_len(2048, 8, 512) }>;
+
+/// Capacities of the `device` binary: a switch of the 1,024-node circulant `G(1024, 10)`
+/// holding its NAF route table and up to four programs of 1,024-rank collectives
+/// (recursive-doubling allreduce: 20 ops per rank). Checked against the real images of
+/// every switch's table by `g1024_images_fit_the_device_build`.
+pub mod g1024 {
+    /// Table runs (the largest NAF table of `G(1024, 10)` needs fewer, see the test).
+    pub const RUNS: usize = 1024;
+    /// Programs.
+    pub const PROGRAMS: usize = 4;
+    /// Ops of all programs.
+    pub const OPS: usize = 80;
+    /// Image bytes: the largest image of a switch's table and four allreduce programs, plus
+    /// headroom (the worst-case bound `max_image_len` would be 3 times larger).
+    pub const IMAGE: usize = 5 * 1024;
+    /// The device of this build.
+    pub type Device = super::DeviceService<RUNS, PROGRAMS, OPS, IMAGE>;
+}
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
@@ -572,6 +646,66 @@ mod tests {
                 return out;
             }
         }
+    }
+
+    #[test]
+    fn g1024_images_fit_the_device_build() {
+        use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
+        use jumpnet_core::routing::CirculantNaf;
+        use jumpnet_core::topology::Circulant;
+        let g = Circulant::g(1024).unwrap();
+        let naf = CirculantNaf::new(&g).unwrap();
+        let rd = RecursiveDoubling::new(1024, 1 << 20).unwrap();
+        let network = NetworkSpec::CirculantG { n: 1024 };
+        let mut runs = vec![
+            Run {
+                first: 0,
+                value: RouteEntry::NONE
+            };
+            1024
+        ];
+        let (mut most_runs, mut longest) = (0, 0);
+        for s in [0u32, 1, 2, 3, 341, 511, 512, 1023] {
+            let mut b = RunTableBuilder::new(&mut runs);
+            switch_table(&g, &naf, s, VcMode::InTable, &mut b).unwrap();
+            let table = b.finish();
+            let mut ops = vec![BLANK_OP; rd.program_len(s) * 4];
+            let k = rd.program(s, &mut ops).unwrap();
+            for i in 1..4 {
+                ops.copy_within(0..k, i * k);
+            }
+            ops.truncate(4 * k);
+            let programs: Vec<ProgramEntry> = (0..4)
+                .map(|c| ProgramEntry {
+                    collective: c,
+                    terminal: s,
+                    rank: s,
+                    ranks: 1024,
+                    ops: k as u32,
+                })
+                .collect();
+            let content = DeviceContent {
+                switch: s,
+                network: &network,
+                algorithm: RoutingAlgorithm::CirculantNaf,
+                table,
+                programs: &programs,
+                ops: &ops,
+            };
+            let mut out = vec![0u8; 64 * 1024];
+            let len = device::encode(&content, &mut out).unwrap();
+            most_runs = most_runs.max(table.runs().len());
+            longest = longest.max(len);
+            let mut dev = g1024::Device::new();
+            assert!(
+                matches!(load(&mut dev, &out[..len]), Ok(DeviceReply::Activated(_))),
+                "switch {s}"
+            );
+        }
+        std::println!(
+            "G(1024, 10) NAF: at most {most_runs} runs, images of at most {longest} bytes"
+        );
+        assert!(most_runs <= g1024::RUNS && longest <= g1024::IMAGE);
     }
 
     #[test]

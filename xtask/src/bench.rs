@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: criterion benches of every crate that has some, then the networkx
+//! `cargo xtask bench`: criterion benches of every crate that has some, the flash and static
+//! RAM of the size-optimised `device` firmware (`firmware::device_sizes`), then the networkx
 //! baseline on the same random-shortcut graph when the script and an edge list exist.
 //!
 //! Edge list convention: `$JUMPNET_EDGE_LIST` if set; otherwise every `jumpnet-core` example
@@ -25,6 +26,7 @@ pub fn run() -> Result {
         c.args(["bench", "-p", package, "--benches"]);
         process::run(c)?;
     }
+    crate::firmware::device_sizes()?;
     networkx_baseline()
 }
 

@@ -3,10 +3,10 @@
 //! commands (no on-device route-table computation, no self-test state). `cargo xtask bench`
 //! reports its flash and static RAM from the ELF sections.
 //!
-//! Capacities (const generics of `DeviceService`): 1,024 table runs (at most one per
-//! destination), 4 programs, 160 ops (a 1,024-rank recursive-doubling allreduce has 10 ops
-//! per rank, a ring allreduce 2 × 1,023 — not this build), and an image buffer of
-//! `max_image_len(1024, 4, 160)` bytes, twice (staging and active).
+//! Capacities (const generics of `DeviceService`, `jumpnet_firmware::device::g1024`):
+//! 1,024 table runs (NAF changes port at almost every destination), 4 programs, 80 ops (a
+//! 1,024-rank recursive-doubling allreduce has 20 ops per rank), and two 5 KiB image
+//! buffers (staging and active; the largest image of this network is 4,426 bytes).
 #![cfg_attr(target_os = "none", no_std)]
 #![cfg_attr(target_os = "none", no_main)]
 
@@ -14,25 +14,15 @@
 mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
-    use jumpnet_core::image::device::max_image_len;
     use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
-    use jumpnet_firmware::device::DeviceService;
+    use jumpnet_firmware::device::g1024;
     use jumpnet_firmware::selftest::Action;
     use jumpnet_firmware::serve::{ServeError, Served, Server};
     use jumpnet_firmware::wire::WIRE_VERSION;
 
-    /// Table runs.
-    const RUNS: usize = 1024;
-    /// Programs.
-    const PROGRAMS: usize = 4;
-    /// Ops of all programs.
-    const OPS: usize = 160;
-    /// Image bytes.
-    const IMAGE: usize = max_image_len(RUNS, PROGRAMS, OPS);
-
     #[entry]
     fn main() -> ! {
-        static mut DEVICE: DeviceService<RUNS, PROGRAMS, OPS, IMAGE> = DeviceService::new();
+        static mut DEVICE: g1024::Device = g1024::Device::new();
         let mut server = Server::new(None, DEVICE);
         defmt::info!("jumpnet device up, wire version {=u8}", WIRE_VERSION);
         let mut uart = Uart0::take();
