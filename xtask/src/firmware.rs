@@ -140,6 +140,18 @@ pub fn device_sizes() -> Result {
 pub fn run() -> Result {
     let elf = build()?;
     run_under_qemu(&elf)?;
+    // The host library (`jumpnet::device`) against the same firmware.
+    let mut c = cargo();
+    c.args([
+        "test",
+        "--workspace",
+        "--test",
+        "qemu_device_client",
+        "--",
+        "--ignored",
+    ])
+    .env("JUMPNET_FIRMWARE_ELF", &elf);
+    process::run(c)?;
     let device = elf_dir().join("device");
     let mut c = cargo();
     c.args([
