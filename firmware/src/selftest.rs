@@ -3,7 +3,7 @@
 //!
 //! Everything here is plain computation over [`crate::wire::message`] types, so it runs the
 //! same on the host (unit tests) and on the device; the host checks the device's answers
-//! against its own computation with jumpnet-core (HIL test `tests/qemu_selftest.rs`).
+//! against its own computation with jumpnet-core (HIL test `host-cli/tests/qemu_selftest.rs`).
 
 use heapless::Vec;
 use jumpnet_core::image::crc32::Crc32;

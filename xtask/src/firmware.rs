@@ -1,14 +1,20 @@
 //! `cargo xtask firmware`: builds the firmware ELFs for `thumbv7em-none-eabihf` (release,
 //! defmt logs at `debug`) and runs them under QEMU `mps2-an386` through the HIL tests of
-//! `firmware/tests/` ([`QEMU_TESTS`]).
+//! `host-cli/tests/` ([`QEMU_TESTS`]).
 
 use std::path::PathBuf;
 
 use crate::process::{self, cargo, Result};
 use crate::setup::FIRMWARE_TARGET;
 
-/// The HIL test targets of `firmware/tests/` that run the firmware under QEMU.
-pub const QEMU_TESTS: &[&str] = &["qemu_selftest", "qemu_route_table", "qemu_device"];
+/// The HIL test targets of `host-cli/tests/` that run the firmware under QEMU (through the
+/// library's QEMU transport, `jumpnet::device::qemu`).
+pub const QEMU_TESTS: &[&str] = &[
+    "qemu_selftest",
+    "qemu_route_table",
+    "qemu_device",
+    "qemu_device_client",
+];
 
 /// defmt log level compiled into the firmware.
 pub const DEFMT_LOG: &str = "debug";

@@ -14,10 +14,11 @@
 //! Ignored by default: `cargo xtask firmware` builds the ELF and runs them.
 #![cfg(not(target_os = "none"))]
 
-mod support;
+mod firmware_support;
 
 use std::time::Instant;
 
+use firmware_support::{firmware_elf, Qemu};
 use jumpnet_core::collective::{Blocks, Dep, Op, RecursiveDoubling, Schedule};
 use jumpnet_core::exec::{Action, Executor, OpStatus};
 use jumpnet_core::image::device::{self, DeviceContent, ProgramEntry, RoutingAlgorithm};
@@ -30,7 +31,6 @@ use jumpnet_firmware::wire::device::{
     Arrival, DeviceCommand, DeviceReply, ImageFault, MAX_ARRIVALS, MAX_LOAD_CHUNK,
 };
 use jumpnet_firmware::wire::{Command, FrameError, Rejection, Reply, Request};
-use support::{firmware_elf, Qemu};
 
 const BLANK: Op = Op::Send {
     peer: 0,
