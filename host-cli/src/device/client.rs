@@ -4,9 +4,11 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
+use jumpnet_core::exec::Action;
 use jumpnet_core::routing::RouteEntry;
 use jumpnet_firmware::wire::device::{
-    Counters, DeviceCommand, DeviceInfo, DeviceReply, ImageSummary, MAX_LOAD_CHUNK,
+    Arrival, Counters, DeviceCommand, DeviceInfo, DeviceReply, ImageSummary, MAX_ARRIVALS,
+    MAX_LOAD_CHUNK,
 };
 use jumpnet_firmware::wire::{frame, Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
 
@@ -39,6 +41,15 @@ impl std::fmt::Display for CallError {
 }
 
 impl std::error::Error for CallError {}
+
+/// What the device's executor did in one exec call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Step {
+    /// Sends, deliveries and permutes, in order.
+    pub actions: Vec<Action>,
+    /// Every op of the program is done.
+    pub done: bool,
+}
 
 /// A device behind a transport.
 #[derive(Debug)]
@@ -197,6 +208,48 @@ impl<T: Transport> Client<T> {
         Ok(out)
     }
 
+    /// Starts program `program` of the active image at time `now`; returns every action
+    /// the executor issued at once (following `more`).
+    pub fn exec_start(&mut self, program: u32, now: u64) -> Result<Step> {
+        let first = self.device(DeviceCommand::ExecStart { program, now })?;
+        self.collect(first, now, &[])
+    }
+
+    /// Delivers `arrivals` (in batches of at most `MAX_ARRIVALS`) and polls at `now`;
+    /// returns every action issued (following `more`).
+    pub fn exec_step(&mut self, now: u64, arrivals: &[Arrival]) -> Result<Step> {
+        let n = arrivals.len().min(MAX_ARRIVALS);
+        let (batch, rest) = arrivals.split_at(n);
+        let batch = heapless::Vec::from_slice(batch).map_err(|_| anyhow!("arrival batch"))?;
+        let first = self.device(DeviceCommand::ExecStep {
+            now,
+            arrivals: batch,
+        })?;
+        self.collect(first, now, rest)
+    }
+
+    fn collect(&mut self, mut reply: DeviceReply, now: u64, mut rest: &[Arrival]) -> Result<Step> {
+        let mut step = Step::default();
+        loop {
+            let DeviceReply::Exec(r) = reply else {
+                bail!("unexpected reply to an exec command: {reply:?}")
+            };
+            step.actions.extend_from_slice(&r.actions);
+            step.done = r.done;
+            if !r.more && rest.is_empty() {
+                return Ok(step);
+            }
+            let n = rest.len().min(MAX_ARRIVALS);
+            let (batch, r2) = rest.split_at(n);
+            rest = r2;
+            let batch = heapless::Vec::from_slice(batch).map_err(|_| anyhow!("arrival batch"))?;
+            reply = self.device(DeviceCommand::ExecStep {
+                now,
+                arrivals: batch,
+            })?;
+        }
+    }
+
     /// The device's counters.
     pub fn counters(&mut self) -> Result<Counters> {
         match self.device(DeviceCommand::Counters)? {
@@ -333,6 +386,64 @@ mod tests {
         assert_eq!(client.read_image().unwrap(), built.bytes);
         let info = client.info().unwrap();
         assert_eq!(info.active.map(|s| s.crc), Some(summary.crc));
+
+        // Rank 5's allreduce program runs like the in-process executor when every partner
+        // answers a send with the same blocks (recursive doubling exchanges).
+        use jumpnet_core::exec::{Executor, OpStatus};
+        use jumpnet_core::image::device::{decode, DeviceBuffers};
+        let (mut runs, mut programs) = (vec![], vec![Default::default(); 1]);
+        runs.resize(
+            64,
+            jumpnet_core::routing::Run {
+                first: 0,
+                value: RouteEntry::NONE,
+            },
+        );
+        let blank = jumpnet_core::collective::Op::Permute {
+            reflect: false,
+            shift: 0,
+            after: jumpnet_core::collective::Dep::None,
+        };
+        let mut ops = vec![blank; 64];
+        let d = decode(
+            &built.bytes,
+            DeviceBuffers {
+                runs: &mut runs,
+                programs: &mut programs,
+                ops: &mut ops,
+            },
+        )
+        .unwrap();
+        let (_, program) = d.program(0).unwrap();
+        let mut status = vec![OpStatus::Pending; program.len()];
+        let mut local = Executor::new(program, &mut status).unwrap();
+        let mut step = client.exec_start(0, 0).unwrap();
+        for now in 1..20u64 {
+            let mut expected = Vec::new();
+            let done = loop {
+                match local.poll(now - 1).unwrap() {
+                    Action::Wait => break false,
+                    Action::Done => break true,
+                    a => expected.push(a),
+                }
+            };
+            assert_eq!((&step.actions, step.done), (&expected, done));
+            if done {
+                break;
+            }
+            let arrivals: Vec<Arrival> = expected
+                .iter()
+                .filter_map(|a| match *a {
+                    Action::Send { peer, blocks, .. } => Some(Arrival { peer, blocks }),
+                    _ => None,
+                })
+                .collect();
+            for a in &arrivals {
+                local.on_receive(a.peer, a.blocks).unwrap();
+            }
+            step = client.exec_step(now, &arrivals).unwrap();
+        }
+        assert!(step.done && local.is_done());
     }
 
     #[test]
