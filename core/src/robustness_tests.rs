@@ -8,6 +8,7 @@
 use crate::collective::{Blocks, Dep, Op, RecursiveDoubling, Schedule};
 use crate::exec::{Action, Executor, OpStatus};
 use crate::image::crc32::crc32;
+use crate::image::device as device_image;
 use crate::image::frame::{CRC_LEN, HEADER_LEN};
 use crate::image::{program as program_image, route_table as image};
 use crate::metrics::{bfs, bit_bfs, Csr, DistanceOutputs};
@@ -92,6 +93,51 @@ fn table_content() -> Vec<u8> {
     out
 }
 
+/// The canonical device image of switch 5 of a 6×4 torus: its DOR table and rank 3 of a
+/// 37-rank recursive-doubling allreduce, without its CRC.
+fn device_content() -> Vec<u8> {
+    let torus = Torus::torus(&[6, 4], 2).unwrap();
+    let dor = TorusDor::new(&torus, TorusVcs::Single).unwrap();
+    let mut runs = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE
+        };
+        torus.num_terminals() as usize
+    ];
+    let mut b = RunTableBuilder::new(&mut runs);
+    switch_table(&torus, &dor, 5, VcMode::InTable, &mut b).unwrap();
+    let table = b.finish();
+    let rd = RecursiveDoubling::new(37, 64).unwrap();
+    let blank = Op::Send {
+        peer: 0,
+        blocks: Blocks::All,
+        after: Dep::None,
+    };
+    let mut ops = vec![blank; rd.program_len(3)];
+    let len = rd.program(3, &mut ops).unwrap();
+    let programs = [device_image::ProgramEntry {
+        collective: 1,
+        terminal: 10,
+        rank: 3,
+        ranks: 37,
+        ops: len as u32,
+    }];
+    let network = crate::topology::spec::NetworkSpec::torus(&[6, 4], 2).unwrap();
+    let content = device_image::DeviceContent {
+        switch: 5,
+        network: &network,
+        algorithm: device_image::RoutingAlgorithm::TorusDor,
+        table,
+        programs: &programs,
+        ops: &ops[..len],
+    };
+    let mut out = vec![0u8; device_image::max_image_len(table.runs().len(), 1, len)];
+    let n = device_image::encode(&content, &mut out).unwrap();
+    out.truncate(n - CRC_LEN);
+    out
+}
+
 /// Every query a user of a decoded or re-opened graph may make.
 fn explore<T: Topology>(g: &T) {
     let n = g.num_switches();
@@ -170,6 +216,48 @@ proptest! {
             }
         }
         let _ = image::decode::<RouteEntry>(&img, &mut runs[..1]);
+    }
+
+    #[test]
+    fn device_images_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..64),
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..3),
+        resize in proptest::option::weighted(0.2, (0usize..8, 0usize..8)),
+        arrivals in proptest::collection::vec((0u32..40, 0u32..40), 0..32),
+        small in any::<bool>(),
+    ) {
+        let blank = Op::Send { peer: 0, blocks: Blocks::All, after: Dep::None };
+        let mut runs = [Run { first: 0, value: RouteEntry::NONE }; 64];
+        let mut programs = [device_image::ProgramEntry::default(); 4];
+        let mut ops = [blank; 64];
+        // Small buffers: over-capacity images must be errors too.
+        let cut = if small { 3 } else { 64 };
+        let content = device_content();
+        let (extra, shrink) = resize.unwrap_or((0, 0));
+        let len = (content.len() + extra).saturating_sub(shrink);
+        let img = corrupt(&content, &edits, len);
+        for input in [&bytes[..], &img[..]] {
+            let limits = device_image::Capacities { destinations: u32::MAX, runs: cut as u32, programs: 4, ops: cut as u32 };
+            let verified = device_image::verify(input, limits);
+            let buffers = device_image::DeviceBuffers {
+                runs: &mut runs[..cut],
+                programs: &mut programs,
+                ops: &mut ops[..cut],
+            };
+            let decoded = device_image::decode(input, buffers);
+            // verify and decode agree.
+            prop_assert_eq!(verified.as_ref().err(), decoded.as_ref().err());
+            if let Ok(d) = decoded {
+                for t in 0..d.table.len().saturating_add(4) {
+                    let _ = d.table.lookup(t);
+                }
+                for i in 0..d.programs.len() + 1 {
+                    if let Some((_, p)) = d.program(i) {
+                        execute(p, &arrivals);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

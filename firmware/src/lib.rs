@@ -8,6 +8,11 @@
 //!   `topology::stored::from_edges`), plain computation.
 //! - [`tables`]: route tables computed on the device (one switch's forwarding table from a
 //!   `NetworkSpec` and an algorithm) and served as canonical table images in chunks.
+//! - [`device`]: the device image service (load, verify, activate, routes, program engine),
+//!   capacities as const generics.
+//! - [`asic`]: a driver that writes a route table into a switch ASIC's forwarding memory
+//!   over an embedded-hal 1.0 `SpiDevice`, with a `DelayNs` timeout (register protocol
+//!   documented there).
 //! - [`serve`]: the request loop, generic over `embedded_io::Read + Write`.
 //! - `board` (bare-metal targets only): the QEMU `mps2-an386` board layer: CMSDK UART0,
 //!   semihosting exit, defmt logging over semihosting, panic handler (exit status 101).
@@ -21,8 +26,10 @@
 #[cfg(test)]
 extern crate std;
 
+pub mod asic;
 #[cfg(target_os = "none")]
 pub mod board;
+pub mod device;
 pub mod selftest;
 pub mod serve;
 pub mod tables;

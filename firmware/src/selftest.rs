@@ -3,7 +3,7 @@
 //!
 //! Everything here is plain computation over [`crate::wire::message`] types, so it runs the
 //! same on the host (unit tests) and on the device; the host checks the device's answers
-//! against its own computation with jumpnet-core (HIL test `tests/qemu_selftest.rs`).
+//! against its own computation with jumpnet-core (HIL test `host-cli/tests/qemu_selftest.rs`).
 
 use heapless::Vec;
 use jumpnet_core::image::crc32::Crc32;
@@ -11,7 +11,9 @@ use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::stored::{from_edges, Slot};
 use jumpnet_core::topology::{Port, Topology};
 
+use crate::device::DeviceHandler;
 use crate::tables::TableService;
+use crate::wire::device::Counters;
 use crate::wire::message::{
     Command, GraphSummary, Rejection, Reply, Request, Response, MAX_GRAPH_CHORDS,
     MAX_GRAPH_SWITCHES, MAX_RNG_SKIP, MAX_RNG_WORDS, MIN_GRAPH_SWITCHES, WIRE_VERSION,
@@ -32,9 +34,30 @@ pub enum Action {
     Panic,
 }
 
+/// The services a request may need: route tables computed on the device (absent in device
+/// builds sized for one network) and the device image service.
+pub struct Services<'a> {
+    /// On-device route-table computation, if this build has it.
+    pub tables: Option<&'a mut TableService>,
+    /// The device image service.
+    pub device: &'a mut dyn DeviceHandler,
+    /// The request loop's counts, for the device counters.
+    pub frames: Counters,
+}
+
+impl core::fmt::Debug for Services<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Services")
+            .field("tables", &self.tables.is_some())
+            .field("frames", &self.frames)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Answers one request. `served` is the number of requests answered before this one;
-/// route-table requests are answered by `tables`.
-pub fn handle(request: &Request, served: u32, tables: &mut TableService) -> (Response, Action) {
+/// route-table requests are answered by `services.tables` (rejected as
+/// [`Rejection::Unsupported`] without), device commands by `services.device`.
+pub fn handle(request: &Request, served: u32, services: Services<'_>) -> (Response, Action) {
     let id = request.id;
     if request.version != WIRE_VERSION {
         let rejection = Rejection::UnsupportedVersion {
@@ -69,9 +92,19 @@ pub fn handle(request: &Request, served: u32, tables: &mut TableService) -> (Res
         Command::Shutdown => (Reply::ShuttingDown, Action::Shutdown),
         Command::Panic => (Reply::ShuttingDown, Action::Panic),
         Command::RouteTable(req) => (
-            tables
-                .serve(req)
-                .map_or_else(Reply::Rejected, Reply::RouteTable),
+            match services.tables {
+                Some(tables) => tables
+                    .serve(req)
+                    .map_or_else(Reply::Rejected, Reply::RouteTable),
+                None => Reply::Rejected(Rejection::Unsupported),
+            },
+            Action::Continue,
+        ),
+        Command::Device(cmd) => (
+            services
+                .device
+                .handle(cmd, services.frames)
+                .map_or_else(Reply::Rejected, Reply::Device),
             Action::Continue,
         ),
     };
@@ -198,6 +231,16 @@ fn bfs_distances<T: Topology>(graph: &T, width: u16) -> Vec<u8, MAX_GRAPH_SWITCH
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn call(req: &Request, served: u32, tables: &mut TableService) -> (Response, Action) {
+        let mut device = crate::device::DeviceService::<4, 1, 4, 256>::new();
+        let services = Services {
+            tables: Some(tables),
+            device: &mut device,
+            frames: Counters::default(),
+        };
+        handle(req, served, services)
+    }
     use std::collections::VecDeque;
     use std::vec;
     use std::vec::Vec as StdVec;
@@ -324,7 +367,7 @@ mod tests {
     fn handle_checks_the_version_and_dispatches() {
         let mut tables = std::boxed::Box::new(TableService::new());
         let mut req = Request::new(9, Command::Hello);
-        let (resp, action) = handle(&req, 4, &mut tables);
+        let (resp, action) = call(&req, 4, &mut tables);
         assert_eq!(resp.id, 9);
         assert_eq!(
             resp.reply,
@@ -335,14 +378,14 @@ mod tests {
         );
         assert_eq!(action, Action::Continue);
         req.version = WIRE_VERSION + 1;
-        let (resp, _) = handle(&req, 0, &mut tables);
+        let (resp, _) = call(&req, 0, &mut tables);
         assert!(matches!(
             resp.reply,
             Reply::Rejected(Rejection::UnsupportedVersion { .. })
         ));
-        let (_, action) = handle(&Request::new(1, Command::Shutdown), 0, &mut tables);
+        let (_, action) = call(&Request::new(1, Command::Shutdown), 0, &mut tables);
         assert_eq!(action, Action::Shutdown);
-        let (_, action) = handle(&Request::new(1, Command::Panic), 0, &mut tables);
+        let (_, action) = call(&Request::new(1, Command::Panic), 0, &mut tables);
         assert_eq!(action, Action::Panic);
     }
 }

@@ -5,8 +5,10 @@ use core::fmt;
 
 use embedded_io::{Read, Write};
 
-use crate::selftest::{self, Action};
+use crate::device::DeviceHandler;
+use crate::selftest::{self, Action, Services};
 use crate::tables::TableService;
+use crate::wire::device::{Counters, DeviceCommand, DeviceReply};
 use crate::wire::frame::{self, FrameAccumulator, FrameError};
 use crate::wire::message::{Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
 
@@ -45,6 +47,8 @@ pub enum CommandKind {
     Panic,
     /// [`Command::RouteTable`].
     RouteTable,
+    /// [`Command::Device`].
+    Device,
 }
 
 impl From<&Command> for CommandKind {
@@ -56,6 +60,7 @@ impl From<&Command> for CommandKind {
             Command::Shutdown => CommandKind::Shutdown,
             Command::Panic => CommandKind::Panic,
             Command::RouteTable(_) => CommandKind::RouteTable,
+            Command::Device(_) => CommandKind::Device,
         }
     }
 }
@@ -81,30 +86,41 @@ impl<E: fmt::Debug> fmt::Display for ServeError<E> {
     }
 }
 
-/// Serves requests, one frame at a time. Holds the frame buffers and the route-table
-/// service with its buffers (about 110 KiB in all): keep it in static memory on a device.
-#[derive(Debug)]
-pub struct Server {
+/// Serves requests, one frame at a time. Holds the frame buffers (1 KiB) and borrows the
+/// services: the route-table service (about 110 KiB, absent in device builds) and the device
+/// image service; keep those in static memory on a device.
+pub struct Server<'a> {
     rx: FrameAccumulator<MAX_FRAME_LEN>,
     tx: [u8; MAX_FRAME_LEN],
     served: u32,
-    tables: TableService,
+    rejected: u32,
+    bad_frames: u32,
+    tables: Option<&'a mut TableService>,
+    device: &'a mut dyn DeviceHandler,
 }
 
-impl Default for Server {
-    fn default() -> Self {
-        Self::new()
+impl fmt::Debug for Server<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("served", &self.served)
+            .field("rejected", &self.rejected)
+            .field("bad_frames", &self.bad_frames)
+            .field("tables", &self.tables.is_some())
+            .finish_non_exhaustive()
     }
 }
 
-impl Server {
+impl<'a> Server<'a> {
     /// A server that has served nothing yet.
-    pub const fn new() -> Self {
+    pub fn new(tables: Option<&'a mut TableService>, device: &'a mut dyn DeviceHandler) -> Self {
         Server {
             rx: FrameAccumulator::new(),
             tx: [0; MAX_FRAME_LEN],
             served: 0,
-            tables: TableService::new(),
+            rejected: 0,
+            bad_frames: 0,
+            tables,
+            device,
         }
     }
 
@@ -113,9 +129,9 @@ impl Server {
         self.served
     }
 
-    /// Route tables computed so far.
+    /// Route tables computed so far (0 without the route-table service).
     pub fn tables_computed(&self) -> u32 {
-        self.tables.computations()
+        self.tables.as_ref().map_or(0, |t| t.computations())
     }
 
     /// Reads bytes until one frame is complete, answers it and reports what happened.
@@ -135,13 +151,31 @@ impl Server {
             };
             let (response, served) = match frame.and_then(frame::decode::<Request>) {
                 Ok(request) => {
-                    let (response, action) =
-                        selftest::handle(&request, self.served, &mut self.tables);
+                    let services = Services {
+                        tables: self.tables.as_deref_mut(),
+                        device: &mut *self.device,
+                        frames: Counters {
+                            requests: self.served,
+                            rejected: self.rejected,
+                            bad_frames: self.bad_frames,
+                            ..Counters::default()
+                        },
+                    };
+                    let (response, action) = selftest::handle(&request, self.served, services);
                     self.served = self.served.saturating_add(1);
+                    let rejected = matches!(response.reply, Reply::Rejected(_));
+                    if rejected {
+                        self.rejected = self.rejected.saturating_add(1);
+                    }
+                    if matches!(request.command, Command::Device(DeviceCommand::Reset))
+                        && response.reply == Reply::Device(DeviceReply::Reset)
+                    {
+                        (self.served, self.rejected, self.bad_frames) = (0, 0, 0);
+                    }
                     let served = Served::Request {
                         id: request.id,
                         kind: CommandKind::from(&request.command),
-                        rejected: matches!(response.reply, Reply::Rejected(_)),
+                        rejected,
                         action,
                     };
                     if action == Action::Panic {
@@ -149,10 +183,13 @@ impl Server {
                     }
                     (response, served)
                 }
-                Err(e) => (
-                    Response::new(0, Reply::Rejected(Rejection::Frame(e))),
-                    Served::BadFrame(e),
-                ),
+                Err(e) => {
+                    self.bad_frames = self.bad_frames.saturating_add(1);
+                    (
+                        Response::new(0, Reply::Rejected(Rejection::Frame(e))),
+                        Served::BadFrame(e),
+                    )
+                }
             };
             let bytes = frame::encode(&response, &mut self.tx).map_err(ServeError::Encode)?;
             port.write_all(bytes).map_err(ServeError::Io)?;
@@ -165,8 +202,11 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::DeviceService;
     use crate::wire::message::WIRE_VERSION;
     use std::vec::Vec;
+
+    type TestDevice = DeviceService<64, 4, 64, 2048>;
 
     /// A port reading from a fixed input and recording what is written.
     struct Pipe {
@@ -231,7 +271,9 @@ mod tests {
             pos: 0,
             output: Vec::new(),
         };
-        let mut server = Server::new();
+        let mut tables = TableService::new();
+        let mut device = TestDevice::new();
+        let mut server = Server::new(Some(&mut tables), &mut device);
         let mut log = Vec::new();
         loop {
             let s = server.serve_one(&mut pipe).unwrap();
@@ -278,7 +320,8 @@ mod tests {
             pos: 0,
             output: Vec::new(),
         };
-        let s = Server::new().serve_one(&mut pipe).unwrap();
+        let mut device = TestDevice::new();
+        let s = Server::new(None, &mut device).serve_one(&mut pipe).unwrap();
         assert!(matches!(
             s,
             Served::Request {

@@ -12,7 +12,7 @@
 //!   `routing::tables::compile::switch_table` (first hop of every destination).
 //!
 //! The host computes the same tables for whole networks (`compile_tables`, `all_tables`);
-//! the images must be byte-identical (HIL test `tests/qemu_route_table.rs`).
+//! the images must be byte-identical (HIL test `host-cli/tests/qemu_route_table.rs`).
 
 use jumpnet_core::error::CapacityError;
 use jumpnet_core::image::{route_table, ImageError};

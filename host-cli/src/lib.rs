@@ -29,5 +29,6 @@
 
 pub mod build;
 pub mod commands;
+pub mod device;
 pub mod distances;
 pub mod io;

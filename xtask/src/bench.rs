@@ -1,4 +1,5 @@
-//! `cargo xtask bench`: criterion benches of every crate that has some, the networkx
+//! `cargo xtask bench`: criterion benches of every crate that has some, the flash and static
+//! RAM of the size-optimised `device` firmware (`firmware::device_sizes`), the networkx
 //! baseline on the same random-shortcut graph when the script and an edge list exist, and
 //! the FPGA resource estimates of the RTL blocks (Yosys `synth_ice40`: LUT4, flip-flops,
 //! block RAMs, carry cells; issue 12).
@@ -27,6 +28,7 @@ pub fn run() -> Result {
         c.args(["bench", "-p", package, "--benches"]);
         process::run(c)?;
     }
+    crate::firmware::device_sizes()?;
     networkx_baseline()?;
     rtl_estimates()
 }

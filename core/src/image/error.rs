@@ -99,6 +99,16 @@ pub enum ImageError {
         /// The program's rank (and the peer named).
         rank: u32,
     },
+    /// A device image needs more than the device (the decoder's buffers) holds: checked from
+    /// the image header's capacities before anything is decoded.
+    OverCapacity {
+        /// What runs out ("table runs", "programs", "program ops", "destinations").
+        what: &'static str,
+        /// What the image needs.
+        needed: u64,
+        /// What the device holds.
+        capacity: u64,
+    },
     /// A program op waits for an op that is not an earlier op of the program.
     DependencyOutOfRange {
         /// Index of the op in the program.
@@ -130,7 +140,7 @@ impl fmt::Display for ImageError {
             ImageError::UnknownKind { found } => write!(
                 f,
                 "image kind {found} is unknown (known: 1 route table, 2 virtual layers, \
-                 3 program)"
+                 3 program, 4 device image)"
             ),
             ImageError::WrongKind { found, expected } => {
                 write!(f, "image holds a {found}, expected a {expected}")
@@ -166,6 +176,15 @@ impl fmt::Display for ImageError {
             ImageError::SelfPeer { op, rank } => {
                 write!(f, "program image op {op} names its own rank {rank} as peer")
             }
+            ImageError::OverCapacity {
+                what,
+                needed,
+                capacity,
+            } => write!(
+                f,
+                "image exceeds the device's capacity: {needed} {what} needed, the device \
+                 holds at most {capacity}"
+            ),
             ImageError::DependencyOutOfRange { op, after } => write!(
                 f,
                 "program image op {op} waits for op {after}, which is not an earlier op"

@@ -7,7 +7,8 @@
 //! offset        size  field
 //! 0             4     magic "JNIM" (0x4A 0x4E 0x49 0x4D)
 //! 4             1     format version (VERSION = 2)
-//! 5             1     kind (ImageKind::code: 1 route table, 2 virtual layers, 3 program)
+//! 5             1     kind (ImageKind::code: 1 route table, 2 virtual layers, 3 program,
+//!                     4 device image)
 //! 6             4     payload length n (u32)
 //! 10            n     payload (kind-specific postcard encoding, see route_table / program)
 //! 10 + n        4     CRC-32/ISO-HDLC (crc32.rs) of bytes 0 .. 10 + n (u32)
@@ -43,8 +44,7 @@ pub const OVERHEAD: usize = HEADER_LEN + CRC_LEN;
 const LEGACY_MAGICS: [[u8; 4]; 2] = [*b"JNRT", *b"JNPG"];
 
 /// What an image holds: byte 5 of the header. Codes are stable across versions; new kinds
-/// get new codes (code 4 is reserved for the device image that bundles a device's tables and
-/// program), and a build that does not know a code reports [`ImageError::UnknownKind`].
+/// get new codes (code 4 is the device image that bundles a device's table and programs), and a build that does not know a code reports [`ImageError::UnknownKind`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ImageKind {
@@ -54,14 +54,18 @@ pub enum ImageKind {
     VirtualLayers,
     /// One rank's collective program ([`super::program`]).
     Program,
+    /// Everything one device holds: header, its switch's route table, the programs of its
+    /// terminals ([`super::device`]).
+    Device,
 }
 
 impl ImageKind {
     /// Every kind this build knows, in code order.
-    pub const ALL: [ImageKind; 3] = [
+    pub const ALL: [ImageKind; 4] = [
         ImageKind::RouteTable,
         ImageKind::VirtualLayers,
         ImageKind::Program,
+        ImageKind::Device,
     ];
 
     /// The kind's code in the header (byte 5).
@@ -70,6 +74,7 @@ impl ImageKind {
             ImageKind::RouteTable => 1,
             ImageKind::VirtualLayers => 2,
             ImageKind::Program => 3,
+            ImageKind::Device => 4,
         }
     }
 
@@ -79,16 +84,18 @@ impl ImageKind {
             1 => Some(ImageKind::RouteTable),
             2 => Some(ImageKind::VirtualLayers),
             3 => Some(ImageKind::Program),
+            4 => Some(ImageKind::Device),
             _ => None,
         }
     }
 
-    /// Human-readable name ("route table", "virtual layer table", "program").
+    /// Human-readable name ("route table", "virtual layer table", "program", "device image").
     pub const fn name(self) -> &'static str {
         match self {
             ImageKind::RouteTable => "route table",
             ImageKind::VirtualLayers => "virtual layer table",
             ImageKind::Program => "program",
+            ImageKind::Device => "device image",
         }
     }
 }
@@ -269,11 +276,8 @@ mod tests {
             assert_eq!(ImageKind::from_code(code), Some(k));
         }
         assert_eq!(ImageKind::from_code(0), None);
-        assert_eq!(
-            ImageKind::from_code(4),
-            None,
-            "reserved for the device image"
-        );
+        assert_eq!(ImageKind::from_code(4), Some(ImageKind::Device));
+        assert_eq!(ImageKind::from_code(5), None);
     }
 
     /// Re-seals `img` with a valid CRC after editing it.
@@ -341,9 +345,9 @@ mod tests {
             })
         );
         let mut bad = good.clone();
-        bad[5] = 4;
+        bad[5] = 5;
         reseal(&mut bad);
-        assert_eq!(parse(&bad), Err(ImageError::UnknownKind { found: 4 }));
+        assert_eq!(parse(&bad), Err(ImageError::UnknownKind { found: 5 }));
         assert_eq!(
             payload_of(&good, ImageKind::Program),
             Err(ImageError::WrongKind {

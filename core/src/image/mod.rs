@@ -8,6 +8,9 @@
 //! * [`route_table`]: payload codec of one switch's run table (forwarding entries or virtual
 //!   layers);
 //! * [`program`]: payload codec of one rank's collective program;
+//! * [`device`]: payload codec of a device image — everything one device holds (header with
+//!   switch, network spec, routing algorithm and capacities; the switch's route table; the
+//!   programs of its terminals);
 //! * [`error`]: the one [`ImageError`] of all of them.
 //!
 //! # Framing
@@ -16,8 +19,8 @@
 //! offset   size  field
 //! 0        4     magic "JNIM"
 //! 4        1     format version (frame::VERSION, currently 2)
-//! 5        1     kind (ImageKind code: 1 route table, 2 virtual layers, 3 program;
-//!                4 reserved for the device image)
+//! 5        1     kind (ImageKind code: 1 route table, 2 virtual layers, 3 program,
+//!                4 device image)
 //! 6        4     payload length n, u32 little-endian
 //! 10       n     payload (postcard; layout in the kind's codec module)
 //! 10 + n   4     CRC-32/ISO-HDLC of bytes 0 .. 10 + n, u32 little-endian
@@ -91,6 +94,7 @@
 //! ```
 
 pub mod crc32;
+pub mod device;
 pub mod error;
 pub mod frame;
 pub mod program;

@@ -77,7 +77,7 @@ pub struct DecodedProgram {
 }
 
 /// Checks op `index` of the program of `rank` among `ranks` (module docs).
-fn check_op(index: u32, op: &Op, rank: Rank, ranks: u32) -> Result<(), ImageError> {
+pub(crate) fn check_op(index: u32, op: &Op, rank: Rank, ranks: u32) -> Result<(), ImageError> {
     if let Some((peer, _)) = op.as_send().or(op.as_recv()) {
         if peer >= ranks {
             return Err(ImageError::PeerOutOfRange {

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! postcard has one byte order, so the same table gives the same bytes on every target (the
-//! device's images equal the host's, `firmware/tests/qemu_route_table.rs`). Decoding checks
+//! device's images equal the host's, `host-cli/tests/qemu_route_table.rs`). Decoding checks
 //! the framing, then every run and the canonical form; it never panics on any input.
 //!
 //! # Examples

@@ -1,5 +1,5 @@
 //! Self-test firmware for QEMU `mps2-an386`: serves [`jumpnet_firmware::wire`] requests
-//! (self-test computations and route tables) on UART0 until the host sends `Shutdown`
+//! (self-test computations, route tables and the device commands) on UART0 until the host sends `Shutdown`
 //! (exit 0) or `Panic` (exit 101); logs with defmt.
 //!
 //! Built for the host it is only a stub that explains how to run it.
@@ -11,17 +11,21 @@ mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
     use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
+    use jumpnet_firmware::device::SelftestDevice;
     use jumpnet_firmware::selftest::Action;
     use jumpnet_firmware::serve::{CommandKind, ServeError, Served, Server};
+    use jumpnet_firmware::tables::TableService;
     use jumpnet_firmware::wire::WIRE_VERSION;
 
     #[entry]
     fn main() -> ! {
-        // The server holds the frame buffers and the route-table buffers (about 110 KiB):
-        // a `static mut` at the top of the entry function is a safe `&'static mut` placed
-        // in `.bss` by cortex-m-rt, never built on the stack.
-        static mut SERVER: Server = Server::new();
-        let server: &'static mut Server = SERVER;
+        // The route-table buffers (about 110 KiB) and the device image service: a
+        // `static mut` at the top of the entry function is a safe `&'static mut` placed in
+        // `.bss` by cortex-m-rt, never built on the stack.
+        static mut TABLES: TableService = TableService::new();
+        static mut DEVICE: SelftestDevice = SelftestDevice::new();
+        let mut server = Server::new(Some(TABLES), DEVICE);
+        let server = &mut server;
         defmt::info!("jumpnet selftest up, wire version {=u8}", WIRE_VERSION);
         let mut uart = Uart0::take();
         loop {

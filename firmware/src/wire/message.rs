@@ -15,14 +15,16 @@ use core::fmt;
 use heapless::Vec;
 use serde::{Deserialize, Serialize};
 
+use super::device::{DeviceCommand, DeviceReply, ExecFault, ImageFault};
 use super::frame::FrameError;
 use super::route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableResource};
 
 /// Version of the message set below; bump it on any incompatible change.
 ///
 /// Version 2 added [`Command::RouteTable`], [`Reply::RouteTable`] and the route-table
-/// rejections.
-pub const WIRE_VERSION: u8 = 2;
+/// rejections; version 3 the device commands ([`Command::Device`], [`Reply::Device`],
+/// `super::device`) and their rejections.
+pub const WIRE_VERSION: u8 = 3;
 /// Largest encoded frame (terminator included) either side sends.
 pub const MAX_FRAME_LEN: usize = 512;
 /// Most PRNG words one [`Command::RngWords`] request may ask for.
@@ -60,6 +62,9 @@ impl Request {
 
 /// The commands of the firmware.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// No `alloc` on the device to box the large variant (a load chunk); a request is decoded
+// once per frame, so the size is paid once.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Liveness check; answered with [`Reply::Hello`].
     Hello,
@@ -90,6 +95,9 @@ pub enum Command {
     /// Computes the forwarding table of one switch on the device and returns a chunk of its
     /// canonical image ([`super::route_table`]); answered with [`Reply::RouteTable`].
     RouteTable(RouteTableRequest),
+    /// A device command: image loading, routes, program engine, counters, reset
+    /// ([`super::device`]).
+    Device(DeviceCommand),
 }
 
 /// A device → host message.
@@ -134,6 +142,8 @@ pub enum Reply {
     Rejected(Rejection),
     /// Answer to [`Command::RouteTable`].
     RouteTable(ImageChunk),
+    /// Answer to a [`Command::Device`].
+    Device(DeviceReply),
 }
 
 /// Summary of a graph built on the device, enough for the host to check it exactly.
@@ -217,6 +227,54 @@ pub enum Rejection {
         /// Image length.
         image_len: u32,
     },
+    /// This firmware build does not serve the command (e.g. a device build without the
+    /// on-device route-table computation).
+    Unsupported,
+    /// A device image larger than the device's image buffer.
+    ImageTooLarge {
+        /// Announced length.
+        image_len: u32,
+        /// The device's image buffer.
+        capacity: u32,
+    },
+    /// A load chunk at another offset than the bytes received so far.
+    ChunkOutOfOrder {
+        /// Offset of the chunk.
+        offset: u32,
+        /// Bytes received so far (the offset expected).
+        expected: u32,
+    },
+    /// A load chunk or activation without a `LoadBegin`.
+    NoLoadInProgress,
+    /// Activation of an image not completely received.
+    ImageIncomplete {
+        /// Bytes received.
+        received: u32,
+        /// Announced length.
+        image_len: u32,
+    },
+    /// The staged image failed verification; the previous image stays active.
+    Image(ImageFault),
+    /// The command needs an active image and there is none.
+    NoActiveImage,
+    /// A destination beyond the active table.
+    DestinationOutOfRange {
+        /// Destination asked for.
+        destination: u32,
+        /// Destinations of the table.
+        destinations: u32,
+    },
+    /// A program index beyond the active image's programs.
+    NoSuchProgram {
+        /// Index asked for.
+        program: u32,
+        /// Programs of the image.
+        programs: u32,
+    },
+    /// An `ExecStep` without a running program.
+    NotRunning,
+    /// The executor rejected an arrival or stalled.
+    Exec(ExecFault),
 }
 
 impl fmt::Display for Rejection {
@@ -263,6 +321,43 @@ impl fmt::Display for Rejection {
                 f,
                 "image offset {offset} is beyond the end of the {image_len}-byte image"
             ),
+            Rejection::Unsupported => f.write_str("this firmware build does not serve the command"),
+            Rejection::ImageTooLarge {
+                image_len,
+                capacity,
+            } => write!(
+                f,
+                "image of {image_len} bytes is larger than the device's {capacity}-byte image buffer"
+            ),
+            Rejection::ChunkOutOfOrder { offset, expected } => write!(
+                f,
+                "load chunk at offset {offset}: the device has {expected} bytes and expects \
+                 the chunk at offset {expected}"
+            ),
+            Rejection::NoLoadInProgress => f.write_str("no image load in progress: send LoadBegin first"),
+            Rejection::ImageIncomplete {
+                received,
+                image_len,
+            } => write!(
+                f,
+                "image incomplete: {received} of {image_len} bytes received"
+            ),
+            Rejection::Image(e) => write!(f, "image rejected, previous image stays active: {e}"),
+            Rejection::NoActiveImage => f.write_str("no active image: flash one first"),
+            Rejection::DestinationOutOfRange {
+                destination,
+                destinations,
+            } => write!(
+                f,
+                "destination {destination} is out of range: the table has destinations \
+                 0..{destinations}"
+            ),
+            Rejection::NoSuchProgram { program, programs } => write!(
+                f,
+                "program {program} does not exist: the image has programs 0..{programs}"
+            ),
+            Rejection::NotRunning => f.write_str("no program is running: send ExecStart first"),
+            Rejection::Exec(e) => write!(f, "executor: {e}"),
         }
     }
 }
@@ -343,6 +438,117 @@ mod tests {
             }),
         );
         assert!(frame::encode(&r, &mut buf).is_ok());
+    }
+
+    #[test]
+    fn largest_device_messages_fit_a_frame() {
+        use super::super::device::{
+            Arrival, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ExecReport,
+            ImageSummary, MAX_ACTIONS, MAX_ARRIVALS, MAX_LOAD_CHUNK, MAX_ROUTES,
+        };
+        use jumpnet_core::collective::{Blocks, Span};
+        use jumpnet_core::exec::Action;
+        use jumpnet_core::image::device::{Capacities, DeviceHeader, RoutingAlgorithm};
+        use jumpnet_core::routing::RouteEntry;
+        use jumpnet_core::topology::circulant::MAX_JUMPS;
+        use jumpnet_core::topology::spec::NetworkSpec;
+        let mut buf = [0u8; MAX_FRAME_LEN];
+        let big = Blocks::TwoRanges(
+            Span {
+                start: u32::MAX,
+                len: u32::MAX,
+            },
+            Span {
+                start: u32::MAX,
+                len: u32::MAX,
+            },
+        );
+        let mut chunk = Vec::new();
+        chunk.resize(MAX_LOAD_CHUNK, 0).unwrap();
+        let mut arrivals = Vec::new();
+        arrivals
+            .resize(
+                MAX_ARRIVALS,
+                Arrival {
+                    peer: u32::MAX,
+                    blocks: big,
+                },
+            )
+            .unwrap();
+        for cmd in [
+            DeviceCommand::LoadChunk {
+                offset: u32::MAX,
+                bytes: chunk,
+            },
+            DeviceCommand::ExecStep {
+                now: u64::MAX,
+                arrivals,
+            },
+        ] {
+            assert!(frame::encode(&Request::new(u16::MAX, Command::Device(cmd)), &mut buf).is_ok());
+        }
+        let mut entries = Vec::new();
+        entries
+            .resize(
+                MAX_ROUTES,
+                RouteEntry {
+                    port: u16::MAX,
+                    vc: u8::MAX,
+                },
+            )
+            .unwrap();
+        let mut actions = Vec::new();
+        let deliver = Action::Deliver {
+            op: u32::MAX,
+            peer: u32::MAX,
+            blocks: big,
+            reduce: true,
+        };
+        actions.resize(MAX_ACTIONS, deliver).unwrap();
+        let mut jumps = Vec::new();
+        jumps.resize(MAX_JUMPS, u32::MAX).unwrap();
+        let all = u32::MAX;
+        let summary = ImageSummary {
+            header: DeviceHeader {
+                switch: all,
+                network: NetworkSpec::Circulant { n: all, jumps },
+                algorithm: RoutingAlgorithm::Precomputed,
+                capacities: Capacities {
+                    destinations: all,
+                    runs: all,
+                    programs: all,
+                    ops: all,
+                },
+            },
+            image_len: all,
+            crc: all,
+        };
+        let limits = DeviceLimits {
+            runs: all,
+            programs: all,
+            ops: all,
+            image_bytes: all,
+        };
+        for reply in [
+            DeviceReply::Routes {
+                first: all,
+                entries,
+            },
+            DeviceReply::Exec(ExecReport {
+                actions,
+                done: true,
+                more: true,
+            }),
+            DeviceReply::Info(DeviceInfo {
+                active: Some(summary),
+                limits,
+                staged: all,
+                running: Some(all),
+            }),
+        ] {
+            let r = Response::new(u16::MAX, Reply::Device(reply));
+            assert!(frame::encode(&r, &mut buf).is_ok(), "{r:?}");
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The host ↔ device wire format: frames ([`frame`]) carrying versioned messages
-//! ([`message`]); the route-table request and its chunked image answer ([`route_table`]).
+//! ([`message`]); the route-table request and its chunked image answer ([`route_table`]);
+//! the device commands: image loading, routes, program engine ([`device`]).
 //! Shared by the firmware and by host drivers, which link this crate.
 
+pub mod device;
 pub mod frame;
 pub mod message;
 pub mod route_table;

@@ -12,11 +12,13 @@
 //! - [`map`]: `jumpnet map`, process mapping and GA node mapping.
 //! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs, and
 //!   read images back with [`inspect`].
+//! - [`device`]: `jumpnet device`, device images, flashing and reading devices.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 pub mod args;
+pub mod device;
 pub mod inspect;
 pub mod map;
 pub mod report;
@@ -66,6 +68,12 @@ pub enum Command {
         #[command(subcommand)]
         action: sched::SchedAction,
     },
+    /// Device images; flash, inspect and compare a device (firmware under QEMU).
+    Device {
+        /// Device action.
+        #[command(subcommand)]
+        action: device::DeviceAction,
+    },
 }
 
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
@@ -76,5 +84,6 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Route { action } => route::run(action),
         Command::Map { action } => map::run(action),
         Command::Sched { action } => sched::run(action),
+        Command::Device { action } => device::run(action),
     }
 }

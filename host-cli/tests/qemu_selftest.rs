@@ -6,15 +6,15 @@
 //! `cargo xtask firmware` builds it and runs them.
 #![cfg(not(target_os = "none"))]
 
-mod support;
+mod firmware_support;
 
+use firmware_support::{firmware_elf, Qemu};
 use jumpnet_core::rng::Rng;
 use jumpnet_firmware::selftest;
 use jumpnet_firmware::wire::message::{MAX_GRAPH_SWITCHES, MAX_RNG_WORDS};
 use jumpnet_firmware::wire::{
     Command, FrameError, Rejection, Reply, Request, Response, WIRE_VERSION,
 };
-use support::{firmware_elf, Qemu};
 
 /// xoshiro256** seeded by SplitMix64, from the published reference code.
 fn reference_stream(seed: u64, n: usize) -> Vec<u64> {

@@ -20,11 +20,12 @@
 //! Ignored by default: `cargo xtask firmware` builds the ELF and runs them.
 #![cfg(not(target_os = "none"))]
 
-mod support;
+mod firmware_support;
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use firmware_support::{firmware_elf, Qemu};
 use jumpnet_core::image::crc32::crc32;
 use jumpnet_core::image::route_table as image;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
@@ -42,7 +43,6 @@ use jumpnet_firmware::wire::{
     Command, FrameError, Rejection, Reply, Request, Response, RouteTableRequest, TableAlgorithm,
     TableResource, WIRE_VERSION,
 };
-use support::{firmware_elf, Qemu};
 
 /// One network and algorithm, and the switches whose tables the device computes.
 struct Case {

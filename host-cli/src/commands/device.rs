@@ -1,0 +1,303 @@
+//! `jumpnet device`: device images and the firmware behind a transport.
+//!
+//! - `image`: build a device image (kind 4) for one switch from a topology, a routing and
+//!   collectives, and write it to a file;
+//! - `flash`: flash an image (built or read from `--image`), read it back and require equal
+//!   bytes, print what the device reports as loaded;
+//! - `info`: what the device reports (after flashing, when an image is given);
+//! - `routes`: flash, then compare every route the device looks up with the host's table
+//!   (exit status 1 on a difference);
+//! - `log`: run a session (flashing when an image is given) and print the device's defmt
+//!   log decoded with `defmt-decoder`.
+//!
+//! Transports: `qemu` (the firmware ELF under `qemu-system-arm`; a QEMU device keeps nothing
+//! between invocations, so every subcommand flashes first when given an image). The probe-rs
+//! transport is not implemented yet; `--transport probe` is refused with that message.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use jumpnet_core::image::device as device_image;
+use jumpnet_core::image::frame;
+use jumpnet_core::topology::Topology;
+use jumpnet_firmware::wire::{Command, Reply};
+
+use crate::build::network::OwnedNetwork;
+use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::build::topology::TopologySpec;
+use crate::commands::args::RouteArgs;
+use crate::device::image::{self, BuiltImage};
+use crate::device::qemu::{self, Qemu};
+use crate::device::Client;
+use crate::io::output::write_atomic;
+
+/// `jumpnet device` actions.
+#[derive(Debug, Subcommand)]
+pub enum DeviceAction {
+    /// Build a device image for one switch and write it to a file.
+    Image {
+        /// What goes into the image.
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Output file (written atomically).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Flash an image, read it back (equal bytes required) and print what is loaded.
+    Flash(SessionArgs),
+    /// Print what the device reports as loaded (flashing first when an image is given).
+    Info(SessionArgs),
+    /// Flash, then compare the device's routes with the host's table (exit 1 on a difference).
+    Routes(SessionArgs),
+    /// Run a session and print the device's decoded defmt log.
+    Log(SessionArgs),
+}
+
+/// The content of a device image.
+#[derive(Debug, Args, Clone)]
+pub struct ContentArgs {
+    /// Topology: a family followed by key=value parameters, e.g. `gcirculant n=64`,
+    /// `torus k=4,4`, `dragonfly g=9 a=4 p=2 h=2` (structured families only).
+    #[arg(num_args = 0.., value_name = "TOPOLOGY")]
+    pub topology: Vec<String>,
+    /// The routing.
+    #[command(flatten)]
+    pub route: RouteArgs,
+    /// The switch the device is.
+    #[arg(long, default_value_t = 0)]
+    pub switch: u32,
+    /// Collectives whose programs the switch's terminals run (repeatable).
+    #[arg(long = "collective", value_enum, value_name = "ALGORITHM")]
+    pub collectives: Vec<Algorithm>,
+    /// Ranks of the collectives (default: every terminal).
+    #[arg(long, short = 'n')]
+    pub ranks: Option<u32>,
+    /// Message size in bytes of the collectives (plain, KiB/MiB/GiB, kB/MB/GB or 2^k).
+    #[arg(long, default_value = "1024", value_parser = crate::build::bytes::parse_size)]
+    pub bytes: u64,
+    /// Element size of reductions in bytes (`allreduce-ring` chunks whole elements).
+    #[arg(long, default_value_t = 4)]
+    pub elem_bytes: u32,
+}
+
+/// Transports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TransportKind {
+    /// The firmware ELF under qemu-system-arm (mps2-an386), UART on a Unix socket.
+    Qemu,
+    /// A real board through probe-rs (not implemented yet).
+    Probe,
+}
+
+/// A session with a device.
+#[derive(Debug, Args, Clone)]
+pub struct SessionArgs {
+    /// What to flash (give a topology, or `--image`).
+    #[command(flatten)]
+    pub content: ContentArgs,
+    /// Flash this image file instead of building one.
+    #[arg(long, value_name = "FILE", conflicts_with = "topology")]
+    pub image: Option<PathBuf>,
+    /// How to reach the device.
+    #[arg(long, value_enum, default_value = "qemu")]
+    pub transport: TransportKind,
+    /// Firmware ELF for `--transport qemu` (default `$JUMPNET_FIRMWARE_ELF`, else
+    /// target/thumbv7em-none-eabihf/release/selftest).
+    #[arg(long, value_name = "FILE")]
+    pub elf: Option<PathBuf>,
+    /// Wall-clock limit of the QEMU run in seconds.
+    #[arg(long, default_value_t = qemu::DEFAULT_LIMIT_S)]
+    pub limit: u32,
+}
+
+/// Builds the image described by `args`, with the host's table.
+pub fn build_image(args: &ContentArgs) -> Result<BuiltImage> {
+    if args.topology.is_empty() {
+        bail!("give a topology (e.g. `gcirculant n=64`) or an image file with --image FILE");
+    }
+    let spec = TopologySpec::parse(&args.topology)?;
+    let owned = OwnedNetwork::build(&spec)?;
+    let terminals = owned.network().num_terminals();
+    let mut schedules = Vec::new();
+    for &algorithm in &args.collectives {
+        let req = CollectiveRequest {
+            algorithm,
+            ranks: Some(args.ranks.unwrap_or(terminals)),
+            root: 0,
+            bytes: args.bytes,
+            elem_bytes: args.elem_bytes,
+            placement: JobPlacement::Consecutive,
+            seed: 1,
+        };
+        let needs = algorithm.needs_topology();
+        schedules.push(schedule::build(&req, needs.then_some(&owned))?);
+    }
+    image::build(&owned, args.switch, &args.route.options(), &schedules)
+}
+
+fn elf_path(args: &SessionArgs) -> PathBuf {
+    args.elf
+        .clone()
+        .or_else(|| std::env::var_os("JUMPNET_FIRMWARE_ELF").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("target/thumbv7em-none-eabihf/release/selftest"))
+}
+
+/// The image of a session: built, read from a file, or none.
+fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImage>)>> {
+    if let Some(path) = &args.image {
+        let bytes = std::fs::read(path).with_context(|| format!("read {}", path.display()))?;
+        frame::parse(&bytes).with_context(|| format!("{} is not a valid image", path.display()))?;
+        return Ok(Some((bytes, None)));
+    }
+    if args.content.topology.is_empty() {
+        return Ok(None);
+    }
+    let built = build_image(&args.content)?;
+    Ok(Some((built.bytes.clone(), Some(built))))
+}
+
+/// Runs `jumpnet device`; returns the exit code.
+pub fn run(action: DeviceAction) -> Result<u8> {
+    match action {
+        DeviceAction::Image { content, output } => {
+            let built = build_image(&content)?;
+            write_atomic(&output, &built.bytes)?;
+            println!(
+                "device image for switch {}: {} bytes, {} destinations in {} runs, {} programs \
+                 ({} ops) -> {}",
+                content.switch,
+                built.bytes.len(),
+                built.table.len(),
+                built.runs,
+                built.programs.len(),
+                built.programs.iter().map(|p| p.ops).sum::<u32>(),
+                output.display()
+            );
+            Ok(0)
+        }
+        DeviceAction::Flash(args) => session(&args, Mode::Flash),
+        DeviceAction::Info(args) => session(&args, Mode::Info),
+        DeviceAction::Routes(args) => session(&args, Mode::Routes),
+        DeviceAction::Log(args) => session(&args, Mode::Log),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Flash,
+    Info,
+    Routes,
+    Log,
+}
+
+fn session(args: &SessionArgs, mode: Mode) -> Result<u8> {
+    if args.transport == TransportKind::Probe {
+        bail!(
+            "--transport probe is not implemented yet (the probe-rs backend is future work); \
+             use --transport qemu"
+        );
+    }
+    let image = session_image(args)?;
+    if image.is_none() && matches!(mode, Mode::Flash | Mode::Routes) {
+        bail!("nothing to flash: give a topology (e.g. `gcirculant n=64`) or --image FILE");
+    }
+    let q = Qemu::start(&elf_path(args), args.limit)?;
+    let mut client = Client::new(q);
+    let outcome = talk(&mut client, image.as_ref(), mode);
+    let shutdown = client.call(Command::Shutdown);
+    let q = client.into_transport();
+    let finished = if shutdown.is_ok() {
+        q.finish()?
+    } else {
+        q.kill()?
+    };
+    if mode == Mode::Log {
+        for line in &finished.log {
+            println!("{line}");
+        }
+    }
+    let code = outcome?;
+    if !matches!(shutdown?, Reply::ShuttingDown) {
+        bail!("the device did not acknowledge Shutdown");
+    }
+    Ok(code)
+}
+
+fn talk(
+    client: &mut Client<Qemu>,
+    image: Option<&(Vec<u8>, Option<BuiltImage>)>,
+    mode: Mode,
+) -> Result<u8> {
+    let mut code = 0;
+    if let Some((bytes, built)) = image {
+        let summary = client.flash(bytes)?;
+        let back = client.read_image()?;
+        if &back != bytes {
+            bail!(
+                "read-back differs from the flashed image ({} vs {} bytes)",
+                back.len(),
+                bytes.len()
+            );
+        }
+        println!(
+            "flashed {} bytes (CRC-32 {:#010x}), read back identical",
+            summary.image_len, summary.crc
+        );
+        if mode == Mode::Routes {
+            let Some(built) = built else {
+                bail!("routes needs the topology to compute the host's table (not --image)");
+            };
+            let device = client.routes(built.table.len() as u32)?;
+            let diffs: Vec<usize> = (0..built.table.len())
+                .filter(|&d| device.get(d) != built.table.get(d))
+                .collect();
+            if diffs.is_empty() {
+                println!("{} routes: device = host", built.table.len());
+            } else {
+                let d = diffs[0];
+                println!(
+                    "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
+                    diffs.len(),
+                    built.table.len(),
+                    device.get(d),
+                    built.table.get(d)
+                );
+                code = 1;
+            }
+        }
+    }
+    if matches!(mode, Mode::Info | Mode::Flash) {
+        let info = client.info()?;
+        match &info.active {
+            Some(s) => {
+                let c = s.header.capacities;
+                println!(
+                    "active image: switch {} of {:?}, routing {}, {} destinations in {} runs, \
+                     {} programs ({} ops), {} bytes, CRC-32 {:#010x}",
+                    s.header.switch,
+                    s.header.network,
+                    s.header.algorithm,
+                    c.destinations,
+                    c.runs,
+                    c.programs,
+                    c.ops,
+                    s.image_len,
+                    s.crc
+                );
+            }
+            None => println!("no active image"),
+        }
+        let l = info.limits;
+        println!(
+            "device capacities: {} runs, {} programs, {} ops, {} image bytes (max image of \
+             these counts: {} bytes)",
+            l.runs,
+            l.programs,
+            l.ops,
+            l.image_bytes,
+            device_image::max_image_len(l.runs as usize, l.programs as usize, l.ops as usize)
+        );
+    }
+    Ok(code)
+}

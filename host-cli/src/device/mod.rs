@@ -1,0 +1,40 @@
+//! Devices: the transports that carry firmware frames (smoltcp's `phy/`: a small trait and
+//! wrappers around any implementation) and the client that speaks the device commands of
+//! `jumpnet_firmware::wire::device` over them.
+//!
+//! - [`Transport`]: a byte channel to one device, with a read timeout;
+//! - [`qemu`]: the firmware under `qemu-system-arm -M mps2-an386`, UART0 on a Unix socket,
+//!   defmt log from semihosting decoded with `defmt-decoder`;
+//! - [`fault`]: a wrapper that drops, flips and duplicates bytes (seeded), for tests;
+//! - [`client`]: requests with ids, retries after damaged or lost frames, chunked image
+//!   flashing and read-back, route and program-engine calls.
+//!
+//! A probe-rs backend (cargo feature `probe`) is not implemented yet.
+
+use std::time::Duration;
+
+use anyhow::Result;
+
+pub mod client;
+pub mod fault;
+pub mod image;
+pub mod qemu;
+
+pub use client::Client;
+
+/// A byte channel to one device.
+pub trait Transport {
+    /// Sends `bytes`.
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()>;
+    /// Reads one byte; `None` when nothing arrived within `timeout`.
+    fn read_byte(&mut self, timeout: Duration) -> Result<Option<u8>>;
+}
+
+impl<T: Transport + ?Sized> Transport for &mut T {
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        (**self).write_all(bytes)
+    }
+    fn read_byte(&mut self, timeout: Duration) -> Result<Option<u8>> {
+        (**self).read_byte(timeout)
+    }
+}

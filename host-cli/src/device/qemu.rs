@@ -1,0 +1,200 @@
+//! The QEMU backend: runs a firmware ELF under `qemu-system-arm -M mps2-an386` (behind
+//! `timeout`, so a hung firmware cannot outlive its limit), UART0 on a Unix-socket chardev
+//! that this side listens on (QEMU connects as client: no race, no TCP port), defmt log
+//! from semihosting on QEMU's stdout, decoded with `defmt-decoder`.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use defmt_decoder::{DecodeError, Table};
+
+use super::Transport;
+
+/// Default wall-clock limit of one QEMU run, in seconds.
+pub const DEFAULT_LIMIT_S: u32 = 60;
+
+/// A private scratch directory for the UART socket, removed on drop.
+#[derive(Debug)]
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn new() -> Result<Self> {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "jumpnet-qemu-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
+        Ok(ScratchDir(dir))
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a finished QEMU run left behind.
+#[derive(Debug)]
+pub struct Finished {
+    /// QEMU's exit status (the firmware's semihosting exit code; 124 if `timeout` fired).
+    pub status: ExitStatus,
+    /// Decoded defmt log messages, in order.
+    pub log: Vec<String>,
+    /// QEMU's own stderr.
+    pub stderr: String,
+}
+
+/// A firmware running under QEMU with its UART connected.
+#[derive(Debug)]
+pub struct Qemu {
+    child: Child,
+    uart: UnixStream,
+    stdout: Option<JoinHandle<Vec<u8>>>,
+    stderr: Option<JoinHandle<Vec<u8>>>,
+    elf: PathBuf,
+    _dir: ScratchDir,
+}
+
+fn drain<R: Read + Send + 'static>(mut r: R) -> JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = r.read_to_end(&mut v);
+        v
+    })
+}
+
+impl Qemu {
+    /// Starts QEMU (`$JUMPNET_QEMU` or `qemu-system-arm`) on `elf`, killed after `limit_s`
+    /// seconds.
+    pub fn start(elf: &Path, limit_s: u32) -> Result<Self> {
+        if !elf.is_file() {
+            bail!(
+                "firmware ELF {} does not exist (build it with `cargo xtask firmware`)",
+                elf.display()
+            );
+        }
+        let dir = ScratchDir::new()?;
+        let sock = dir.0.join("uart0.sock");
+        let listener = UnixListener::bind(&sock).context("bind the UART socket")?;
+        let qemu = std::env::var("JUMPNET_QEMU").unwrap_or_else(|_| "qemu-system-arm".into());
+        let mut child = Command::new("timeout")
+            .arg("--kill-after=5")
+            .arg(limit_s.to_string())
+            .arg(&qemu)
+            .args(["-M", "mps2-an386", "-display", "none", "-monitor", "none"])
+            .args(["-semihosting-config", "enable=on,target=native"])
+            .arg("-chardev")
+            .arg(format!("socket,id=uart0,path={}", sock.display()))
+            .args(["-serial", "chardev:uart0", "-kernel"])
+            .arg(elf)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("start `timeout {qemu}` (run `cargo xtask setup`)"))?;
+        let stdout = drain(child.stdout.take().context("piped stdout")?);
+        let stderr = drain(child.stderr.take().context("piped stderr")?);
+        listener.set_nonblocking(true)?;
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let uart = loop {
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if let Some(status) = child.try_wait()? {
+                        let err = String::from_utf8_lossy(&stderr.join().unwrap_or_default())
+                            .into_owned();
+                        bail!("QEMU exited before connecting the UART ({status}): {err}");
+                    }
+                    if Instant::now() >= deadline {
+                        let _ = child.kill();
+                        bail!("QEMU did not connect the UART within 15 s");
+                    }
+                    thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => return Err(anyhow!("accept the UART connection: {e}")),
+            }
+        };
+        uart.set_nonblocking(false)?;
+        Ok(Qemu {
+            child,
+            uart,
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            elf: elf.to_path_buf(),
+            _dir: dir,
+        })
+    }
+
+    /// Waits for QEMU to exit (at most its time limit) and decodes the defmt log.
+    pub fn finish(mut self) -> Result<Finished> {
+        let status = self.child.wait().context("wait for QEMU")?;
+        let stdout = self.stdout.take().map(|h| h.join().unwrap_or_default());
+        let stderr = self.stderr.take().map(|h| h.join().unwrap_or_default());
+        Ok(Finished {
+            status,
+            log: decode_defmt(&self.elf, &stdout.unwrap_or_default())?,
+            stderr: String::from_utf8_lossy(&stderr.unwrap_or_default()).into_owned(),
+        })
+    }
+
+    /// Kills QEMU (e.g. after an error) and returns what it logged.
+    pub fn kill(mut self) -> Result<Finished> {
+        let _ = self.child.kill();
+        self.finish()
+    }
+}
+
+impl Transport for Qemu {
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.uart.write_all(bytes).context("write to the UART")
+    }
+
+    fn read_byte(&mut self, timeout: Duration) -> Result<Option<u8>> {
+        self.uart
+            .set_read_timeout(Some(timeout.max(Duration::from_millis(1))))?;
+        let mut b = [0u8; 1];
+        match self.uart.read(&mut b) {
+            Ok(0) => bail!("the device closed the UART (QEMU exited)"),
+            Ok(_) => Ok(Some(b[0])),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(anyhow!("read from the UART: {e}")),
+        }
+    }
+}
+
+/// Decodes a defmt byte stream with the table embedded in `elf`.
+pub fn decode_defmt(elf: &Path, bytes: &[u8]) -> Result<Vec<String>> {
+    let elf_bytes = fs::read(elf).with_context(|| format!("read {}", elf.display()))?;
+    let table = Table::parse(&elf_bytes)
+        .map_err(|e| anyhow!("parse the defmt table of {}: {e}", elf.display()))?
+        .ok_or_else(|| anyhow!("{} has no defmt table", elf.display()))?;
+    let mut decoder = table.new_stream_decoder();
+    decoder.received(bytes);
+    let mut lines = Vec::new();
+    loop {
+        match decoder.decode() {
+            Ok(frame) => lines.push(frame.display_message().to_string()),
+            Err(DecodeError::UnexpectedEof) => break,
+            Err(DecodeError::Malformed) => bail!("malformed defmt frame in the firmware output"),
+        }
+    }
+    Ok(lines)
+}
