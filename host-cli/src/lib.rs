@@ -31,3 +31,4 @@ pub mod build;
 pub mod commands;
 pub mod distances;
 pub mod io;
+pub mod sim;
