@@ -67,6 +67,13 @@ pub(super) struct State<'r> {
     pub busy: Vec<bool>,
     // Routers: buffered flits and the active list.
     pub buffered: Vec<u32>,
+    /// Per router: bit `p·vcs + v` set iff input VC `v` of port `p` holds flits
+    /// (`words` u64 per router).
+    pub nonempty: Vec<u64>,
+    pub words: usize,
+    /// Per router: first cycle at which a step can change anything (a front flit becomes
+    /// ready, or a ready flit was blocked); routers sleep until then.
+    pub wake: Vec<u64>,
     pub in_active: Vec<bool>,
     pub active: Vec<u32>,
     pub arb: Arbiters,
@@ -133,6 +140,7 @@ impl<'r> State<'r> {
             + 1;
         let switches = fabric.switches as usize;
         let radix = fabric.radix;
+        let words = (radix * vcs).div_ceil(64);
         Ok(State {
             cfg: cfg.clone(),
             routing,
@@ -147,6 +155,9 @@ impl<'r> State<'r> {
             credits: vec![cfg.vc_buf_size; niv],
             busy: vec![false; niv],
             buffered: vec![0; switches],
+            nonempty: vec![0; switches * words],
+            words,
+            wake: vec![0; switches],
             in_active: vec![false; switches],
             active: Vec::with_capacity(switches),
             arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
@@ -242,7 +253,11 @@ impl<'r> State<'r> {
         self.flits[slot] = flit;
         self.ready[slot] = self.now + delay;
         self.len[iv] += 1;
-        let s = iv / self.vcs / self.fabric.radix;
+        let per = self.vcs * self.fabric.radix;
+        let s = iv / per;
+        let li = iv - s * per;
+        self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
+        self.wake[s] = self.wake[s].min(self.now + delay);
         self.buffered[s] += 1;
         if !self.in_active[s] {
             self.in_active[s] = true;
@@ -388,7 +403,9 @@ impl<'r> State<'r> {
         let mut i = 0;
         while i < self.active.len() {
             let s = self.active[i] as usize;
-            self.step_router(s)?;
+            if self.wake[s] <= self.now {
+                self.step_router(s)?;
+            }
             i += 1;
         }
         let mut k = 0;
