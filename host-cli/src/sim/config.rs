@@ -82,7 +82,8 @@ pub struct SimConfig {
     /// Credit return delay beyond the channel latency, cycles (BookSim2 `credit_delay`).
     pub credit_delay: u16,
     /// Internal speedup: crossbar transfers per cycle per input (BookSim2
-    /// `internal_speedup`, integer here).
+    /// `internal_speedup`, integer here). The engine models 1 only and rejects other values
+    /// with an error.
     pub internal_speedup: u8,
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,

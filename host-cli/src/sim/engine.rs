@@ -61,6 +61,8 @@ pub(super) struct State<'r> {
     pub ready: Vec<u64>,
     pub head: Vec<u16>,
     pub len: Vec<u16>,
+    /// Ready cycle of the front flit of each input VC (compact copy for the router scan).
+    pub fready: Vec<u64>,
     pub vstate: Vec<VcState>,
     // Output VCs: credits and ownership.
     pub credits: Vec<u16>,
@@ -118,6 +120,12 @@ impl<'r> State<'r> {
                 cfg.num_vcs
             )));
         }
+        if cfg.internal_speedup != 1 {
+            return Err(SimError::Config(format!(
+                "internal_speedup = {} is not modelled yet (only 1)",
+                cfg.internal_speedup
+            )));
+        }
         if fabric.terminals < 2 {
             return Err(SimError::Config(
                 "network needs at least 2 terminals".into(),
@@ -151,6 +159,7 @@ impl<'r> State<'r> {
             ready: vec![0; niv * buf],
             head: vec![0; niv],
             len: vec![0; niv],
+            fready: vec![0; niv],
             vstate: vec![VcState::Idle; niv],
             credits: vec![cfg.vc_buf_size; niv],
             busy: vec![false; niv],
@@ -252,6 +261,9 @@ impl<'r> State<'r> {
         let slot = iv * self.buf + (usize::from(self.head[iv]) + l) % self.buf;
         self.flits[slot] = flit;
         self.ready[slot] = self.now + delay;
+        if l == 0 {
+            self.fready[iv] = self.now + delay;
+        }
         self.len[iv] += 1;
         let per = self.vcs * self.fabric.radix;
         let s = iv / per;

@@ -29,8 +29,7 @@ impl State<'_> {
                 bits &= bits - 1;
                 let (p, v) = (li / vcs, li % vcs);
                 let iv = s * radix * vcs + li;
-                let slot = iv * self.buf + usize::from(self.head[iv]);
-                let ready = self.ready[slot];
+                let ready = self.fready[iv];
                 if ready > now {
                     next_wake = next_wake.min(ready);
                     continue;
@@ -38,6 +37,7 @@ impl State<'_> {
                 // A ready flit: moved or blocked, the router looks again next cycle.
                 next_wake = now + 1;
                 if self.vstate[iv] == VcState::Idle {
+                    let slot = iv * self.buf + usize::from(self.head[iv]);
                     self.route(s, iv, slot)?;
                 }
                 if let VcState::Routed { port, vc } = self.vstate[iv] {
@@ -150,6 +150,8 @@ impl State<'_> {
         if self.len[iv] == 0 {
             let li = iv - s * radix * vcs;
             self.nonempty[s * self.words + li / 64] &= !(1 << (li % 64));
+        } else {
+            self.fready[iv] = self.ready[iv * self.buf + usize::from(self.head[iv])];
         }
         self.buffered[s] -= 1;
         let VcState::Active { port, vc, eject } = self.vstate[iv] else {
