@@ -252,7 +252,7 @@ impl SimConfig {
         }
     }
 
-    /// The idealised router of spec/mapping.md §5 ([GA]): no pipeline delay in the router,
+    /// The idealised router of spec/mapping.md §5 (\[GA\]): no pipeline delay in the router,
     /// one cycle per channel, 3 VCs, packets of 8 flits, a batch of 4 packets per node.
     ///
     /// Injection and reception cost one cycle each (terminal channels of latency 1), a flit

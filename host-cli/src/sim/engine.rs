@@ -390,7 +390,6 @@ impl<'r> State<'r> {
             );
             self.in_network += 1;
             self.last_progress = now;
-            self.channel_flits[pi] += u64::from(self.measuring);
             i += 1;
         }
         Ok(())

@@ -269,3 +269,40 @@ fn same_seed_same_statistics() {
         assert_ne!(a, d);
     });
 }
+
+#[test]
+fn dragonfly_link_classes_are_counted_and_used() {
+    // g=5 groups of a=2 routers, p=2 terminals and h=2 global links per router: 20
+    // ejection channels, 10 directed local channels (one per router), 20 directed global.
+    with_net(
+        "dragonfly g=5 a=2 p=2 h=2",
+        RouteAlgo::DfMinimal,
+        |net, r| {
+            for alloc in [Allocator::Islip, Allocator::SeparableInputFirst] {
+                let mut c = bernoulli(0.2, 4);
+                c.allocator = alloc;
+                c.num_vcs = r.num_vcs();
+                let res = run(net, r, &c).unwrap();
+                let get = |name: &str| {
+                    res.class_utilisation
+                        .iter()
+                        .find(|u| u.class == name)
+                        .unwrap()
+                        .clone()
+                };
+                assert_eq!(get("terminal").channels, 20);
+                assert_eq!(get("local").channels, 10);
+                assert_eq!(get("global").channels, 20);
+                // Ejection channels carry what is accepted: utilisation = accepted rate
+                // (one terminal per ejection channel).
+                assert!(
+                    (get("terminal").utilisation - res.accepted).abs() < 0.02,
+                    "{res:?}"
+                );
+                assert!(get("global").utilisation > 0.0 && get("global").utilisation <= 1.0);
+                assert_eq!(res.conservation_errors, 0);
+                assert!(res.deadlock.is_none());
+            }
+        },
+    );
+}
