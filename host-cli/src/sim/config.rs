@@ -103,7 +103,9 @@ pub struct SimConfig {
     pub hotspot_fraction: f64,
     /// Seed of traffic, permutations and Valiant hashes.
     pub seed: u64,
-    /// Warm-up sample periods before measuring (BookSim2 `warmup_periods`).
+    /// Warm-up sample periods before measuring (BookSim2 `warmup_periods`); 0 = warm up
+    /// until the mean latency converges within `warmup_thres` (at most `max_samples`
+    /// periods).
     pub warmup_periods: u32,
     /// Length of one sample period, cycles (BookSim2 `sample_period`).
     pub sample_period: u32,

@@ -108,6 +108,9 @@ pub(super) struct State<'r> {
     pub hops: Histogram,
     pub sample_sum: u64,
     pub sample_n: u64,
+    /// Latency sum and count of every delivered packet (warm-up convergence).
+    pub warm_sum: u64,
+    pub warm_n: u64,
 }
 
 impl<'r> State<'r> {
@@ -196,6 +199,8 @@ impl<'r> State<'r> {
             hops: Histogram::new(),
             sample_sum: 0,
             sample_n: 0,
+            warm_sum: 0,
+            warm_n: 0,
             fabric,
         })
     }
@@ -300,6 +305,8 @@ impl<'r> State<'r> {
                 self.violations += 1;
             }
             self.total_packets += 1;
+            self.warm_sum += now - p.created;
+            self.warm_n += 1;
             if p.measured {
                 self.plat.add(now - p.created);
                 self.nlat.add(now - p.injected);
@@ -525,6 +532,33 @@ pub fn run(
                 if st.stuck() {
                     deadlock = Some(st.deadlock_report());
                     break 'run;
+                }
+            }
+            if cfg.warmup_periods == 0 {
+                // BookSim2: without fixed warm-up periods, warm up until the mean latency of
+                // successive periods changes by less than `warmup_thres` (at most
+                // `max_samples` periods).
+                let mut prev: Option<f64> = None;
+                for _ in 0..cfg.max_samples {
+                    st.warm_sum = 0;
+                    st.warm_n = 0;
+                    for _ in 0..period {
+                        st.cycle()?;
+                        if st.stuck() {
+                            deadlock = Some(st.deadlock_report());
+                            break 'run;
+                        }
+                    }
+                    let mean = st.warm_sum as f64 / st.warm_n.max(1) as f64;
+                    if mean > cfg.latency_thres {
+                        break;
+                    }
+                    if let Some(p) = prev {
+                        if p > 0.0 && ((mean - p) / p).abs() < cfg.warmup_thres {
+                            break;
+                        }
+                    }
+                    prev = Some(mean);
                 }
             }
             st.measuring = true;

@@ -306,3 +306,21 @@ fn dragonfly_link_classes_are_counted_and_used() {
         },
     );
 }
+
+#[test]
+fn booksim_preset_runs_with_converging_warmup() {
+    with_net("mesh k=4,4", RouteAlgo::Dor, |net, r| {
+        let mut c = SimConfig::booksim();
+        assert_eq!(c.warmup_periods, 0);
+        c.max_samples = 3;
+        c.sample_period = 300;
+        let res = run(net, r, &c).unwrap();
+        assert!(!res.saturated && res.deadlock.is_none());
+        // Single-flit packets at 0.1 packets/node/cycle: offered = 0.1 flits/node/cycle.
+        assert!((res.offered - 0.1).abs() < 0.02, "{}", res.offered);
+        assert!((res.accepted - res.offered).abs() < 0.02);
+        // Latency at least the zero-load formula 5H + L + 5 of one hop.
+        assert!(res.packet_latency.mean >= 11.0);
+        assert_eq!(res.conservation_errors, 0);
+    });
+}
