@@ -507,10 +507,11 @@ pub fn run(
     let mut measure_end = 0u64;
     if cfg.injection == Injection::Batch {
         st.measuring = true;
+        // Every packet draws its own destination (terminal-major order).
         for t in 0..st.fabric.terminals {
-            let d = st.driver.dest(t);
-            if d != t {
-                for _ in 0..cfg.batch_size {
+            for _ in 0..cfg.batch_size {
+                let d = st.driver.dest(t);
+                if d != t {
                     st.create(t, d);
                 }
             }

@@ -324,3 +324,18 @@ fn booksim_preset_runs_with_converging_warmup() {
         assert_eq!(res.conservation_errors, 0);
     });
 }
+
+#[test]
+fn uniform_batch_delivers_every_packet() {
+    with_net("torus k=4,4", RouteAlgo::DorDateline, |net, r| {
+        let mut c = SimConfig::ga();
+        c.traffic = Pattern::Uniform;
+        c.batch_size = 10;
+        let res = run(net, r, &c).unwrap();
+        assert_eq!(res.packets_delivered, 16 * 10);
+        assert_eq!(res.flits_delivered, 16 * 10 * 8);
+        assert_eq!(res.conservation_errors, 0);
+        // 1280 flits through 16 ejection channels need at least 80 cycles.
+        assert!(res.cycles >= 80);
+    });
+}
