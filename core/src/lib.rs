@@ -34,6 +34,7 @@ pub mod metrics;
 pub mod rng;
 pub mod routing;
 pub mod topology;
+pub mod traffic;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

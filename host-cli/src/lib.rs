@@ -32,3 +32,4 @@ pub mod commands;
 pub mod device;
 pub mod distances;
 pub mod io;
+pub mod sim;

@@ -2,4 +2,5 @@
 //! schemes.
 
 pub mod minimal;
+pub mod ugal;
 pub mod valiant;

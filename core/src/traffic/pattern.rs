@@ -1,0 +1,260 @@
+//! Destination patterns (issue 9): the bit patterns of spec/mapping.md §5 (with
+//! `N = 2^b` nodes, node `s`, bit `i` = `s_i`), BookSim2's digit patterns tornado and
+//! neighbour on a `k`-ary `n`-cube, uniform random, a random permutation in a caller buffer
+//! and hotspot.
+
+use super::TrafficError;
+use crate::rng::Rng;
+
+/// A destination pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DestPattern {
+    /// Uniform over all nodes other than the source.
+    Uniform,
+    /// bcmp: `d = s XOR (N-1)` (spec/mapping.md §5).
+    BitComplement,
+    /// brev: `d_i = s_{b-1-i}` (spec/mapping.md §5).
+    BitReversal,
+    /// brot: `d_i = s_{(i+1) mod b}`, rotate right by one (spec/mapping.md §5).
+    BitRotation,
+    /// shfl: `d_i = s_{(i-1) mod b}`, rotate left by one (spec/mapping.md §5).
+    Shuffle,
+    /// trns: `d_i = s_{(i+b/2) mod b}`, `(x, y) ↦ (y, x)` (spec/mapping.md §5).
+    Transpose,
+    /// Tornado (BookSim2 `traffic.cpp`, Dally & Towles): every base-`k` digit
+    /// `x ↦ (x + ceil(k/2) - 1) mod k`.
+    Tornado,
+    /// Neighbour (BookSim2 `traffic.cpp`): every base-`k` digit `x ↦ (x + 1) mod k`.
+    Neighbour,
+    /// Fixed random permutation drawn once by [`Traffic::draw_permutation`].
+    Permutation,
+    /// Uniform, except that a fraction `permille / 1000` of the packets goes to `node`.
+    Hotspot {
+        /// The hotspot node.
+        node: u32,
+        /// Share of packets sent to the hotspot, in 1/1000.
+        permille: u16,
+    },
+}
+
+/// A pattern bound to a network size. `perm` holds the permutation of
+/// [`DestPattern::Permutation`] (one entry per node; empty otherwise).
+#[derive(Debug)]
+pub struct Traffic<'a> {
+    pattern: DestPattern,
+    nodes: u32,
+    bits: u32,
+    k: u32,
+    n: u32,
+    perm: &'a [u32],
+}
+
+impl<'a> Traffic<'a> {
+    /// Binds `pattern` to `nodes` nodes; `k`, `n` are the radix and dimension of the digit
+    /// patterns (`nodes = k^n`; pass `k = nodes, n = 1` for a ring or when unused).
+    ///
+    /// Errors: bit patterns on a non-power-of-two count, transpose on an odd bit count, digit
+    /// patterns with `k^n ≠ nodes`, a permutation buffer of the wrong length, a hotspot node
+    /// out of range.
+    pub fn new(
+        pattern: DestPattern,
+        nodes: u32,
+        k: u32,
+        n: u32,
+        perm: &'a [u32],
+    ) -> Result<Self, TrafficError> {
+        if nodes < 2 {
+            return Err(TrafficError::TooFewNodes);
+        }
+        let bits = nodes.trailing_zeros();
+        match pattern {
+            DestPattern::BitComplement
+            | DestPattern::BitReversal
+            | DestPattern::BitRotation
+            | DestPattern::Shuffle
+            | DestPattern::Transpose => {
+                if !nodes.is_power_of_two() {
+                    return Err(TrafficError::NotPowerOfTwo);
+                }
+                if pattern == DestPattern::Transpose && bits % 2 == 1 {
+                    return Err(TrafficError::OddBits);
+                }
+            }
+            DestPattern::Tornado | DestPattern::Neighbour => {
+                if k < 2 || k.checked_pow(n) != Some(nodes) {
+                    return Err(TrafficError::NotKAryNCube);
+                }
+            }
+            DestPattern::Permutation => {
+                if perm.len() != nodes as usize {
+                    return Err(TrafficError::BufferSize);
+                }
+            }
+            DestPattern::Hotspot { node, .. } => {
+                if node >= nodes {
+                    return Err(TrafficError::BadHotspot);
+                }
+            }
+            DestPattern::Uniform => {}
+        }
+        Ok(Traffic {
+            pattern,
+            nodes,
+            bits,
+            k,
+            n,
+            perm,
+        })
+    }
+
+    /// Fills `buf` (one entry per node) with a random permutation drawn from `rng`
+    /// (Fisher–Yates via [`Rng::shuffle`]) for [`DestPattern::Permutation`].
+    pub fn draw_permutation(buf: &mut [u32], rng: &mut Rng) {
+        for (i, v) in buf.iter_mut().enumerate() {
+            *v = i as u32;
+        }
+        rng.shuffle(buf);
+    }
+
+    /// Destination of a packet from `src` (`< nodes`). Random patterns draw from `rng`;
+    /// deterministic ones do not touch it. May return `src` (e.g. bit-reversal palindromes,
+    /// the transpose diagonal); the caller decides (spec/mapping.md §5: such nodes send
+    /// nothing).
+    #[inline]
+    pub fn dest(&self, src: u32, rng: &mut Rng) -> u32 {
+        let nn = self.nodes;
+        let b = self.bits;
+        let mask = nn.wrapping_sub(1);
+        match self.pattern {
+            DestPattern::Uniform => uniform_other(src, nn, rng),
+            DestPattern::BitComplement => src ^ mask,
+            DestPattern::BitReversal => src.reverse_bits() >> (32 - b),
+            DestPattern::BitRotation => (src >> 1) | ((src & 1) << (b - 1)),
+            DestPattern::Shuffle => ((src << 1) & mask) | (src >> (b - 1)),
+            DestPattern::Transpose => {
+                let h = b / 2;
+                let lo = src & ((1 << h) - 1);
+                (lo << h) | (src >> h)
+            }
+            DestPattern::Tornado => self.digits(src, self.k.div_ceil(2) - 1),
+            DestPattern::Neighbour => self.digits(src, 1),
+            DestPattern::Permutation => self.perm[src as usize],
+            DestPattern::Hotspot { node, permille } => {
+                if rng.below(1000) < u64::from(permille) {
+                    node
+                } else {
+                    uniform_other(src, nn, rng)
+                }
+            }
+        }
+    }
+
+    fn digits(&self, src: u32, shift: u32) -> u32 {
+        let (mut rest, mut off, mut out) = (src, 1u32, 0u32);
+        for _ in 0..self.n {
+            let d = rest % self.k;
+            rest /= self.k;
+            out += off * ((d + shift) % self.k);
+            off = off.wrapping_mul(self.k);
+        }
+        out
+    }
+}
+
+#[inline]
+fn uniform_other(src: u32, n: u32, rng: &mut Rng) -> u32 {
+    let d = rng.below(u64::from(n - 1)) as u32;
+    if d >= src {
+        d + 1
+    } else {
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn det(p: DestPattern, nodes: u32, k: u32, n: u32, s: u32) -> u32 {
+        let t = Traffic::new(p, nodes, k, n, &[]).unwrap();
+        t.dest(s, &mut Rng::new(0))
+    }
+
+    #[test]
+    fn bit_patterns_match_spec_table_on_8x8() {
+        // s = 13 = 0b001101, (x, y) = (5, 1).
+        assert_eq!(det(DestPattern::BitComplement, 64, 8, 2, 13), 50); // (2, 6)
+        assert_eq!(det(DestPattern::BitReversal, 64, 8, 2, 13), 0b101100);
+        assert_eq!(det(DestPattern::BitRotation, 64, 8, 2, 13), 0b100110);
+        assert_eq!(det(DestPattern::Shuffle, 64, 8, 2, 13), 0b011010);
+        assert_eq!(det(DestPattern::Transpose, 64, 8, 2, 13), 8 * 5 + 1); // (1, 5)
+    }
+
+    #[test]
+    fn shuffle_and_rotation_are_inverse() {
+        for s in 0..64 {
+            let r = det(DestPattern::BitRotation, 64, 8, 2, s);
+            assert_eq!(det(DestPattern::Shuffle, 64, 8, 2, r), s);
+        }
+    }
+
+    #[test]
+    fn tornado_and_neighbour_as_booksim() {
+        // k = 8: shift ceil(8/2) - 1 = 3 per digit; (5, 1) → (0, 4).
+        assert_eq!(det(DestPattern::Tornado, 64, 8, 2, 13), 32);
+        // k = 5: shift 2; (4, 4) → (1, 1).
+        assert_eq!(det(DestPattern::Tornado, 25, 5, 2, 24), 6);
+        assert_eq!(det(DestPattern::Neighbour, 64, 8, 2, 63), 0);
+        assert_eq!(det(DestPattern::Neighbour, 64, 8, 2, 13), 22);
+    }
+
+    #[test]
+    fn uniform_never_self_and_covers_all() {
+        let t = Traffic::new(DestPattern::Uniform, 5, 5, 1, &[]).unwrap();
+        let mut rng = Rng::new(9);
+        let mut seen = [0u32; 5];
+        for _ in 0..1000 {
+            let d = t.dest(2, &mut rng);
+            assert_ne!(d, 2);
+            seen[d as usize] += 1;
+        }
+        assert!(seen.iter().enumerate().all(|(i, &c)| (i == 2) == (c == 0)));
+    }
+
+    #[test]
+    fn permutation_is_a_permutation() {
+        let mut buf = [0u32; 16];
+        Traffic::draw_permutation(&mut buf, &mut Rng::new(4));
+        let mut sorted = buf;
+        sorted.sort_unstable();
+        assert_eq!(sorted, core::array::from_fn::<u32, 16, _>(|i| i as u32));
+        let t = Traffic::new(DestPattern::Permutation, 16, 16, 1, &buf).unwrap();
+        assert_eq!(t.dest(3, &mut Rng::new(0)), buf[3]);
+    }
+
+    #[test]
+    fn hotspot_share_and_errors() {
+        let p = DestPattern::Hotspot {
+            node: 7,
+            permille: 1000,
+        };
+        let t = Traffic::new(p, 16, 16, 1, &[]).unwrap();
+        assert_eq!(t.dest(0, &mut Rng::new(1)), 7);
+        assert_eq!(
+            Traffic::new(DestPattern::BitReversal, 12, 12, 1, &[]).unwrap_err(),
+            TrafficError::NotPowerOfTwo
+        );
+        assert_eq!(
+            Traffic::new(DestPattern::Transpose, 32, 32, 1, &[]).unwrap_err(),
+            TrafficError::OddBits
+        );
+        assert_eq!(
+            Traffic::new(DestPattern::Tornado, 60, 8, 2, &[]).unwrap_err(),
+            TrafficError::NotKAryNCube
+        );
+        assert_eq!(
+            Traffic::new(DestPattern::Permutation, 4, 4, 1, &[0]).unwrap_err(),
+            TrafficError::BufferSize
+        );
+    }
+}
