@@ -23,7 +23,7 @@ use jumpnet_core::mapping::ga::{
 };
 use jumpnet_core::mapping::{
     apply_rank_order, bfs_mapping, random_free_node, random_mapping, ring_mapping, two_opt,
-    BfsScratch, ChannelId, DistanceMatrix, DistanceOracle, FreeNodes, HopObjective, MappingKind,
+    BfsBuffers, ChannelId, DistanceMatrix, DistanceOracle, FreeNodes, HopObjective, MappingKind,
     Message, NodeId, PathOracle, RankIndex, RankOrder, SwapObjective, TwoOptConfig,
 };
 use jumpnet_core::rng::Rng;
@@ -204,7 +204,7 @@ fn placement_with(net: &Network, kind: MappingKind, seed: u64, order: Order) -> 
             .expect("valid graph");
             let root = random_free_node(N, FreeNodes::All, &mut rng).expect("root");
             let (mut queue, mut seen) = (vec![0; N as usize], vec![false; N as usize]);
-            let scratch = BfsScratch {
+            let scratch = BfsBuffers {
                 queue: &mut queue,
                 seen: &mut seen,
             };

@@ -30,7 +30,7 @@ fn with_csr<R>(g: &StoredGraph<'_>, f: impl FnOnce(&Csr<'_>) -> R) -> R {
 
 /// Builds the random shortcut graph `(n, d, seed)` and hands its CSR to `f`.
 fn with_random_shortcut<R>(n: u32, d: u16, seed: u64, f: impl FnOnce(&Csr<'_>) -> R) -> R {
-    let need = random_shortcut::storage_needed(n, d);
+    let need = random_shortcut::RandomShortcutSizes::of(n, d);
     let mut slots = vec![Slot::EMPTY; need.slots];
     let mut degree = vec![0u16; need.degree];
     let (g, _) = random_shortcut::build(n, d, &mut Rng::new(seed), &mut slots, &mut degree)
@@ -114,7 +114,7 @@ fn networkx_comparison_graph(c: &mut Criterion) {
 }
 
 fn random_shortcut_construction(c: &mut Criterion) {
-    let need = random_shortcut::storage_needed(32_768, 29);
+    let need = random_shortcut::RandomShortcutSizes::of(32_768, 29);
     let mut slots = vec![Slot::EMPTY; need.slots];
     let mut degree = vec![0u16; need.degree];
     c.bench_function("build/random_shortcut_n32768_d29", |b| {

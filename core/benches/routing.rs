@@ -19,7 +19,7 @@ use jumpnet_core::image::route_table::{encode, max_image_len};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::deadlock::cycle::Frame;
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
-use jumpnet_core::routing::minimal::{all_tables, switch_table, SwitchTableScratch};
+use jumpnet_core::routing::minimal::{all_tables, switch_table, SwitchTableBuffers};
 use jumpnet_core::routing::{
     DistanceMatrix, MinimalRouting, RouteEntry, Run, RunTableBuilder, TableSetBuilder,
 };
@@ -247,7 +247,7 @@ fn benches(c: &mut Criterion) {
             switch_table(
                 &g,
                 black_box(17),
-                SwitchTableScratch {
+                SwitchTableBuffers {
                     dist: &mut d,
                     queue: &mut qq,
                     best_dist: &mut bd,

@@ -30,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .join(format!("random_shortcut_n{n}_d{d}_seed{seed}.edges")),
     };
 
-    let need = random_shortcut::storage_needed(n, d);
+    let need = random_shortcut::RandomShortcutSizes::of(n, d);
     let mut slots = vec![Slot::EMPTY; need.slots];
     let mut degree = vec![0u16; need.degree];
     let (g, info) = random_shortcut::build(n, d, &mut Rng::new(seed), &mut slots, &mut degree)?;

@@ -17,7 +17,7 @@
 use jumpnet_core::error::CapacityError;
 use jumpnet_core::image::{route_table, ImageError};
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
-use jumpnet_core::routing::minimal::{self, SwitchTableScratch};
+use jumpnet_core::routing::minimal::{self, SwitchTableBuffers};
 use jumpnet_core::routing::tables::compile::{self, VcMode};
 use jumpnet_core::routing::{
     CirculantGreedy, CirculantNaf, FatTreeDmodK, HyperXDor, HypercubeEcube, RouteEntry,
@@ -36,7 +36,7 @@ const BFS_LEN: usize = MAX_BFS_SWITCHES as usize;
 
 /// Scratch of minimal BFS routing for up to [`MAX_BFS_SWITCHES`] switches.
 #[derive(Debug)]
-struct BfsScratch {
+struct BfsBuffers {
     dist: [u16; BFS_LEN],
     queue: [u32; BFS_LEN],
     best_dist: [u16; BFS_LEN],
@@ -48,7 +48,7 @@ struct BfsScratch {
 pub struct TableStorage {
     runs: [Run<RouteEntry>; MAX_TABLE_RUNS],
     image: [u8; MAX_TABLE_IMAGE_LEN],
-    bfs: BfsScratch,
+    bfs: BfsBuffers,
 }
 
 impl Default for TableStorage {
@@ -66,7 +66,7 @@ impl TableStorage {
                 value: RouteEntry { port: 0, vc: 0 },
             }; MAX_TABLE_RUNS],
             image: [0; MAX_TABLE_IMAGE_LEN],
-            bfs: BfsScratch {
+            bfs: BfsBuffers {
                 dist: [0; BFS_LEN],
                 queue: [0; BFS_LEN],
                 best_dist: [0; BFS_LEN],
@@ -144,7 +144,7 @@ fn build_table(
     net: &Network<'_>,
     algorithm: TableAlgorithm,
     switch: SwitchId,
-    bfs: &mut BfsScratch,
+    bfs: &mut BfsBuffers,
     out: &mut RunTableBuilder<'_, RouteEntry>,
 ) -> Result<(), Rejection> {
     let not_applicable = Rejection::AlgorithmNotApplicable { algorithm };
@@ -159,7 +159,7 @@ fn build_table(
                     available: MAX_BFS_SWITCHES as u64,
                 });
             }
-            let scratch = SwitchTableScratch {
+            let scratch = SwitchTableBuffers {
                 dist: &mut bfs.dist,
                 queue: &mut bfs.queue,
                 best_dist: &mut bfs.best_dist,

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{anyhow, Result};
+use anyhow::{Context, Result};
 use rayon::prelude::*;
 
 use jumpnet_core::metrics::{
@@ -28,10 +28,18 @@ impl OwnedCsr {
     /// Compiles `t`'s switch graph.
     pub fn build<T: Topology + ?Sized>(t: &T) -> Result<Self> {
         let size = csr_size(t);
+        crate::build::network::check_alloc::<u32>(
+            &format!(
+                "the adjacency ({} switches, {} arcs)",
+                t.num_switches(),
+                size.targets
+            ),
+            size.offsets as u128 + size.targets as u128,
+        )?;
         let mut offsets = vec![0u32; size.offsets];
         let mut targets = vec![0u32; size.targets];
         let n = Csr::build(t, &mut offsets, &mut targets)
-            .map_err(|e| anyhow!("compiling the adjacency: {e}"))?
+            .context("compiling the adjacency")?
             .num_arcs();
         targets.truncate(n);
         Ok(OwnedCsr { offsets, targets })
@@ -39,7 +47,7 @@ impl OwnedCsr {
 
     /// The adjacency view.
     pub fn csr(&self) -> Result<Csr<'_>> {
-        Csr::from_parts(&self.offsets, &self.targets).map_err(|e| anyhow!("adjacency: {e}"))
+        Csr::from_parts(&self.offsets, &self.targets).context("adjacency")
     }
 }
 
@@ -71,8 +79,7 @@ pub fn fast<T: Topology + Sync + ?Sized>(t: &T, show_progress: bool) -> Result<D
             eccentricities: Some(&mut ecc),
             histogram: Some(&mut histogram),
         };
-        let summary = transitive::summary_from_switch_zero(&csr, &mut dist, &mut queue, outputs)
-            .map_err(|e| anyhow!("{e}"))?;
+        let summary = transitive::summary_from_switch_zero(&csr, &mut dist, &mut queue, outputs)?;
         return Ok(Distances {
             summary,
             eccentricities: ecc,
@@ -107,8 +114,7 @@ pub fn fast<T: Topology + Sync + ?Sized>(t: &T, show_progress: bool) -> Result<D
                 eccentricities: Some(&mut ecc),
                 histogram: Some(&mut histogram),
             };
-            let s = bit_bfs::run_batches::<W>(&csr, range, &mut words, outputs, &mut report)
-                .map_err(|e| anyhow!("{e}"))?;
+            let s = bit_bfs::run_batches::<W>(&csr, range, &mut words, outputs, &mut report)?;
             Ok((sources.start, s, ecc, histogram))
         })
         .collect();
@@ -118,7 +124,7 @@ pub fn fast<T: Topology + Sync + ?Sized>(t: &T, show_progress: bool) -> Result<D
     let mut histogram = vec![0u64; n as usize];
     for part in parts {
         let (start, s, ecc, hist) = part?;
-        summary.merge(&s).map_err(|e| anyhow!("{e}"))?;
+        summary.merge(&s)?;
         eccentricities[start as usize..start as usize + ecc.len()].copy_from_slice(&ecc);
         for (total, h) in histogram.iter_mut().zip(hist) {
             *total += h;
@@ -145,8 +151,7 @@ pub fn reference<T: Topology + ?Sized>(t: &T) -> Result<Distances> {
         eccentricities: Some(&mut ecc),
         histogram: Some(&mut histogram),
     };
-    let summary = metrics::bfs::all_pairs(&csr, &mut dist, &mut queue, outputs)
-        .map_err(|e| anyhow!("{e}"))?;
+    let summary = metrics::bfs::all_pairs(&csr, &mut dist, &mut queue, outputs)?;
     Ok(Distances {
         summary,
         eccentricities: ecc,

@@ -8,6 +8,8 @@ fn main() -> ExitCode {
     let cli = jumpnet::commands::Cli::parse();
     match jumpnet::commands::run(cli) {
         Ok(code) => ExitCode::from(code),
+        // A reader that stops early (`jumpnet … | head`) is not an error of jumpnet's.
+        Err(e) if jumpnet::io::output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

@@ -244,3 +244,66 @@ fn map_ga_beats_the_identity_mapping() {
     assert!(err.contains("unknown pattern `spiral`"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn report_shows_topology_notes() {
+    // spec/topologies.md §10: Galaxyfly with q > 1, a = 2 has diameter 4 — not with the
+    // round-robin assignment on (n, q) = (3, 5); the report must say so. The balanced
+    // Dragonfly has nothing to note.
+    let dir = tmpdir("rm-notes");
+    std::fs::write(
+        dir.join("s.json"),
+        r#"{
+  "title": "notes",
+  "topologies": [
+    { "label": "galaxyfly rr", "spec": "galaxyfly n=3 q=5 a=2" },
+    { "label": "dragonfly", "spec": "dragonfly g=9 a=4 p=1 h=2" }
+  ],
+  "collectives": ["bcast"],
+  "ranks": [16],
+  "mappings": ["random"],
+  "two_opt_from": [],
+  "two_opt_iterations": 10,
+  "seed": 1
+}"#,
+    )
+    .unwrap();
+    let (code, out, err) = jumpnet_in(
+        Some(&dir),
+        &[
+            "report",
+            "--scenario",
+            "s.json",
+            "--out",
+            "r",
+            "--json",
+            "--quiet",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let notes = |label: &str| -> Vec<String> {
+        let t = v["topologies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["label"] == label)
+            .unwrap();
+        t["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    let g = notes("galaxyfly rr");
+    assert_eq!(g.len(), 1, "{g:?}");
+    assert!(g[0].contains("diameter is 5") && g[0].contains("assignment=cluster-split"));
+    assert!(notes("dragonfly").is_empty());
+    let md = std::fs::read_to_string(dir.join("r/report.md")).unwrap();
+    assert!(
+        md.contains("galaxyfly rr: router-level diameter is 5"),
+        "{md}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

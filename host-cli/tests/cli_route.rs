@@ -172,10 +172,7 @@ fn tables_json_and_stats() {
     assert_eq!(all[3], 8);
     let (code, out, err) = jumpnet(&["route", "table", "torus", "k=4,4", "--algo", "dor-dateline"]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("VC1 after crossing its wrap-around link"),
-        "{out}"
-    );
+    assert!(out.contains("VC rule") && out.contains("dateline"), "{out}");
     let (code, _, err) = jumpnet(&[
         "route",
         "table",
@@ -215,13 +212,13 @@ fn dragonfly_and_parx() {
     let (code, v) = run("df-minimal-1vc");
     assert_eq!(code, 1);
     assert_eq!(v["deadlock_free"], false);
-    // Port tables of the minimal routing carry the VC rule in the header.
+    // Tables of the minimal routing carry their VC rule.
     let mut a = vec!["route", "table"];
     a.extend(df);
     a.extend(["--algo", "df-minimal", "-f", "lft", "--switch", "4"]);
     let (code, out, err) = jumpnet(&a);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("VC0 until the global hop"));
+    assert!(out.contains("\nVCRule input-vc\n"), "{out}");
     assert!(out.contains("Switch 4\n"));
     // PARX on a small even HyperX: small-message routes are minimal and deadlock-free.
     let (code, out, err) = jumpnet(&[
@@ -251,4 +248,293 @@ fn dragonfly_and_parx() {
     let (code, _, err) = jumpnet(&["route", "check", "hyperx", "s=3,4", "--algo", "parx"]);
     assert_eq!(code, 2);
     assert!(!err.is_empty());
+}
+
+/// Expanded tables `[switch][destination] = Some((port, [vc class 0, vc class 1]))`.
+type Expanded = Vec<Vec<Option<(u16, [u8; 2])>>>;
+
+fn parse_hex_or_dec(s: &str) -> u64 {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16).unwrap(),
+        None => s.parse().unwrap(),
+    }
+}
+
+/// Reads the three export formats of a VC-rule table (written for this test from the
+/// format description in README/io::lft, not with the program's parser); returns the rule,
+/// the number of VCs the file declares and the entries.
+fn read_json(text: &str, n: usize, d: usize) -> (String, u64, Expanded) {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let mut t: Expanded = vec![vec![None; d]; n];
+    for sw in v["switches"].as_array().unwrap() {
+        let s = sw["switch"].as_u64().unwrap() as usize;
+        for r in sw["runs"].as_array().unwrap() {
+            assert!(r.get("vc").is_none(), "rule tables have no single vc: {r}");
+            let vc = r["vc_by_class"].as_array().unwrap();
+            let vc = [vc[0].as_u64().unwrap() as u8, vc[1].as_u64().unwrap() as u8];
+            for dst in r["first"].as_u64().unwrap()..=r["last"].as_u64().unwrap() {
+                t[s][dst as usize] = r["port"].as_u64().map(|p| (p as u16, vc));
+            }
+        }
+    }
+    (
+        v["routing"]["vc_rule"].as_str().unwrap().to_string(),
+        v["routing"]["vcs"].as_u64().unwrap(),
+        t,
+    )
+}
+
+fn read_csv(text: &str, n: usize, d: usize) -> (String, u64, Expanded) {
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "switch,destination,port,vc_class0,vc_class1,vc_rule"
+    );
+    let mut t: Expanded = vec![vec![None; d]; n];
+    let mut rule = String::new();
+    for l in lines {
+        let f: Vec<&str> = l.split(',').collect();
+        rule = f[5].to_string();
+        if !f[2].is_empty() {
+            t[f[0].parse::<usize>().unwrap()][f[1].parse::<usize>().unwrap()] = Some((
+                f[2].parse().unwrap(),
+                [f[3].parse().unwrap(), f[4].parse().unwrap()],
+            ));
+        }
+    }
+    (rule, 2, t)
+}
+
+fn read_lft(text: &str, n: usize, d: usize) -> (String, u64, Expanded) {
+    let mut t: Expanded = vec![vec![None; d]; n];
+    let mut rule = String::new();
+    let mut cur = 0usize;
+    for l in text.lines() {
+        let l = l.split('#').next().unwrap().trim();
+        let f: Vec<&str> = l.split_whitespace().collect();
+        match f.as_slice() {
+            [] => {}
+            ["VCRule", r] => rule = r.to_string(),
+            ["Switch", s] => cur = s.parse().unwrap(),
+            [dst, "-"] => t[cur][parse_hex_or_dec(dst) as usize] = None,
+            [dst, port, a, b] => {
+                t[cur][parse_hex_or_dec(dst) as usize] = Some((
+                    port.parse().unwrap(),
+                    [a.parse().unwrap(), b.parse().unwrap()],
+                ))
+            }
+            other => panic!("unexpected line {other:?}"),
+        }
+    }
+    let vcs = if text.lines().next().unwrap().contains("2 VC(s)") {
+        2
+    } else {
+        1
+    };
+    (rule, vcs, t)
+}
+
+/// Walks every ordered terminal pair with core's routing (`TorusDor` with dateline VCs or
+/// `DragonflyMinimal` with BookSim's VCs) and checks that the exported table gives the same
+/// port, and for the packet's input class the same VC, at every hop. The input class is
+/// computed here from the previous hop as a switch would see it: for the dateline rule,
+/// class 1 iff the packet arrived in the same dimension on VC 1 or over that dimension's
+/// wrap-around link; for the input-vc rule, the VC it arrived on.
+fn assert_table_matches_core_walk(topology: &[&str], table: &Expanded, rule: &str) {
+    use jumpnet::build::network::OwnedNetwork;
+    use jumpnet::build::topology::TopologySpec;
+    use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+    use jumpnet_core::routing::{Hop, Routing, TorusDor, TorusVcs};
+    use jumpnet_core::topology::{Network, Topology};
+
+    let words: Vec<String> = topology.iter().map(|w| w.to_string()).collect();
+    let owned = OwnedNetwork::build(&TopologySpec::parse(&words).unwrap()).unwrap();
+    let net = owned.network();
+    let routing: Box<dyn Routing + '_> = match &net {
+        Network::Torus(t) => Box::new(TorusDor::new(t, TorusVcs::Dateline).unwrap()),
+        Network::Dragonfly(d) => Box::new(DragonflyMinimal::new(d, MinimalVcs::Dateline)),
+        _ => unreachable!(),
+    };
+    assert_eq!(routing.num_vcs(), 2);
+    let wraps = |from: u32, port: u16| -> bool {
+        let Network::Torus(t) = &net else {
+            return false;
+        };
+        let dim = (port / 2) as usize;
+        let k = t.radices()[dim];
+        let x = t.coord(from, dim).unwrap();
+        if port.is_multiple_of(2) {
+            x == k - 1
+        } else {
+            x == 0
+        }
+    };
+    let nt = net.num_terminals();
+    let mut hops_checked = 0u64;
+    let mut vc1_hops = 0u64;
+    for src in 0..nt {
+        for dst in 0..nt {
+            if src == dst {
+                continue;
+            }
+            let mut at = net.terminal_switch(src).unwrap();
+            let mut st = routing.inject(src, dst).unwrap();
+            let mut prev: Option<(u32, u16, u8)> = None;
+            loop {
+                let entry = table[at as usize][dst as usize].expect("a route");
+                match routing.next_hop(at, &mut st, dst).unwrap() {
+                    Hop::Eject { port } => {
+                        assert_eq!(entry.0, port, "eject port at {at} toward {dst}");
+                        break;
+                    }
+                    Hop::Forward { port, vc } => {
+                        let class = match (rule, prev) {
+                            (_, None) => 0,
+                            ("dateline", Some((pf, pp, pvc))) => {
+                                (pp / 2 == port / 2 && (pvc == 1 || wraps(pf, pp))) as usize
+                            }
+                            ("input-vc", Some((_, _, pvc))) => pvc as usize,
+                            _ => panic!("unknown rule {rule}"),
+                        };
+                        assert_eq!(entry.0, port, "port at {at} toward {dst}");
+                        assert_eq!(
+                            entry.1[class], vc,
+                            "VC at {at} toward {dst} (src {src}, input class {class})"
+                        );
+                        hops_checked += 1;
+                        vc1_hops += (vc == 1) as u64;
+                        prev = Some((at, port, vc));
+                        at = net.port(at, port).link().unwrap().peer;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        hops_checked > 0 && vc1_hops > 0,
+        "VC 1 is used on some hops"
+    );
+}
+
+#[test]
+fn vc_rule_tables_carry_the_vcs_of_core_routing_in_every_format() {
+    let dir = tmpdir("route-vc-rule");
+    for (topology, algo, rule, n, d) in [
+        (&["torus", "k=4,4"][..], "dor-dateline", "dateline", 16, 16),
+        (&["torus", "k=5,3"][..], "dor-dateline", "dateline", 15, 15),
+        (
+            &["dragonfly", "g=9", "a=4", "p=2", "h=2"][..],
+            "df-minimal",
+            "input-vc",
+            36,
+            72,
+        ),
+    ] {
+        for (format, read) in [
+            (
+                "json",
+                read_json as fn(&str, usize, usize) -> (String, u64, Expanded),
+            ),
+            ("csv", read_csv),
+            ("lft", read_lft),
+        ] {
+            let f = dir.join(format!("{algo}.{format}"));
+            let mut args = vec!["route", "table"];
+            args.extend(topology);
+            args.extend(["--algo", algo, "-f", format, "-o", f.to_str().unwrap()]);
+            let (code, _, err) = jumpnet(&args);
+            assert_eq!(code, 0, "{err}");
+            let text = std::fs::read_to_string(&f).unwrap();
+            let (got_rule, vcs, table) = read(&text, n, d);
+            assert_eq!((got_rule.as_str(), vcs), (rule, 2), "{algo} -f {format}");
+            assert_table_matches_core_walk(topology, &table, rule);
+            // Round trip: the exported tables pass the check under their VC rule.
+            let mut args = vec!["route", "check"];
+            args.extend(topology);
+            args.extend(["--table", f.to_str().unwrap(), "--json"]);
+            let (code, out, err) = jumpnet(&args);
+            assert_eq!(code, 0, "{algo} -f {format}: {out}{err}");
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["vcs"], 2);
+            assert_eq!(v["deadlock_free"], true);
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn tables_without_their_vc_rule_fail_the_check() {
+    let dir = tmpdir("route-vc-strip");
+    for (topology, algo) in [
+        (&["torus", "k=4,4"][..], "dor-dateline"),
+        (&["dragonfly", "g=9", "a=4", "p=2", "h=2"][..], "df-minimal"),
+    ] {
+        let f = dir.join("t.lft");
+        let mut args = vec!["route", "table"];
+        args.extend(topology);
+        args.extend(["--algo", algo, "-f", "lft", "-o", f.to_str().unwrap()]);
+        assert_eq!(jumpnet(&args).0, 0);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let check = |text: &str| {
+            std::fs::write(&f, text).unwrap();
+            let mut args = vec!["route", "check"];
+            args.extend(topology);
+            args.extend(["--table", f.to_str().unwrap()]);
+            jumpnet(&args)
+        };
+        let strip_columns = |text: &str| -> String {
+            text.lines()
+                .map(|l| {
+                    let f: Vec<&str> = l.split_whitespace().collect();
+                    if f.len() == 4 && f[0].starts_with("0x") {
+                        format!("{} {}\n", f[0], f[1])
+                    } else {
+                        format!("{l}\n")
+                    }
+                })
+                .collect()
+        };
+        // VC columns stripped, rule line kept: refused as malformed.
+        let (code, _, err) = check(&strip_columns(&text));
+        assert_eq!(code, 2, "{algo}: {err}");
+        assert!(err.contains("needs 2 VC columns"), "{err}");
+        // Rule and columns stripped: a 1-VC table whose routes deadlock.
+        let (code, out, _) = check(&strip_columns(&text).replace("VCRule", "# VCRule"));
+        assert_eq!(code, 1, "{algo}: {out}");
+        assert!(out.contains("deadlock-free         NO"), "{out}");
+        assert!(out.contains("declares no VC rule"), "{out}");
+        // Rule kept but every VC 0: inconsistent with the rule's deadlock freedom.
+        let zeros: String = text
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                if f.len() == 4 && f[0].starts_with("0x") {
+                    format!("{} {} 0 0\n", f[0], f[1])
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let (code, out, _) = check(&zeros);
+        assert_eq!(code, 1, "{algo}: {out}");
+        assert!(out.contains("deadlocks"), "{out}");
+        // A dateline rule on a network without datelines is refused.
+        if algo == "df-minimal" {
+            let (code, _, err) = check(&text.replace("VCRule input-vc", "VCRule dateline"));
+            assert_eq!(code, 2);
+            assert!(err.contains("needs a torus"), "{err}");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn oversized_route_tables_are_refused_before_allocating() {
+    let (code, _, err) = jumpnet(&["route", "check", "torus", "k=300,300", "--algo", "minimal"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("all-pairs distances of 90000 switches")
+            && err.contains("needed, more than the memory limit of"),
+        "{err}"
+    );
 }

@@ -212,3 +212,243 @@ fn metrics_report_the_whole_distance_histogram() {
         .collect();
     assert_eq!(histogram(&["mesh", "k=40,40"]), want);
 }
+
+fn notes(args: &[&str]) -> Vec<String> {
+    let mut a = vec!["topo", "info"];
+    a.extend(args);
+    a.push("--json");
+    let (code, out, err) = jumpnet(&a);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn diameter(args: &[&str]) -> u64 {
+    let mut a = vec!["topo", "metrics"];
+    a.extend(args);
+    a.extend(["--json", "--quiet"]);
+    let (code, out, err) = jumpnet(&a);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["diameter"].as_u64().unwrap()
+}
+
+#[test]
+fn galaxyfly_round_robin_with_a2_notes_its_diameter() {
+    // spec/topologies.md §10: router-level diameter 4 if q > 1 and a = 2. Round-robin
+    // assignment of supernode links misses it on (n, q) = (3, 5); cluster-split meets it.
+    let rr = ["galaxyfly", "n=3", "q=5", "a=2"];
+    let cs = ["galaxyfly", "n=3", "q=5", "a=2", "assignment=cluster-split"];
+    assert_eq!(diameter(&cs), 4);
+    let d = diameter(&rr);
+    assert_eq!(d, 5);
+    let n = notes(&rr);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(n[0].contains("diameter is 5") && n[0].contains("assignment=cluster-split"));
+    // The note also reaches `topo metrics`.
+    let (_, out, _) = jumpnet(&[
+        "topo",
+        "metrics",
+        "galaxyfly",
+        "n=3",
+        "q=5",
+        "a=2",
+        "--quiet",
+    ]);
+    assert!(out.contains("assignment=cluster-split"), "{out}");
+    // No note where the diameter is 4, nor for other a.
+    assert!(notes(&cs).is_empty());
+    assert_eq!(diameter(&["galaxyfly", "n=5", "q=11", "a=2"]), 4);
+    assert!(notes(&["galaxyfly", "n=5", "q=11", "a=2"]).is_empty());
+    assert!(notes(&["galaxyfly", "n=3", "q=5", "a=4"]).is_empty());
+}
+
+#[test]
+fn dragonfly_with_surplus_global_ports_says_how_many_are_unconnected() {
+    // [DISS] §5.2: g = 64, a = 16, h = 4: a·h = 64 global ports per group for 63 other
+    // groups. Project choice (spec §7): link index i targets i mod (g − 1), so each group's
+    // surplus port (i = 63) aims at the same group as its index 0 — group 0 for G ≥ 1,
+    // group 1 for G = 0. Only groups 0 and 1 aim their surplus ports at each other, so
+    // 64 − 2 = 62 of the 64 · 16 · 4 = 4096 global ports stay unconnected.
+    let args = ["dragonfly", "g=64", "a=16", "p=1", "h=4"];
+    let n = notes(&args);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(n[0].contains("a·h = 64 > g − 1 = 63"), "{}", n[0]);
+    assert!(
+        n[0].contains("62 of the 4096 global ports are unconnected"),
+        "{}",
+        n[0]
+    );
+    let (_, out, _) = jumpnet(&[
+        "topo",
+        "info",
+        "dragonfly",
+        "g=64",
+        "a=16",
+        "p=1",
+        "h=4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let global = v["links_by_class"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c[0] == "global")
+        .unwrap()[1]
+        .as_u64()
+        .unwrap();
+    assert_eq!(global, (4096 - 62) / 2);
+    // Balanced Dragonflies (g = a·h + 1) have no such note.
+    assert!(notes(&["dragonfly", "g=9", "a=4", "p=2", "h=2"]).is_empty());
+    assert!(notes(&["dragonfly", "g=3", "a=2", "p=1", "h=1"]).is_empty());
+}
+
+#[test]
+fn sizes_that_cannot_fit_are_refused_not_aborted() {
+    let started = std::time::Instant::now();
+    // 10^9 switches of degree 19: 19·10^9 adjacency slots.
+    let (code, _, err) = jumpnet(&["topo", "metrics", "random-shortcut", "n=1000000000", "d=19"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("random-shortcut n=1000000000 d=19")
+            && err.contains("GiB needed, more than the memory limit of"),
+        "{err}"
+    );
+    let dir = tmpdir("toolarge");
+    let f = dir.join("big.txt");
+    std::fs::write(&f, "0 1\n1 4000000000\n").unwrap();
+    let (code, _, err) = jumpnet(&["topo", "info", "arbitrary", "--edges", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("big.txt:2: switch id 4000000000 is too large"),
+        "{err}"
+    );
+    // A 10 MB line (and an endless one) is refused at the line limit.
+    let long = dir.join("long.txt");
+    let mut text = String::from("0 1\n");
+    text.push_str(&"7".repeat(10 << 20));
+    text.push('\n');
+    std::fs::write(&long, text).unwrap();
+    let (code, _, err) = jumpnet(&[
+        "topo",
+        "info",
+        "arbitrary",
+        "--edges",
+        long.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("long.txt:2: line is longer than"), "{err}");
+    let (code, _, err) = jumpnet(&["topo", "metrics", "arbitrary", "--edges", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/zero:1: line is longer than"), "{err}");
+    // Refused before allocating: no multi-gigabyte work was done (generous bound; the
+    // point is that the process neither aborts nor runs out of memory).
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn dev_full() -> std::fs::File {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::metadata("/dev/full").expect("/dev/full exists");
+    assert!(
+        meta.file_type().is_char_device(),
+        "/dev/full must be the device"
+    );
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap()
+}
+
+#[test]
+fn write_errors_are_reported() {
+    use std::os::unix::fs::FileTypeExt;
+    let _ = dev_full();
+    // -o /dev/full: the device is written (never replaced by a renamed file) and the
+    // failure names it.
+    for args in [
+        &["topo", "export", "torus", "k=4,4", "-o", "/dev/full"][..],
+        &[
+            "route",
+            "table",
+            "torus",
+            "k=4,4",
+            "-f",
+            "lft",
+            "-o",
+            "/dev/full",
+        ][..],
+    ] {
+        let (code, _, err) = jumpnet(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(
+            err.contains("cannot write /dev/full") && err.contains("No space left on device"),
+            "{err}"
+        );
+        let meta = std::fs::metadata("/dev/full").unwrap();
+        assert!(meta.file_type().is_char_device(), "/dev/full was replaced");
+    }
+    // Standard output on a full device.
+    for args in [
+        &["topo", "info", "torus", "k=4,4"][..],
+        &["topo", "export", "torus", "k=4,4"][..],
+        &["topo", "families"][..],
+        &[
+            "route",
+            "table",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "-f",
+            "csv",
+        ][..],
+        &[
+            "route",
+            "check",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "--json",
+        ][..],
+        &["report", "--print-scenario"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+            .args(args)
+            .stdout(std::process::Stdio::from(dev_full()))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            err.contains("cannot write to standard output")
+                && err.contains("No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `jumpnet topo export … | head -c 0`: the pipe closes while ~1.3 MB are still to be
+    // written; the binary stops quietly with status 0, like the other tools of a pipeline.
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args(["topo", "export", "ring", "n=100000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("error"), "{err}");
+}

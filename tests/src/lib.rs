@@ -34,7 +34,7 @@ pub struct Shortcut {
 impl Shortcut {
     /// Builds the graph of `n` switches and degree `d` from PRNG seed `seed`.
     pub fn build(n: u32, d: u16, seed: u64) -> Self {
-        let need = random_shortcut::storage_needed(n, d);
+        let need = random_shortcut::RandomShortcutSizes::of(n, d);
         let mut slots = vec![Slot::EMPTY; need.slots];
         let mut degree = vec![0u16; need.degree];
         let mut rng = Rng::new(seed);

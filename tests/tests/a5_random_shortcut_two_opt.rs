@@ -16,7 +16,7 @@
 use jumpnet_core::analysis::{analyse, flatten, Outputs, RoutedNetwork};
 use jumpnet_core::collective::{Binomial, Bruck, RecursiveDoubling, Schedule};
 use jumpnet_core::mapping::{
-    bfs_mapping, random_free_node, random_mapping, ring_mapping, two_opt, BfsScratch,
+    bfs_mapping, random_free_node, random_mapping, ring_mapping, two_opt, BfsBuffers,
     DistanceMatrix, FreeNodes, HopObjective, Message, NodeId, RankIndex, SwapObjective,
     TwoOptConfig,
 };
@@ -52,7 +52,7 @@ fn placements(g: &StoredGraph<'_>) -> [Vec<NodeId>; 3] {
         FreeNodes::All,
         root,
         &mut tree,
-        BfsScratch {
+        BfsBuffers {
             queue: &mut queue,
             seen: &mut seen,
         },

@@ -90,13 +90,13 @@ impl fmt::Display for AnalysisError {
                 step,
                 src_rank,
                 dst_rank,
-                error,
+                error: _,
             } => write!(
                 f,
-                "routing the step-{step} message from rank {src_rank} to rank {dst_rank}: {error}"
+                "routing the step-{step} message from rank {src_rank} to rank {dst_rank}"
             ),
             AnalysisError::Capacity(e) => e.fmt(f),
-            AnalysisError::Schedule(e) => write!(f, "schedule: {e}"),
+            AnalysisError::Schedule(_) => write!(f, "schedule"),
         }
     }
 }

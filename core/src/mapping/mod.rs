@@ -32,8 +32,8 @@ mod testutil;
 
 pub use anneal::{anneal, AnnealConfig};
 pub use baseline::{
-    bfs_mapping, circulant_mapping, random_free_node, random_mapping, ring_mapping, BfsScratch,
-    MappingKind,
+    bfs_mapping, circulant_mapping, random_free_node, random_mapping, ring_mapping, BfsBuffers,
+    BfsSizes, MappingKind,
 };
 pub use contention::ContentionObjective;
 pub use error::MappingError;

@@ -355,7 +355,7 @@ mod tests {
         use crate::topology::{random_shortcut, Slot};
         use std::vec;
 
-        let need = random_shortcut::storage_needed(300, 7);
+        let need = random_shortcut::RandomShortcutSizes::of(300, 7);
         let mut slots = vec![Slot::EMPTY; need.slots];
         let mut deg = vec![0u16; need.degree];
         let (g, _) =

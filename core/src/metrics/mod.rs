@@ -30,9 +30,9 @@ pub use summary::{DistanceOutputs, DistanceSummary, HISTOGRAM_BINS};
 use crate::error::InvalidParam;
 use crate::topology::{Symmetry, Topology};
 
-/// Scratch buffers of [`distance_summary`]; sizes from [`DistanceScratch::sizes`].
+/// Scratch buffers of [`distance_summary`]; sizes from [`DistanceSizes::of`].
 #[derive(Debug)]
-pub struct DistanceScratch<'a, const W: usize> {
+pub struct DistanceBuffers<'a, const W: usize> {
     /// Bitsets of the bit-parallel BFS ([`bit_bfs::words_needed`] entries; unused, may be
     /// empty, for vertex-transitive topologies).
     pub words: &'a mut [[u64; W]],
@@ -42,9 +42,9 @@ pub struct DistanceScratch<'a, const W: usize> {
     pub queue: &'a mut [u32],
 }
 
-/// Entries each buffer of [`DistanceScratch`] needs.
+/// Entries each buffer of [`DistanceBuffers`] needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScratchSizes {
+pub struct DistanceSizes {
     /// Entries of `words`.
     pub words: usize,
     /// Entries of `dist`.
@@ -53,17 +53,17 @@ pub struct ScratchSizes {
     pub queue: usize,
 }
 
-impl<const W: usize> DistanceScratch<'_, W> {
+impl DistanceSizes {
     /// Buffer sizes [`distance_summary`] needs for `t` (depends on its symmetry).
-    pub fn sizes<T: Topology + ?Sized>(t: &T) -> ScratchSizes {
+    pub fn of<T: Topology + ?Sized>(t: &T) -> Self {
         let n = t.num_switches() as usize;
         match t.symmetry() {
-            Symmetry::VertexTransitive => ScratchSizes {
+            Symmetry::VertexTransitive => DistanceSizes {
                 words: 0,
                 dist: n,
                 queue: n,
             },
-            Symmetry::None => ScratchSizes {
+            Symmetry::None => DistanceSizes {
                 words: bit_bfs::words_needed(t.num_switches()),
                 dist: 0,
                 queue: 0,
@@ -80,7 +80,7 @@ impl<const W: usize> DistanceScratch<'_, W> {
 pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
     t: &T,
     csr: &Csr<'_>,
-    scratch: DistanceScratch<'_, W>,
+    scratch: DistanceBuffers<'_, W>,
     outputs: DistanceOutputs<'_>,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<DistanceSummary, MetricsError> {

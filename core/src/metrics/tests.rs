@@ -169,7 +169,7 @@ fn check_all_paths<T: Topology>(t: &T) -> Expected {
     let via_entry = distance_summary(
         t,
         &csr,
-        DistanceScratch {
+        DistanceBuffers {
             words: &mut words,
             dist: &mut [],
             queue: &mut [],
@@ -183,7 +183,7 @@ fn check_all_paths<T: Topology>(t: &T) -> Expected {
 }
 
 fn random_shortcut_storage(n: u32, d: u16) -> (Vec<Slot>, Vec<u16>) {
-    let need = random_shortcut::storage_needed(n, d);
+    let need = random_shortcut::RandomShortcutSizes::of(n, d);
     (vec![Slot::EMPTY; need.slots], vec![0; need.degree])
 }
 
@@ -396,13 +396,13 @@ fn g_circulant_single_bfs_matches_all_pairs() {
             let t = VertexTransitive(*g);
             let (mut off, mut tg) = build_csr(g);
             let csr = Csr::build(g, &mut off, &mut tg).unwrap();
-            let sizes = DistanceScratch::<4>::sizes(&t);
+            let sizes = DistanceSizes::of(&t);
             assert_eq!((sizes.words, sizes.dist), (0, n as usize));
             let mut dist = vec![0u32; sizes.dist];
             let mut queue = vec![0u32; sizes.queue];
             let mut ecc = vec![0u32; n as usize];
             let mut calls = 0;
-            let scratch = DistanceScratch::<4> {
+            let scratch = DistanceBuffers::<4> {
                 words: &mut [],
                 dist: &mut dist,
                 queue: &mut queue,
@@ -441,7 +441,7 @@ fn entry_rejects_a_foreign_csr() {
             let r = distance_summary::<_, 1>(
                 g,
                 &csr,
-                DistanceScratch {
+                DistanceBuffers {
                     words: &mut [],
                     dist: &mut [],
                     queue: &mut [],
@@ -666,7 +666,7 @@ fn whole_histogram_of_paths_and_rings_beyond_the_kept_bins() {
         let s = distance_summary(
             g,
             &csr,
-            DistanceScratch {
+            DistanceBuffers {
                 words: &mut words,
                 dist: &mut [],
                 queue: &mut [],

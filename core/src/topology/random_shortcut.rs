@@ -34,9 +34,9 @@ pub struct RandomShortcutInfo {
     pub missing_ports: u32,
 }
 
-/// Caller storage a random shortcut graph needs (see [`storage_needed`]).
+/// Caller storage a random shortcut graph needs ([`RandomShortcutSizes::of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RandomShortcutStorage {
+pub struct RandomShortcutSizes {
     /// Entries of the `slots` buffer: `n · d` port slots.
     pub slots: usize,
     /// Entries of the `degree` buffer: `n` degree counters followed by the scratch of the
@@ -44,20 +44,22 @@ pub struct RandomShortcutStorage {
     pub degree: usize,
 }
 
-/// How many `slots` and `degree` entries [`build`] needs for `n` switches of degree `d`.
-pub fn storage_needed(n: u32, d: u16) -> RandomShortcutStorage {
-    RandomShortcutStorage {
-        slots: (n as usize).saturating_mul(d as usize),
-        degree: (n as usize).saturating_add(eligible::scratch_len(n)),
+impl RandomShortcutSizes {
+    /// How many `slots` and `degree` entries [`build`] needs for `n` switches of degree `d`.
+    pub fn of(n: u32, d: u16) -> Self {
+        RandomShortcutSizes {
+            slots: (n as usize).saturating_mul(d as usize),
+            degree: (n as usize).saturating_add(eligible::scratch_len(n)),
+        }
     }
 }
 
 /// Builds the ring-based random shortcut graph of `n` switches and target degree `d`
-/// (spec/topologies.md §3) in `slots` / `degree` (sizes from [`storage_needed`]), drawing
+/// (spec/topologies.md §3) in `slots` / `degree` (sizes from [`RandomShortcutSizes::of`]), drawing
 /// from `rng`.
 ///
 /// Errors: `n < 3`, `d < 2` or `d >= n` ([`TopologyError::Invalid`]); buffers shorter than
-/// [`storage_needed`] ([`TopologyError::Capacity`]).
+/// [`RandomShortcutSizes::of`] ([`TopologyError::Capacity`]).
 pub fn build<'a>(
     n: u32,
     d: u16,
@@ -79,7 +81,7 @@ pub fn build<'a>(
             rule: "a random shortcut graph needs 2 <= d < n (and d < 65535)",
         }));
     }
-    let need = storage_needed(n, d);
+    let need = RandomShortcutSizes::of(n, d);
     let short_degree = TopologyError::Capacity(CapacityError {
         what: "degree counters and candidate-set scratch",
         needed: need.degree as u64,
@@ -175,7 +177,7 @@ mod tests {
     use std::vec::Vec;
 
     fn make(n: u32, d: u16, seed: u64) -> (Vec<Slot>, Vec<u16>, RandomShortcutInfo) {
-        let need = storage_needed(n, d);
+        let need = RandomShortcutSizes::of(n, d);
         let mut slots = vec![Slot::EMPTY; need.slots];
         let mut deg = vec![0u16; need.degree];
         let info = build(n, d, &mut Rng::new(seed), &mut slots, &mut deg)
@@ -186,7 +188,7 @@ mod tests {
 
     /// Builds and checks the structural properties every instance must have.
     fn check_instance(n: u32, d: u16, seed: u64) -> RandomShortcutInfo {
-        let need = storage_needed(n, d);
+        let need = RandomShortcutSizes::of(n, d);
         let mut slots = vec![Slot::EMPTY; need.slots];
         let mut deg = vec![0u16; need.degree];
         let (g, info) = build(n, d, &mut Rng::new(seed), &mut slots, &mut deg).unwrap();
@@ -339,7 +341,7 @@ mod tests {
                 ..
             })
         ));
-        let need = storage_needed(60, 3);
+        let need = RandomShortcutSizes::of(60, 3);
         let mut slots = vec![Slot::EMPTY; need.slots];
         let mut deg = vec![0u16; need.degree - 1];
         let e = build(60, 3, &mut rng, &mut slots, &mut deg).unwrap_err();

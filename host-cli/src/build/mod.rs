@@ -6,8 +6,10 @@
 //! - [`network`]: a core `Network` built from a spec, owning the storage it borrows.
 //! - [`routing`]: choosing and building a routing algorithm for a network.
 //! - [`schedule`]: collective send schedules, in rank space or topology-aware.
+//! - [`bytes`]: byte sizes as users write them (`65536`, `1MiB`, `64kB`, `2^20`).
 //! - [`placement`]: process mappings — the job's nodes, rank order and placement optimisation.
 
+pub mod bytes;
 pub mod network;
 pub mod placement;
 pub mod routing;

@@ -1,20 +1,20 @@
 //! Process mappings on the host: choose the job's nodes and rank order (spec/mapping.md §1)
 //! and optimise the rank placement for a collective's total hops (§2–§4).
 //!
-//! Nodes are switches with one compute node each (the [DISS] model). Rank orders default to
-//! the ones that reproduce [DISS]'s numbers (reference-results.md A5): the random mapping
+//! Nodes are switches with one compute node each (the \[DISS\] model). Rank orders default to
+//! the ones that reproduce \[DISS\]'s numbers (reference-results.md A5): the random mapping
 //! places ranks in random order, the hierarchical-tree mapping in BFS order, ring and
 //! circulant mappings in traversal order. `RankOrderChoice::Ascending` gives the spec's
 //! ascending-node-id variant.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
 use jumpnet_core::analysis::{distance_hops, flatten, StepBuffers};
 use jumpnet_core::collective::Schedule;
 use jumpnet_core::mapping::{
     anneal, bfs_mapping, circulant_mapping, random_free_node, random_mapping, ring_mapping,
-    two_opt, AnnealConfig, BfsScratch, DistanceMatrix, FreeNodes, HopObjective, Message, NodeId,
+    two_opt, AnnealConfig, BfsBuffers, DistanceMatrix, FreeNodes, HopObjective, Message, NodeId,
     OptimiseOutcome, RankIndex, TwoOptConfig,
 };
 use jumpnet_core::rng::Rng;
@@ -50,7 +50,7 @@ impl MapStrategy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RankOrderChoice {
-    /// The order that reproduces [DISS]: random for random mappings, BFS order for trees,
+    /// The order that reproduces \[DISS\]: random for random mappings, BFS order for trees,
     /// traversal order for ring and circulant mappings.
     Paper,
     /// Ascending node id (spec/mapping.md §1 for random and tree mappings).
@@ -69,7 +69,7 @@ pub enum Optimiser {
     Anneal,
 }
 
-/// Checks the [DISS] node model: one terminal per switch.
+/// Checks the \[DISS\] node model: one terminal per switch.
 pub fn check_one_node_per_switch(net: &Network<'_>) -> Result<()> {
     if net.num_terminals() != net.num_switches() {
         bail!(
@@ -93,30 +93,29 @@ pub fn initial(
     if m == 0 || m > n {
         bail!("--ranks {m} is invalid: the topology has {n} nodes (use 1..={n})");
     }
-    let merr = |e: jumpnet_core::mapping::MappingError| anyhow!("mapping: {e}");
     let mut rng = Rng::new(seed);
     let mut out = vec![0; m as usize];
     match strategy {
         MapStrategy::Random => {
-            random_mapping(n, FreeNodes::All, &mut rng, &mut out).map_err(merr)?;
+            random_mapping(n, FreeNodes::All, &mut rng, &mut out).context("mapping")?;
             if order == RankOrderChoice::Paper {
                 rng.shuffle(&mut out);
             }
         }
         MapStrategy::Tree => {
-            let root = random_free_node(n, FreeNodes::All, &mut rng).map_err(merr)?;
+            let root = random_free_node(n, FreeNodes::All, &mut rng).context("mapping")?;
             let (mut queue, mut seen) = (vec![0; n as usize], vec![false; n as usize]);
             bfs_mapping(
                 net,
                 FreeNodes::All,
                 root,
                 &mut out,
-                BfsScratch {
+                BfsBuffers {
                     queue: &mut queue,
                     seen: &mut seen,
                 },
             )
-            .map_err(merr)?;
+            .context("mapping")?;
             if order == RankOrderChoice::Ascending {
                 out.sort_unstable();
             }
@@ -124,10 +123,10 @@ pub fn initial(
         // Ring and circulant mappings start at node 0 (spec/mapping.md §1 allows a random
         // start or 0; node 0 keeps group-structured topologies aligned, as in [DISS] §5).
         MapStrategy::Ring => {
-            ring_mapping(n, FreeNodes::All, 0, &mut out).map_err(merr)?;
+            ring_mapping(n, FreeNodes::All, 0, &mut out).context("mapping")?;
         }
         MapStrategy::Circulant => {
-            circulant_mapping(n, FreeNodes::All, 0, &mut out).map_err(merr)?;
+            circulant_mapping(n, FreeNodes::All, 0, &mut out).context("mapping")?;
         }
     }
     Ok(out)
@@ -152,7 +151,7 @@ impl Traffic {
             };
             schedule.num_messages() as usize
         ];
-        let n = flatten(schedule, &mut messages).map_err(|e| anyhow!("{e}"))?;
+        let n = flatten(schedule, &mut messages)?;
         messages.truncate(n);
         Ok(Traffic {
             messages,
@@ -164,7 +163,7 @@ impl Traffic {
 /// Hop statistics of a placement.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct HopStats {
-    /// Total router hops ([DISS] total hop count).
+    /// Total router hops (\[DISS\] total hop count).
     pub total_hops: u64,
     /// Messages.
     pub messages: u64,
@@ -194,8 +193,7 @@ pub fn hop_stats<S: Schedule>(
             max_hops: Some(&mut max),
             ..StepBuffers::default()
         },
-    )
-    .map_err(|e| anyhow!("{e}"))?;
+    )?;
     Ok(HopStats {
         total_hops: s.total_hops,
         messages: s.messages,
@@ -217,10 +215,8 @@ pub fn optimise(
 ) -> Result<Option<OptimiseOutcome>> {
     let mut offsets = vec![0u32; traffic.ranks as usize + 1];
     let mut items = vec![0u32; RankIndex::items_needed(&traffic.messages)];
-    let index = RankIndex::build(&traffic.messages, traffic.ranks, &mut offsets, &mut items)
-        .map_err(|e| anyhow!("{e}"))?;
-    let mut obj = HopObjective::new(*dm, &traffic.messages, index).map_err(|e| anyhow!("{e}"))?;
-    let merr = |e: jumpnet_core::mapping::MappingError| anyhow!("optimiser: {e}");
+    let index = RankIndex::build(&traffic.messages, traffic.ranks, &mut offsets, &mut items)?;
+    let mut obj = HopObjective::new(*dm, &traffic.messages, index)?;
     Ok(match optimiser {
         Optimiser::None => None,
         Optimiser::TwoOpt => {
@@ -233,7 +229,7 @@ pub fn optimise(
                 two_opt(&mut obj, placement, &cfg, &mut |i, best| {
                     progress(i, iterations, best)
                 })
-                .map_err(merr)?,
+                .context("optimiser")?,
             )
         }
         Optimiser::Anneal => {
@@ -245,7 +241,7 @@ pub fn optimise(
                 anneal(&mut obj, placement, &mut scratch, &cfg, &mut |i, best| {
                     progress(i, iterations, best)
                 })
-                .map_err(merr)?,
+                .context("optimiser")?,
             )
         }
     })

@@ -1,10 +1,11 @@
 //! Choosing and building a routing algorithm for a network (spec/routing.md), with the
 //! storage the table-based ones need.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
+use jumpnet_core::routing::dimension_order::dateline::dateline_hop;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::dragonfly::valiant::{DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::{self, LidPolicy};
@@ -12,7 +13,10 @@ use jumpnet_core::routing::{
     deadlock::cycle::Frame, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, HyperXDor,
     HypercubeEcube, MinimalRouting, Routing, TorusDor, TorusVcs,
 };
-use jumpnet_core::topology::{Network, Topology};
+use jumpnet_core::routing::{Hop, PacketState, RouteEntry, RoutingError, TableSet};
+use jumpnet_core::topology::{Network, Port, Topology};
+
+use crate::io::lft::{VcRule, RULE_CLASSES};
 
 /// Routing algorithms selectable on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -88,18 +92,13 @@ impl RouteAlgo {
     }
 
     /// For routings whose port is destination-based but whose VC depends on the packet's
-    /// path (dateline-style rules): the single-VC algorithm with the same ports, and the VC
-    /// rule a switch applies on top of its forwarding table.
-    pub fn port_tables(self) -> Option<(RouteAlgo, &'static str)> {
+    /// path: the single-VC algorithm with the same ports, and the [`VcRule`] under which
+    /// the tables give a VC per input class (`route table` exports it, `route check
+    /// --table` follows it).
+    pub fn port_tables(self) -> Option<(RouteAlgo, VcRule)> {
         match self {
-            RouteAlgo::DorDateline => Some((
-                RouteAlgo::Dor,
-                "VC rule: VC0 on entering a dimension, VC1 after crossing its wrap-around link",
-            )),
-            RouteAlgo::DfMinimal => Some((
-                RouteAlgo::DfMinimal1vc,
-                "VC rule: VC0 until the global hop, VC1 from the global channel on",
-            )),
+            RouteAlgo::DorDateline => Some((RouteAlgo::Dor, VcRule::Dateline)),
+            RouteAlgo::DfMinimal => Some((RouteAlgo::DfMinimal1vc, VcRule::InputVc)),
             _ => None,
         }
     }
@@ -129,8 +128,11 @@ pub struct RoutingInfo {
     pub paths_per_layer: Vec<u64>,
     /// DFSSSP: cycles broken.
     pub cycles_broken: Option<u64>,
-    /// How VCs are chosen when the tables hold ports only.
-    pub vc_rule: Option<String>,
+    /// The VC rule of rule tables ([`VcRule`]): the entries give a VC per input class.
+    pub vc_rule: Option<VcRule>,
+    /// What the rule's input class means.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_rule_text: Option<String>,
 }
 
 /// Storage for routings that need tables (minimal BFS, DFSSSP).
@@ -183,10 +185,6 @@ impl RouteStore {
     }
 }
 
-fn rerr(e: jumpnet_core::routing::RoutingError) -> anyhow::Error {
-    anyhow!("{e}")
-}
-
 /// All-pairs switch distances (for minimality checks and minimal routing).
 pub fn distance_matrix<'a>(
     net: &Network<'_>,
@@ -195,15 +193,13 @@ pub fn distance_matrix<'a>(
 ) -> Result<DistanceMatrix<'a>> {
     let n = net.num_switches() as usize;
     let entries = DistanceMatrix::entries_needed(net) as usize;
-    if entries > (1usize << 31) {
-        bail!(
-            "all-pairs distances of {n} switches need {} GiB: too large",
-            (entries * 2) >> 30
-        );
-    }
+    crate::build::network::check_alloc::<u16>(
+        &format!("all-pairs distances of {n} switches"),
+        entries as u128,
+    )?;
     dist.resize(entries, 0);
     queue.resize(n, 0);
-    DistanceMatrix::compute(net, dist, queue).map_err(rerr)
+    Ok(DistanceMatrix::compute(net, dist, queue)?)
 }
 
 /// Builds `opts.algo` on `net`; the routing borrows `store`.
@@ -226,30 +222,26 @@ pub fn build<'a>(
     let routing: Box<dyn Routing + 'a> = match (opts.algo, net) {
         (RouteAlgo::Minimal, _) => {
             let dm = distance_matrix(net, &mut store.dist, &mut store.queue)?;
-            Box::new(MinimalRouting::new(net, dm).map_err(rerr)?)
+            Box::new(MinimalRouting::new(net, dm)?)
         }
         (RouteAlgo::Dfsssp, _) => {
             let s = DfssspSizes::of(net);
-            if s.bytes() > (8usize << 30) {
-                bail!(
-                    "DFSSSP on this network needs {} GiB of tables: too large",
-                    s.bytes() >> 30
-                );
-            }
+            crate::build::network::check_memory(
+                "DFSSSP tables of this network",
+                s.bytes() as u128,
+            )?;
             store.resize(&s);
             let cfg = DfssspConfig {
                 max_layers: opts.max_layers,
                 ..DfssspConfig::default()
             };
-            let (r, rep) = dfsssp(net, &cfg, store.dfsssp()).map_err(rerr)?;
+            let (r, rep) = dfsssp(net, &cfg, store.dfsssp())?;
             info.layers_needed = Some(rep.layers_needed);
             info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
             info.cycles_broken = Some(rep.cycles_broken);
             Box::new(r)
         }
-        (RouteAlgo::Dor, Network::Torus(t)) => {
-            Box::new(TorusDor::new(t, TorusVcs::Single).map_err(rerr)?)
-        }
+        (RouteAlgo::Dor, Network::Torus(t)) => Box::new(TorusDor::new(t, TorusVcs::Single)?),
         (RouteAlgo::Dor, Network::HyperX(h)) => Box::new(HyperXDor::new(h)),
         (RouteAlgo::Dor | RouteAlgo::Ecube, Network::Hypercube(h)) => {
             Box::new(HypercubeEcube::new(h))
@@ -257,11 +249,11 @@ pub fn build<'a>(
         (RouteAlgo::Dor, _) => return Err(wrong("a torus, mesh, HyperX or hypercube")),
         (RouteAlgo::Ecube, _) => return Err(wrong("a hypercube")),
         (RouteAlgo::DorDateline, Network::Torus(t)) => {
-            Box::new(TorusDor::new(t, TorusVcs::Dateline).map_err(rerr)?)
+            Box::new(TorusDor::new(t, TorusVcs::Dateline)?)
         }
         (RouteAlgo::DorDateline, _) => return Err(wrong("a torus")),
         (RouteAlgo::Greedy, Network::Circulant(c)) => Box::new(CirculantGreedy::new(c)),
-        (RouteAlgo::Naf, Network::Circulant(c)) => Box::new(CirculantNaf::new(c).map_err(rerr)?),
+        (RouteAlgo::Naf, Network::Circulant(c)) => Box::new(CirculantNaf::new(c)?),
         (RouteAlgo::Greedy | RouteAlgo::Naf, _) => {
             return Err(wrong("a ring or circulant (naf: G(n, log2 n))"))
         }
@@ -295,7 +287,7 @@ pub fn build<'a>(
                 max_layers: opts.max_layers,
                 ..DfssspConfig::default()
             };
-            let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp()).map_err(rerr)?;
+            let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp())?;
             info.layers_needed = Some(rep.layers_needed);
             info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
             info.cycles_broken = Some(rep.cycles_broken);
@@ -312,4 +304,129 @@ pub fn build<'a>(
     };
     info.vcs = routing.num_vcs();
     Ok((routing, info))
+}
+
+/// Packs the VCs of the two input classes of a rule-table entry into [`RouteEntry::vc`]
+/// (class 0 in the low nibble) for storage in a core [`TableSet`].
+pub fn pack_class_vcs(vc: [u8; RULE_CLASSES]) -> u8 {
+    (vc[0] & 0x0f) | (vc[1] << 4)
+}
+
+/// Routing from rule tables (spec/routing.md §2, §4; [`VcRule`]): the port comes from the
+/// table of the current switch, the VC from the entry's column for the packet's input
+/// class, which the rule computes from the packet's history as a switch would from the input
+/// port and VC.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleTableRouting<'a> {
+    net: &'a Network<'a>,
+    rule: VcRule,
+    routes: TableSet<'a, RouteEntry>,
+}
+
+impl<'a> RuleTableRouting<'a> {
+    /// Routing over `routes` (one table per switch, entries with VCs packed by
+    /// [`pack_class_vcs`]) under `rule`. The dateline rule needs a torus with wrap-around
+    /// links.
+    pub fn new(
+        net: &'a Network<'a>,
+        rule: VcRule,
+        routes: TableSet<'a, RouteEntry>,
+    ) -> Result<Self> {
+        if rule == VcRule::Dateline && !matches!(net, Network::Torus(t) if t.wraps()) {
+            return Err(anyhow!(
+                "the VC rule dateline needs a torus (wrap-around links), but the topology is {}",
+                net.family().name()
+            ));
+        }
+        if routes.switches() != net.num_switches() || routes.destinations() != net.num_terminals() {
+            return Err(anyhow!(
+                "tables need one table per switch and one entry per terminal"
+            ));
+        }
+        Ok(RuleTableRouting { net, rule, routes })
+    }
+
+    /// Input class of a packet in `state` about to leave `at` on network port `port`;
+    /// updates the rule's history in `state`.
+    fn class(&self, at: u32, port: u16, state: &mut PacketState) -> Result<usize, RoutingError> {
+        match (self.rule, self.net) {
+            (VcRule::Dateline, Network::Torus(t)) => {
+                // dateline_hop returns 1 iff the packet crossed the dateline of the port's
+                // dimension before this hop (and records this hop in `state.phase`).
+                Ok(dateline_hop(t, at, port, state)? as usize)
+            }
+            (VcRule::InputVc, _) => Ok((state.vc as usize).min(RULE_CLASSES - 1)),
+            (VcRule::Dateline, _) => Err(RoutingError::NotALink { switch: at, port }),
+        }
+    }
+}
+
+impl Routing for RuleTableRouting<'_> {
+    fn num_vcs(&self) -> u8 {
+        RULE_CLASSES as u8
+    }
+
+    fn inject(
+        &self,
+        src: jumpnet_core::topology::TerminalId,
+        dst: jumpnet_core::topology::TerminalId,
+    ) -> Result<PacketState, RoutingError> {
+        let n = self.net.num_terminals();
+        for t in [src, dst] {
+            if t >= n {
+                return Err(RoutingError::TerminalOutOfRange {
+                    terminal: t,
+                    terminals: n,
+                });
+            }
+        }
+        let s = self
+            .net
+            .terminal_switch(src)
+            .ok_or(RoutingError::TerminalOutOfRange {
+                terminal: src,
+                terminals: n,
+            })?;
+        Ok(PacketState::new(s))
+    }
+
+    fn next_hop(
+        &self,
+        at: u32,
+        state: &mut PacketState,
+        dst: jumpnet_core::topology::TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let n = self.net.num_switches();
+        if at >= n {
+            return Err(RoutingError::SwitchOutOfRange {
+                switch: at,
+                switches: n,
+            });
+        }
+        let entry = match self.routes.lookup(at, dst) {
+            Some(e) if e.is_route() => e,
+            _ => {
+                return Err(RoutingError::NoRoute {
+                    switch: at,
+                    terminal: dst,
+                })
+            }
+        };
+        match self.net.port(at, entry.port) {
+            Port::Terminal(_) => Ok(Hop::Eject { port: entry.port }),
+            Port::Link(_) => {
+                let class = self.class(at, entry.port, state)?;
+                let vc = (entry.vc >> (4 * class)) & 0x0f;
+                state.vc = vc;
+                Ok(Hop::Forward {
+                    port: entry.port,
+                    vc,
+                })
+            }
+            Port::Unconnected => Err(RoutingError::NotALink {
+                switch: at,
+                port: entry.port,
+            }),
+        }
+    }
 }

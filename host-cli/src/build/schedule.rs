@@ -6,11 +6,14 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
 use jumpnet_core::collective::{
+    bcast_select::{self, BcastAlgorithm},
+    byte_totals,
     dragonfly::{self, Placement},
-    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Broadcast, Bruck, DataLayout,
+    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Bruck, ByteTotals, DataLayout,
     ListSchedule, LowerMedian, Message, RecursiveDoubling, RingAllgather, RingAllreduce,
-    ScatterAllgather, Schedule, Semantics,
+    ScatterAllgather, Schedule, ScheduleError, Semantics,
 };
+use jumpnet_core::error::InvalidParam;
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{Network, Topology};
 
@@ -114,6 +117,10 @@ pub struct CollectiveRequest {
     pub root: u32,
     /// Message size in bytes (per block for alltoall/allgather, whole vector otherwise).
     pub bytes: u64,
+    /// Bytes per element of reductions: ring allreduce cuts its vector of
+    /// `bytes / elem_bytes` elements at element boundaries (spec/collectives.md §4).
+    /// Recursive-doubling allreduce always sends the whole vector, so it does not chunk.
+    pub elem_bytes: u32,
     /// Job placement on the topology.
     pub placement: JobPlacement,
     /// Seed for random placements.
@@ -128,6 +135,15 @@ pub struct OwnedSchedule {
     pub terminals: Option<Vec<u32>>,
     /// Human description.
     pub description: String,
+    /// Whether the algorithm delivers some blocks more than once by design (scatter +
+    /// allgather broadcasts, RFATA), so the symbolic checker must allow redundant
+    /// deliveries; every other algorithm is checked strictly. Set by each algorithm.
+    pub allow_redundant: bool,
+    /// The algorithm `bcast-auto` picked (MPICH selection, spec/collectives.md §5); `None`
+    /// for every other algorithm.
+    pub selected: Option<Algorithm>,
+    /// Per-rank buffer bytes and the bytes of all messages, exact (checked when built).
+    pub totals: ByteTotals,
 }
 
 #[derive(Debug)]
@@ -155,90 +171,167 @@ impl OwnedSchedule {
                 own,
             } => AnySchedule::List(
                 ListSchedule::new(*ranks, *semantics, *layout, messages, own.as_deref())
-                    .map_err(|e| anyhow!("message list: {e}"))?,
+                    .context("message list")?,
             ),
         })
     }
 
-    /// Whether redundant deliveries are part of the algorithm (checker option).
-    pub fn allows_redundant(&self) -> bool {
-        self.description.contains("redundant")
+    /// A schedule as built by one algorithm, before its byte totals are checked.
+    fn new(
+        inner: Inner,
+        terminals: Option<Vec<u32>>,
+        description: String,
+        allow_redundant: bool,
+    ) -> Self {
+        OwnedSchedule {
+            inner,
+            terminals,
+            description,
+            allow_redundant,
+            selected: None,
+            totals: ByteTotals {
+                buffer: 0,
+                messages: 0,
+            },
+        }
     }
 }
 
-fn sched_err(e: jumpnet_core::collective::ScheduleError) -> anyhow::Error {
-    anyhow!("{e}")
-}
-
-/// Builds the requested schedule (`net` is required by topology-aware algorithms).
+/// Builds the requested schedule (`net` is required by topology-aware algorithms). Every
+/// error says `building <algorithm>`; sizes whose byte totals reach 2^64 are errors.
 pub fn build(req: &CollectiveRequest, net: Option<&OwnedNetwork>) -> Result<OwnedSchedule> {
-    use Algorithm as A;
-    if req.algorithm.needs_topology() {
-        let net = net.ok_or_else(|| {
-            anyhow!(
-                "{} is topology-aware: give --topology (a dragonfly for tree/llf/glf/forest/dragonfly-a2a/gfa2a/rfa2a, a galaxyfly for sfata/rfata)",
-                req.algorithm.name()
-            )
-        })?;
-        return build_topology_aware(req, net);
+    (|| -> Result<OwnedSchedule> {
+        let mut owned = if req.algorithm.needs_topology() {
+            let net = net.ok_or_else(|| {
+                anyhow!(
+                    "{} is topology-aware: give --topology (a dragonfly for tree/llf/glf/forest/dragonfly-a2a/gfa2a/rfa2a, a galaxyfly for sfata/rfata)",
+                    req.algorithm.name()
+                )
+            })?;
+            build_topology_aware(req, net)?
+        } else {
+            build_rank_space(req)?
+        };
+        owned.totals = checked_totals(&owned, req)?;
+        Ok(owned)
+    })()
+    .with_context(|| format!("building {}", req.algorithm.name()))
+}
+
+/// The schedule's [`ByteTotals`], or an error naming `--bytes` when they reach 2^64.
+fn checked_totals(owned: &OwnedSchedule, req: &CollectiveRequest) -> Result<ByteTotals> {
+    let s = owned.schedule()?;
+    byte_totals(&s).map_err(|e| match e {
+        ScheduleError::Invalid(InvalidParam {
+            param: "bytes",
+            rule,
+            ..
+        }) => anyhow!(
+            "--bytes {} is too large for {} over {} ranks: {rule} (--bytes must keep one rank's buffer and the sum of all message sizes below 2^64 bytes)",
+            req.bytes,
+            req.algorithm.name(),
+            s.ranks()
+        ),
+        e => e.into(),
+    })
+}
+
+/// The command-line algorithm MPICH's selection stands for.
+pub fn bcast_pick(alg: BcastAlgorithm) -> Algorithm {
+    match alg {
+        BcastAlgorithm::Binomial => Algorithm::Bcast,
+        BcastAlgorithm::ScatterRecursiveDoubling => Algorithm::BcastScatterRd,
+        BcastAlgorithm::ScatterRing => Algorithm::BcastScatterRing,
     }
+}
+
+/// The rank-space (closed-form MPICH) algorithms.
+fn build_rank_space(req: &CollectiveRequest) -> Result<OwnedSchedule> {
+    use Algorithm as A;
     let n = req
         .ranks
         .ok_or_else(|| anyhow!("give --ranks N (number of ranks)"))?;
-    let (s, what) = match req.algorithm {
+    let (s, what, allow_redundant) = match req.algorithm {
         A::Bcast => (
-            AnySchedule::Binomial(Binomial::new(n, req.root, req.bytes).map_err(sched_err)?),
+            AnySchedule::Binomial(Binomial::new(n, req.root, req.bytes)?),
             "binomial broadcast".to_string(),
+            false,
         ),
         A::BcastAuto => {
-            let b = Broadcast::auto(n, req.root, req.bytes).map_err(sched_err)?;
-            let name = match b {
-                Broadcast::Binomial(_) => "binomial",
-                Broadcast::Scatter(_) => "scatter + allgather",
-            };
-            (
-                AnySchedule::Broadcast(b),
-                format!("MPICH-selected broadcast ({name}; redundant deliveries allowed)"),
-            )
+            // MPICH's choice is built exactly as if it had been named, so it gets that
+            // algorithm's checker rule.
+            let picked = bcast_pick(bcast_select::select(req.bytes, n));
+            let mut owned = build_rank_space(&CollectiveRequest {
+                algorithm: picked,
+                ..req.clone()
+            })?;
+            owned.description = format!(
+                "MPICH selection for {} bytes over {n} ranks: {} ({})",
+                req.bytes,
+                picked.name(),
+                owned.description,
+            );
+            owned.selected = Some(picked);
+            return Ok(owned);
         }
         A::BcastScatterRd | A::BcastScatterRing => {
-            let kind = if req.algorithm == A::BcastScatterRd {
-                AllgatherKind::RecursiveDoubling
+            let (kind, what) = if req.algorithm == A::BcastScatterRd {
+                (AllgatherKind::RecursiveDoubling, "recursive-doubling")
             } else {
-                AllgatherKind::Ring
+                (AllgatherKind::Ring, "ring")
             };
             (
-                AnySchedule::ScatterAllgather(
-                    ScatterAllgather::new(n, req.root, req.bytes, kind).map_err(sched_err)?,
-                ),
-                "scatter + allgather broadcast (redundant deliveries allowed)".to_string(),
+                AnySchedule::ScatterAllgather(ScatterAllgather::new(n, req.root, req.bytes, kind)?),
+                format!("scatter + {what} allgather broadcast"),
+                // After the scatter a rank already holds its subtree's pieces; the
+                // allgather delivers some of them again (MPICH behaviour).
+                true,
             )
         }
         A::Allreduce => (
-            AnySchedule::RecursiveDoubling(
-                RecursiveDoubling::new(n, req.bytes).map_err(sched_err)?,
-            ),
+            AnySchedule::RecursiveDoubling(RecursiveDoubling::new(n, req.bytes)?),
             "recursive-doubling allreduce".to_string(),
+            false,
         ),
-        A::AllreduceRing => (
-            AnySchedule::RingAllreduce(RingAllreduce::new(n, req.bytes, 1).map_err(sched_err)?),
-            "ring allreduce".to_string(),
-        ),
+        A::AllreduceRing => {
+            let e = req.elem_bytes;
+            if e == 0 {
+                bail!("--elem-bytes 0 is invalid: an element has at least 1 byte");
+            }
+            let rest = req.bytes % e as u64;
+            if rest != 0 {
+                let below = req.bytes - rest;
+                bail!(
+                    "--bytes {} is not a multiple of --elem-bytes {e}: ring allreduce cuts the vector into chunks of whole {e}-byte elements; give --bytes as a multiple of {e} (e.g. {}) or another --elem-bytes",
+                    req.bytes,
+                    if below > 0 { below } else { e as u64 }
+                );
+            }
+            let elements = req.bytes / e as u64;
+            (
+                AnySchedule::RingAllreduce(RingAllreduce::new(n, elements, e)?),
+                format!("ring allreduce ({elements} elements of {e} bytes)"),
+                false,
+            )
+        }
         A::AllgatherRing => (
-            AnySchedule::RingAllgather(RingAllgather::new(n, req.bytes).map_err(sched_err)?),
+            AnySchedule::RingAllgather(RingAllgather::new(n, req.bytes)?),
             "ring allgather".to_string(),
+            false,
         ),
         A::Alltoall => (
-            AnySchedule::Bruck(Bruck::new(n, req.bytes).map_err(sched_err)?),
+            AnySchedule::Bruck(Bruck::new(n, req.bytes)?),
             "Bruck alltoall".to_string(),
+            false,
         ),
         _ => bail!("internal: {:?} is topology-aware", req.algorithm),
     };
-    Ok(OwnedSchedule {
-        inner: Inner::Closed(s),
-        terminals: None,
-        description: what,
-    })
+    Ok(OwnedSchedule::new(
+        Inner::Closed(s),
+        None,
+        what,
+        allow_redundant,
+    ))
 }
 
 /// Chooses the job's terminals (rank → terminal).
@@ -264,10 +357,12 @@ pub fn place_job(
     })
 }
 
+/// The topology-aware algorithms (errors get their `building <algorithm>` context in
+/// [`build`], whichever arm they come from).
 fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<OwnedSchedule> {
     use Algorithm as A;
     let t = net.network();
-    let built: Result<OwnedSchedule> = match (&t, req.algorithm) {
+    match (&t, req.algorithm) {
         (Network::Dragonfly(df), A::Tree | A::Llf | A::Glf | A::Forest) => {
             let n = req.ranks.unwrap_or(t.num_terminals());
             let terminals = place_job(&t, n, req.placement, req.seed)?;
@@ -275,12 +370,13 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 bail!("--root {} is invalid: ranks are 0..{n}", req.root);
             }
             if req.algorithm == A::Tree {
-                let b = Binomial::new(n, req.root, req.bytes).map_err(sched_err)?;
-                return Ok(OwnedSchedule {
-                    inner: Inner::Closed(AnySchedule::Binomial(b)),
-                    terminals: Some(terminals),
-                    description: "Dragonfly TREE (binomial over the job ranks)".into(),
-                });
+                let b = Binomial::new(n, req.root, req.bytes)?;
+                return Ok(OwnedSchedule::new(
+                    Inner::Closed(AnySchedule::Binomial(b)),
+                    Some(terminals),
+                    "Dragonfly TREE (binomial over the job ranks)".into(),
+                    false,
+                ));
             }
             let job: Vec<Placement> = terminals
                 .iter()
@@ -299,22 +395,22 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
             };
             let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
             let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(n as usize).scratch];
-            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })
-                .map_err(sched_err)?;
+            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })?;
             let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
             let used = s.messages().len();
             msgs.truncate(used);
-            Ok(OwnedSchedule {
-                inner: Inner::List {
+            Ok(OwnedSchedule::new(
+                Inner::List {
                     ranks,
                     semantics,
                     layout,
                     messages: msgs,
                     own: None,
                 },
-                terminals: Some(terminals),
-                description: format!("Dragonfly {} broadcast", req.algorithm.name().to_uppercase()),
-            })
+                Some(terminals),
+                format!("Dragonfly {} broadcast", req.algorithm.name().to_uppercase()),
+                false,
+            ))
         }
         (Network::Dragonfly(df), A::DragonflyA2a | A::Gfa2a | A::Rfa2a) => {
             let (g, a) = (df.g(), df.a());
@@ -339,17 +435,18 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 )?;
                 (msgs, format!("{:?} all-to-all broadcast (router level)", req.algorithm).to_uppercase())
             };
-            Ok(OwnedSchedule {
-                inner: Inner::List {
+            Ok(OwnedSchedule::new(
+                Inner::List {
                     ranks: routers as u32,
                     semantics: Semantics::Allgather,
                     layout: DataLayout::uniform(routers as u32, req.bytes),
                     messages: msgs,
                     own: None,
                 },
-                terminals: Some(router_terminals(&t, routers as u32)),
+                Some(router_terminals(&t, routers as u32)),
                 description,
-            })
+                false,
+            ))
         }
         (Network::Galaxyfly(gf), A::Sfata | A::Rfata) => {
             let s = gf.num_supernodes();
@@ -359,40 +456,42 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
                 bail!("--root {} is invalid for SFATA/RFATA: the root is a supernode in 0..{s}", req.root);
             }
             let mut own = vec![0u32; n];
-            let (msgs, description) = if req.algorithm == A::Sfata {
+            let (msgs, description, allow_redundant) = if req.algorithm == A::Sfata {
                 let msgs = generate(
                     2 * n.saturating_sub(1),
                     galaxyfly::GalaxyflySizes::of_sfata(s, a).scratch,
                     |msgs, scratch| galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs, own: &mut own, scratch }).map(used),
                 )?;
-                (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string())
+                // No router receives a packet twice ([GF-A2A] AvgPacket = 0).
+                (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string(), false)
             } else {
                 let msgs = generate(
                     galaxyfly::rfata::message_count(s, a) as usize,
                     galaxyfly::GalaxyflySizes::of_rfata(s, a).scratch,
                     |msgs, scratch| galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs, own: &mut own, scratch }).map(used),
                 )?;
-                (msgs, "Galaxyfly RFATA all-to-all broadcast (redundant deliveries by design)".to_string())
+                // Distribution resends a supernode's own subtree (spec §7: AvgPacket > 0).
+                (msgs, "Galaxyfly RFATA all-to-all broadcast".to_string(), true)
             };
-            Ok(OwnedSchedule {
-                inner: Inner::List {
+            Ok(OwnedSchedule::new(
+                Inner::List {
                     ranks: n as u32,
                     semantics: Semantics::Allgather,
                     layout: DataLayout::uniform(n as u32, req.bytes),
                     messages: msgs,
                     own: Some(own),
                 },
-                terminals: Some(router_terminals(&t, n as u32)),
+                Some(router_terminals(&t, n as u32)),
                 description,
-            })
+                allow_redundant,
+            ))
         }
         _ => bail!(
             "{} does not run on {}: tree/llf/glf/forest/dragonfly-a2a/gfa2a/rfa2a need a dragonfly, sfata/rfata a galaxyfly",
             req.algorithm.name(),
             net.spec().family_name()
         ),
-    };
-    built.with_context(|| format!("building {}", req.algorithm.name()))
+    }
 }
 
 /// Runs a core schedule generator on `capacity` message slots and `scratch_len` words of
@@ -407,7 +506,7 @@ fn generate(
 ) -> Result<Vec<Message>> {
     let mut msgs = vec![EMPTY_MESSAGE; capacity];
     let mut scratch = vec![0u32; scratch_len];
-    let used = generator(&mut msgs, &mut scratch).map_err(sched_err)?;
+    let used = generator(&mut msgs, &mut scratch)?;
     msgs.truncate(used);
     Ok(msgs)
 }
@@ -428,4 +527,51 @@ fn router_terminals(t: &Network<'_>, routers: u32) -> Vec<u32> {
         }
     }
     first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rank_space(algorithm: Algorithm, ranks: u32, bytes: u64) -> OwnedSchedule {
+        build(
+            &CollectiveRequest {
+                algorithm,
+                ranks: Some(ranks),
+                root: 0,
+                bytes,
+                elem_bytes: 4,
+                placement: JobPlacement::Consecutive,
+                seed: 0,
+            },
+            None,
+        )
+        .expect("builds")
+    }
+
+    #[test]
+    fn redundancy_rule_is_the_algorithms_not_the_descriptions() {
+        // MPICH picks binomial below 12288 bytes (spec §5): checked strictly, even though
+        // the description of an auto-selected broadcast is free text.
+        let small = rank_space(Algorithm::BcastAuto, 64, 12287);
+        assert_eq!(small.selected, Some(Algorithm::Bcast));
+        assert!(!small.allow_redundant);
+        let medium = rank_space(Algorithm::BcastAuto, 64, 12288);
+        assert_eq!(medium.selected, Some(Algorithm::BcastScatterRd));
+        assert!(medium.allow_redundant);
+        let long = rank_space(Algorithm::BcastAuto, 64, 524288);
+        assert_eq!(long.selected, Some(Algorithm::BcastScatterRing));
+        assert!(long.allow_redundant);
+        for a in [
+            Algorithm::Bcast,
+            Algorithm::Allreduce,
+            Algorithm::AllreduceRing,
+            Algorithm::AllgatherRing,
+            Algorithm::Alltoall,
+        ] {
+            let s = rank_space(a, 12, 64);
+            assert!(!s.allow_redundant, "{a:?}");
+            assert_eq!(s.selected, None);
+        }
+    }
 }

@@ -695,6 +695,49 @@ mod tests {
     }
 
     #[test]
+    fn arrangement_words_have_one_meaning() {
+        // spec/topologies.md §7: "relative" is the palm tree (CAMINOS); the mirror image is
+        // named relative-mirror on the command line and in core alike.
+        let arrangement = |w: &str| {
+            let spec = TopologySpec::parse(&words(&format!(
+                "dragonfly g=9 a=4 p=2 h=2 arrangement={w}"
+            )))
+            .unwrap();
+            match spec.network_spec().unwrap() {
+                Some(NetworkSpec::Dragonfly { arrangement, .. }) => arrangement,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(arrangement("relative"), GlobalArrangement::PalmTree);
+        assert_eq!(arrangement("palm-tree"), GlobalArrangement::PalmTree);
+        assert_eq!(arrangement("absolute"), GlobalArrangement::Consecutive);
+        // Every core arrangement's own name parses back to it.
+        for a in [
+            GlobalArrangement::Consecutive,
+            GlobalArrangement::PalmTree,
+            GlobalArrangement::RelativeMirror,
+        ] {
+            assert_eq!(arrangement(a.name()), a, "{}", a.name());
+        }
+        // The palm tree sends link i of group G to group (G − i − 1) mod g; the mirror to
+        // (G + i + 1) mod g: group 0's link 0 reaches group 8 and group 1 respectively.
+        let peer_group = |w: &str| {
+            let spec = TopologySpec::parse(&words(&format!(
+                "dragonfly g=9 a=4 p=2 h=2 arrangement={w}"
+            )))
+            .unwrap();
+            let net = crate::build::network::OwnedNetwork::build(&spec).unwrap();
+            let t = net.network();
+            use jumpnet_core::topology::Topology;
+            // Router 0 of group 0: ports 0..p terminals, then a − 1 local ports, then global.
+            let link = t.port(0, 2 + 3).link().unwrap();
+            link.peer / 4
+        };
+        assert_eq!(peer_group("relative"), 8);
+        assert_eq!(peer_group("relative-mirror"), 1);
+    }
+
+    #[test]
     fn parses_and_prints_back() {
         for s in [
             "ring n=8",

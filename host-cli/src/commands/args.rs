@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
+use crate::build::bytes::parse_size;
 use crate::build::network::OwnedNetwork;
 use crate::build::routing::{RouteAlgo, RouteOptions};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
@@ -49,9 +50,15 @@ pub struct ScheduleArgs {
     /// Root rank of broadcasts (root supernode for sfata/rfata).
     #[arg(long, default_value_t = 0)]
     pub root: u32,
-    /// Message size in bytes (per block for alltoall/allgather, whole buffer otherwise).
-    #[arg(long, default_value_t = 8)]
+    /// Message size in bytes (per block for alltoall/allgather, whole buffer otherwise):
+    /// 65536, 64KiB, 1MiB, 1GiB (binary), 64kB, 1MB, 1GB (decimal) or 2^20.
+    #[arg(long, default_value = "8", value_parser = parse_size, value_name = "SIZE")]
     pub bytes: u64,
+    /// Bytes per element of reductions: allreduce-ring cuts its --bytes vector into chunks of
+    /// whole elements (--bytes must be a multiple); allreduce (recursive doubling) sends
+    /// whole vectors and does not chunk.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    pub elem_bytes: u32,
     /// Topology of topology-aware algorithms, quoted: --topology "dragonfly g=9 a=4 p=2 h=2".
     #[arg(long, value_name = "TOPOLOGY")]
     pub topology: Option<String>,
@@ -79,6 +86,7 @@ impl ScheduleArgs {
                 ranks: self.ranks,
                 root: self.root,
                 bytes: self.bytes,
+                elem_bytes: self.elem_bytes,
                 placement: self.placement,
                 seed: self.seed,
             },

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
@@ -163,6 +163,7 @@ pub fn rank_schedule(
             ranks: Some(ranks),
             root,
             bytes: 8,
+            elem_bytes: 4,
             placement: JobPlacement::Consecutive,
             seed: 0,
         },
@@ -262,7 +263,7 @@ impl RoutedPaths {
                     walk::walk(topo, routing, a, b, limit, |s| {
                         list.push(channel_index(radix, s.from, s.port) as ChannelId)
                     })
-                    .map_err(|e| anyhow!("routing {a} -> {b}: {e}"))?;
+                    .with_context(|| format!("routing {a} -> {b}"))?;
                 }
             }
         }
@@ -405,10 +406,10 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
     if req.patterns.is_empty() {
         bail!("give at least one traffic pattern (--patterns bcmp,shfl,trns)");
     }
-    let grid = Grid::new(req.side).map_err(|e| anyhow!("{e}"))?;
-    let torus = Torus::torus(&[req.side as u32, req.side as u32], 1).map_err(|e| anyhow!("{e}"))?;
+    let grid = Grid::new(req.side)?;
+    let torus = Torus::torus(&[req.side as u32, req.side as u32], 1)?;
     let net = Network::Torus(torus.clone());
-    let dor = TorusDor::new(&torus, TorusVcs::Single).map_err(|e| anyhow!("{e}"))?;
+    let dor = TorusDor::new(&torus, TorusVcs::Single)?;
     let paths = RoutedPaths::build(&net, &dor)?;
     let nodes = grid.nodes();
     let mut dest = vec![0 as Address; nodes * req.patterns.len()];
@@ -421,13 +422,12 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
             &mut scratch,
             &mut dest[i * nodes..(i + 1) * nodes],
         )
-        .map_err(|e| anyhow!("pattern {}: {e}", p.name()))?;
+        .with_context(|| format!("pattern {}", p.name()))?;
     }
-    let set = PatternSet::new(nodes, &dest).map_err(|e| anyhow!("{e}"))?;
+    let set = PatternSet::new(nodes, &dest)?;
     let mut loads = vec![0u32; paths.num_channels() as usize];
     let mut inv = vec![0 as Address; nodes];
-    let mut fitness =
-        ProxyFitness::new(&paths, set, &mut loads, &mut inv).map_err(|e| anyhow!("{e}"))?;
+    let mut fitness = ProxyFitness::new(&paths, set, &mut loads, &mut inv)?;
     let identity: Vec<Address> = (0..nodes as Address).collect();
     let identity_score = fitness.evaluate(&identity);
     let p = req.genes as usize;
@@ -440,7 +440,7 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
     let mut inverse = vec![0 as Address; nodes];
     let mut loads2 = vec![0u32; paths.num_channels() as usize];
     let mut inv2 = vec![0 as Address; nodes];
-    let fit = ProxyFitness::new(&paths, set, &mut loads2, &mut inv2).map_err(|e| anyhow!("{e}"))?;
+    let fit = ProxyFitness::new(&paths, set, &mut loads2, &mut inv2)?;
     let started = std::time::Instant::now();
     let engine = Ga::new(
         GaConfig {
@@ -460,15 +460,12 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
             order: &mut order,
             inverse: &mut inverse,
         },
-    )
-    .map_err(|e| anyhow!("{e}"))?;
+    )?;
     let bar = Progress::new("generations", req.generations as u64, req.progress);
     let mut best_gene = vec![0 as Address; nodes];
-    let outcome = engine
-        .run(req.generations, &mut best_gene, &mut |g, _| {
-            bar.set(g as u64 + 1)
-        })
-        .map_err(|e| anyhow!("{e}"))?;
+    let outcome = engine.run(req.generations, &mut best_gene, &mut |g, _| {
+        bar.set(g as u64 + 1)
+    })?;
     bar.finish();
     let best: ScoreRow = outcome.best.into();
     Ok(GaResult {
@@ -531,7 +528,7 @@ pub enum MapAction {
         #[command(flatten)]
         format: FormatArgs,
     },
-    /// Genetic node mapping on an n x n torus with dimension-order routing ([GA], spec/mapping.md §5).
+    /// Genetic node mapping on an n x n torus with dimension-order routing (\[GA\], spec/mapping.md §5).
     Ga {
         /// Torus side n (n x n nodes).
         #[arg(long, default_value_t = 8)]

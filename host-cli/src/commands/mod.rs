@@ -16,6 +16,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 pub mod args;
+pub mod inspect;
 pub mod map;
 pub mod report;
 pub mod route;

@@ -1,5 +1,5 @@
 //! `jumpnet report`: the main job. Compares topologies on a scenario (by default the embedded
-//! [DISS] chapter-5 comparison at N = 1,024, degree 19): diameter, ASPL, cable length, and
+//! \[DISS\] chapter-5 comparison at N = 1,024, degree 19): diameter, ASPL, cable length, and
 //! total hop counts of broadcast, allreduce and alltoall under the ring, random, BFS-tree,
 //! circulant and two-opt mappings; written as Markdown, JSON and SVG charts into an output
 //! directory, with a summary on stdout.
@@ -337,7 +337,7 @@ fn count_hops(
 ) -> Result<HopRow> {
     let net = net.network();
     let n = net.num_switches();
-    let dm = jumpnet_core::routing::DistanceMatrix::new(n, matrix).map_err(|e| anyhow!("{e}"))?;
+    let dm = jumpnet_core::routing::DistanceMatrix::new(n, matrix)?;
     let owned = rank_schedule(task.collective, task.ranks, 0)?;
     let schedule = owned.schedule()?;
     let mut pl = placement::initial(&net, task.mapping, RankOrderChoice::Paper, task.ranks, seed)
@@ -521,20 +521,22 @@ impl Report {
         let old = parent.join(format!(".{name}.old-{}", std::process::id()));
         self.output = Some(dir.to_path_buf());
         let result = (|| -> Result<()> {
-            std::fs::create_dir_all(&tmp)?;
-            std::fs::write(tmp.join(MARKER), "written by jumpnet report\n")?;
-            std::fs::write(tmp.join("report.md"), self.markdown())?;
-            std::fs::write(
-                tmp.join("results.json"),
-                serde_json::to_string_pretty(self)? + "\n",
+            std::fs::create_dir_all(&tmp)
+                .with_context(|| format!("cannot create {}", tmp.display()))?;
+            let write = |file: &str, text: &str| {
+                std::fs::write(tmp.join(file), text)
+                    .with_context(|| format!("cannot write {}", tmp.join(file).display()))
+            };
+            write(MARKER, "written by jumpnet report\n")?;
+            write("report.md", &self.markdown())?;
+            write(
+                "results.json",
+                &(serde_json::to_string_pretty(self)? + "\n"),
             )?;
-            std::fs::write(tmp.join("distances.svg"), self.distance_chart().render())?;
+            write("distances.svg", &self.distance_chart().render())?;
             for &r in &self.scenario.ranks {
                 for c in &self.scenario.collectives {
-                    std::fs::write(
-                        tmp.join(format!("hops-{c}-{r}.svg")),
-                        self.hop_chart(c, r).render(),
-                    )?;
+                    write(&format!("hops-{c}-{r}.svg"), &self.hop_chart(c, r).render())?;
                 }
             }
             if dir.exists() {
@@ -682,8 +684,9 @@ pub struct ReportArgs {
 pub fn load_scenario(path: Option<&Path>) -> Result<Scenario> {
     match path {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| anyhow!("cannot read scenario {}: {e}", p.display()))?;
+            // A scenario is a few kilobytes of JSON; refuse anything far larger.
+            let text = crate::io::read::read_text(p, 16 << 20)
+                .with_context(|| format!("cannot read scenario {}", p.display()))?;
             Scenario::from_json(&text, &p.display().to_string())
         }
         None => Scenario::from_json(DEFAULT_SCENARIO, "(embedded default)"),
@@ -694,7 +697,7 @@ pub fn load_scenario(path: Option<&Path>) -> Result<Scenario> {
 /// summary; returns the exit code.
 pub fn run(args: ReportArgs) -> Result<u8> {
     if args.print_scenario {
-        print!("{DEFAULT_SCENARIO}");
+        output::print_text(DEFAULT_SCENARIO)?;
         return Ok(0);
     }
     let scenario = load_scenario(args.scenario.as_deref())?;

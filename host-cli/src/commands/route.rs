@@ -4,11 +4,14 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
 use jumpnet_core::image::route_table as image;
+use jumpnet_core::routing::dimension_order::dateline;
+use jumpnet_core::routing::dragonfly::minimal::MinimalVcs;
+use jumpnet_core::routing::PacketState;
 use jumpnet_core::routing::{
     self, deadlock::cdg::Deadlock, deadlock::cycle::Frame, paths::stats, paths::walk,
     tables::compile::compile_tables, tables::compile::VcMode, Cdg, ChannelVc, RouteEntry, Routing,
@@ -24,10 +27,6 @@ use crate::io::export::class_name;
 use crate::io::lft::{self, Lft};
 use crate::io::output::{self, Format, Render, Section};
 
-fn rerr(e: RoutingError) -> anyhow::Error {
-    anyhow!("{e}")
-}
-
 /// Compiled forwarding (and optional layer) tables in owned buffers.
 #[derive(Debug)]
 pub struct OwnedTables {
@@ -42,7 +41,11 @@ pub struct OwnedTables {
 impl OwnedTables {
     /// Forwarding tables.
     pub fn routes(&self) -> Result<TableSet<'_, RouteEntry>> {
-        TableSet::from_parts(&self.runs, &self.offsets, self.destinations).map_err(rerr)
+        Ok(TableSet::from_parts(
+            &self.runs,
+            &self.offsets,
+            self.destinations,
+        )?)
     }
 
     /// Per-(source switch, destination) layers, for layered routings.
@@ -50,9 +53,11 @@ impl OwnedTables {
         if !self.layered {
             return Ok(None);
         }
-        TableSet::from_parts(&self.layer_runs, &self.layer_offsets, self.destinations)
-            .map(Some)
-            .map_err(rerr)
+        Ok(Some(TableSet::from_parts(
+            &self.layer_runs,
+            &self.layer_offsets,
+            self.destinations,
+        )?))
     }
 }
 
@@ -63,6 +68,10 @@ pub fn compile<T: Topology>(topo: &T, routing: &dyn Routing, layered: bool) -> R
     let full = n as usize * d as usize;
     let mut cap = (n as usize * 64).min(full).max(1);
     loop {
+        build::network::check_alloc::<Run<RouteEntry>>(
+            &format!("routing tables of {n} switches × {d} destinations"),
+            cap as u128 * if layered { 2 } else { 1 },
+        )?;
         let mut runs = vec![
             Run {
                 first: 0,
@@ -80,12 +89,14 @@ pub fn compile<T: Topology>(topo: &T, routing: &dyn Routing, layered: bool) -> R
         ];
         let mut layer_offsets = vec![0u32; if layered { n as usize + 1 } else { 0 }];
         let res = {
-            let mut rb = TableSetBuilder::new(n, d, &mut runs, &mut offsets).map_err(rerr)?;
+            let mut rb = TableSetBuilder::new(n, d, &mut runs, &mut offsets)?;
             let mut lb = if layered {
-                Some(
-                    TableSetBuilder::new(n, d, &mut layer_runs, &mut layer_offsets)
-                        .map_err(rerr)?,
-                )
+                Some(TableSetBuilder::new(
+                    n,
+                    d,
+                    &mut layer_runs,
+                    &mut layer_offsets,
+                )?)
             } else {
                 None
             };
@@ -115,7 +126,7 @@ pub fn compile<T: Topology>(topo: &T, routing: &dyn Routing, layered: bool) -> R
                 });
             }
             Err(RoutingError::Capacity(..)) if cap < full => cap = (cap * 4).min(full),
-            Err(e) => return Err(rerr(e)),
+            Err(e) => return Err(e.into()),
         }
     }
 }
@@ -129,8 +140,13 @@ pub struct RunRow {
     pub last: u32,
     /// Output port (`null` = no route).
     pub port: Option<u16>,
-    /// VC.
-    pub vc: u8,
+    /// VC (tables without a VC rule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc: Option<u8>,
+    /// VC per input class `[class 0, class 1]` (tables with a VC rule, see
+    /// `routing.vc_rule`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_by_class: Option<[u8; 2]>,
 }
 
 /// Table of one switch.
@@ -140,7 +156,8 @@ pub struct SwitchTable {
     pub switch: u32,
     /// Runs of equal entries.
     pub runs: Vec<RunRow>,
-    /// Size of the switch's table image (postcard + CRC-32), bytes.
+    /// Size of the switch's table image (postcard + CRC-32), bytes. The image holds the
+    /// ports only for tables with a VC rule.
     pub image_bytes: usize,
     /// Layer runs `(first, last, layer)` per source destination (layered routings).
     pub layers: Option<Vec<(u32, u32, u8)>>,
@@ -189,8 +206,7 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
             },
             switch,
         )?;
-        t.routing.algorithm = opts.algo.name();
-        t.routing.vc_rule = Some(rule.to_string());
+        apply_vc_rule(net, opts, rule, &mut t)?;
         return Ok(t);
     }
     if !opts.algo.destination_based() {
@@ -217,6 +233,8 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
     let d = set.destinations();
     let mut out = Vec::new();
     let mut lft = Lft {
+        rule: None,
+        switches: Vec::new(),
         entries: Vec::new(),
     };
     let (mut total_img, mut max_img) = (0usize, 0usize);
@@ -225,7 +243,7 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
             .table(s)
             .ok_or_else(|| anyhow!("missing table of switch {s}"))?;
         let mut buf = vec![0u8; image::max_image_len(table.runs().len())];
-        let len = image::encode(s, &table, &mut buf).map_err(|e| anyhow!("{e}"))?;
+        let len = image::encode(s, &table, &mut buf)?;
         total_img += len;
         max_img = max_img.max(len);
         if switch.is_some_and(|x| x != s) {
@@ -234,21 +252,15 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
         let mut entries = vec![None; d as usize];
         table.for_each(|dst, e: RouteEntry| {
             if e.is_route() {
-                entries[dst as usize] = Some((e.port, e.vc));
+                entries[dst as usize] = Some(lft::Entry::fixed(e.port, e.vc));
             }
         });
+        let runs = entry_runs(&entries, None);
         lft.entries.push(entries);
+        lft.switches.push(s);
         out.push(SwitchTable {
             switch: s,
-            runs: runs_rows(table.runs(), d, |e: RouteEntry| e)
-                .into_iter()
-                .map(|(first, last, e)| RunRow {
-                    first,
-                    last,
-                    port: e.is_route().then_some(e.port),
-                    vc: e.vc,
-                })
-                .collect(),
+            runs,
             image_bytes: len,
             layers: match &layers {
                 Some(l) => l.table(s).map(|lt| runs_rows(lt.runs(), d, |v| v)),
@@ -276,22 +288,14 @@ impl Tables {
             "jumpnet linear forwarding tables: {}, algorithm {}",
             self.topology, self.routing.algorithm
         );
-        if let Some(rule) = &self.routing.vc_rule {
-            header.push_str(&format!(" ({rule})"));
-        }
+        header.push_str(&format!(", {} VC(s)", self.routing.vcs));
         let with_vc = self
-            .switches
+            .lft
+            .entries
             .iter()
-            .any(|s| s.runs.iter().any(|r| r.vc != 0));
-        if self.switches.len() == 1 && self.lft.entries.len() == 1 {
-            // A single switch: keep its real id in the block header.
-            let text = lft::write(&self.lft, &header, with_vc);
-            return text.replacen(
-                "Switch 0\n",
-                &format!("Switch {}\n", self.switches[0].switch),
-                1,
-            );
-        }
+            .flatten()
+            .flatten()
+            .any(|e| e.vc != [0; 2]);
         lft::write(&self.lft, &header, with_vc)
     }
 }
@@ -303,11 +307,15 @@ impl Render for Tables {
             .kv("virtual channels / layers", self.routing.vcs)
             .kv("destinations per table", self.destinations)
             .kv(
-                "VCs",
-                self.routing
-                    .vc_rule
-                    .as_deref()
-                    .unwrap_or("as in the table entries"),
+                "VC rule",
+                match self.routing.vc_rule {
+                    Some(r) => format!(
+                        "{} ({}); the vc column gives the VC for input class 0/1",
+                        r.name(),
+                        r.describe()
+                    ),
+                    None => "none: the VC is in the table entries".into(),
+                },
             )
             .kv("runs (all switches)", self.total_runs)
             .kv(
@@ -334,7 +342,11 @@ impl Render for Tables {
                         format!("{}..={}", r.first, r.last)
                     },
                     r.port.map_or("-".into(), |p| p.to_string()),
-                    r.vc.to_string(),
+                    match (r.vc, r.vc_by_class) {
+                        (_, Some([a, b])) => format!("{a}/{b}"),
+                        (Some(v), None) => v.to_string(),
+                        (None, None) => "-".into(),
+                    },
                 ]);
             }
             out.push(sec);
@@ -343,18 +355,104 @@ impl Render for Tables {
     }
 }
 
-/// Expanded CSV rows `switch,destination,port,vc`.
+/// Expanded CSV rows: `switch,destination,port,vc`, or
+/// `switch,destination,port,vc_class0,vc_class1,vc_rule` for tables with a VC rule.
 pub fn tables_csv(t: &Tables) -> String {
-    let mut s = String::from("switch,destination,port,vc\n");
-    for (sw, entries) in t.switches.iter().zip(&t.lft.entries) {
-        for (d, e) in entries.iter().enumerate() {
-            match e {
-                Some((p, vc)) => s.push_str(&format!("{},{d},{p},{vc}\n", sw.switch)),
-                None => s.push_str(&format!("{},{d},,\n", sw.switch)),
+    lft::write_csv(&t.lft)
+}
+
+/// Runs of equal entries of one switch's expanded table, as printed (`rule`: VCs per input
+/// class, else one VC).
+fn entry_runs(entries: &[Option<lft::Entry>], rule: Option<lft::VcRule>) -> Vec<RunRow> {
+    let mut rows: Vec<RunRow> = Vec::new();
+    let mut prev: Option<Option<lft::Entry>> = None;
+    for (d, e) in entries.iter().enumerate() {
+        if prev == Some(*e) {
+            if let Some(r) = rows.last_mut() {
+                r.last = d as u32;
             }
+            continue;
         }
+        prev = Some(*e);
+        rows.push(RunRow {
+            first: d as u32,
+            last: d as u32,
+            port: e.map(|e| e.port),
+            vc: match (e, rule) {
+                (Some(e), None) => Some(e.vc[0]),
+                (None, None) => Some(0),
+                _ => None,
+            },
+            vc_by_class: match (e, rule) {
+                (Some(e), Some(_)) => Some(e.vc),
+                (None, Some(_)) => Some([0, 0]),
+                _ => None,
+            },
+        });
     }
-    s
+    rows
+}
+
+/// Turns the port tables of a routing with a VC rule into rule tables: every network-port
+/// entry gets the VC of each input class as core's routing chooses it (the dateline rule of
+/// `routing::dimension_order::dateline`, BookSim's `MinimalVcs::out_vc` for the Dragonfly), and the routing
+/// facts say 2 VCs and name the rule.
+fn apply_vc_rule(
+    net: &OwnedNetwork,
+    opts: &RouteOptions,
+    rule: lft::VcRule,
+    t: &mut Tables,
+) -> Result<()> {
+    let topo = net.network();
+    let vcs = match (rule, &topo) {
+        (lft::VcRule::Dateline, Network::Torus(torus)) => {
+            let torus = torus.clone();
+            Box::new(move |s: u32, port: u16| -> Result<[u8; 2]> {
+                let mut vc = [0u8; 2];
+                for (class, v) in vc.iter_mut().enumerate() {
+                    // Class 0: a packet entering the port's dimension; class 1: one that
+                    // crossed its dateline in that dimension before this hop.
+                    let mut st = PacketState::new(s);
+                    if class == 1 {
+                        st.phase = ((port / 2) as u8 + 1) | dateline::CROSSED;
+                    }
+                    *v = dateline::dateline_hop(&torus, s, port, &mut st)?;
+                }
+                Ok(vc)
+            }) as Box<dyn Fn(u32, u16) -> Result<[u8; 2]>>
+        }
+        (lft::VcRule::InputVc, Network::Dragonfly(df)) => {
+            let first_global = df.first_global_port() as u32;
+            let h = df.h();
+            Box::new(move |_s: u32, port: u16| -> Result<[u8; 2]> {
+                let global = (port as u32) >= first_global && (port as u32) < first_global + h;
+                Ok([
+                    MinimalVcs::Dateline.out_vc(0, global),
+                    MinimalVcs::Dateline.out_vc(1, global),
+                ])
+            })
+        }
+        _ => bail!(
+            "--algo {} has no VC rule for a {} network",
+            opts.algo.name(),
+            topo.family().name()
+        ),
+    };
+    for (sw, table) in t.switches.iter_mut().zip(t.lft.entries.iter_mut()) {
+        for e in table.iter_mut().flatten() {
+            e.vc = match topo.port(sw.switch, e.port) {
+                jumpnet_core::topology::Port::Link(_) => vcs(sw.switch, e.port)?,
+                _ => [0, 0],
+            };
+        }
+        sw.runs = entry_runs(table, Some(rule));
+    }
+    t.lft.rule = Some(rule);
+    t.routing.algorithm = opts.algo.name();
+    t.routing.vcs = lft::RULE_CLASSES as u8;
+    t.routing.vc_rule = Some(rule);
+    t.routing.vc_rule_text = Some(rule.describe().to_string());
+    Ok(())
 }
 
 /// A channel of a dependency cycle as printed.
@@ -399,6 +497,8 @@ pub struct Verdict {
     pub cycle: Vec<CycleChannel>,
     /// DFSSSP layer facts.
     pub layers_needed: Option<u8>,
+    /// What is wrong, for people (empty when the check passed).
+    pub problems: Vec<String>,
     /// Whether every check passed.
     pub passed: bool,
 }
@@ -432,6 +532,9 @@ impl Render for Verdict {
         }
         if let Some(e) = &self.delivery_error {
             s.kv("delivery problem", e);
+        }
+        for p in &self.problems {
+            s.kv("problem", p);
         }
         let mut out = vec![s];
         if !self.cycle.is_empty() {
@@ -487,8 +590,8 @@ fn check_routing<T: Topology>(
         let words = Cdg::words_needed(topo, vcs) as usize;
         let vertices = Cdg::vertices_needed(topo, vcs) as usize;
         let mut bits = vec![0u64; words];
-        let mut cdg = Cdg::new(topo, vcs, &mut bits).map_err(rerr)?;
-        cdg.add_routing(routing, limit).map_err(rerr)?;
+        let mut cdg = Cdg::new(topo, vcs, &mut bits)?;
+        cdg.add_routing(routing, limit)?;
         let mut marks = vec![0u32; vertices];
         let mut stack = vec![Frame::default(); vertices];
         let mut chans = vec![
@@ -499,10 +602,7 @@ fn check_routing<T: Topology>(
             };
             vertices
         ];
-        match cdg
-            .find_cycle(&mut marks, &mut stack, &mut chans)
-            .map_err(rerr)?
-        {
+        match cdg.find_cycle(&mut marks, &mut stack, &mut chans)? {
             Deadlock::Free => deadlock_free = true,
             Deadlock::Cycle(len) => {
                 cycle = chans[..len]
@@ -537,6 +637,7 @@ fn check_routing<T: Topology>(
         deadlock_free,
         cycle,
         layers_needed: None,
+        problems: Vec::new(),
         passed,
     })
 }
@@ -553,7 +654,9 @@ pub fn check(net: &OwnedNetwork, opts: &RouteOptions, vc_limit: Option<u8>) -> R
     Ok(v)
 }
 
-/// Checks a user-supplied LFT dump (`text` read from `name`) on `net`.
+/// Checks user-supplied tables (`text` read from `name`; LFT dump, CSV or the JSON of
+/// `route table`) on `net`. Tables with a VC rule are routed by it; the others with the VC
+/// of each entry.
 pub fn check_table(
     net: &OwnedNetwork,
     text: &str,
@@ -561,36 +664,68 @@ pub fn check_table(
     vc_limit: Option<u8>,
 ) -> Result<Verdict> {
     let t = net.network();
-    let lft = lft::parse(text, name, t.num_switches(), t.num_terminals())?;
+    let lft = lft::parse_any(text, name, t.num_switches(), t.num_terminals())?;
     let n = t.num_switches();
     let d = t.num_terminals();
+    let full = n as u128 * d as u128;
+    build::network::check_alloc::<Run<RouteEntry>>(
+        &format!("the tables of {n} switches × {d} destinations"),
+        full,
+    )?;
     let mut runs = vec![
         Run {
             first: 0,
             value: RouteEntry::NONE
         };
-        (n as usize * d as usize).max(1)
+        (full as usize).max(1)
     ];
     let mut offsets = vec![0u32; n as usize + 1];
-    let mut b = TableSetBuilder::new(n, d, &mut runs, &mut offsets).map_err(rerr)?;
-    let mut max_vc = 0u8;
+    let mut b = TableSetBuilder::new(n, d, &mut runs, &mut offsets)?;
     for table in &lft.entries {
         for e in table {
             let entry = match *e {
-                Some((port, vc)) => {
-                    max_vc = max_vc.max(vc);
-                    RouteEntry { port, vc }
-                }
+                Some(e) if lft.rule.is_some() => RouteEntry {
+                    port: e.port,
+                    vc: build::routing::pack_class_vcs(e.vc),
+                },
+                Some(e) => RouteEntry {
+                    port: e.port,
+                    vc: e.vc[0],
+                },
                 None => RouteEntry::NONE,
             };
-            b.push(entry).map_err(rerr)?;
+            b.push(entry)?;
         }
     }
-    let set = b.finish().map_err(rerr)?;
-    let routing = TableRouting::new(&t, set, None, max_vc + 1).map_err(rerr)?;
-    let mut v = check_routing(&t, &t, &routing, false, vc_limit)?;
+    let set = b.finish()?;
+    let vcs = lft.vcs();
+    let mut v = match lft.rule {
+        Some(rule) => {
+            let routing = build::routing::RuleTableRouting::new(&t, rule, set)
+                .with_context(|| name.to_string())?;
+            check_routing(&t, &t, &routing, false, vc_limit)?
+        }
+        None => {
+            let routing = TableRouting::new(&t, set, None, vcs)?;
+            check_routing(&t, &t, &routing, false, vc_limit)?
+        }
+    };
     v.topology = net.spec().to_string();
-    v.routing = format!("table {name}");
+    v.routing = match lft.rule {
+        Some(r) => format!("table {name} (VC rule {})", r.name()),
+        None => format!("table {name}"),
+    };
+    if v.delivery && !v.deadlock_free {
+        v.problems.push(match lft.rule {
+            None => format!(
+                "the table declares no VC rule and uses {vcs} VC(s), and its routes close a channel dependency cycle: it deadlocks. Tables of routings that need 2 VCs (dor-dateline, df-minimal) must keep their `VCRule` line and VC columns"
+            ),
+            Some(r) => format!(
+                "with the VCs the table gives under its VC rule {} its routes close a channel dependency cycle: it deadlocks",
+                r.name()
+            ),
+        });
+    }
     Ok(v)
 }
 
@@ -655,7 +790,7 @@ pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
     let limit = routing::default_hop_limit(&t);
     let mut loads = vec![0u64; t.num_switches() as usize * t.radix() as usize];
     let mut hist = vec![0u64; limit as usize + 1];
-    let ps = stats::all_to_all(&t, routing.as_ref(), limit, &mut loads, &mut hist).map_err(rerr)?;
+    let ps = stats::all_to_all(&t, routing.as_ref(), limit, &mut loads, &mut hist)?;
     let mut by_class = vec![
         (
             jumpnet_core::topology::LinkClass::Local,
@@ -663,7 +798,7 @@ pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
         );
         64
     ];
-    let used = stats::load_by_class(&t, &loads, &mut by_class).map_err(rerr)?;
+    let used = stats::load_by_class(&t, &loads, &mut by_class)?;
     let all = stats::load_summary(&t, &loads, None);
     let mut channel_load = vec![(
         "all".to_string(),
@@ -703,7 +838,8 @@ pub enum TableFormat {
     Table,
     /// JSON (runs per switch, image sizes, layers).
     Json,
-    /// CSV: switch,destination,port,vc.
+    /// CSV: switch,destination,port,vc (with a VC rule:
+    /// switch,destination,port,vc_class0,vc_class1,vc_rule).
     Csv,
     /// OpenSM-style linear forwarding table dump (`destination port` lines per switch).
     Lft,
@@ -739,7 +875,8 @@ pub enum RouteAction {
         /// The routing (ignored with --table).
         #[command(flatten)]
         route: RouteArgs,
-        /// Check this user-supplied LFT dump instead of an algorithm.
+        /// Check these user-supplied tables instead of an algorithm: an LFT dump, CSV or the
+        /// JSON of `route table` (a `VCRule` makes the VC depend on the input class).
         #[arg(long, value_name = "FILE")]
         table: Option<PathBuf>,
         /// Fail when the routing needs more virtual channels than this.
@@ -794,8 +931,12 @@ pub fn run(action: RouteAction) -> Result<u8> {
             let net = topology.build()?;
             let v = match table {
                 Some(path) => {
-                    let text = std::fs::read_to_string(&path)
-                        .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+                    let t = net.network();
+                    // A table file holds at most a few dozen bytes per (switch, destination).
+                    let max = (t.num_switches() as u64 * t.num_terminals() as u64)
+                        .saturating_mul(64)
+                        .saturating_add(1 << 20);
+                    let text = crate::io::read::read_text(&path, max)?;
                     check_table(&net, &text, &path.display().to_string(), vcs)?
                 }
                 None => check(&net, &r.options(), vcs)?,

@@ -12,7 +12,7 @@ use jumpnet_core::collective::{Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
 use jumpnet_core::image::program as program_image;
 
-use crate::build::schedule::OwnedSchedule;
+use crate::build::schedule::{Algorithm, OwnedSchedule};
 use crate::commands::args::{FormatArgs, ScheduleArgs};
 use crate::io::output::{self, Format, Render, Section};
 
@@ -51,6 +51,12 @@ pub struct OpRow {
 pub struct Show {
     /// Algorithm description.
     pub algorithm: String,
+    /// The algorithm `bcast-auto` picked (MPICH selection), as named on the command line;
+    /// `null` for every other algorithm.
+    pub selected_algorithm: Option<Algorithm>,
+    /// Whether the algorithm delivers some blocks more than once by design (what
+    /// `sched verify` allows).
+    pub redundant_allowed: bool,
     /// Collective semantics.
     pub semantics: String,
     /// Ranks.
@@ -59,8 +65,14 @@ pub struct Show {
     pub steps: u32,
     /// Messages.
     pub messages: u64,
-    /// Total payload bytes.
+    /// Bytes of one rank's whole buffer.
+    pub buffer_bytes: u64,
+    /// Total payload bytes of all messages (exact: sizes reaching 2^64 are rejected).
     pub total_bytes: u64,
+    /// Allgather-type schedules: the block each rank starts with (`start_blocks[r]` for
+    /// rank `r`; for SFATA/RFATA the packet numbering of spec/collectives.md §7). `null`
+    /// for other semantics.
+    pub start_blocks: Option<Vec<u32>>,
     /// Largest program (ops).
     pub max_program_ops: usize,
     /// Messages listed (possibly filtered/limited).
@@ -120,12 +132,13 @@ pub fn program_of<S: Schedule>(s: &S, rank: u32) -> Result<Vec<Op>> {
     ];
     let n = s
         .program(rank, &mut ops)
-        .map_err(|e| anyhow!("program of rank {rank}: {e}"))?;
+        .with_context(|| format!("program of rank {rank}"))?;
     ops.truncate(n);
     Ok(ops)
 }
 
-fn op_row(index: usize, op: &Op) -> OpRow {
+/// One op as printed (`sched show --rank`, `sched inspect`).
+pub fn op_row(index: usize, op: &Op) -> OpRow {
     let (name, peer, blocks, after) = match *op {
         Op::Send {
             peer,
@@ -181,9 +194,7 @@ pub fn show(
     }
     let mut list = Vec::new();
     let mut omitted = 0u64;
-    let mut total_bytes = 0u64;
     s.for_each_message(|m| {
-        total_bytes += m.bytes;
         if step.is_some_and(|st| st != m.step) {
             return;
         }
@@ -212,11 +223,16 @@ pub fn show(
     };
     Ok(Show {
         algorithm: owned.description.clone(),
+        selected_algorithm: owned.selected,
+        redundant_allowed: owned.allow_redundant,
         semantics: semantics_text(s.semantics()),
         ranks: s.ranks(),
         steps: s.num_steps(),
         messages: s.num_messages(),
-        total_bytes,
+        buffer_bytes: owned.totals.buffer,
+        total_bytes: owned.totals.messages,
+        start_blocks: (s.semantics() == Semantics::Allgather)
+            .then(|| (0..s.ranks()).map(|r| s.own_block(r)).collect()),
         max_program_ops: (0..s.ranks()).map(|r| s.program_len(r)).max().unwrap_or(0),
         message_list: list,
         omitted,
@@ -227,12 +243,20 @@ pub fn show(
 impl Render for Show {
     fn sections(&self) -> Vec<Section> {
         let mut sum = Section::key_values("schedule");
-        sum.kv("algorithm", &self.algorithm)
-            .kv("semantics", &self.semantics)
+        sum.kv("algorithm", &self.algorithm);
+        if let Some(a) = self.selected_algorithm {
+            sum.kv("selected algorithm", a.name());
+        }
+        sum.kv("semantics", &self.semantics)
             .kv("ranks", self.ranks)
             .kv("steps", self.steps)
             .kv("messages", self.messages)
+            .kv("buffer bytes (per rank)", self.buffer_bytes)
             .kv("total bytes", self.total_bytes)
+            .kv(
+                "redundant deliveries allowed",
+                redundancy_text(self.redundant_allowed),
+            )
             .kv("largest program (ops)", self.max_program_ops);
         let mut msgs = Section::new(
             if self.omitted > 0 {
@@ -256,6 +280,26 @@ impl Render for Show {
             ]);
         }
         let mut out = vec![sum, msgs];
+        // Tables list start blocks only when they are not simply rank r → block r.
+        let numbered = |b: &&Vec<u32>| b.iter().enumerate().any(|(r, &blk)| blk as usize != r);
+        if let Some(blocks) = self.start_blocks.as_ref().filter(numbered) {
+            let shown = self.message_list.len().max(STARTS_SHOWN);
+            let mut b = Section::new(
+                if blocks.len() > shown {
+                    format!(
+                        "start blocks (first {shown} ranks, {} more; use --json)",
+                        blocks.len() - shown
+                    )
+                } else {
+                    "start blocks".to_string()
+                },
+                &["rank", "block"],
+            );
+            for (r, blk) in blocks.iter().enumerate().take(shown) {
+                b.row([r.to_string(), blk.to_string()]);
+            }
+            out.push(b);
+        }
         if let Some((r, ops)) = &self.program {
             let mut p = Section::new(
                 format!("program of rank {r}"),
@@ -276,17 +320,35 @@ impl Render for Show {
     }
 }
 
+/// Ranks whose start block a table lists at least.
+const STARTS_SHOWN: usize = 32;
+
+fn redundancy_text(allowed: bool) -> &'static str {
+    if allowed {
+        "yes (part of the algorithm)"
+    } else {
+        "no (checked strictly)"
+    }
+}
+
 /// `sched verify` result.
 #[derive(Debug, Serialize)]
 pub struct Verify {
     /// Algorithm.
     pub algorithm: String,
+    /// The algorithm `bcast-auto` picked (`null` for every other algorithm).
+    pub selected_algorithm: Option<Algorithm>,
+    /// Whether the check allowed redundant deliveries (only for algorithms that make them
+    /// by design).
+    pub redundant_allowed: bool,
     /// Semantics verified.
     pub semantics: String,
     /// Ranks.
     pub ranks: u32,
     /// Messages executed.
     pub messages: u64,
+    /// Total payload bytes of all messages.
+    pub total_bytes: u64,
     /// Message-passing rounds.
     pub rounds: u64,
     /// Deliveries that brought nothing new.
@@ -298,12 +360,20 @@ pub struct Verify {
 impl Render for Verify {
     fn sections(&self) -> Vec<Section> {
         let mut s = Section::key_values("symbolic check passed");
-        s.kv("algorithm", &self.algorithm)
-            .kv("semantics", &self.semantics)
+        s.kv("algorithm", &self.algorithm);
+        if let Some(a) = self.selected_algorithm {
+            s.kv("selected algorithm", a.name());
+        }
+        s.kv("semantics", &self.semantics)
             .kv("ranks", self.ranks)
             .kv("messages", self.messages)
+            .kv("total bytes", self.total_bytes)
             .kv("rounds", self.rounds)
             .kv("redundant deliveries", self.redundant)
+            .kv(
+                "redundant deliveries allowed",
+                redundancy_text(self.redundant_allowed),
+            )
             .kv(
                 "interleavings",
                 self.seeds
@@ -379,19 +449,22 @@ pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
             &s,
             store.buffers(),
             CheckOptions {
-                allow_redundant: owned.allows_redundant(),
+                allow_redundant: owned.allow_redundant,
                 seed,
             },
         )
-        .map_err(|e| anyhow!("verification FAILED ({}): {e}", owned.description))?;
+        .with_context(|| format!("verification FAILED ({})", owned.description))?;
         last = Some(report);
     }
     let r = last.ok_or_else(|| anyhow!("no check ran"))?;
     Ok(Verify {
         algorithm: owned.description.clone(),
+        selected_algorithm: owned.selected,
+        redundant_allowed: owned.allow_redundant,
         semantics: semantics_text(s.semantics()),
         ranks: s.ranks(),
         messages: r.messages,
+        total_bytes: owned.totals.messages,
         rounds: r.rounds,
         redundant: r.redundant,
         seeds,
@@ -402,7 +475,7 @@ pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
 pub fn program_image_bytes<S: Schedule>(s: &S, rank: u32) -> Result<Vec<u8>> {
     let ops = program_of(s, rank)?;
     let mut buf = vec![0u8; program_image::max_image_len(ops.len())];
-    let len = program_image::encode(rank, s.ranks(), &ops, &mut buf).map_err(|e| anyhow!("{e}"))?;
+    let len = program_image::encode(rank, s.ranks(), &ops, &mut buf)?;
     buf.truncate(len);
     Ok(buf)
 }
@@ -486,6 +559,17 @@ pub enum SchedAction {
         #[command(flatten)]
         format: FormatArgs,
     },
+    /// Read images back (program, route-table or virtual-layer images, e.g. from `sched
+    /// export` or `route table`) and show what a device would load; a corrupt, truncated
+    /// or unsupported image is refused with the reason (exit 2).
+    Inspect {
+        /// Image files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
     /// Write per-rank program images (versioned postcard + CRC-32) for devices.
     Export {
         /// The schedule.
@@ -521,6 +605,16 @@ pub fn run(action: SchedAction) -> Result<u8> {
         } => {
             let owned = schedule.build()?;
             output::print(&verify(&owned, interleavings)?, format.format())?;
+        }
+        SchedAction::Inspect { files, format } => {
+            let images = files
+                .iter()
+                .map(|f| crate::commands::inspect::inspect(f))
+                .collect::<Result<Vec<_>>>()?;
+            output::print(
+                &crate::commands::inspect::InspectedImages(images),
+                format.format(),
+            )?;
         }
         SchedAction::Export {
             schedule,

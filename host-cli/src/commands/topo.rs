@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
@@ -290,10 +290,9 @@ pub fn cables<T: Topology>(t: &T) -> Result<Vec<CableRow>> {
         ("row-major", CabinetOrder::RowMajor),
         ("boustrophedon", CabinetOrder::Boustrophedon),
     ] {
-        let layout = CabinetLayout::new(t.num_switches(), order).map_err(|e| anyhow!("{e}"))?;
-        let st = cable_stats(t, &layout).map_err(|e| anyhow!("{e}"))?;
-        let cost = network_cost(t, &layout, &CostModel::SLIM_FLY_UNVERIFIED)
-            .map_err(|e| anyhow!("{e}"))?;
+        let layout = CabinetLayout::new(t.num_switches(), order)?;
+        let st = cable_stats(t, &layout)?;
+        let cost = network_cost(t, &layout, &CostModel::SLIM_FLY_UNVERIFIED)?;
         rows.push(CableRow {
             order: name.into(),
             cabinets: layout.cabinets(),

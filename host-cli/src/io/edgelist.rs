@@ -1,11 +1,19 @@
 //! Edge lists: one `u v` line per link (the GraphGolf format), `#` comments and blank lines
-//! allowed. Reading reports malformed lines with their line number.
+//! allowed. Reading reports malformed lines with their line number, and refuses lines longer
+//! than [`read::MAX_LINE_BYTES`], switch ids of
+//! [`MAX_SWITCHES`] or more and more than [`MAX_LINKS`] links, before memory runs out.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use jumpnet_core::topology::limits::MAX_SWITCHES;
 use jumpnet_core::topology::{Port, Topology};
+
+use super::read;
+
+/// Most links an edge list may have (2^27).
+pub const MAX_LINKS: usize = 1 << 27;
 
 /// A parsed edge list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,12 +40,10 @@ impl EdgeList {
 pub fn parse(reader: impl BufRead, name: &str) -> Result<EdgeList> {
     let mut edges = Vec::new();
     let mut n: u32 = 0;
-    for (i, line) in reader.lines().enumerate() {
-        let lineno = i + 1;
-        let line = line.with_context(|| format!("{name}: cannot read line {lineno}"))?;
+    read::for_each_line(reader, name, read::MAX_LINE_BYTES, |lineno, line| {
         let content = line.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
-            continue;
+            return Ok(());
         }
         let fields: Vec<&str> = content.split_whitespace().collect();
         if fields.len() != 2 {
@@ -50,20 +56,24 @@ pub fn parse(reader: impl BufRead, name: &str) -> Result<EdgeList> {
         for (slot, f) in ids.iter_mut().zip(&fields) {
             *slot = f.parse::<u32>().map_err(|_| {
                 anyhow::anyhow!(
-                    "{name}:{lineno}: `{f}` is not a switch id (a non-negative integer below 2^32 - 1)"
+                    "{name}:{lineno}: `{f}` is not a switch id (a non-negative integer below {MAX_SWITCHES})"
                 )
             })?;
-            if *slot == u32::MAX {
-                bail!("{name}:{lineno}: switch id {f} is too large");
+            if *slot >= MAX_SWITCHES {
+                bail!("{name}:{lineno}: switch id {f} is too large: a network has at most {MAX_SWITCHES} switches (ids 0..{MAX_SWITCHES})");
             }
         }
         let [u, v] = ids;
         if u == v {
             bail!("{name}:{lineno}: self loop `{u} {v}`: a link must join two different switches");
         }
+        if edges.len() >= MAX_LINKS {
+            bail!("{name}:{lineno}: more than {MAX_LINKS} links: too large");
+        }
         n = n.max(u + 1).max(v + 1);
         edges.push((u, v));
-    }
+        Ok(())
+    })?;
     if edges.is_empty() {
         bail!("{name}: no links found (expected one `u v` line per link)");
     }
@@ -113,5 +123,8 @@ mod tests {
         assert!(err("0 1\n4 4\n").contains("g.txt:2: self loop"));
         assert!(err("0 -1\n").contains("g.txt:1:"));
         assert!(err("# nothing\n").contains("no links found"));
+        assert!(err("0 4000000000\n").contains("g.txt:1: switch id 4000000000 is too large"));
+        let long = format!("0 1\n{}\n", " ".repeat(100_000));
+        assert!(err(&long).contains("g.txt:2: line is longer than"));
     }
 }

@@ -6,10 +6,12 @@
 //! - [`svg`]: self-contained SVG charts for reports.
 //! - [`output`]: rendering results as a table, JSON or CSV; atomic file writes.
 //! - [`progress`]: progress bars on stderr for long runs.
+//! - [`read`]: bounded reading of user files (line length and file size limits).
 
 pub mod edgelist;
 pub mod export;
 pub mod lft;
 pub mod output;
 pub mod progress;
+pub mod read;
 pub mod svg;

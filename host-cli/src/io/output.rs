@@ -1,12 +1,15 @@
-//! Rendering command results as a human table, JSON or CSV.
+//! Rendering command results as a human table, JSON or CSV, and writing them.
 //!
 //! Commands return plain data implementing [`Render`]: `serde::Serialize` for JSON, plus
-//! [`Section`]s (a title, column headers, rows) for the table and CSV forms.
+//! [`Section`]s (a title, column headers, rows) for the table and CSV forms. Text is built
+//! in memory and then written once; every write and flush to standard output or a file is
+//! checked, and a failure (full disk, closed pipe, …) is an error naming the destination and
+//! the OS error ([`print_text`], [`write_atomic`]).
 
-use std::fmt::Write as _;
 use std::io::Write;
+use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 /// Output format chosen on the command line.
@@ -70,6 +73,15 @@ pub trait Render: Serialize {
     fn sections(&self) -> Vec<Section>;
 }
 
+/// Whether `e` comes from writing to a pipe whose reader has gone (`jumpnet … | head`):
+/// the binary then stops quietly with status 0, as the other tools of a pipeline do.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Renders `value` in `format` into a string.
 pub fn render_to_string<R: Render>(value: &R, format: Format) -> Result<String> {
     Ok(match format {
@@ -94,7 +106,7 @@ pub fn render_to_string<R: Render>(value: &R, format: Format) -> Result<String> 
                 if i > 0 {
                     out.push('\n');
                 }
-                let _ = writeln!(out, "# {}", sec.title);
+                out.push_str(&format!("# {}\n", sec.title));
                 csv_line(&sec.headers, &mut out);
                 for r in &sec.rows {
                     csv_line(r, &mut out);
@@ -105,13 +117,19 @@ pub fn render_to_string<R: Render>(value: &R, format: Format) -> Result<String> 
     })
 }
 
-/// Renders `value` to stdout.
+/// Renders `value` to stdout ([`print_text`]).
 pub fn print<R: Render>(value: &R, format: Format) -> Result<()> {
-    let s = render_to_string(value, format)?;
+    print_text(&render_to_string(value, format)?)
+}
+
+/// Writes `text` to standard output and flushes it; a failed write or flush is an error
+/// ("cannot write to standard output: …").
+pub fn print_text(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(s.as_bytes())?;
-    stdout.flush()?;
-    Ok(())
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .context("cannot write to standard output")
 }
 
 fn table(sec: &Section, out: &mut String) {
@@ -123,7 +141,8 @@ fn table(sec: &Section, out: &mut String) {
         }
     }
     if !sec.title.is_empty() {
-        let _ = writeln!(out, "{}", sec.title);
+        out.push_str(&sec.title);
+        out.push('\n');
     }
     let line = |cells: &[String], out: &mut String| {
         let mut s = String::new();
@@ -133,12 +152,13 @@ fn table(sec: &Section, out: &mut String) {
             }
             // Numbers right-aligned, text left-aligned.
             if c.parse::<f64>().is_ok() {
-                let _ = write!(s, "{c:>w$}", w = width[i]);
+                s.push_str(&format!("{c:>w$}", w = width[i]));
             } else {
-                let _ = write!(s, "{c:<w$}", w = width[i]);
+                s.push_str(&format!("{c:<w$}", w = width[i]));
             }
         }
-        let _ = writeln!(out, "{}", s.trim_end());
+        out.push_str(s.trim_end());
+        out.push('\n');
     };
     line(&sec.headers, out);
     let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
@@ -159,13 +179,32 @@ fn csv_line(cells: &[String], out: &mut String) {
             }
         })
         .collect();
-    let _ = writeln!(out, "{}", escaped.join(","));
+    out.push_str(&escaped.join(","));
+    out.push('\n');
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory is written,
-/// flushed and renamed over the target, so a failure never leaves a half-written file.
-pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    use anyhow::Context;
+/// flushed and renamed over the target, so a failure never leaves a half-written file (the
+/// temporary file is removed). A target that exists and is not a regular file (a device such
+/// as `/dev/stdout` or `/dev/null`, a FIFO) is written directly, never replaced. Errors name
+/// the path and the OS error.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let shown = path.display();
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_dir() {
+            anyhow::bail!("cannot write {shown}: it is a directory");
+        }
+        if !meta.is_file() {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot open {shown} for writing"))?;
+            return f
+                .write_all(bytes)
+                .and_then(|()| f.flush())
+                .with_context(|| format!("cannot write {shown}"));
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -177,11 +216,12 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| -> Result<()> {
         let mut f = std::fs::File::create(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
+            .with_context(|| format!("cannot create {} (to write {shown})", tmp.display()))?;
+        f.write_all(bytes)
+            .and_then(|()| f.sync_all())
+            .with_context(|| format!("cannot write {shown}"))?;
         std::fs::rename(&tmp, path)
-            .with_context(|| format!("cannot move output into place at {}", path.display()))?;
+            .with_context(|| format!("cannot move output into place at {shown}"))?;
         Ok(())
     })();
     if result.is_err() {
@@ -190,15 +230,12 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
-/// Writes `text` to `path` atomically ([`write_atomic`]), or to stdout when no path is given.
-pub fn write_or_print(text: &str, path: Option<&std::path::Path>) -> Result<()> {
+/// Writes `text` to `path` atomically ([`write_atomic`]), or to stdout ([`print_text`])
+/// when no path is given.
+pub fn write_or_print(text: &str, path: Option<&Path>) -> Result<()> {
     match path {
         Some(p) => write_atomic(p, text.as_bytes()),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            Ok(out.flush()?)
-        }
+        None => print_text(text),
     }
 }
 

@@ -141,8 +141,8 @@ impl fmt::Display for CheckError {
         use CheckError::*;
         match *self {
             Capacity(e) => e.fmt(f),
-            Schedule { rank, error } => write!(f, "program of rank {rank}: {error}"),
-            Exec { rank, error } => write!(f, "rank {rank}: {error}"),
+            Schedule { rank, .. } => write!(f, "program of rank {rank}"),
+            Exec { rank, .. } => write!(f, "executing rank {rank}"),
             MessageCount { claimed, listed } => {
                 write!(f, "num_messages() says {claimed}, the message list has {listed}")
             }

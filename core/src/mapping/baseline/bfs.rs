@@ -4,9 +4,26 @@ use crate::error::CapacityError;
 use crate::mapping::{FreeNodes, MappingError, NodeId};
 use crate::topology::Topology;
 
-/// Caller storage for [`bfs_mapping`]: both slices need at least `n` entries.
+/// Entries each buffer of [`BfsBuffers`] needs: `n` (the number of switches) each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BfsSizes {
+    /// Entries of `queue` and `seen`.
+    pub per_buffer: usize,
+}
+
+impl BfsSizes {
+    /// Buffer sizes [`bfs_mapping`] needs for `topo`.
+    pub fn of<T: Topology + ?Sized>(topo: &T) -> Self {
+        BfsSizes {
+            per_buffer: topo.num_switches() as usize,
+        }
+    }
+}
+
+/// Caller storage for [`bfs_mapping`]: both slices need at least `n` entries
+/// ([`BfsSizes::of`]).
 #[derive(Debug)]
-pub struct BfsScratch<'a> {
+pub struct BfsBuffers<'a> {
     /// BFS queue.
     pub queue: &'a mut [NodeId],
     /// Visited flags.
@@ -26,7 +43,7 @@ pub fn bfs_mapping<T: Topology>(
     free: FreeNodes<'_>,
     root: NodeId,
     out: &mut [NodeId],
-    scratch: BfsScratch<'_>,
+    scratch: BfsBuffers<'_>,
 ) -> Result<(), MappingError> {
     let n = topo.num_switches();
     let m = out.len();

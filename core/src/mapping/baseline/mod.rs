@@ -10,7 +10,7 @@ mod circulant;
 mod random;
 mod ring;
 
-pub use bfs::{bfs_mapping, BfsScratch};
+pub use bfs::{bfs_mapping, BfsBuffers, BfsSizes};
 pub use circulant::circulant_mapping;
 pub use random::{random_free_node, random_mapping};
 pub use ring::ring_mapping;

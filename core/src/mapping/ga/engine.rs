@@ -32,7 +32,32 @@ pub struct GaProblem<'a, D> {
     pub distance: D,
 }
 
-/// Caller storage of a GA with population `P` on `N` positions.
+/// Entries each buffer of [`GaBuffers`] needs for population `P` on `N` positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaSizes {
+    /// Entries of `genes`: `P · N`.
+    pub genes: usize,
+    /// Entries of `scores` (exactly `P`: its length defines the population).
+    pub scores: usize,
+    /// Entries of `order`: `P`.
+    pub order: usize,
+    /// Entries of `inverse`: `N`.
+    pub inverse: usize,
+}
+
+impl GaSizes {
+    /// Buffer sizes of a GA with `population` genes on `positions` positions.
+    pub fn of(population: usize, positions: usize) -> Self {
+        GaSizes {
+            genes: population.saturating_mul(positions),
+            scores: population,
+            order: population,
+            inverse: positions,
+        }
+    }
+}
+
+/// Caller storage of a GA with population `P` on `N` positions; sizes from [`GaSizes::of`].
 #[derive(Debug)]
 pub struct GaBuffers<'a> {
     /// `P · N` entries: gene `i` is `genes[i·N .. (i+1)·N]`.

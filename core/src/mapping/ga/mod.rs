@@ -15,7 +15,7 @@ mod score;
 mod search_space;
 mod variant;
 
-pub use engine::{Ga, GaBuffers, GaConfig, GaOutcome, GaProblem};
+pub use engine::{Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, GaSizes};
 pub use fitness::{
     proxy_pattern_duration, Fitness, ProxyFitness, FLITS_PER_PACKET, IDEAL_PATTERN_CYCLES,
     INJECTION_CYCLES, PACKETS_PER_NODE, RECEPTION_CYCLES,

@@ -39,7 +39,7 @@ fn bfs_mapping_picks_nodes_in_bfs_order() {
     let (mut queue, mut seen) = (vec![0u32; 60], vec![false; 60]);
     for (root, m) in [(0u32, 60usize), (0, 17), (33, 25)] {
         let mut out = vec![0u32; m];
-        let scratch = BfsScratch {
+        let scratch = BfsBuffers {
             queue: &mut queue,
             seen: &mut seen,
         };
@@ -60,7 +60,7 @@ fn bfs_mapping_walks_through_busy_nodes() {
         .collect();
     let (mut queue, mut seen) = (vec![0u32; 50], vec![false; 50]);
     let mut out = vec![0u32; 20];
-    let scratch = BfsScratch {
+    let scratch = BfsBuffers {
         queue: &mut queue,
         seen: &mut seen,
     };
@@ -74,7 +74,7 @@ fn bfs_mapping_errors() {
     let g = eg.view();
     let (mut queue, mut seen) = (vec![0u32; 6], vec![false; 6]);
     let mut out = vec![0u32; 4];
-    let scratch = BfsScratch {
+    let scratch = BfsBuffers {
         queue: &mut queue,
         seen: &mut seen,
     };
@@ -86,7 +86,7 @@ fn bfs_mapping_errors() {
         })
     );
     let mask = [false, true, true, true, true, true];
-    let scratch = BfsScratch {
+    let scratch = BfsBuffers {
         queue: &mut queue,
         seen: &mut seen,
     };
@@ -94,7 +94,7 @@ fn bfs_mapping_errors() {
         bfs_mapping(&g, FreeNodes::Mask(&mask), 0, &mut out, scratch),
         Err(MappingError::NodeNotFree { node: 0 })
     );
-    let scratch = BfsScratch {
+    let scratch = BfsBuffers {
         queue: &mut queue[..3],
         seen: &mut seen,
     };
@@ -197,7 +197,7 @@ proptest! {
         let g = eg.view();
         let (mut queue, mut seen) = (vec![0u32; 64], vec![false; 64]);
         if let Ok(root) = random_free_node(n, free, &mut rng) {
-            let scratch = BfsScratch { queue: &mut queue, seen: &mut seen };
+            let scratch = BfsBuffers { queue: &mut queue, seen: &mut seen };
             // Connected graph: fails only when there are too few free nodes.
             let r = bfs_mapping(&g, free, root, &mut out, scratch);
             prop_assert_eq!(r.is_ok(), room);

@@ -98,9 +98,26 @@ impl<T: Topology> Routing for MinimalRouting<'_, T> {
     }
 }
 
-/// Scratch of [`switch_table`]: four arrays of `n` entries (O(n) words in total).
+/// Entries each buffer of [`SwitchTableBuffers`] needs: `n` (the number of switches) each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwitchTableSizes {
+    /// Entries of `dist`, `queue`, `best_dist` and `best_port`.
+    pub per_buffer: usize,
+}
+
+impl SwitchTableSizes {
+    /// Buffer sizes [`switch_table`] needs for `topo`.
+    pub fn of<T: Topology + ?Sized>(topo: &T) -> Self {
+        SwitchTableSizes {
+            per_buffer: topo.num_switches() as usize,
+        }
+    }
+}
+
+/// Scratch of [`switch_table`]: four arrays of `n` entries (O(n) words in total; sizes from
+/// [`SwitchTableSizes::of`]).
 #[derive(Debug)]
-pub struct SwitchTableScratch<'s> {
+pub struct SwitchTableBuffers<'s> {
     /// BFS distances from the current neighbour (`n`).
     pub dist: &'s mut [u16],
     /// BFS queue (`n`).
@@ -116,11 +133,11 @@ pub struct SwitchTableScratch<'s> {
 /// lowest port on a shortest path otherwise, [`RouteEntry::NONE`] when unreachable.
 ///
 /// Runs one BFS per network port (from the neighbour), so it needs only the scratch arrays
-/// of [`SwitchTableScratch`]; identical to the table [`all_tables`] builds for `s`.
+/// of [`SwitchTableBuffers`]; identical to the table [`all_tables`] builds for `s`.
 pub fn switch_table<T: Topology>(
     topo: &T,
     s: SwitchId,
-    scratch: SwitchTableScratch<'_>,
+    scratch: SwitchTableBuffers<'_>,
     out: &mut RunTableBuilder<'_, RouteEntry>,
 ) -> Result<(), RoutingError> {
     let n = topo.num_switches();

@@ -3,7 +3,7 @@ use std::vec;
 
 use super::{matrix_buf, steps};
 use crate::routing::minimal::distance::DistanceMatrix;
-use crate::routing::minimal::{all_tables, switch_table, MinimalRouting, SwitchTableScratch};
+use crate::routing::minimal::{all_tables, switch_table, MinimalRouting, SwitchTableBuffers};
 use crate::routing::paths::walk::check_all;
 use crate::routing::tables::compile::{compile_tables, VcMode};
 use crate::routing::tables::run_table::{RouteEntry, Run, RunTableBuilder};
@@ -137,7 +137,7 @@ fn switch_table_with_small_scratch_equals_all_tables() {
         switch_table(
             &g,
             s,
-            SwitchTableScratch {
+            SwitchTableBuffers {
                 dist: &mut d,
                 queue: &mut qq,
                 best_dist: &mut bd,
