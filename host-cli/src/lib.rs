@@ -32,3 +32,14 @@ pub mod commands;
 pub mod distances;
 pub mod io;
 pub mod sim;
+
+/// The command-line side of the simulator: TOML configuration files
+/// ([`sim_cli::config_file`]), BookSim2 configuration files ([`sim_cli::booksim`]) and sweep
+/// planning, sharding and merging ([`sim_cli::sweep`]). The files live in `sim/` beside the
+/// engine; they are declared here so that `sim/mod.rs` stays the engine's.
+#[path = "sim"]
+pub mod sim_cli {
+    pub mod booksim;
+    pub mod config_file;
+    pub mod sweep;
+}
