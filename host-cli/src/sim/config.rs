@@ -214,10 +214,9 @@ impl SimConfig {
     ///
     /// Zero-load latency of one packet of `L` flits over `H` router-to-router hops
     /// (`H + 1` routers), `t_r` = routing + VC alloc + switch alloc + switch traversal
-    /// delays, `t_c` channel latency (all 1):
-    /// `T0 = t_c + (H + 1)·t_r + H·t_c + t_c + (L - 1)` = `4(H+1) + H + 2 + L - 1`
-    /// with the defaults (injection channel, per router pipeline, links, ejection channel,
-    /// serialisation).
+    /// delays, `t_c` channel latency (all 1), from creation to the tail's arrival:
+    /// `T0 = t_c + (H + 1)·t_r + H·t_c + t_c + (L - 1)` = `5H + L + 5` with the defaults
+    /// (injection channel, per-router pipeline, links, ejection channel, serialisation).
     pub fn booksim() -> Self {
         SimConfig {
             num_vcs: 16,
@@ -255,11 +254,13 @@ impl SimConfig {
     /// The idealised router of spec/mapping.md §5 ([GA]): no pipeline delay in the router,
     /// one cycle per channel, 3 VCs, packets of 8 flits, a batch of 4 packets per node.
     ///
-    /// Injection and reception cost one cycle each and a flit crosses a link per cycle, so
-    /// a packet of `L` flits over `H` hops, alone in the network, is received completely
-    /// after `T0 = H + L` cycles (head: 1 injection cycle + `H - 1` further links … + 1
-    /// reception; tail `L - 1` behind), and `P` back-to-back packets to a neighbour
-    /// (`H = 1`) after `1 + P·L + 1` cycles: 4 packets of 8 flits take exactly 34.
+    /// Injection and reception cost one cycle each (terminal channels of latency 1), a flit
+    /// crosses a link per cycle and the router adds nothing, so a packet of `L` flits over
+    /// `H` router-to-router hops, alone in the network, is received completely
+    /// `T0 = H + L + 1` cycles after its creation (head: 1 injection + `H` links + 1
+    /// reception; the tail `L - 1` cycles behind). `P` back-to-back packets to a neighbour
+    /// (`H = 1`, conflict free) end at `1 + P·L + 1`: 4 packets of 8 flits take exactly 34
+    /// cycles (spec/mapping.md §5).
     pub fn ga() -> Self {
         SimConfig {
             num_vcs: 3,

@@ -185,6 +185,10 @@ pub struct SimResult {
     pub packets_delivered: u64,
     /// Flits delivered in total.
     pub flits_delivered: u64,
+    /// Violations of flit conservation or flow control seen: a flit ejected at the wrong
+    /// terminal, out of order or twice, a packet with the wrong number of flits, a credit
+    /// count above the buffer size or a flit arriving at a full buffer. 0 in a correct run.
+    pub conservation_errors: u64,
     /// Deadlock found by the watchdog (the run stopped there).
     pub deadlock: Option<DeadlockReport>,
 }

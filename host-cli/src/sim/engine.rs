@@ -1,0 +1,633 @@
+//! Engine loop (issue 9): state of the whole network and the BookSim-style phases — warm-up
+//! sample periods, measurement samples until the mean latency converges (or `max_samples`),
+//! then drain until every measured packet has arrived. Per cycle: deliver the channel events
+//! due, create packets, inject from terminals, step the active routers. Only routers holding
+//! flits and terminals with packets are visited.
+
+use jumpnet_core::routing::Routing;
+use jumpnet_core::topology::Network;
+
+use super::allocator::{Arbiters, Request};
+use super::config::{Injection, SimConfig};
+use super::network::{Event, Fabric, Flit, PortKind, Wheel};
+use super::stats::{ClassUtilisation, Histogram, SimResult};
+use super::terminal::{Packet, Pending, Terminal};
+use super::traffic::Driver;
+
+/// Error that stops a simulation before it starts or in the middle.
+#[derive(Debug)]
+pub enum SimError {
+    /// Configuration does not fit the network or routing.
+    Config(String),
+    /// The routing failed for a packet.
+    Routing(String),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Config(s) => write!(f, "sim config: {s}"),
+            SimError::Routing(s) => write!(f, "sim routing: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// Per-input-VC route state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum VcState {
+    /// Front flit is a head without a route.
+    #[default]
+    Idle,
+    /// Routed to `port` on logical VC `vc`; needs an output VC.
+    Routed { port: u16, vc: u8 },
+    /// Holds output VC `vc` of `port` (or ejects through `port`).
+    Active { port: u16, vc: u8, eject: bool },
+}
+
+/// Whole simulation state.
+pub(super) struct State<'r> {
+    pub cfg: SimConfig,
+    pub fabric: Fabric,
+    pub routing: &'r dyn Routing,
+    /// Physical VCs per channel.
+    pub vcs: usize,
+    /// Logical VCs of the routing.
+    pub rvcs: u8,
+    pub buf: usize,
+    // Input VCs: ring buffers (flat), ready cycles, lengths, heads, states.
+    pub flits: Vec<Flit>,
+    pub ready: Vec<u64>,
+    pub head: Vec<u16>,
+    pub len: Vec<u16>,
+    pub vstate: Vec<VcState>,
+    // Output VCs: credits and ownership.
+    pub credits: Vec<u16>,
+    pub busy: Vec<bool>,
+    // Routers: buffered flits and the active list.
+    pub buffered: Vec<u32>,
+    pub in_active: Vec<bool>,
+    pub active: Vec<u32>,
+    pub arb: Arbiters,
+    pub reqs: Vec<Request>,
+    pub wins: Vec<Request>,
+    // Terminals and packets.
+    pub terms: Vec<Terminal>,
+    pub active_terms: Vec<u32>,
+    pub packets: Vec<Packet>,
+    pub free: Vec<u32>,
+    pub wheel: Wheel,
+    pub driver: Driver,
+    // Time and counters.
+    pub now: u64,
+    pub last_progress: u64,
+    pub in_network: u64,
+    pub measuring: bool,
+    pub measured_outstanding: u64,
+    pub violations: u64,
+    pub channel_flits: Vec<u64>,
+    pub gen_flits: u64,
+    pub ejected_flits: u64,
+    pub total_packets: u64,
+    pub total_flits: u64,
+    pub last_eject: u64,
+    // Statistics.
+    pub plat: Histogram,
+    pub nlat: Histogram,
+    pub flat: Histogram,
+    pub hops: Histogram,
+    pub sample_sum: u64,
+    pub sample_n: u64,
+}
+
+impl<'r> State<'r> {
+    fn new(net: &Network<'_>, routing: &'r dyn Routing, cfg: &SimConfig) -> Result<Self, SimError> {
+        let fabric = Fabric::new(net, cfg).map_err(SimError::Config)?;
+        let rvcs = routing.num_vcs().max(1);
+        if cfg.num_vcs < rvcs {
+            return Err(SimError::Config(format!(
+                "num_vcs = {} but the routing needs {rvcs} VCs",
+                cfg.num_vcs
+            )));
+        }
+        if fabric.terminals < 2 {
+            return Err(SimError::Config(
+                "network needs at least 2 terminals".into(),
+            ));
+        }
+        let vcs = usize::from(cfg.num_vcs);
+        let buf = usize::from(cfg.vc_buf_size);
+        let nports = fabric.ports.len();
+        let niv = nports * vcs;
+        let driver = Driver::new(net, fabric.terminals, cfg).map_err(SimError::Config)?;
+        let terms = (0..fabric.terminals)
+            .map(|_| Terminal {
+                credits: vec![cfg.vc_buf_size; vcs],
+                ..Default::default()
+            })
+            .collect();
+        let max_delay = u64::from(fabric.max_latency().max(cfg.terminal_latency))
+            + u64::from(cfg.st_delay)
+            + u64::from(cfg.credit_delay)
+            + 1;
+        let switches = fabric.switches as usize;
+        let radix = fabric.radix;
+        Ok(State {
+            cfg: cfg.clone(),
+            routing,
+            vcs,
+            rvcs,
+            buf,
+            flits: vec![Flit::default(); niv * buf],
+            ready: vec![0; niv * buf],
+            head: vec![0; niv],
+            len: vec![0; niv],
+            vstate: vec![VcState::Idle; niv],
+            credits: vec![cfg.vc_buf_size; niv],
+            busy: vec![false; niv],
+            buffered: vec![0; switches],
+            in_active: vec![false; switches],
+            active: Vec::with_capacity(switches),
+            arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
+            reqs: Vec::with_capacity(radix * vcs),
+            wins: Vec::with_capacity(radix),
+            terms,
+            active_terms: Vec::with_capacity(fabric.terminals as usize),
+            packets: Vec::with_capacity(1024),
+            free: Vec::with_capacity(1024),
+            wheel: Wheel::new(max_delay),
+            driver,
+            now: 0,
+            last_progress: 0,
+            in_network: 0,
+            measuring: false,
+            measured_outstanding: 0,
+            violations: 0,
+            channel_flits: vec![0; nports],
+            gen_flits: 0,
+            ejected_flits: 0,
+            total_packets: 0,
+            total_flits: 0,
+            last_eject: 0,
+            plat: Histogram::new(),
+            nlat: Histogram::new(),
+            flat: Histogram::new(),
+            hops: Histogram::new(),
+            sample_sum: 0,
+            sample_n: 0,
+            fabric,
+        })
+    }
+
+    /// Queues a new packet at terminal `t`.
+    pub(super) fn create(&mut self, t: u32, dst: u32) {
+        let term = &mut self.terms[t as usize];
+        term.queue.push_back(Pending {
+            dst,
+            created: self.now,
+            measured: self.measuring,
+        });
+        if self.measuring {
+            self.measured_outstanding += 1;
+            self.gen_flits += u64::from(self.cfg.packet_size);
+        }
+        if !term.active {
+            term.active = true;
+            self.active_terms.push(t);
+        }
+    }
+
+    fn deliver_events(&mut self) -> Result<(), SimError> {
+        let now = self.now;
+        let evs = self.wheel.take(now);
+        for ev in &evs {
+            match *ev {
+                Event::Arrive { iv, flit } => self.arrive(iv as usize, flit),
+                Event::Eject { term, flit } => self.eject(term, flit),
+                Event::Credit { ov } => {
+                    let c = &mut self.credits[ov as usize];
+                    *c += 1;
+                    if *c > self.cfg.vc_buf_size {
+                        self.violations += 1;
+                    }
+                }
+                Event::TermCredit { term, vc } => {
+                    self.terms[term as usize].credits[usize::from(vc)] += 1;
+                    let t = &mut self.terms[term as usize];
+                    if !t.active && t.current.is_some() {
+                        t.active = true;
+                        self.active_terms.push(term);
+                    }
+                }
+            }
+        }
+        self.wheel.give_back(now, evs);
+        Ok(())
+    }
+
+    fn arrive(&mut self, iv: usize, flit: Flit) {
+        let c = &self.cfg;
+        let delay = if flit.seq == 0 {
+            u64::from(c.routing_delay) + u64::from(c.vc_alloc_delay) + u64::from(c.sw_alloc_delay)
+        } else {
+            u64::from(c.sw_alloc_delay)
+        };
+        let l = usize::from(self.len[iv]);
+        if l >= self.buf {
+            self.violations += 1;
+            return;
+        }
+        let slot = iv * self.buf + (usize::from(self.head[iv]) + l) % self.buf;
+        self.flits[slot] = flit;
+        self.ready[slot] = self.now + delay;
+        self.len[iv] += 1;
+        let s = iv / self.vcs / self.fabric.radix;
+        self.buffered[s] += 1;
+        if !self.in_active[s] {
+            self.in_active[s] = true;
+            self.active.push(s as u32);
+        }
+    }
+
+    fn eject(&mut self, term: u32, flit: Flit) {
+        let now = self.now;
+        let p = &mut self.packets[flit.pkt as usize];
+        if p.dst != term || p.received != flit.seq {
+            self.violations += 1;
+        }
+        p.received += 1;
+        self.in_network -= 1;
+        self.last_progress = now;
+        self.last_eject = now;
+        self.total_flits += 1;
+        if self.measuring {
+            self.ejected_flits += 1;
+        }
+        let p = *p;
+        if p.measured {
+            self.flat.add(now - p.created);
+        }
+        if flit.tail {
+            if p.received != self.cfg.packet_size {
+                self.violations += 1;
+            }
+            self.total_packets += 1;
+            if p.measured {
+                self.plat.add(now - p.created);
+                self.nlat.add(now - p.injected);
+                self.hops.add(u64::from(p.hops));
+                self.measured_outstanding -= 1;
+                self.sample_sum += now - p.created;
+                self.sample_n += 1;
+            }
+            self.free.push(flit.pkt);
+        }
+    }
+
+    fn generate(&mut self) {
+        if self.cfg.injection != Injection::Bernoulli {
+            return;
+        }
+        for t in 0..self.fabric.terminals {
+            if self.driver.bernoulli.fire(&mut self.driver.rng) {
+                let d = self.driver.dest(t);
+                if d != t {
+                    self.create(t, d);
+                }
+            }
+        }
+    }
+
+    fn inject(&mut self) -> Result<(), SimError> {
+        let now = self.now;
+        let mut i = 0;
+        while i < self.active_terms.len() {
+            let t = self.active_terms[i];
+            let ti = t as usize;
+            if self.terms[ti].current.is_none() {
+                if let Some(p) = self.terms[ti].queue.pop_front() {
+                    let state = self
+                        .routing
+                        .inject(t, p.dst)
+                        .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
+                    let pkt = Packet {
+                        src: t,
+                        dst: p.dst,
+                        created: p.created,
+                        injected: now,
+                        hops: 0,
+                        received: 0,
+                        measured: p.measured,
+                        state,
+                    };
+                    let id = match self.free.pop() {
+                        Some(id) => {
+                            self.packets[id as usize] = pkt;
+                            id
+                        }
+                        None => {
+                            self.packets.push(pkt);
+                            (self.packets.len() - 1) as u32
+                        }
+                    };
+                    let vc = self.pick_vc(&self.terms[ti].credits, state.vc);
+                    self.terms[ti].current = Some((id, 0, vc));
+                }
+            }
+            let term = &mut self.terms[ti];
+            let Some((id, seq, vc)) = term.current else {
+                term.active = false;
+                self.active_terms.swap_remove(i);
+                continue;
+            };
+            if term.credits[usize::from(vc)] == 0 {
+                // Waits for a credit; the credit event re-activates it.
+                term.active = false;
+                self.active_terms.swap_remove(i);
+                continue;
+            }
+            term.credits[usize::from(vc)] -= 1;
+            let tail = seq + 1 == self.cfg.packet_size;
+            term.current = if tail { None } else { Some((id, seq + 1, vc)) };
+            if seq == 0 {
+                self.packets[id as usize].injected = now;
+            }
+            let (s, port) = self.fabric.terminal_port[ti];
+            let pi = s as usize * self.fabric.radix + usize::from(port);
+            let iv = (pi * self.vcs + usize::from(vc)) as u32;
+            let flit = Flit { pkt: id, seq, tail };
+            self.wheel.push(
+                now + u64::from(self.cfg.terminal_latency),
+                Event::Arrive { iv, flit },
+            );
+            self.in_network += 1;
+            self.last_progress = now;
+            self.channel_flits[pi] += u64::from(self.measuring);
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// Physical VC for logical VC `v`: among `v, v+R, v+2R, …` the one with most credits
+    /// (lowest on ties).
+    pub(super) fn pick_vc(&self, credits: &[u16], v: u8) -> u8 {
+        let r = usize::from(self.rvcs);
+        let mut best = usize::from(v);
+        let mut k = best;
+        while k < self.vcs {
+            if credits[k] > credits[best] {
+                best = k;
+            }
+            k += r;
+        }
+        best as u8
+    }
+
+    fn step_routers(&mut self) -> Result<(), SimError> {
+        let mut i = 0;
+        while i < self.active.len() {
+            let s = self.active[i] as usize;
+            self.step_router(s)?;
+            i += 1;
+        }
+        let mut k = 0;
+        while k < self.active.len() {
+            let s = self.active[k] as usize;
+            if self.buffered[s] == 0 {
+                self.in_active[s] = false;
+                self.active.swap_remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn cycle(&mut self) -> Result<(), SimError> {
+        self.deliver_events()?;
+        self.generate();
+        self.inject()?;
+        self.step_routers()?;
+        self.now += 1;
+        Ok(())
+    }
+
+    fn stuck(&self) -> bool {
+        self.in_network > 0 && self.now - self.last_progress >= u64::from(self.cfg.watchdog_cycles)
+    }
+}
+
+/// Runs the explicit packets `trace` (`(src, dst, created cycle)`, any order) instead of
+/// synthetic traffic, until all are delivered (or a deadlock); every packet is measured.
+/// Used for zero-load checks and by drivers of message traces.
+pub fn run_trace(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    trace: &[(u32, u32, u64)],
+) -> Result<SimResult, SimError> {
+    let mut c = cfg.clone();
+    c.injection = Injection::Batch;
+    c.batch_size = 0;
+    let mut order: Vec<usize> = (0..trace.len()).collect();
+    order.sort_by_key(|&i| (trace[i].2, i));
+    let mut st = State::new(net, routing, &c)?;
+    st.measuring = true;
+    let n = st.fabric.terminals;
+    let mut next = 0;
+    let mut deadlock = None;
+    while next < order.len() || st.measured_outstanding > 0 {
+        while next < order.len() && trace[order[next]].2 <= st.now {
+            let (s, d, _) = trace[order[next]];
+            if s >= n || d >= n || s == d {
+                return Err(SimError::Config(format!("bad trace packet {s}→{d}")));
+            }
+            st.create(s, d);
+            next += 1;
+        }
+        st.cycle()?;
+        if st.stuck() {
+            deadlock = Some(st.deadlock_report());
+            break;
+        }
+    }
+    Ok(st.finish(&c, 0, st.last_eject + 1, 1, false, deadlock))
+}
+
+/// Runs one simulation of `cfg` on `net` with `routing` (every routing decision is a call to
+/// `routing`). Returns the statistics; a deadlock stops the run and is reported in
+/// [`SimResult::deadlock`].
+pub fn run(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+) -> Result<SimResult, SimError> {
+    let mut st = State::new(net, routing, cfg)?;
+    let period = u64::from(cfg.sample_period);
+    let mut deadlock = None;
+    let mut samples = 0u32;
+    let mut saturated = false;
+    let mut measure_start = 0u64;
+    let mut measure_end = 0u64;
+    if cfg.injection == Injection::Batch {
+        st.measuring = true;
+        for t in 0..st.fabric.terminals {
+            let d = st.driver.dest(t);
+            if d != t {
+                for _ in 0..cfg.batch_size {
+                    st.create(t, d);
+                }
+            }
+        }
+        while st.measured_outstanding > 0 {
+            st.cycle()?;
+            if st.stuck() {
+                deadlock = Some(st.deadlock_report());
+                break;
+            }
+        }
+        measure_end = st.now;
+        samples = 1;
+    } else {
+        // Warm-up.
+        'run: {
+            for _ in 0..u64::from(cfg.warmup_periods) * period {
+                st.cycle()?;
+                if st.stuck() {
+                    deadlock = Some(st.deadlock_report());
+                    break 'run;
+                }
+            }
+            st.measuring = true;
+            measure_start = st.now;
+            let mut prev: Option<f64> = None;
+            while samples < cfg.max_samples.max(1) {
+                st.sample_sum = 0;
+                st.sample_n = 0;
+                for _ in 0..period {
+                    st.cycle()?;
+                    if st.stuck() {
+                        deadlock = Some(st.deadlock_report());
+                        break 'run;
+                    }
+                }
+                samples += 1;
+                let mean = if st.sample_n == 0 {
+                    0.0
+                } else {
+                    st.sample_sum as f64 / st.sample_n as f64
+                };
+                if mean > cfg.latency_thres {
+                    saturated = true;
+                    break;
+                }
+                if let Some(p) = prev {
+                    if p > 0.0 && ((mean - p) / p).abs() < cfg.stopping_thres {
+                        break;
+                    }
+                }
+                prev = Some(mean);
+            }
+            st.measuring = false;
+            measure_end = st.now;
+            // Drain measured packets (not when saturated: they may never arrive).
+            if cfg.drain && !saturated {
+                let limit = st.now + 100 * period.max(1000);
+                while st.measured_outstanding > 0 && st.now < limit {
+                    st.cycle()?;
+                    if st.stuck() {
+                        deadlock = Some(st.deadlock_report());
+                        break;
+                    }
+                }
+                if st.measured_outstanding > 0 {
+                    saturated = true;
+                }
+            }
+        }
+    }
+    if cfg.injection == Injection::Batch {
+        measure_end = measure_end.max(st.last_eject + 1);
+    }
+    Ok(st.finish(
+        cfg,
+        measure_start,
+        measure_end,
+        samples,
+        saturated,
+        deadlock,
+    ))
+}
+
+impl State<'_> {
+    /// Statistics of the run so far.
+    fn finish(
+        &self,
+        cfg: &SimConfig,
+        measure_start: u64,
+        measure_end: u64,
+        samples: u32,
+        mut saturated: bool,
+        deadlock: Option<super::stats::DeadlockReport>,
+    ) -> SimResult {
+        let st = self;
+        let mcycles = measure_end.saturating_sub(measure_start).max(1);
+        let nodes = f64::from(st.fabric.terminals);
+        let offered = st.gen_flits as f64 / nodes / mcycles as f64;
+        let accepted = st.ejected_flits as f64 / nodes / mcycles as f64;
+        if cfg.injection == Injection::Bernoulli && accepted < 0.9 * offered {
+            saturated = true;
+        }
+        let channel_utilisation: Vec<f64> = st
+            .channel_flits
+            .iter()
+            .map(|&f| f as f64 / mcycles as f64)
+            .collect();
+        let mut class_utilisation: Vec<ClassUtilisation> = st
+            .fabric
+            .class_names
+            .iter()
+            .map(|c| ClassUtilisation {
+                class: c.clone(),
+                channels: 0,
+                utilisation: 0.0,
+            })
+            .collect();
+        for (i, kind) in st.fabric.ports.iter().enumerate() {
+            if *kind == PortKind::Unconnected {
+                continue;
+            }
+            let c = &mut class_utilisation[usize::from(st.fabric.class[i])];
+            c.channels += 1;
+            c.utilisation += channel_utilisation[i];
+        }
+        for c in &mut class_utilisation {
+            if c.channels > 0 {
+                c.utilisation /= c.channels as f64;
+            }
+        }
+        SimResult {
+            packet_latency: st.plat.summary(),
+            network_latency: st.nlat.summary(),
+            flit_latency: st.flat.summary(),
+            hops: st.hops.summary(),
+            offered,
+            accepted,
+            channel_utilisation,
+            class_utilisation,
+            saturated,
+            samples,
+            cycles: if cfg.injection == Injection::Batch {
+                st.last_eject
+            } else {
+                st.now
+            },
+            measured_cycles: mcycles,
+            packets_delivered: st.total_packets,
+            flits_delivered: st.total_flits,
+            conservation_errors: st.violations,
+            deadlock,
+        }
+    }
+}

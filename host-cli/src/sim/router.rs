@@ -1,0 +1,203 @@
+//! Input-queued virtual-channel router (issue 9): per input VC a FIFO of `vc_buf_size` flits;
+//! a head flit becomes eligible `routing_delay + vc_alloc_delay + sw_alloc_delay` cycles
+//! after it arrives, a body flit `sw_alloc_delay` cycles after; route computation calls the
+//! core [`Routing`](jumpnet_core::routing::Routing), VC allocation takes a free physical
+//! alias of the routing's VC on the output, switch allocation matches inputs to outputs
+//! (one flit per input and per output per cycle) and switch traversal takes `st_delay`
+//! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
+//! leaves; credit flow control: a flit leaves only with a credit of the downstream VC.
+
+use jumpnet_core::routing::Hop;
+
+use super::engine::{SimError, State, VcState};
+use super::network::{Event, PortKind};
+
+impl State<'_> {
+    /// One cycle of router `s`: route, allocate VCs, allocate the switch, traverse.
+    pub(super) fn step_router(&mut self, s: usize) -> Result<(), SimError> {
+        let radix = self.fabric.radix;
+        let vcs = self.vcs;
+        let now = self.now;
+        let mut reqs = std::mem::take(&mut self.reqs);
+        let mut wins = std::mem::take(&mut self.wins);
+        reqs.clear();
+        for p in 0..radix {
+            let pi = s * radix + p;
+            for v in 0..vcs {
+                let iv = pi * vcs + v;
+                if self.len[iv] == 0 {
+                    continue;
+                }
+                let slot = iv * self.buf + usize::from(self.head[iv]);
+                if self.ready[slot] > now {
+                    continue;
+                }
+                if self.vstate[iv] == VcState::Idle {
+                    self.route(s, iv, slot)?;
+                }
+                if let VcState::Routed { port, vc } = self.vstate[iv] {
+                    let opi = s * radix + usize::from(port);
+                    let r = usize::from(self.rvcs);
+                    let mut best: Option<usize> = None;
+                    let mut k = usize::from(vc);
+                    while k < vcs {
+                        let ov = opi * vcs + k;
+                        if !self.busy[ov]
+                            && best.is_none_or(|b| self.credits[ov] > self.credits[opi * vcs + b])
+                        {
+                            best = Some(k);
+                        }
+                        k += r;
+                    }
+                    if let Some(k) = best {
+                        self.busy[opi * vcs + k] = true;
+                        self.vstate[iv] = VcState::Active {
+                            port,
+                            vc: k as u8,
+                            eject: false,
+                        };
+                    }
+                }
+                if let VcState::Active { port, vc, eject } = self.vstate[iv] {
+                    let ov = (s * radix + usize::from(port)) * vcs + usize::from(vc);
+                    if eject || self.credits[ov] > 0 {
+                        reqs.push(super::allocator::Request {
+                            input: p as u16,
+                            vc: v as u8,
+                            output: port,
+                        });
+                    }
+                }
+            }
+        }
+        self.arb.allocate(s, &reqs, &mut wins);
+        for w in &wins {
+            self.traverse(s, usize::from(w.input), usize::from(w.vc));
+        }
+        self.reqs = reqs;
+        self.wins = wins;
+        Ok(())
+    }
+
+    /// Route computation for the head flit at `slot` of input VC `iv` of switch `s`.
+    fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
+        let flit = self.flits[slot];
+        if flit.seq != 0 {
+            self.violations += 1;
+        }
+        let pkt = &mut self.packets[flit.pkt as usize];
+        let dst = pkt.dst;
+        let hop = self
+            .routing
+            .next_hop(s as u32, &mut pkt.state, dst)
+            .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
+        let radix = self.fabric.radix;
+        self.vstate[iv] = match hop {
+            Hop::Forward { port, vc } => {
+                match self.fabric.ports.get(s * radix + usize::from(port)) {
+                    Some(PortKind::Link { .. }) => {}
+                    _ => {
+                        return Err(SimError::Routing(format!(
+                            "switch {s} forwards to {dst} on port {port}, which is no link"
+                        )))
+                    }
+                }
+                if vc >= self.rvcs {
+                    return Err(SimError::Routing(format!(
+                        "switch {s} chose VC {vc} of {}",
+                        self.rvcs
+                    )));
+                }
+                VcState::Routed { port, vc }
+            }
+            Hop::Eject { port } => {
+                if self.fabric.ports.get(s * radix + usize::from(port))
+                    != Some(&PortKind::Terminal(dst))
+                {
+                    return Err(SimError::Routing(format!(
+                        "switch {s} ejects {dst} on port {port}, which is not its terminal"
+                    )));
+                }
+                VcState::Active {
+                    port,
+                    vc: 0,
+                    eject: true,
+                }
+            }
+        };
+        Ok(())
+    }
+
+    /// Switch traversal of the front flit of input `p`, VC `v` of switch `s` onto its
+    /// output channel, with the credit back upstream.
+    fn traverse(&mut self, s: usize, p: usize, v: usize) {
+        let radix = self.fabric.radix;
+        let vcs = self.vcs;
+        let now = self.now;
+        let st = u64::from(self.cfg.st_delay);
+        let pi = s * radix + p;
+        let iv = pi * vcs + v;
+        let slot = iv * self.buf + usize::from(self.head[iv]);
+        let flit = self.flits[slot];
+        self.head[iv] = ((usize::from(self.head[iv]) + 1) % self.buf) as u16;
+        self.len[iv] -= 1;
+        self.buffered[s] -= 1;
+        let VcState::Active { port, vc, eject } = self.vstate[iv] else {
+            self.violations += 1;
+            return;
+        };
+        let opi = s * radix + usize::from(port);
+        let at = now + st + u64::from(self.fabric.latency[opi]);
+        if eject {
+            if let PortKind::Terminal(term) = self.fabric.ports[opi] {
+                self.wheel.push(at, Event::Eject { term, flit });
+            }
+        } else {
+            let ov = opi * vcs + usize::from(vc);
+            match self.credits[ov].checked_sub(1) {
+                Some(c) => self.credits[ov] = c,
+                None => self.violations += 1,
+            }
+            if let PortKind::Link { peer, peer_port } = self.fabric.ports[opi] {
+                let down = (peer as usize * radix + usize::from(peer_port)) * vcs + usize::from(vc);
+                self.wheel.push(
+                    at,
+                    Event::Arrive {
+                        iv: down as u32,
+                        flit,
+                    },
+                );
+            }
+            if flit.seq == 0 {
+                self.packets[flit.pkt as usize].hops += 1;
+            }
+            if flit.tail {
+                self.busy[ov] = false;
+            }
+        }
+        self.channel_flits[opi] += u64::from(self.measuring);
+        let cd = u64::from(self.cfg.credit_delay);
+        match self.fabric.ports[pi] {
+            PortKind::Link { peer, peer_port } => {
+                let up = peer as usize * radix + usize::from(peer_port);
+                self.wheel.push(
+                    now + u64::from(self.fabric.latency[up]) + cd,
+                    Event::Credit {
+                        ov: (up * vcs + v) as u32,
+                    },
+                );
+            }
+            PortKind::Terminal(term) => {
+                self.wheel.push(
+                    now + u64::from(self.cfg.terminal_latency) + cd,
+                    Event::TermCredit { term, vc: v as u8 },
+                );
+            }
+            PortKind::Unconnected => self.violations += 1,
+        }
+        if flit.tail {
+            self.vstate[iv] = VcState::Idle;
+        }
+        self.last_progress = now;
+    }
+}

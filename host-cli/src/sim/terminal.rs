@@ -1,0 +1,50 @@
+//! Terminals / NICs (issue 9): an unbounded source queue of created packets, the injection
+//! channel into the switch (one flit per cycle, credit flow control per VC) and the
+//! ejection side that checks every flit arrives once, in order, at its destination.
+
+use std::collections::VecDeque;
+
+/// A packet waiting in a source queue.
+#[derive(Clone, Copy, Debug)]
+pub struct Pending {
+    /// Destination terminal.
+    pub dst: u32,
+    /// Creation cycle.
+    pub created: u64,
+    /// Created during measurement.
+    pub measured: bool,
+}
+
+/// One terminal.
+#[derive(Debug, Default)]
+pub struct Terminal {
+    /// Source queue (BookSim's infinite source queue).
+    pub queue: VecDeque<Pending>,
+    /// Packet being injected: pool id, next flit, VC.
+    pub current: Option<(u32, u16, u8)>,
+    /// Credits of the switch input VCs this terminal feeds.
+    pub credits: Vec<u16>,
+    /// In the active-terminal list.
+    pub active: bool,
+}
+
+/// A packet in flight (pool entry).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Packet {
+    /// Source terminal.
+    pub src: u32,
+    /// Destination terminal.
+    pub dst: u32,
+    /// Creation cycle.
+    pub created: u64,
+    /// Cycle the head flit entered the injection channel.
+    pub injected: u64,
+    /// Router-to-router hops so far.
+    pub hops: u32,
+    /// Flits received at the destination so far.
+    pub received: u16,
+    /// Measured packet.
+    pub measured: bool,
+    /// Routing state (core).
+    pub state: jumpnet_core::routing::PacketState,
+}

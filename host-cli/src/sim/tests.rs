@@ -1,0 +1,271 @@
+//! Simulator tests (issue 9 "Must show"): zero-load formulas of both presets, the GA 34-cycle
+//! case, throughput below saturation, saturation, deadlock report vs. dateline, DFSSSP,
+//! flit conservation on every family, determinism.
+
+use jumpnet_core::routing::{Hop, Routing};
+use jumpnet_core::topology::{Network, Topology};
+
+use super::*;
+use crate::build::network::OwnedNetwork;
+use crate::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
+use crate::build::topology::TopologySpec;
+
+fn with_net<T>(words: &str, algo: RouteAlgo, f: impl FnOnce(&Network<'_>, &dyn Routing) -> T) -> T {
+    let w: Vec<String> = words.split_whitespace().map(String::from).collect();
+    let spec = TopologySpec::parse(&w).unwrap();
+    let owned = OwnedNetwork::build(&spec).unwrap();
+    let net = owned.network();
+    let mut store = RouteStore::default();
+    let opts = RouteOptions {
+        algo,
+        max_layers: 8,
+        seed: 1,
+    };
+    let (routing, _) = build(&net, &opts, &mut store).unwrap();
+    f(&net, routing.as_ref())
+}
+
+/// Router-to-router hops of `src → dst`, walked with the core routing itself (independent
+/// of the simulator).
+fn hops(net: &Network<'_>, r: &dyn Routing, src: u32, dst: u32) -> u64 {
+    let mut st = r.inject(src, dst).unwrap();
+    let mut at = net.terminal_switch(src).unwrap();
+    let mut h = 0;
+    loop {
+        match r.next_hop(at, &mut st, dst).unwrap() {
+            Hop::Forward { port, .. } => {
+                at = net.port(at, port).link().unwrap().peer;
+                h += 1;
+            }
+            Hop::Eject { .. } => return h,
+        }
+    }
+}
+
+/// booksim preset: `T0 = t_c + (H+1)·t_r + H·t_c + t_c + L - 1` with `t_r = 4`, `t_c = 1`.
+fn booksim_t0(h: u64, l: u64) -> u64 {
+    1 + (h + 1) * 4 + h + 1 + l - 1
+}
+
+/// ga preset: `T0 = H + L + 1`.
+fn ga_t0(h: u64, l: u64) -> u64 {
+    h + l + 1
+}
+
+fn zero_load(words: &str, algo: RouteAlgo, pairs: &[(u32, u32)]) {
+    with_net(words, algo, |net, r| {
+        for (preset, t0) in [
+            (SimConfig::booksim(), booksim_t0 as fn(u64, u64) -> u64),
+            (SimConfig::ga(), ga_t0),
+        ] {
+            let mut cfg = preset;
+            cfg.packet_size = 5;
+            cfg.num_vcs = cfg.num_vcs.max(r.num_vcs());
+            for &(s, d) in pairs {
+                let res = run_trace(net, r, &cfg, &[(s, d, 3)]).unwrap();
+                let h = hops(net, r, s, d);
+                assert!(h >= 1);
+                assert_eq!(res.packet_latency.max, t0(h, 5), "{words} {s}->{d} H={h}");
+                assert_eq!(res.packet_latency.count, 1);
+                assert_eq!(res.network_latency.max, t0(h, 5));
+                assert_eq!(res.hops.max, h);
+                assert_eq!(res.conservation_errors, 0);
+            }
+        }
+    });
+}
+
+#[test]
+fn zero_load_torus() {
+    zero_load(
+        "torus k=8,8",
+        RouteAlgo::DorDateline,
+        &[(0, 1), (0, 36), (6, 1), (63, 0)],
+    );
+}
+
+#[test]
+fn zero_load_mesh() {
+    zero_load("mesh k=4,4", RouteAlgo::Dor, &[(0, 15), (5, 6), (12, 3)]);
+}
+
+#[test]
+fn zero_load_dragonfly() {
+    zero_load(
+        "dragonfly g=5 a=2 p=2 h=2",
+        RouteAlgo::DfMinimal,
+        &[(0, 19), (0, 3), (2, 10)],
+    );
+}
+
+#[test]
+fn zero_load_circulant() {
+    zero_load(
+        "circulant n=16 jumps=1,4",
+        RouteAlgo::Greedy,
+        &[(0, 8), (0, 1), (3, 14)],
+    );
+}
+
+#[test]
+fn ga_four_packets_of_eight_flits_to_a_neighbour_take_34_cycles() {
+    with_net("torus k=8", RouteAlgo::Dor, |net, r| {
+        let cfg = SimConfig::ga();
+        assert_eq!((cfg.batch_size, cfg.packet_size), (4, 8));
+        let res = run(net, r, &cfg).unwrap();
+        assert_eq!(res.cycles, 34);
+        assert_eq!(res.packets_delivered, 8 * 4);
+        assert_eq!(res.flits_delivered, 8 * 4 * 8);
+        assert_eq!(res.conservation_errors, 0);
+        assert!(res.deadlock.is_none());
+    });
+}
+
+fn bernoulli(rate: f64, l: u16) -> SimConfig {
+    let mut c = SimConfig::booksim();
+    c.num_vcs = 2;
+    c.packet_size = l;
+    c.rate_in_flits = true;
+    c.injection_rate = rate;
+    c.warmup_periods = 1;
+    c.sample_period = 500;
+    c.max_samples = 4;
+    c
+}
+
+#[test]
+fn accepted_equals_offered_below_saturation() {
+    with_net("torus k=8,8", RouteAlgo::DorDateline, |net, r| {
+        let res = run(net, r, &bernoulli(0.2, 4)).unwrap();
+        assert!(!res.saturated);
+        assert!(res.deadlock.is_none());
+        // ≥ 1000 cycles × 64 nodes × 0.2 = 12 800 flits offered: σ of the offered rate
+        // ≈ 0.2/sqrt(3200 packets) ≈ 0.0035; accept 4σ.
+        assert!((res.offered - 0.2).abs() < 0.014, "{}", res.offered);
+        assert!((res.accepted - res.offered).abs() < 0.014, "{res:?}");
+        assert_eq!(res.conservation_errors, 0);
+        assert_eq!(
+            res.packet_latency.count,
+            res.packets_delivered.min(res.packet_latency.count)
+        );
+    });
+}
+
+#[test]
+fn torus_8x8_dateline_saturates_under_uniform() {
+    with_net("torus k=8,8", RouteAlgo::DorDateline, |net, r| {
+        let res = run(net, r, &bernoulli(0.9, 4)).unwrap();
+        assert!(res.saturated);
+        assert!(res.accepted < 0.8, "{}", res.accepted);
+        assert!(res.deadlock.is_none());
+        assert_eq!(res.conservation_errors, 0);
+    });
+}
+
+fn heavy(num_vcs: u8) -> SimConfig {
+    let mut c = bernoulli(0.8, 8);
+    c.num_vcs = num_vcs;
+    c.vc_buf_size = 2;
+    c.traffic = Pattern::Tornado;
+    c.max_samples = 3;
+    c.watchdog_cycles = 200;
+    c
+}
+
+#[test]
+fn one_vc_ring_dor_deadlocks_with_its_channel_cycle() {
+    with_net("torus k=8", RouteAlgo::Dor, |net, r| {
+        let res = run(net, r, &heavy(1)).unwrap();
+        let dl = res.deadlock.expect("deadlock");
+        let ch = &dl.channels;
+        assert!(ch.len() >= 2, "{dl:?}");
+        for (i, c) in ch.iter().enumerate() {
+            // Every channel is a ring link and feeds the next channel of the cycle.
+            let next = &ch[(i + 1) % ch.len()];
+            assert_eq!(c.peer, next.switch, "{dl:?}");
+            assert_eq!(net.port(c.switch, c.port).link().unwrap().peer, c.peer);
+            assert_eq!(c.vc, 0);
+        }
+        assert!(dl.flits_in_flight > 0);
+    });
+    with_net("torus k=8", RouteAlgo::DorDateline, |net, r| {
+        let res = run(net, r, &heavy(2)).unwrap();
+        assert!(res.deadlock.is_none());
+        assert_eq!(res.conservation_errors, 0);
+        assert!(res.packets_delivered > 0);
+    });
+}
+
+#[test]
+fn dfsssp_layers_on_random_shortcut_run_clean() {
+    with_net("random-shortcut n=32 d=4", RouteAlgo::Dfsssp, |net, r| {
+        let mut c = heavy(r.num_vcs());
+        c.traffic = Pattern::Uniform;
+        let res = run(net, r, &c).unwrap();
+        assert!(res.deadlock.is_none());
+        assert_eq!(res.conservation_errors, 0);
+        assert!(res.packets_delivered > 100);
+    });
+}
+
+#[test]
+fn flit_conservation_on_every_family() {
+    let cases = [
+        ("ring n=8", RouteAlgo::Minimal),
+        ("circulant n=12 jumps=1,3", RouteAlgo::Greedy),
+        ("gcirculant n=16", RouteAlgo::Naf),
+        ("random-shortcut n=16 d=3", RouteAlgo::Dfsssp),
+        ("torus k=4,4 t=2", RouteAlgo::DorDateline),
+        ("mesh k=4,3", RouteAlgo::Dor),
+        ("hypercube dim=4", RouteAlgo::Ecube),
+        ("fat-tree k=2 n=3", RouteAlgo::Dmodk),
+        ("dragonfly g=5 a=2 p=2 h=2", RouteAlgo::DfValiant),
+        ("hyperx s=4,4", RouteAlgo::Dfsssp),
+        ("slim-fly q=5", RouteAlgo::Dfsssp),
+        ("galaxyfly n=4 q=1 a=2", RouteAlgo::Dfsssp),
+    ];
+    for (words, algo) in cases {
+        with_net(words, algo, |net, r| {
+            let mut c = bernoulli(0.1, 4);
+            c.num_vcs = r.num_vcs().max(2);
+            c.max_samples = 2;
+            c.sample_period = 300;
+            let res = run(net, r, &c).unwrap();
+            assert!(res.deadlock.is_none(), "{words}");
+            assert_eq!(res.conservation_errors, 0, "{words}");
+            assert!(res.packets_delivered > 0, "{words}");
+            // Drained: every measured packet arrived, all its flits.
+            assert!(!res.saturated, "{words}");
+            assert!(res.flits_delivered >= res.packets_delivered * 4, "{words}");
+            // A trace of random packets runs to completion: every flit ejected exactly once
+            // (in order, at its destination: conservation_errors counts any violation).
+            let n = net.num_terminals();
+            let mut rng = jumpnet_core::rng::Rng::new(5);
+            let trace: Vec<(u32, u32, u64)> = (0..300)
+                .filter_map(|_| {
+                    let (s, d) = (rng.below(n.into()) as u32, rng.below(n.into()) as u32);
+                    (s != d).then(|| (s, d, rng.below(200)))
+                })
+                .collect();
+            let res = run_trace(net, r, &c, &trace).unwrap();
+            assert!(res.deadlock.is_none(), "{words}");
+            assert_eq!(res.conservation_errors, 0, "{words}");
+            assert_eq!(res.packets_delivered, trace.len() as u64, "{words}");
+            assert_eq!(res.flits_delivered, trace.len() as u64 * 4, "{words}");
+        });
+    }
+}
+
+#[test]
+fn same_seed_same_statistics() {
+    with_net("torus k=4,4", RouteAlgo::DorDateline, |net, r| {
+        let c = bernoulli(0.3, 4);
+        let a = serde_json::to_string(&run(net, r, &c).unwrap()).unwrap();
+        let b = serde_json::to_string(&run(net, r, &c).unwrap()).unwrap();
+        assert_eq!(a, b);
+        let mut c2 = c.clone();
+        c2.seed = 99;
+        let d = serde_json::to_string(&run(net, r, &c2).unwrap()).unwrap();
+        assert_ne!(a, d);
+    });
+}
