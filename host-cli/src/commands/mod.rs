@@ -11,6 +11,8 @@
 //! - [`route`]: `jumpnet route`, routing tables, checks and path statistics.
 //! - [`map`]: `jumpnet map`, process mapping and GA node mapping.
 //! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs.
+//! - [`sim`]: `jumpnet sim`, one flit-level simulation.
+//! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -21,6 +23,8 @@ pub mod map;
 pub mod report;
 pub mod route;
 pub mod sched;
+pub mod sim;
+pub mod sweep;
 pub mod topo;
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
@@ -64,6 +68,12 @@ pub enum Command {
         #[command(subcommand)]
         action: sched::SchedAction,
     },
+    /// Flit-level simulation of a topology and routing: latency, throughput, utilisation;
+    /// exit status 1 on deadlock.
+    Sim(sim::SimArgs),
+    /// Simulations over the injection rate (or any simulator key) on all cores, stopping at
+    /// saturation; --shard i/N and `sweep merge` for cluster job arrays.
+    Sweep(sweep::SweepArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
@@ -74,5 +84,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Route { action } => route::run(action),
         Command::Map { action } => map::run(action),
         Command::Sched { action } => sched::run(action),
+        Command::Sim(args) => sim::run(args),
+        Command::Sweep(args) => sweep::run(args),
     }
 }

@@ -9,8 +9,9 @@
 //!   configuration (the seed is the configuration's `seed`, the same for every point), so
 //!   any subset of points can run anywhere, in any order.
 //! - Stop at saturation: along each series, points after the first saturated (or
-//!   deadlocked) point are not part of the result. Points run in waves of one point per
-//!   thread per series, in x order, and a series stops after the wave that saturated.
+//!   deadlocked) point are not part of the result. Points are handed to the worker threads
+//!   in (x, series) order and a series' points past a stopping point are skipped, so at most
+//!   one point per other thread runs in vain.
 //! - Shard `i/N` (0-based, `0 <= i < N`) runs the points whose number is `i` modulo `N`.
 //!   A shard applies the saturation cut to its own points; [`merge`] applies it again to the
 //!   union, which therefore equals the unsharded sweep record for record.
@@ -18,9 +19,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::Mutex;
 
 use anyhow::{anyhow, bail, Context, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::io::output::{self, Render, Section};
@@ -356,64 +357,114 @@ pub fn cut_at_saturation(records: &mut Vec<Record>) {
     });
 }
 
-/// Runs the points of `shard` with `run_point` on all threads of the current rayon pool, in
-/// waves (see the module documentation); returns the records sorted by point, cut at
-/// saturation when `stop` is set. `progress` advances by one per finished point.
-pub fn run<F>(
+/// The work queue of a running sweep, shared by its worker threads: [`Queue::next`] hands
+/// out points in (x, series) order and skips the points of a series past a point that
+/// already stopped it; [`Queue::done`] takes a finished record.
+#[derive(Debug)]
+pub struct Queue<'a> {
+    order: Vec<&'a Point>,
+    stop: bool,
+    progress: &'a Progress,
+    state: Mutex<QueueState>,
+}
+
+#[derive(Debug, Default)]
+struct QueueState {
+    next: usize,
+    /// Per series, the smallest x index that stopped it.
+    stopped: BTreeMap<u32, u32>,
+    records: Vec<Record>,
+    failed: bool,
+}
+
+impl<'a> Queue<'a> {
+    /// The next point to run, `None` when there is none left (or a worker failed).
+    pub fn next(&self) -> Option<&'a Point> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.failed {
+            return None;
+        }
+        while let Some(&p) = self.order.get(st.next) {
+            st.next += 1;
+            let past_stop = st.stopped.get(&p.series).is_some_and(|&x| p.x_index > x);
+            if !past_stop {
+                return Some(p);
+            }
+            self.progress.inc(1);
+        }
+        None
+    }
+
+    /// Records the result of `point`.
+    pub fn done(&self, point: &Point, record: Record) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if self.stop && record.stops() {
+            let x = st.stopped.entry(point.series).or_insert(point.x_index);
+            *x = (*x).min(point.x_index);
+        }
+        st.records.push(record);
+        self.progress.inc(1);
+    }
+
+    fn fail(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).failed = true;
+    }
+}
+
+/// Runs the points of `shard` on `threads` threads (at least 1). Each thread calls `worker`
+/// once with the shared [`Queue`]; a worker sets up what it needs (network, routing) once,
+/// then runs `queue.next()` points until there are none and hands each record to
+/// `queue.done`. Returns the records sorted by point, cut at saturation when `stop` is set
+/// (see the module documentation); the result does not depend on `threads`. The first
+/// error of any worker is returned. `progress` advances by one per point (run or skipped).
+pub fn run<W>(
     plan: &Plan,
     shard: Option<Shard>,
     stop: bool,
+    threads: usize,
     progress: &Progress,
-    run_point: F,
+    worker: W,
 ) -> Result<Vec<Record>>
 where
-    F: Fn(&Point) -> Result<Record> + Sync,
+    W: Fn(&Queue<'_>) -> Result<()> + Sync,
 {
-    let selected = plan.select(shard);
-    let mut by_series: BTreeMap<u32, Vec<&Point>> = BTreeMap::new();
-    for p in selected {
-        by_series.entry(p.series).or_default().push(p);
-    }
-    let wave = if stop {
-        rayon::current_num_threads().max(1)
-    } else {
-        usize::MAX
+    let mut order = plan.select(shard);
+    order.sort_by_key(|p| (p.x_index, p.series));
+    let queue = Queue {
+        order,
+        stop,
+        progress,
+        state: Mutex::new(QueueState::default()),
     };
-    let mut next: BTreeMap<u32, usize> = by_series.keys().map(|&s| (s, 0)).collect();
-    let mut records = Vec::new();
-    loop {
-        let batch: Vec<&Point> = by_series
-            .iter()
-            .flat_map(|(s, pts)| {
-                let from = next.get(s).copied().unwrap_or(pts.len());
-                pts[from..].iter().take(wave).copied()
+    let threads = threads.clamp(1, queue.order.len().max(1));
+    let results: Vec<Result<()>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let r = worker(&queue);
+                    if r.is_err() {
+                        queue.fail();
+                    }
+                    r
+                })
             })
             .collect();
-        if batch.is_empty() {
-            break;
-        }
-        let done: Vec<Record> = batch
-            .par_iter()
-            .map(|p| {
-                let r = run_point(p).with_context(|| {
-                    let s: Vec<String> =
-                        p.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    format!("sweep point {} ({})", p.index, s.join(" "))
-                });
-                progress.inc(1);
-                r
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("a sweep worker thread panicked")))
             })
-            .collect::<Result<_>>()?;
-        for r in done {
-            let pts = &by_series[&r.series];
-            let n = next.get_mut(&r.series).expect("series");
-            *n = (*n).max(pts.iter().position(|p| p.index == r.point).unwrap_or(0) + 1);
-            if stop && r.stops() {
-                *n = pts.len();
-            }
-            records.push(r);
-        }
+            .collect()
+    });
+    for r in results {
+        r?;
     }
+    let mut records = queue
+        .state
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .records;
     if stop {
         cut_at_saturation(&mut records);
     } else {
@@ -716,8 +767,37 @@ impl SweepResult {
 }
 
 impl Render for SweepResult {
+    /// A compact table for the terminal (results.csv has every column at full precision).
     fn sections(&self) -> Vec<Section> {
-        vec![self.table()]
+        let mut headers: Vec<&str> = vec!["point"];
+        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
+        headers.extend([
+            "offered",
+            "accepted",
+            "packet_latency_mean",
+            "packet_latency_p99",
+            "network_latency_mean",
+            "saturated",
+        ]);
+        let mut sec = Section::new("sweep", &headers);
+        for r in &self.records {
+            let mut row = vec![r.point.to_string()];
+            row.extend(r.settings.iter().map(|(_, v)| v.clone()));
+            row.extend([
+                format!("{:.4}", r.offered),
+                format!("{:.4}", r.accepted),
+                format!("{:.2}", r.packet_latency.mean),
+                r.packet_latency.p99.to_string(),
+                format!("{:.2}", r.network_latency.mean),
+                if r.deadlock {
+                    "deadlock".to_string()
+                } else {
+                    r.saturated.to_string()
+                },
+            ]);
+            sec.row(row);
+        }
+        vec![sec]
     }
 }
 
@@ -791,6 +871,14 @@ mod tests {
         .is_err());
     }
 
+    /// Runs every point of the queue with [`fake`].
+    fn worker(q: &Queue<'_>) -> Result<()> {
+        while let Some(p) = q.next() {
+            q.done(p, fake(p)?);
+        }
+        Ok(())
+    }
+
     /// A fake engine: saturates above rate 0.25 for 2 VCs and above 0.35 for 4 VCs.
     fn fake(p: &Point) -> Result<Record> {
         let cfg = plan().config(&SimConfig::booksim(), p)?;
@@ -820,6 +908,7 @@ mod tests {
                 measured_cycles: 1000,
                 packets_delivered: 1,
                 flits_delivered: 1,
+                conservation_errors: 0,
                 deadlock: None,
             },
         ))
@@ -843,13 +932,27 @@ mod tests {
     fn stops_at_saturation_and_shards_merge_to_the_whole() {
         let p = plan();
         let quiet = Progress::new("", 0, false);
-        let whole = run(&p, None, true, &quiet, fake).unwrap();
+        let whole = run(&p, None, true, 2, &quiet, worker).unwrap();
         // 2 VCs: 0.1, 0.2, 0.3 (first saturated); 4 VCs: 0.1 … 0.4 (saturated at 0.4).
         assert_eq!(
             whole.iter().map(|r| r.point).collect::<Vec<_>>(),
             [0, 1, 2, 4, 5, 6, 7]
         );
-        let all = run(&p, None, false, &quiet, fake).unwrap();
+        for t in [1, 3, 8] {
+            assert_eq!(run(&p, None, true, t, &quiet, worker).unwrap(), whole);
+        }
+        let e = run(&p, None, true, 2, &quiet, |q: &Queue<'_>| {
+            while let Some(p) = q.next() {
+                if p.index == 5 {
+                    bail!("engine failed at point 5");
+                }
+                q.done(p, fake(p)?);
+            }
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("point 5"));
+        let all = run(&p, None, false, 3, &quiet, worker).unwrap();
         assert_eq!(all.len(), 8);
         let whole = result(whole, None);
         for n in [2u32, 3, 5] {
@@ -857,7 +960,10 @@ mod tests {
                 .rev()
                 .map(|i| {
                     let s = Shard { index: i, count: n };
-                    result(run(&p, Some(s), true, &quiet, fake).unwrap(), Some(s))
+                    result(
+                        run(&p, Some(s), true, i as usize + 1, &quiet, worker).unwrap(),
+                        Some(s),
+                    )
                 })
                 .collect();
             // Through JSON, as the files are merged.
@@ -897,7 +1003,7 @@ mod tests {
     fn outputs_render() {
         let p = plan();
         let quiet = Progress::new("", 0, false);
-        let r = result(run(&p, None, true, &quiet, fake).unwrap(), None);
+        let r = result(run(&p, None, true, 2, &quiet, worker).unwrap(), None);
         let csv = r.to_csv();
         assert!(
             csv.starts_with("point,num_vcs,injection_rate,offered,accepted,packet_latency_mean")
