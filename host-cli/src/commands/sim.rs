@@ -305,9 +305,6 @@ impl Render for SimReport {
             .kv("packets_delivered", r.packets_delivered)
             .kv("saturated", r.saturated)
             .kv("conservation_errors", r.conservation_errors);
-        for n in &self.notes {
-            run.kv("note", n);
-        }
         let mut lat = Section::new(
             "latency (cycles)",
             &["metric", "count", "mean", "p50", "p99", "max"],
@@ -369,6 +366,9 @@ impl Render for SimReport {
 /// with the channel cycle, is printed and the cycle repeated on stderr).
 pub fn run(args: SimArgs) -> Result<u8> {
     let setup = args.setup.resolve(false)?;
+    for n in &setup.notes {
+        eprintln!("note: {n}");
+    }
     let spinner = Progress::spinner("simulating", !args.quiet);
     let report = simulate(&setup, &setup.config);
     spinner.finish();

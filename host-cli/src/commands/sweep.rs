@@ -77,6 +77,9 @@ pub struct SweepRunArgs {
 /// Runs the sweep of `args` and returns its result (library entry of `jumpnet sweep`).
 pub fn sweep(args: &SweepRunArgs) -> Result<SweepResult> {
     let setup = args.setup.resolve(true)?;
+    for n in &setup.notes {
+        eprintln!("note: {n}");
+    }
     let plan = Plan::new(setup.axes.clone())?;
     let selected = plan.select(args.shard).len() as u64;
     let threads = if args.threads == 0 {
