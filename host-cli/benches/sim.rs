@@ -20,8 +20,9 @@ fn config(rate: f64, cycles: u32) -> SimConfig {
     c.packet_size = 4;
     c.rate_in_flits = true;
     c.injection_rate = rate;
-    c.warmup_periods = 0;
-    c.sample_period = cycles;
+    // One warm-up period and one measured period of `cycles / 2` each.
+    c.warmup_periods = 1;
+    c.sample_period = cycles / 2;
     c.max_samples = 1;
     c.drain = false;
     c
@@ -52,7 +53,8 @@ fn bench(c: &mut Criterion) {
         let (routing, _) = build(&net, &opts, &mut store).expect("dateline DOR");
         let cfg = config(rate, cycles);
         let routers = u64::from(net.num_switches());
-        // Flit-hops/s of one run, printed for the note.
+        // Flit-hops/s of one run, printed for the note (network-channel flits per cycle of
+        // the measured period, times all cycles of the run).
         let t = Instant::now();
         let res = run(&net, routing.as_ref(), &cfg).expect("sim");
         let secs = t.elapsed().as_secs_f64();
@@ -61,7 +63,7 @@ fn bench(c: &mut Criterion) {
             .iter()
             .zip(net_terminal_mask(&net))
             .filter(|(_, term)| !term)
-            .map(|(u, _)| u * res.measured_cycles as f64)
+            .map(|(u, _)| u * res.cycles as f64)
             .sum();
         eprintln!(
             "sim torus k={k} rate={rate}: {:.2e} router-cycles/s, {:.2e} flit-hops/s, accepted {:.3}",
@@ -69,7 +71,7 @@ fn bench(c: &mut Criterion) {
             hops / secs,
             res.accepted
         );
-        g.throughput(Throughput::Elements(routers * u64::from(cycles)));
+        g.throughput(Throughput::Elements(routers * res.cycles));
         g.bench_function(format!("torus_{k}_rate_{rate}"), |b| {
             b.iter(|| black_box(run(&net, routing.as_ref(), &cfg).expect("sim")))
         });

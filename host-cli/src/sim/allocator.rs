@@ -64,6 +64,22 @@ impl Arbiters {
         let r = self.radix;
         let base = s * r as usize;
         let v = u16::from(self.vcs);
+        if let [q] = reqs {
+            // One request (the common case at low load): granted, pointers as below.
+            out.push(*q);
+            let i = base + q.input as usize;
+            self.out_ptr[base + q.output as usize] = (q.input + 1) % r;
+            match self.kind {
+                Allocator::SeparableInputFirst => {
+                    self.in_ptr[i] = (u16::from(q.vc) + 1) % v;
+                }
+                Allocator::Islip => {
+                    self.in_ptr[i] = (q.output + 1) % r;
+                    self.vc_ptr[i] = ((u16::from(q.vc) + 1) % v) as u8;
+                }
+            }
+            return;
+        }
         match self.kind {
             Allocator::SeparableInputFirst => {
                 // Input stage: each input picks its VC closest to its VC pointer.

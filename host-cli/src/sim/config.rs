@@ -82,7 +82,8 @@ pub struct SimConfig {
     /// Credit return delay beyond the channel latency, cycles (BookSim2 `credit_delay`).
     pub credit_delay: u16,
     /// Internal speedup: crossbar transfers per cycle per input (BookSim2
-    /// `internal_speedup`, integer here).
+    /// `internal_speedup`, integer here). The engine models 1 only and rejects other values
+    /// with an error.
     pub internal_speedup: u8,
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,
@@ -102,7 +103,9 @@ pub struct SimConfig {
     pub hotspot_fraction: f64,
     /// Seed of traffic, permutations and Valiant hashes.
     pub seed: u64,
-    /// Warm-up sample periods before measuring (BookSim2 `warmup_periods`).
+    /// Warm-up sample periods before measuring (BookSim2 `warmup_periods`); 0 = warm up
+    /// until the mean latency converges within `warmup_thres` (at most `max_samples`
+    /// periods).
     pub warmup_periods: u32,
     /// Length of one sample period, cycles (BookSim2 `sample_period`).
     pub sample_period: u32,
@@ -251,7 +254,7 @@ impl SimConfig {
         }
     }
 
-    /// The idealised router of spec/mapping.md §5 ([GA]): no pipeline delay in the router,
+    /// The idealised router of spec/mapping.md §5 (\[GA\]): no pipeline delay in the router,
     /// one cycle per channel, 3 VCs, packets of 8 flits, a batch of 4 packets per node.
     ///
     /// Injection and reception cost one cycle each (terminal channels of latency 1), a flit

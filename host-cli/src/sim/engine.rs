@@ -61,12 +61,21 @@ pub(super) struct State<'r> {
     pub ready: Vec<u64>,
     pub head: Vec<u16>,
     pub len: Vec<u16>,
+    /// Ready cycle of the front flit of each input VC (compact copy for the router scan).
+    pub fready: Vec<u64>,
     pub vstate: Vec<VcState>,
     // Output VCs: credits and ownership.
     pub credits: Vec<u16>,
     pub busy: Vec<bool>,
     // Routers: buffered flits and the active list.
     pub buffered: Vec<u32>,
+    /// Per router: bit `p·vcs + v` set iff input VC `v` of port `p` holds flits
+    /// (`words` u64 per router).
+    pub nonempty: Vec<u64>,
+    pub words: usize,
+    /// Per router: first cycle at which a step can change anything (a front flit becomes
+    /// ready, or a ready flit was blocked); routers sleep until then.
+    pub wake: Vec<u64>,
     pub in_active: Vec<bool>,
     pub active: Vec<u32>,
     pub arb: Arbiters,
@@ -99,6 +108,9 @@ pub(super) struct State<'r> {
     pub hops: Histogram,
     pub sample_sum: u64,
     pub sample_n: u64,
+    /// Latency sum and count of every delivered packet (warm-up convergence).
+    pub warm_sum: u64,
+    pub warm_n: u64,
 }
 
 impl<'r> State<'r> {
@@ -109,6 +121,12 @@ impl<'r> State<'r> {
             return Err(SimError::Config(format!(
                 "num_vcs = {} but the routing needs {rvcs} VCs",
                 cfg.num_vcs
+            )));
+        }
+        if cfg.internal_speedup != 1 {
+            return Err(SimError::Config(format!(
+                "internal_speedup = {} is not modelled yet (only 1)",
+                cfg.internal_speedup
             )));
         }
         if fabric.terminals < 2 {
@@ -133,6 +151,7 @@ impl<'r> State<'r> {
             + 1;
         let switches = fabric.switches as usize;
         let radix = fabric.radix;
+        let words = (radix * vcs).div_ceil(64);
         Ok(State {
             cfg: cfg.clone(),
             routing,
@@ -143,10 +162,14 @@ impl<'r> State<'r> {
             ready: vec![0; niv * buf],
             head: vec![0; niv],
             len: vec![0; niv],
+            fready: vec![0; niv],
             vstate: vec![VcState::Idle; niv],
             credits: vec![cfg.vc_buf_size; niv],
             busy: vec![false; niv],
             buffered: vec![0; switches],
+            nonempty: vec![0; switches * words],
+            words,
+            wake: vec![0; switches],
             in_active: vec![false; switches],
             active: Vec::with_capacity(switches),
             arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
@@ -176,6 +199,8 @@ impl<'r> State<'r> {
             hops: Histogram::new(),
             sample_sum: 0,
             sample_n: 0,
+            warm_sum: 0,
+            warm_n: 0,
             fabric,
         })
     }
@@ -241,8 +266,15 @@ impl<'r> State<'r> {
         let slot = iv * self.buf + (usize::from(self.head[iv]) + l) % self.buf;
         self.flits[slot] = flit;
         self.ready[slot] = self.now + delay;
+        if l == 0 {
+            self.fready[iv] = self.now + delay;
+        }
         self.len[iv] += 1;
-        let s = iv / self.vcs / self.fabric.radix;
+        let per = self.vcs * self.fabric.radix;
+        let s = iv / per;
+        let li = iv - s * per;
+        self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
+        self.wake[s] = self.wake[s].min(self.now + delay);
         self.buffered[s] += 1;
         if !self.in_active[s] {
             self.in_active[s] = true;
@@ -273,6 +305,8 @@ impl<'r> State<'r> {
                 self.violations += 1;
             }
             self.total_packets += 1;
+            self.warm_sum += now - p.created;
+            self.warm_n += 1;
             if p.measured {
                 self.plat.add(now - p.created);
                 self.nlat.add(now - p.injected);
@@ -363,7 +397,6 @@ impl<'r> State<'r> {
             );
             self.in_network += 1;
             self.last_progress = now;
-            self.channel_flits[pi] += u64::from(self.measuring);
             i += 1;
         }
         Ok(())
@@ -388,7 +421,9 @@ impl<'r> State<'r> {
         let mut i = 0;
         while i < self.active.len() {
             let s = self.active[i] as usize;
-            self.step_router(s)?;
+            if self.wake[s] <= self.now {
+                self.step_router(s)?;
+            }
             i += 1;
         }
         let mut k = 0;
@@ -472,10 +507,11 @@ pub fn run(
     let mut measure_end = 0u64;
     if cfg.injection == Injection::Batch {
         st.measuring = true;
+        // Every packet draws its own destination (terminal-major order).
         for t in 0..st.fabric.terminals {
-            let d = st.driver.dest(t);
-            if d != t {
-                for _ in 0..cfg.batch_size {
+            for _ in 0..cfg.batch_size {
+                let d = st.driver.dest(t);
+                if d != t {
                     st.create(t, d);
                 }
             }
@@ -497,6 +533,33 @@ pub fn run(
                 if st.stuck() {
                     deadlock = Some(st.deadlock_report());
                     break 'run;
+                }
+            }
+            if cfg.warmup_periods == 0 {
+                // BookSim2: without fixed warm-up periods, warm up until the mean latency of
+                // successive periods changes by less than `warmup_thres` (at most
+                // `max_samples` periods).
+                let mut prev: Option<f64> = None;
+                for _ in 0..cfg.max_samples {
+                    st.warm_sum = 0;
+                    st.warm_n = 0;
+                    for _ in 0..period {
+                        st.cycle()?;
+                        if st.stuck() {
+                            deadlock = Some(st.deadlock_report());
+                            break 'run;
+                        }
+                    }
+                    let mean = st.warm_sum as f64 / st.warm_n.max(1) as f64;
+                    if mean > cfg.latency_thres {
+                        break;
+                    }
+                    if let Some(p) = prev {
+                        if p > 0.0 && ((mean - p) / p).abs() < cfg.warmup_thres {
+                            break;
+                        }
+                    }
+                    prev = Some(mean);
                 }
             }
             st.measuring = true;

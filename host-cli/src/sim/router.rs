@@ -21,18 +21,23 @@ impl State<'_> {
         let mut reqs = std::mem::take(&mut self.reqs);
         let mut wins = std::mem::take(&mut self.wins);
         reqs.clear();
-        for p in 0..radix {
-            let pi = s * radix + p;
-            for v in 0..vcs {
-                let iv = pi * vcs + v;
-                if self.len[iv] == 0 {
+        let mut next_wake = u64::MAX;
+        for w in 0..self.words {
+            let mut bits = self.nonempty[s * self.words + w];
+            while bits != 0 {
+                let li = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (p, v) = (li / vcs, li % vcs);
+                let iv = s * radix * vcs + li;
+                let ready = self.fready[iv];
+                if ready > now {
+                    next_wake = next_wake.min(ready);
                     continue;
                 }
-                let slot = iv * self.buf + usize::from(self.head[iv]);
-                if self.ready[slot] > now {
-                    continue;
-                }
+                // A ready flit: moved or blocked, the router looks again next cycle.
+                next_wake = now + 1;
                 if self.vstate[iv] == VcState::Idle {
+                    let slot = iv * self.buf + usize::from(self.head[iv]);
                     self.route(s, iv, slot)?;
                 }
                 if let VcState::Routed { port, vc } = self.vstate[iv] {
@@ -70,6 +75,7 @@ impl State<'_> {
                 }
             }
         }
+        self.wake[s] = next_wake;
         self.arb.allocate(s, &reqs, &mut wins);
         for w in &wins {
             self.traverse(s, usize::from(w.input), usize::from(w.vc));
@@ -141,6 +147,12 @@ impl State<'_> {
         let flit = self.flits[slot];
         self.head[iv] = ((usize::from(self.head[iv]) + 1) % self.buf) as u16;
         self.len[iv] -= 1;
+        if self.len[iv] == 0 {
+            let li = iv - s * radix * vcs;
+            self.nonempty[s * self.words + li / 64] &= !(1 << (li % 64));
+        } else {
+            self.fready[iv] = self.ready[iv * self.buf + usize::from(self.head[iv])];
+        }
         self.buffered[s] -= 1;
         let VcState::Active { port, vc, eject } = self.vstate[iv] else {
             self.violations += 1;

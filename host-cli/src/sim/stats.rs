@@ -168,7 +168,8 @@ pub struct SimResult {
     pub offered: f64,
     /// Accepted (ejected) throughput, flits/node/cycle, during measurement.
     pub accepted: f64,
-    /// Per network channel (switch-major, port order): flits per measured cycle.
+    /// Per channel leaving a switch port (switch-major, port order; a terminal port's
+    /// channel is the ejection channel): flits per measured cycle.
     pub channel_utilisation: Vec<f64>,
     /// Mean utilisation per link class.
     pub class_utilisation: Vec<ClassUtilisation>,

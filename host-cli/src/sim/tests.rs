@@ -269,3 +269,73 @@ fn same_seed_same_statistics() {
         assert_ne!(a, d);
     });
 }
+
+#[test]
+fn dragonfly_link_classes_are_counted_and_used() {
+    // g=5 groups of a=2 routers, p=2 terminals and h=2 global links per router: 20
+    // ejection channels, 10 directed local channels (one per router), 20 directed global.
+    with_net(
+        "dragonfly g=5 a=2 p=2 h=2",
+        RouteAlgo::DfMinimal,
+        |net, r| {
+            for alloc in [Allocator::Islip, Allocator::SeparableInputFirst] {
+                let mut c = bernoulli(0.2, 4);
+                c.allocator = alloc;
+                c.num_vcs = r.num_vcs();
+                let res = run(net, r, &c).unwrap();
+                let get = |name: &str| {
+                    res.class_utilisation
+                        .iter()
+                        .find(|u| u.class == name)
+                        .unwrap()
+                        .clone()
+                };
+                assert_eq!(get("terminal").channels, 20);
+                assert_eq!(get("local").channels, 10);
+                assert_eq!(get("global").channels, 20);
+                // Ejection channels carry what is accepted: utilisation = accepted rate
+                // (one terminal per ejection channel).
+                assert!(
+                    (get("terminal").utilisation - res.accepted).abs() < 0.02,
+                    "{res:?}"
+                );
+                assert!(get("global").utilisation > 0.0 && get("global").utilisation <= 1.0);
+                assert_eq!(res.conservation_errors, 0);
+                assert!(res.deadlock.is_none());
+            }
+        },
+    );
+}
+
+#[test]
+fn booksim_preset_runs_with_converging_warmup() {
+    with_net("mesh k=4,4", RouteAlgo::Dor, |net, r| {
+        let mut c = SimConfig::booksim();
+        assert_eq!(c.warmup_periods, 0);
+        c.max_samples = 3;
+        c.sample_period = 300;
+        let res = run(net, r, &c).unwrap();
+        assert!(!res.saturated && res.deadlock.is_none());
+        // Single-flit packets at 0.1 packets/node/cycle: offered = 0.1 flits/node/cycle.
+        assert!((res.offered - 0.1).abs() < 0.02, "{}", res.offered);
+        assert!((res.accepted - res.offered).abs() < 0.02);
+        // Latency at least the zero-load formula 5H + L + 5 of one hop.
+        assert!(res.packet_latency.mean >= 11.0);
+        assert_eq!(res.conservation_errors, 0);
+    });
+}
+
+#[test]
+fn uniform_batch_delivers_every_packet() {
+    with_net("torus k=4,4", RouteAlgo::DorDateline, |net, r| {
+        let mut c = SimConfig::ga();
+        c.traffic = Pattern::Uniform;
+        c.batch_size = 10;
+        let res = run(net, r, &c).unwrap();
+        assert_eq!(res.packets_delivered, 16 * 10);
+        assert_eq!(res.flits_delivered, 16 * 10 * 8);
+        assert_eq!(res.conservation_errors, 0);
+        // 1280 flits through 16 ejection channels need at least 80 cycles.
+        assert!(res.cycles >= 80);
+    });
+}
