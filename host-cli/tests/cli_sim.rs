@@ -402,3 +402,35 @@ fn sweep_bad_input_exits_2_and_writes_nothing() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sweep_over_another_key_runs_every_point() {
+    let dir = tmpdir("sweep-seed");
+    let o = dir.join("o");
+    let (code, _, err) = jumpnet(&[
+        "sweep",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "num_vcs=2",
+        "packet_size=4",
+        "rate_in_flits=1",
+        "injection_rate=0.9",
+        "sample_period=300",
+        "max_samples=2",
+        "seed=1,2,3",
+        "-q",
+        "--out",
+        o.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&std::fs::read_to_string(o.join("results.json")).unwrap());
+    let recs = v["records"].as_array().unwrap();
+    // Every seed saturates at 0.9, and every one is still run: saturation ends a series
+    // only along the injection rate.
+    assert_eq!(recs.len(), 3);
+    assert!(recs.iter().all(|r| r["saturated"] == true));
+    assert_eq!(v["stop_at_saturation"], false);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -60,7 +60,8 @@ pub struct SweepRunArgs {
     /// Run only shard i of N (0 <= i < N): the points whose number is i modulo N.
     #[arg(long, value_name = "i/N")]
     pub shard: Option<Shard>,
-    /// Run every point (do not stop a series at its first saturated point).
+    /// Run every point (do not stop a series at its first saturated point). Without a swept
+    /// injection rate every point runs anyway.
     #[arg(long)]
     pub no_stop: bool,
     /// Worker threads (0: all cores).
@@ -95,7 +96,8 @@ pub fn sweep(args: &SweepRunArgs) -> Result<SweepResult> {
         routing::build(&net, &setup.route, &mut store)?;
     }
     let progress = Progress::new("sweep", selected, !args.quiet);
-    let stop = !args.no_stop;
+    // Saturation ends a series only along the injection rate.
+    let stop = !args.no_stop && plan.axes[plan.x_axis].key == "injection_rate";
     let records = sweep::run(
         &plan,
         args.shard,
