@@ -311,6 +311,7 @@ fn sweep_stops_at_saturation_and_two_shards_merge_byte_for_byte() {
     let (code, out, err) = jumpnet(&sweep_args(&whole, &["--threads", "2"]));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("packet_latency_mean"));
+    assert!(out.contains("first saturated at"), "{out}");
     let v: Value = json(&std::fs::read_to_string(dir.join("whole/results.json")).unwrap());
     let recs = v["records"].as_array().unwrap();
     // Rates 0.1, 0.3, … : the last record is the first saturated one, none before it is.

@@ -659,6 +659,31 @@ impl SweepResult {
         sec
     }
 
+    /// Per series (name), the x-axis value of its first saturated (or deadlocked) point, if
+    /// any: where the network saturates.
+    pub fn saturation(&self) -> Vec<(String, Option<String>)> {
+        let key = self.x_key().unwrap_or("").to_string();
+        let mut out: Vec<(u32, String, Option<String>)> = Vec::new();
+        for r in &self.records {
+            let i = match out.iter().position(|(s, _, _)| *s == r.series) {
+                Some(i) => i,
+                None => {
+                    out.push((r.series, self.series_name(r), None));
+                    out.len() - 1
+                }
+            };
+            if r.stops() && out[i].2.is_none() {
+                let v = r.settings.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+                out[i].2 = Some(format!(
+                    "{key}={}{}",
+                    v.map_or("?", |v| v.as_str()),
+                    if r.deadlock { " (deadlock)" } else { "" }
+                ));
+            }
+        }
+        out.into_iter().map(|(_, n, a)| (n, a)).collect()
+    }
+
     /// `results.csv`: one header line, one line per record.
     pub fn to_csv(&self) -> String {
         let sec = self.table();
@@ -797,7 +822,11 @@ impl Render for SweepResult {
             ]);
             sec.row(row);
         }
-        vec![sec]
+        let mut sat = Section::new("saturation", &["series", "first saturated at"]);
+        for (name, at) in self.saturation() {
+            sat.row([name, at.unwrap_or_else(|| "not saturated".into())]);
+        }
+        vec![sec, sat]
     }
 }
 
@@ -1013,6 +1042,19 @@ mod tests {
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("num_vcs=4") && svg.contains(">0.10<"));
         assert_eq!(r.throughput_svg().matches("<circle").count(), 7);
+        assert_eq!(
+            r.saturation(),
+            [
+                (
+                    "num_vcs=2".to_string(),
+                    Some("injection_rate=0.3".to_string())
+                ),
+                (
+                    "num_vcs=4".to_string(),
+                    Some("injection_rate=0.4".to_string())
+                )
+            ]
+        );
         let dir = std::env::temp_dir().join(format!("jumpnet-sweep-{}", std::process::id()));
         r.write(&dir).unwrap();
         assert_eq!(SweepResult::read(&dir).unwrap(), r);
