@@ -25,10 +25,10 @@ use crate::sim::config::SimConfig;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
-    /// BookSim2's input-queued router with its default delays ([`SimConfig::booksim`]).
+    /// BookSim2's input-queued router with its default delays (`SimConfig::booksim`).
     #[default]
     Booksim,
-    /// The idealised router of spec/mapping.md §5 ([`SimConfig::ga`]).
+    /// The idealised router of spec/mapping.md §5 (`SimConfig::ga`).
     Ga,
 }
 
