@@ -9,7 +9,8 @@
 //!
 //! - [`commands`]: the command line. [`commands::Cli`] and [`commands::Command`] are the top
 //!   level and [`commands::run`] dispatches; one module per subcommand ([`commands::report`],
-//!   [`commands::topo`], [`commands::route`], [`commands::map`], [`commands::sched`]) holds
+//!   [`commands::topo`], [`commands::route`], [`commands::map`], [`commands::sched`],
+//!   [`commands::sim`], [`commands::sweep`], [`commands::device`]) holds
 //!   the functions that compute its results, its clap arguments and its `run`;
 //!   [`commands::args`] holds the argument groups several subcommands share (topology,
 //!   output format, routing, schedule).
@@ -22,9 +23,13 @@
 //! - [`distances`]: all-pairs distance metrics (parallel fast paths and the reference BFS),
 //!   used by `topo metrics` and `report`.
 //!
-//! Later work adds `sim/` (the flit-level simulator engine), `device/` (transports to
-//! devices: QEMU, probe-rs, a fault injector) and `hil/` (hardware-in-the-loop runs of the
-//! simulator against device or RTL engines, golden traces) next to these.
+//! - [`sim`]: the flit-level, cycle-driven network simulator (engine, statistics, watchdog)
+//!   and its configuration files and sweeps.
+//! - [`device`]: device images and transports to devices (QEMU, a fault injector) with a
+//!   retrying client.
+//!
+//! Later work adds `hil/` (hardware-in-the-loop runs of the simulator against device or RTL
+//! engines, golden traces) next to these.
 #![warn(missing_docs)]
 
 pub mod build;

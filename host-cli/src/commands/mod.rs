@@ -13,6 +13,8 @@
 //! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs, and
 //!   read images back with [`inspect`].
 //! - [`device`]: `jumpnet device`, device images, flashing and reading devices.
+//! - [`sim`]: `jumpnet sim`, one flit-level simulation.
+//! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -24,6 +26,8 @@ pub mod map;
 pub mod report;
 pub mod route;
 pub mod sched;
+pub mod sim;
+pub mod sweep;
 pub mod topo;
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
@@ -74,6 +78,12 @@ pub enum Command {
         #[command(subcommand)]
         action: device::DeviceAction,
     },
+    /// Flit-level simulation of a topology and routing: latency, throughput, utilisation;
+    /// exit status 1 on deadlock.
+    Sim(sim::SimArgs),
+    /// Simulations over the injection rate (or any simulator key) on all cores, stopping at
+    /// saturation; --shard i/N and `sweep merge` for cluster job arrays.
+    Sweep(sweep::SweepArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
@@ -85,5 +95,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Map { action } => map::run(action),
         Command::Sched { action } => sched::run(action),
         Command::Device { action } => device::run(action),
+        Command::Sim(args) => sim::run(args),
+        Command::Sweep(args) => sweep::run(args),
     }
 }

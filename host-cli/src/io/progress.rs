@@ -26,6 +26,25 @@ impl Progress {
         Progress { bar }
     }
 
+    /// A spinner with the elapsed time, for work whose size is not known in advance (one
+    /// long simulation); drawn only when `enabled` (and stderr is a terminal).
+    pub fn spinner(label: &str, enabled: bool) -> Self {
+        let bar = if enabled {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(label.to_string());
+        if enabled {
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        }
+        Progress { bar }
+    }
+
     /// Adds `n` finished units.
     pub fn inc(&self, n: u64) {
         self.bar.inc(n);

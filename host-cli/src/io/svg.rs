@@ -253,7 +253,17 @@ impl LineChart {
             v.dedup();
             v
         };
-        for x in xs.iter().copied().filter(|x| x.fract() == 0.0).take(40) {
+        // Integer x values are all labelled (up to 40); fractional ones (e.g. injection
+        // rates) at most 12, evenly spread.
+        let labelled: Vec<f64> = if xs.iter().all(|x| x.fract() == 0.0) {
+            xs.iter().copied().take(40).collect()
+        } else {
+            xs.iter()
+                .copied()
+                .step_by(xs.len().div_ceil(12).max(1))
+                .collect()
+        };
+        for x in labelled {
             let _ = writeln!(
                 s,
                 r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,

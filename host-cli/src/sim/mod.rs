@@ -2,13 +2,20 @@
 //! VC routers with credit flow control and wormhole switching, configurable pipeline delays,
 //! seeded synthetic traffic from `jumpnet_core::traffic`, bounded streaming statistics and a
 //! deadlock watchdog. Library API: [`SimConfig`] in, [`SimResult`] out ([`run`]).
+//!
+//! The command line's side lives here too: TOML configuration files ([`config_file`]),
+//! BookSim2 configuration files ([`booksim`]) and sweep planning, sharding and merging
+//! ([`sweep`]).
 
 pub mod allocator;
+pub mod booksim;
 pub mod config;
+pub mod config_file;
 pub mod engine;
 pub mod network;
 pub mod router;
 pub mod stats;
+pub mod sweep;
 pub mod terminal;
 pub mod traffic;
 pub mod watchdog;

@@ -1,0 +1,437 @@
+//! End-to-end tests of `jumpnet sim` and `jumpnet sweep` through the binary.
+
+mod common;
+
+use common::{jumpnet, tmpdir};
+use serde_json::Value;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+
+fn json(out: &str) -> Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// Short measurement so the tests stay fast.
+const SHORT: [&str; 3] = ["sample_period=300", "max_samples=3", "warmup_periods=1"];
+
+#[test]
+fn small_torus_table_names_booksim_latencies() {
+    let mut args = vec![
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "num_vcs=2",
+        "injection_rate=0.05",
+    ];
+    args.extend(SHORT);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    for name in [
+        "packet_latency",
+        "network_latency",
+        "flit_latency",
+        "offered",
+        "accepted",
+        "utilisation by link class",
+        "dim0",
+        "terminal",
+    ] {
+        assert!(out.contains(name), "{name} missing:\n{out}");
+    }
+}
+
+#[test]
+fn json_fields_present_and_accepted_matches_offered_at_low_load() {
+    let mut args = vec![
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "num_vcs=2",
+        "packet_size=4",
+        "rate_in_flits=true",
+        "rate=0.1",
+        "seed=5",
+        "--json",
+    ];
+    args.extend(SHORT);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["topology"], "torus k=4,4 t=1");
+    assert_eq!(v["routing"], "dor-dateline");
+    assert_eq!(v["config"]["packet_size"], 4);
+    assert_eq!(v["config"]["seed"], 5);
+    assert_eq!(v["config"]["injection_rate"], 0.1);
+    for lat in ["packet_latency", "network_latency", "flit_latency"] {
+        let s = &v[lat];
+        let (mean, p50, p99, max) = (
+            s["mean"].as_f64().unwrap(),
+            s["p50"].as_u64().unwrap(),
+            s["p99"].as_u64().unwrap(),
+            s["max"].as_u64().unwrap(),
+        );
+        assert!(s["count"].as_u64().unwrap() > 0, "{lat}");
+        assert!(
+            p50 <= p99 && p99 <= max && mean <= max as f64 && mean > 0.0,
+            "{lat}: {s}"
+        );
+    }
+    // Queueing is included in packet latency, not in network latency.
+    assert!(
+        v["packet_latency"]["mean"].as_f64().unwrap()
+            >= v["network_latency"]["mean"].as_f64().unwrap()
+    );
+    let (offered, accepted) = (
+        v["offered"].as_f64().unwrap(),
+        v["accepted"].as_f64().unwrap(),
+    );
+    assert!((offered - 0.1).abs() < 0.02, "offered {offered}");
+    assert!(
+        (accepted - offered).abs() < 0.02,
+        "accepted {accepted} vs {offered}"
+    );
+    assert_eq!(v["saturated"], false);
+    assert!(v["deadlock"].is_null());
+    assert_eq!(v["conservation_errors"], 0);
+    assert!(v.get("channel_utilisation").is_none());
+    let classes: Vec<&str> = v["class_utilisation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["class"].as_str().unwrap())
+        .collect();
+    assert!(classes.contains(&"dim1"), "{classes:?}");
+    // Same seed, same output, byte for byte.
+    let (_, again, _) = jumpnet(&args);
+    assert_eq!(out, again);
+}
+
+#[test]
+fn csv_output_has_sections() {
+    let mut args = vec!["sim", "mesh", "k=3,3", "--algo", "dor", "--csv"];
+    args.extend(SHORT);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("# latency (cycles)\nmetric,count,mean,p50,p99,max\npacket_latency,"));
+}
+
+#[test]
+fn booksim_config_file_run() {
+    let file = format!("{DATA}/booksim_torus88");
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "--booksim",
+        &file,
+        "injection_rate=0.02",
+        "sample_period=200",
+        "max_samples=2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["topology"], "torus k=8,8 t=1");
+    assert_eq!(v["routing"], "dor-dateline");
+    assert_eq!(v["config"]["num_vcs"], 2);
+    // The override on the command line wins over the file's 0.15.
+    assert_eq!(v["config"]["injection_rate"], 0.02);
+    assert_eq!(v["config"]["sample_period"], 200);
+    assert!(v["packet_latency"]["count"].as_u64().unwrap() > 0);
+    // A topology word with --booksim is refused.
+    let (code, _, err) = jumpnet(&["sim", "--booksim", &file, "torus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'torus'"), "{err}");
+}
+
+#[test]
+fn toml_config_file_with_preset() {
+    let dir = tmpdir("sim-toml");
+    let cfg = dir.join("ga.toml");
+    std::fs::write(
+        &cfg,
+        "preset = \"ga\"\nnum_vcs = 2\nbatch_size = 2\ntraffic = \"neighbor\"\n",
+    )
+    .unwrap();
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "ring",
+        "n=6",
+        "--algo",
+        "minimal",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["config"]["routing_delay"], 0);
+    assert_eq!(v["config"]["num_vcs"], 2);
+    assert_eq!(v["config"]["batch_size"], 2);
+    // 6 nodes × 2 packets of 8 flits delivered.
+    assert_eq!(v["packets_delivered"], 12);
+    std::fs::write(&cfg, "preset = \"ga\"\nnum_vc = 2\n").unwrap();
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "ring",
+        "n=6",
+        "--algo",
+        "minimal",
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("'num_vc'") && err.contains("num_vcs") && err.contains("ga.toml"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unknown_keys_exit_2_and_are_named() {
+    let (code, out, err) = jumpnet(&["sim", "torus", "k=4,4", "--algo", "dor", "num_vc=2"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("'num_vc'")
+            && err.contains("num_vcs")
+            && err.contains("topology keys of torus"),
+        "{err}"
+    );
+    let dir = tmpdir("sim-booksim-bad");
+    let f = dir.join("bad");
+    std::fs::write(
+        &f,
+        "topology = torus;\nk = 4;\nn = 2;\nrouting_function = dim_order;\nbogus_key = 3;\n",
+    )
+    .unwrap();
+    let (code, _, err) = jumpnet(&["sim", "--booksim", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("'bogus_key'") && err.contains("line 5"),
+        "{err}"
+    );
+    let (code, _, err) = jumpnet(&["sim", "torus", "k=4,4", "--algo", "dor", "traffic=zigzag"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("zigzag") && err.contains("tornado"), "{err}");
+    let (code, _, err) = jumpnet(&["sim", "torus", "k=4,4", "injection_rate=0.1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--algo"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_vc_ring_deadlock_exits_1_with_the_cycle() {
+    let heavy = [
+        "vc_buf_size=2",
+        "packet_size=8",
+        "rate_in_flits=1",
+        "injection_rate=0.8",
+        "traffic=tornado",
+        "watchdog_cycles=200",
+        "sample_period=500",
+        "max_samples=3",
+    ];
+    let mut args = vec![
+        "sim",
+        "torus",
+        "k=8",
+        "--algo",
+        "dor",
+        "num_vcs=1",
+        "--json",
+    ];
+    args.extend(heavy);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 1, "{err}");
+    let v = json(&out);
+    let ch = v["deadlock"]["channels"]
+        .as_array()
+        .expect("deadlock channels");
+    assert!(ch.len() >= 2);
+    for (i, c) in ch.iter().enumerate() {
+        // Each waits for the next: the cycle closes.
+        assert_eq!(c["peer"], ch[(i + 1) % ch.len()]["switch"], "{ch:?}");
+        assert_eq!(c["vc"], 0);
+    }
+    assert!(
+        err.contains("deadlock") && err.contains("channel cycle"),
+        "{err}"
+    );
+    assert!(err.contains(&format!(
+        "switch {} port {} vc 0 -> switch {}",
+        ch[0]["switch"], ch[0]["port"], ch[0]["peer"]
+    )));
+    // Dateline VCs on the same traffic run clean.
+    let mut args = vec![
+        "sim",
+        "torus",
+        "k=8",
+        "--algo",
+        "dor-dateline",
+        "num_vcs=2",
+        "--json",
+    ];
+    args.extend(heavy);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(json(&out)["deadlock"].is_null());
+}
+
+fn sweep_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "sweep",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "num_vcs=2",
+        "packet_size=4",
+        "rate_in_flits=1",
+        "sample_period=300",
+        "max_samples=3",
+        "rate=0.1:0.9:0.2",
+        "-q",
+        "--out",
+        out,
+    ];
+    v.extend(extra);
+    v
+}
+
+#[test]
+fn sweep_stops_at_saturation_and_two_shards_merge_byte_for_byte() {
+    let dir = tmpdir("sweep");
+    let d = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    let (whole, s0, s1, merged) = (d("whole"), d("s0"), d("s1"), d("merged"));
+    let (code, out, err) = jumpnet(&sweep_args(&whole, &["--threads", "2"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("packet_latency_mean"));
+    assert!(out.contains("first saturated at"), "{out}");
+    let v: Value = json(&std::fs::read_to_string(dir.join("whole/results.json")).unwrap());
+    let recs = v["records"].as_array().unwrap();
+    // Rates 0.1, 0.3, … : the last record is the first saturated one, none before it is.
+    assert!(recs.len() >= 2 && recs.len() <= 5, "{}", recs.len());
+    let last = recs.last().unwrap();
+    assert_eq!(last["saturated"], true, "the 4x4 torus saturates below 0.9");
+    assert!(recs[..recs.len() - 1]
+        .iter()
+        .all(|r| r["saturated"] == false));
+    let r0 = &recs[0];
+    assert!((r0["accepted"].as_f64().unwrap() - r0["offered"].as_f64().unwrap()).abs() < 0.02);
+    let csv = std::fs::read_to_string(dir.join("whole/results.csv")).unwrap();
+    assert!(csv.starts_with("point,injection_rate,offered,accepted,"));
+    assert_eq!(csv.lines().count(), recs.len() + 1);
+    for svg in ["latency.svg", "throughput.svg"] {
+        let s = std::fs::read_to_string(dir.join("whole").join(svg)).unwrap();
+        assert!(s.starts_with("<svg") && s.contains("<polyline"), "{svg}");
+    }
+    for (i, o) in [(0, &s0), (1, &s1)] {
+        let shard = format!("{i}/2");
+        let (code, _, err) = jumpnet(&sweep_args(o, &["--shard", &shard, "--threads", "1"]));
+        assert_eq!(code, 0, "{err}");
+    }
+    // A single shard is refused by merge with the missing one named.
+    let (code, _, err) = jumpnet(&["sweep", "merge", &s0, "--out", &merged]);
+    assert_eq!(code, 2);
+    assert!(err.contains("1/2"), "{err}");
+    assert!(!dir.join("merged").exists());
+    let (code, _, err) = jumpnet(&["sweep", "merge", &s1, &s0, "--out", &merged]);
+    assert_eq!(code, 0, "{err}");
+    for f in [
+        "results.csv",
+        "results.json",
+        "latency.svg",
+        "throughput.svg",
+    ] {
+        assert_eq!(
+            std::fs::read(dir.join("whole").join(f)).unwrap(),
+            std::fs::read(dir.join("merged").join(f)).unwrap(),
+            "{f} differs"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sweep_bad_input_exits_2_and_writes_nothing() {
+    let dir = tmpdir("sweep-bad");
+    let out = dir.join("o");
+    let o = out.to_str().unwrap();
+    let (code, _, err) = jumpnet(&[
+        "sweep",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "rate=0.5:0.1:0.1",
+        "--out",
+        o,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("below its start"), "{err}");
+    let (code, _, err) = jumpnet(&[
+        "sweep",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "ratez=0.1,0.2",
+        "--out",
+        o,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'ratez'"), "{err}");
+    let (code, _, err) = jumpnet(&[
+        "sweep",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "rate=0.1,0.2",
+        "--out",
+        o,
+        "--shard",
+        "2/2",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("0 <= i < N"), "{err}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sweep_over_another_key_runs_every_point() {
+    let dir = tmpdir("sweep-seed");
+    let o = dir.join("o");
+    let (code, _, err) = jumpnet(&[
+        "sweep",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "num_vcs=2",
+        "packet_size=4",
+        "rate_in_flits=1",
+        "injection_rate=0.9",
+        "sample_period=300",
+        "max_samples=2",
+        "seed=1,2,3",
+        "-q",
+        "--out",
+        o.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&std::fs::read_to_string(o.join("results.json")).unwrap());
+    let recs = v["records"].as_array().unwrap();
+    // Every seed saturates at 0.9, and every one is still run: saturation ends a series
+    // only along the injection rate.
+    assert_eq!(recs.len(), 3);
+    assert!(recs.iter().all(|r| r["saturated"] == true));
+    assert_eq!(v["stop_at_saturation"], false);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
