@@ -9,6 +9,7 @@
 
 pub mod allocator;
 pub mod booksim;
+pub mod collective;
 pub mod config;
 pub mod config_file;
 pub mod engine;
@@ -21,8 +22,11 @@ pub mod traffic;
 pub mod watchdog;
 
 #[cfg(test)]
+mod collective_tests;
+#[cfg(test)]
 mod tests;
 
+pub use collective::{run_collective, CollectiveError, CollectiveResult, NicConfig};
 pub use config::{Allocator, Injection, Pattern, SimConfig, SimConfigError};
 pub use engine::{run, run_trace, SimError};
 pub use stats::{DeadlockReport, Histogram, LatencyStats, SimResult, WaitingChannel};
