@@ -354,3 +354,25 @@ fn deterministic() {
     );
     assert!(a.class_utilisation.iter().any(|c| c.utilisation > 0.0));
 }
+
+/// Two-rank recursive-doubling allreduce: both messages cross at once (opposite links), and
+/// each rank finishes after its reduction: `T0 + 1 + ceil(B · cycles_per_byte)`.
+#[test]
+fn two_rank_allreduce_pays_the_reduction() {
+    let net = owned("mesh k=4,4");
+    let n = net.network();
+    let mut cfg = SimConfig::booksim();
+    cfg.packet_size = 5;
+    let nic = NicConfig {
+        reduce_cycles_per_byte: 0.5,
+        ..NicConfig::default()
+    };
+    let sched = schedule::build(&request(Algorithm::Allreduce, Some(2), 64), None).unwrap();
+    let s = sched.schedule().unwrap();
+    let res = with_routing(&n, RouteAlgo::Dor, |r| {
+        run_collective(&n, r, &cfg, &nic, &s, &[0, 15]).unwrap()
+    });
+    let want = (5 * 6 + 5 + 5) + 1 + 32;
+    assert_eq!(res.finish, vec![want, want]);
+    assert_eq!(res.makespan_cycles, want);
+}

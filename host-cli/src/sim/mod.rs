@@ -3,6 +3,10 @@
 //! seeded synthetic traffic from `jumpnet_core::traffic`, bounded streaming statistics and a
 //! deadlock watchdog. Library API: [`SimConfig`] in, [`SimResult`] out ([`run`]).
 //!
+//! Collective traffic ([`collective`], issue 10): every terminal's NIC runs its rank's
+//! `core::exec` program; messages become tagged packets of the same engine
+//! ([`run_collective`]).
+//!
 //! The command line's side lives here too: TOML configuration files ([`config_file`]),
 //! BookSim2 configuration files ([`booksim`]) and sweep planning, sharding and merging
 //! ([`sweep`]).
