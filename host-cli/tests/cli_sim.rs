@@ -549,6 +549,46 @@ fn collective_mappings_and_errors() {
     ]);
     assert_ne!(code, 0);
     assert!(err.contains("KiB"), "{err}");
+    let (code, _, err) = jumpnet(&[
+        "sim",
+        "--collective",
+        "llf",
+        "--ranks",
+        "8",
+        "--mapping",
+        "ring",
+        "dragonfly",
+        "g=5",
+        "a=2",
+        "p=2",
+        "h=2",
+        "--algo",
+        "df-minimal",
+        "packet_size=4",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("places its own job"), "{err}");
+    // Topology-aware broadcast on a random job of a dragonfly.
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "--collective",
+        "glf",
+        "--ranks",
+        "8",
+        "--mapping",
+        "random",
+        "dragonfly",
+        "g=5",
+        "a=2",
+        "p=2",
+        "h=2",
+        "--algo",
+        "df-minimal",
+        "packet_size=4",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["data_checked"], true);
     // One-flit packets with a header flit carry nothing.
     let (code, _, err) = jumpnet(&[
         "sim",

@@ -175,6 +175,13 @@ fn place(
         return Ok(p);
     }
     if let Some(t) = &sched.terminals {
+        if !matches!(args.mapping, Mapping::Consecutive | Mapping::Random) {
+            bail!(
+                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive or random, or --permutation FILE)",
+                format!("{:?}", args.mapping).to_lowercase(),
+                sched.description
+            );
+        }
         return Ok(t.clone());
     }
     let strategy = match args.mapping {
