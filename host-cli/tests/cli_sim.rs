@@ -435,3 +435,170 @@ fn sweep_over_another_key_runs_every_point() {
     assert_eq!(v["stop_at_saturation"], false);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `jumpnet sim --collective`: the hand-computed binomial broadcast of the unit tests
+/// (ring `torus k=8`, `ga` preset, 64-byte one-packet messages) through the CLI, as JSON;
+/// table and CSV name the makespan and the link classes; a permutation file places ranks.
+#[test]
+fn collective_broadcast_json_table_csv_and_permutation_file() {
+    let base = [
+        "sim",
+        "--collective",
+        "bcast",
+        "--ranks",
+        "8",
+        "--msg",
+        "64",
+        "torus",
+        "k=8",
+        "--algo",
+        "dor-dateline",
+        "--preset",
+        "ga",
+    ];
+    let mut args = base.to_vec();
+    args.push("--json");
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["makespan_cycles"], 37);
+    assert_eq!(
+        v["finish"],
+        serde_json::json!([0, 27, 20, 31, 14, 33, 26, 37])
+    );
+    assert_eq!(v["data_checked"], true);
+    assert_eq!(v["messages"], 7);
+    assert!(v["makespan_seconds"].as_f64().unwrap() > 0.0);
+    assert!(v["class_utilisation"].as_array().unwrap().len() >= 2);
+
+    let (code, out, err) = jumpnet(&base);
+    assert_eq!(code, 0, "{err}");
+    for name in [
+        "makespan_cycles",
+        "finish times",
+        "utilisation by link class",
+        "critical path",
+        "dim0",
+    ] {
+        assert!(out.contains(name), "{name} missing: {out}");
+    }
+    let mut args = base.to_vec();
+    args.push("--csv");
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("makespan_cycles"), "{out}");
+
+    // Reversed placement from a file: rank r on terminal 7 − r mirrors the ring, so the
+    // makespan is the same.
+    let dir = tmpdir("collective-perm");
+    let perm = dir.join("perm.txt");
+    std::fs::write(&perm, "# rank -> terminal\n7 6 5 4\n3,2,1,0\n").unwrap();
+    let mut args = base.to_vec();
+    args.extend(["--permutation", perm.to_str().unwrap(), "--json"]);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["terminals"], serde_json::json!([7, 6, 5, 4, 3, 2, 1, 0]));
+    assert_eq!(v["makespan_cycles"], 37);
+}
+
+/// Mappings of the placement builders and a 1 MiB allreduce; bad input is a clear error.
+#[test]
+fn collective_mappings_and_errors() {
+    for mapping in ["ring", "random", "tree", "circulant", "two-opt", "anneal"] {
+        let (code, out, err) = jumpnet(&[
+            "sim",
+            "--collective",
+            "allreduce",
+            "--mapping",
+            mapping,
+            "--msg",
+            "1KiB",
+            "--map-iterations",
+            "200",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "packet_size=4",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{mapping}: {err}");
+        let v = json(&out);
+        assert_eq!(v["ranks"], 16, "{mapping}");
+        assert_eq!(v["data_checked"], true, "{mapping}");
+        let mut t: Vec<u64> = v["terminals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        t.sort_unstable();
+        assert_eq!(t, (0..16).collect::<Vec<u64>>(), "{mapping}");
+    }
+    let (code, _, err) = jumpnet(&[
+        "sim",
+        "--collective",
+        "bcast",
+        "--msg",
+        "lots",
+        "torus",
+        "k=4",
+        "--algo",
+        "dor-dateline",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("KiB"), "{err}");
+    let (code, _, err) = jumpnet(&[
+        "sim",
+        "--collective",
+        "llf",
+        "--ranks",
+        "8",
+        "--mapping",
+        "ring",
+        "dragonfly",
+        "g=5",
+        "a=2",
+        "p=2",
+        "h=2",
+        "--algo",
+        "df-minimal",
+        "packet_size=4",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("places its own job"), "{err}");
+    // Topology-aware broadcast on a random job of a dragonfly.
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "--collective",
+        "glf",
+        "--ranks",
+        "8",
+        "--mapping",
+        "random",
+        "dragonfly",
+        "g=5",
+        "a=2",
+        "p=2",
+        "h=2",
+        "--algo",
+        "df-minimal",
+        "packet_size=4",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["data_checked"], true);
+    // One-flit packets with a header flit carry nothing.
+    let (code, _, err) = jumpnet(&[
+        "sim",
+        "--collective",
+        "bcast",
+        "torus",
+        "k=4",
+        "--algo",
+        "dor-dateline",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("carry no payload"), "{err}");
+}

@@ -372,3 +372,94 @@ fn errors_display_names_rank_and_block() {
     let e = CheckError::Missing { rank: 4, block: 2 };
     assert_eq!(std::format!("{e}"), "rank 4 ends without block 2");
 }
+
+/// [`super::DataFlow`] replays a host's executions: the Bruck alltoall run rank by rank
+/// (every message delivered at once, in send order) ends as `check` expects; holding a
+/// block back or reducing an alltoall block is caught.
+#[test]
+fn data_flow_replays_executions() {
+    use super::{Action, CheckSizes, DataFlow, Executor, OpStatus};
+    let s = Bruck::new(5, 8).unwrap();
+    let sizes = CheckSizes::of(&s);
+    let blank = Op::Permute {
+        reflect: false,
+        shift: 0,
+        after: Dep::None,
+    };
+    let progs: Vec<Vec<Op>> = (0..5)
+        .map(|r| {
+            let mut p = vec![blank; s.program_len(r)];
+            let n = s.program(r, &mut p).unwrap();
+            p.truncate(n);
+            p
+        })
+        .collect();
+    let run = |corrupt: bool| -> Result<(), CheckError> {
+        let mut state = vec![0u64; sizes.state_words];
+        let mut scratch = vec![0u64; 10];
+        let mut flow = DataFlow::new(&s, &mut state, &mut scratch, CheckOptions::default())?;
+        let mut status: Vec<Vec<OpStatus>> = progs
+            .iter()
+            .map(|p| vec![OpStatus::Pending; p.len()])
+            .collect();
+        let mut cursors: Vec<_> = (0..5)
+            .map(|r| Executor::new(&progs[r], &mut status[r]).unwrap().cursor())
+            .collect();
+        // payload per (receiver, op)
+        let mut staged: Vec<Vec<Vec<u64>>> = progs.iter().map(|p| vec![vec![]; p.len()]).collect();
+        let mut busy = true;
+        while busy {
+            busy = false;
+            for r in 0..5usize {
+                loop {
+                    let mut ex = Executor::resume(&progs[r], &mut status[r], cursors[r]);
+                    let a = ex.poll(0).unwrap();
+                    cursors[r] = ex.cursor();
+                    match a {
+                        Action::Wait | Action::Done => break,
+                        Action::Send { op, peer, blocks } => {
+                            let mut pl = vec![0u64; flow.payload_words(blocks)];
+                            flow.send(r as Rank, op, blocks, &mut pl)?;
+                            let pu = peer as usize;
+                            let mut rx = Executor::resume(&progs[pu], &mut status[pu], cursors[pu]);
+                            let j = rx.on_receive(r as Rank, blocks).unwrap();
+                            cursors[pu] = rx.cursor();
+                            staged[pu][j as usize] = pl;
+                        }
+                        Action::Deliver {
+                            op, blocks, reduce, ..
+                        } => {
+                            let reduce = reduce || (corrupt && r == 2);
+                            let mut pl = core::mem::take(&mut staged[r][op as usize]);
+                            flow.deliver(r as Rank, op, blocks, reduce, &mut pl)?;
+                        }
+                        Action::Permute { reflect, shift, .. } => {
+                            flow.permute(r as Rank, reflect, shift)
+                        }
+                    }
+                    busy = true;
+                }
+            }
+        }
+        flow.verify()
+    };
+    assert_eq!(run(false), Ok(()));
+    assert!(matches!(
+        run(true),
+        Err(CheckError::InvalidReduce { rank: 2, .. })
+    ));
+    // Sending a block the rank does not hold.
+    let mut state = vec![0u64; sizes.state_words];
+    let mut scratch = vec![0u64; 10];
+    let bc = crate::collective::Binomial::new(4, 0, 8).unwrap();
+    let mut flow = DataFlow::new(&bc, &mut state, &mut scratch, CheckOptions::default()).unwrap();
+    let mut pl = [0u64; 1];
+    assert!(matches!(
+        flow.send(1, 0, Blocks::All, &mut pl),
+        Err(CheckError::NotHeld { rank: 1, .. })
+    ));
+    assert!(matches!(
+        flow.verify(),
+        Err(CheckError::Missing { rank: 1, .. })
+    ));
+}

@@ -40,5 +40,5 @@ pub mod rtl_program;
 pub(crate) mod testutil;
 pub mod timing;
 
-pub use check::{check, CheckBuffers, CheckError, CheckOptions, CheckReport, CheckSizes};
+pub use check::{check, CheckBuffers, CheckError, CheckOptions, CheckReport, CheckSizes, DataFlow};
 pub use executor::{Action, ExecCursor, ExecError, Executor, OpStatus};

@@ -27,6 +27,7 @@ pub mod report;
 pub mod route;
 pub mod sched;
 pub mod sim;
+pub mod sim_collective;
 pub mod sweep;
 pub mod topo;
 

@@ -200,6 +200,9 @@ pub struct SimArgs {
     /// What to simulate.
     #[command(flatten)]
     pub setup: SetupArgs,
+    /// Collective traffic instead of synthetic traffic.
+    #[command(flatten)]
+    pub collective: crate::commands::sim_collective::CollectiveArgs,
     /// Output format.
     #[command(flatten)]
     pub format: FormatArgs,
@@ -368,6 +371,13 @@ pub fn run(args: SimArgs) -> Result<u8> {
     let setup = args.setup.resolve(false)?;
     for n in &setup.notes {
         eprintln!("note: {n}");
+    }
+    if args.collective.collective.is_some() {
+        let spinner = Progress::spinner("simulating the collective", !args.quiet);
+        let report = crate::commands::sim_collective::simulate(&setup, &args.collective);
+        spinner.finish();
+        output::print(&report?, args.format.format())?;
+        return Ok(0);
     }
     let spinner = Progress::spinner("simulating", !args.quiet);
     let report = simulate(&setup, &setup.config);

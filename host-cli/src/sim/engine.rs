@@ -11,7 +11,7 @@ use super::allocator::{Arbiters, Request};
 use super::config::{Injection, SimConfig};
 use super::network::{Event, Fabric, Flit, PortKind, Wheel};
 use super::stats::{ClassUtilisation, Histogram, SimResult};
-use super::terminal::{Packet, Pending, Terminal};
+use super::terminal::{Packet, Pending, Terminal, NO_TAG};
 use super::traffic::Driver;
 
 /// Error that stops a simulation before it starts or in the middle.
@@ -111,10 +111,17 @@ pub(super) struct State<'r> {
     /// Latency sum and count of every delivered packet (warm-up convergence).
     pub warm_sum: u64,
     pub warm_n: u64,
+    /// Tail ejections of tagged packets since the last drain: `(tag, cycle)` (collective
+    /// traffic, `sim::collective`).
+    pub tail_log: Vec<(u32, u64)>,
 }
 
 impl<'r> State<'r> {
-    fn new(net: &Network<'_>, routing: &'r dyn Routing, cfg: &SimConfig) -> Result<Self, SimError> {
+    pub(super) fn new(
+        net: &Network<'_>,
+        routing: &'r dyn Routing,
+        cfg: &SimConfig,
+    ) -> Result<Self, SimError> {
         let fabric = Fabric::new(net, cfg).map_err(SimError::Config)?;
         let rvcs = routing.num_vcs().max(1);
         if cfg.num_vcs < rvcs {
@@ -201,17 +208,25 @@ impl<'r> State<'r> {
             sample_n: 0,
             warm_sum: 0,
             warm_n: 0,
+            tail_log: Vec::new(),
             fabric,
         })
     }
 
     /// Queues a new packet at terminal `t`.
     pub(super) fn create(&mut self, t: u32, dst: u32) {
+        self.create_tagged(t, dst, NO_TAG);
+    }
+
+    /// Queues a new packet of message `tag` at terminal `t` (its tail's ejection is logged
+    /// in `tail_log` unless `tag` is [`NO_TAG`]).
+    pub(super) fn create_tagged(&mut self, t: u32, dst: u32, tag: u32) {
         let term = &mut self.terms[t as usize];
         term.queue.push_back(Pending {
             dst,
             created: self.now,
             measured: self.measuring,
+            tag,
         });
         if self.measuring {
             self.measured_outstanding += 1;
@@ -305,6 +320,9 @@ impl<'r> State<'r> {
                 self.violations += 1;
             }
             self.total_packets += 1;
+            if p.tag != NO_TAG {
+                self.tail_log.push((p.tag, now));
+            }
             self.warm_sum += now - p.created;
             self.warm_n += 1;
             if p.measured {
@@ -354,6 +372,7 @@ impl<'r> State<'r> {
                         received: 0,
                         measured: p.measured,
                         state,
+                        tag: p.tag,
                     };
                     let id = match self.free.pop() {
                         Some(id) => {
@@ -439,7 +458,7 @@ impl<'r> State<'r> {
         Ok(())
     }
 
-    fn cycle(&mut self) -> Result<(), SimError> {
+    pub(super) fn cycle(&mut self) -> Result<(), SimError> {
         self.deliver_events()?;
         self.generate();
         self.inject()?;
@@ -448,7 +467,7 @@ impl<'r> State<'r> {
         Ok(())
     }
 
-    fn stuck(&self) -> bool {
+    pub(super) fn stuck(&self) -> bool {
         self.in_network > 0 && self.now - self.last_progress >= u64::from(self.cfg.watchdog_cycles)
     }
 }
@@ -625,7 +644,7 @@ pub fn run(
 
 impl State<'_> {
     /// Statistics of the run so far.
-    fn finish(
+    pub(super) fn finish(
         &self,
         cfg: &SimConfig,
         measure_start: u64,

@@ -13,6 +13,8 @@ pub struct Pending {
     pub created: u64,
     /// Created during measurement.
     pub measured: bool,
+    /// Message tag of collective traffic ([`NO_TAG`] for synthetic packets).
+    pub tag: u32,
 }
 
 /// One terminal.
@@ -47,4 +49,9 @@ pub struct Packet {
     pub measured: bool,
     /// Routing state (core).
     pub state: jumpnet_core::routing::PacketState,
+    /// Message tag of collective traffic ([`NO_TAG`] for synthetic packets).
+    pub tag: u32,
 }
+
+/// Tag of packets that belong to no message (synthetic traffic).
+pub const NO_TAG: u32 = u32::MAX;

@@ -490,3 +490,114 @@ fn gcd(a: usize, b: usize) -> usize {
 fn coin(rng: &mut Rng) -> bool {
     rng.next() & 1 == 0
 }
+
+/// The checker's data model for hosts that run the executors themselves (the simulator's
+/// NICs): feed it every [`Action`] a rank's executor returns, in the order they happen, and
+/// [`DataFlow::verify`] tells whether every rank ends with exactly the blocks and
+/// reductions [`check`] expects. Payloads travel in caller buffers of
+/// [`DataFlow::payload_words`] words (one per message in flight).
+#[derive(Debug)]
+pub struct DataFlow<'a> {
+    ctx: Ctx,
+    state: &'a mut [u64],
+}
+
+impl core::fmt::Debug for Ctx {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Ctx")
+            .field("n", &self.n)
+            .field("slots", &self.slots)
+            .field("w", &self.w)
+            .finish()
+    }
+}
+
+impl<'a> DataFlow<'a> {
+    /// Initial block state of `schedule` in `state` (at least [`CheckSizes::of`]`.state_words`
+    /// words); `scratch` needs `2 · ranks` words.
+    pub fn new<S: Schedule>(
+        schedule: &S,
+        state: &'a mut [u64],
+        scratch: &mut [u64],
+        opts: CheckOptions,
+    ) -> Result<Self, CheckError> {
+        let n = schedule.ranks();
+        let sem = schedule.semantics();
+        let ctx = Ctx {
+            n,
+            slots: schedule.layout().slots,
+            w: width_of(sem, n),
+            sem,
+            opts,
+        };
+        let words = n as usize * ctx.slots as usize * ctx.w;
+        CapacityError::check("state", words, state.len())?;
+        CapacityError::check("hashes", 2 * n as usize, scratch.len())?;
+        ctx.init_state(schedule, state, scratch)?;
+        Ok(DataFlow { ctx, state })
+    }
+
+    /// Words of the payload of a message carrying `blocks`.
+    pub fn payload_words(&self, blocks: Blocks) -> usize {
+        blocks.count(self.ctx.slots) as usize * self.ctx.w
+    }
+
+    /// Op `op` of `rank` sends `blocks`: snapshots them into `payload`
+    /// ([`DataFlow::payload_words`] words); fails if the rank does not hold one of them.
+    pub fn send(
+        &mut self,
+        rank: Rank,
+        op: u32,
+        blocks: Blocks,
+        payload: &mut [u64],
+    ) -> Result<(), CheckError> {
+        CapacityError::check("payload", self.payload_words(blocks), payload.len())?;
+        let t = Transfer {
+            rank,
+            op,
+            blocks,
+            at: 0,
+        };
+        let mut data = BlockData {
+            state: self.state,
+            staging: payload,
+        };
+        self.ctx.snapshot(&mut data, t)
+    }
+
+    /// Op `op` of `rank` delivers the message `payload` (as filled by [`DataFlow::send`]),
+    /// overwriting or (with `reduce`) combining; returns the redundant block deliveries.
+    pub fn deliver(
+        &mut self,
+        rank: Rank,
+        op: u32,
+        blocks: Blocks,
+        reduce: bool,
+        payload: &mut [u64],
+    ) -> Result<u64, CheckError> {
+        CapacityError::check("payload", self.payload_words(blocks), payload.len())?;
+        let t = Transfer {
+            rank,
+            op,
+            blocks,
+            at: 0,
+        };
+        let mut data = BlockData {
+            state: self.state,
+            staging: payload,
+        };
+        self.ctx.apply(&mut data, t, reduce)
+    }
+
+    /// `rank` applies a local permutation (`Action::Permute`).
+    pub fn permute(&mut self, rank: Rank, reflect: bool, shift: u32) {
+        if rank < self.ctx.n {
+            self.ctx.permute(self.state, rank, reflect, shift);
+        }
+    }
+
+    /// Whether every rank holds what the schedule's semantics require.
+    pub fn verify(&self) -> Result<(), CheckError> {
+        self.ctx.verify(self.state)
+    }
+}
