@@ -95,9 +95,11 @@ pub(super) struct State<'r> {
     pub measuring: bool,
     pub measured_outstanding: u64,
     pub violations: u64,
+    /// Flits sent on each channel since cycle 0 (the measurement window is the difference
+    /// of two [`Counters`] snapshots).
     pub channel_flits: Vec<u64>,
+    /// Flits of the packets created since cycle 0.
     pub gen_flits: u64,
-    pub ejected_flits: u64,
     pub total_packets: u64,
     pub total_flits: u64,
     pub last_eject: u64,
@@ -189,7 +191,6 @@ impl<'r> State<'r> {
             violations: 0,
             channel_flits: vec![0; nports],
             gen_flits: 0,
-            ejected_flits: 0,
             total_packets: 0,
             total_flits: 0,
             last_eject: 0,
@@ -213,9 +214,9 @@ impl<'r> State<'r> {
             created: self.now,
             measured: self.measuring,
         });
+        self.gen_flits += u64::from(self.cfg.packet_size);
         if self.measuring {
             self.measured_outstanding += 1;
-            self.gen_flits += u64::from(self.cfg.packet_size);
         }
         if !term.active {
             term.active = true;
@@ -293,9 +294,6 @@ impl<'r> State<'r> {
         self.last_progress = now;
         self.last_eject = now;
         self.total_flits += 1;
-        if self.measuring {
-            self.ejected_flits += 1;
-        }
         let p = *p;
         if p.measured {
             self.flat.add(now - p.created);
@@ -453,9 +451,56 @@ impl<'r> State<'r> {
     }
 }
 
+/// Counter values at one instant; a measurement window is the difference of two.
+#[derive(Clone, Debug)]
+pub(super) struct Counters {
+    /// Cycle of the snapshot.
+    pub cycle: u64,
+    /// Flits of the packets created so far.
+    pub gen: u64,
+    /// Flits ejected so far.
+    pub ejected: u64,
+    /// Flits sent on each channel so far.
+    pub channels: Vec<u64>,
+}
+
+impl State<'_> {
+    /// The counters now.
+    fn counters(&self) -> Counters {
+        Counters {
+            cycle: self.now,
+            gen: self.gen_flits,
+            ejected: self.total_flits,
+            channels: self.channel_flits.clone(),
+        }
+    }
+
+    /// The counters at cycle 0 (all zero).
+    fn zero_counters(&self) -> Counters {
+        Counters {
+            cycle: 0,
+            gen: 0,
+            ejected: 0,
+            channels: vec![0; self.channel_flits.len()],
+        }
+    }
+
+    /// End of a run that lasts until its last packet is delivered (batch, trace): the
+    /// cycle of the last ejection, or the watchdog's cycle after a deadlock.
+    fn delivered_end(&self, deadlock: bool) -> Counters {
+        let mut c = self.counters();
+        if !deadlock {
+            c.cycle = self.last_eject;
+        }
+        c
+    }
+}
+
 /// Runs the explicit packets `trace` (`(src, dst, created cycle)`, any order) instead of
 /// synthetic traffic, until all are delivered (or a deadlock); every packet is measured.
-/// Used for zero-load checks and by drivers of message traces.
+/// Used for zero-load checks and by drivers of message traces. The measurement window is
+/// the whole run: `measured_cycles = cycles` = the cycle of the last ejection (or of the
+/// watchdog).
 pub fn run_trace(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -469,6 +514,7 @@ pub fn run_trace(
     order.sort_by_key(|&i| (trace[i].2, i));
     let mut st = State::new(net, routing, &c)?;
     st.measuring = true;
+    let start = st.zero_counters();
     let n = st.fabric.terminals;
     let mut next = 0;
     let mut deadlock = None;
@@ -487,12 +533,19 @@ pub fn run_trace(
             break;
         }
     }
-    Ok(st.finish(&c, 0, st.last_eject + 1, 1, false, deadlock))
+    let end = st.delivered_end(deadlock.is_some());
+    Ok(st.finish(&c, &start, &end, end.cycle, 1, false, deadlock))
 }
 
 /// Runs one simulation of `cfg` on `net` with `routing` (every routing decision is a call to
 /// `routing`). Returns the statistics; a deadlock stops the run and is reported in
 /// [`SimResult::deadlock`].
+///
+/// Measurement window: batch runs measure the whole run (`measured_cycles = cycles` = the
+/// cycle of the last ejection); Bernoulli runs measure the sample periods. A deadlock during
+/// the measurement ends the window at the watchdog's cycle; a deadlock during the warm-up
+/// (before any measurement) makes the window the whole run so far (`measured_cycles =
+/// cycles`, offered and accepted over all cycles run, no latency samples).
 pub fn run(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -503,10 +556,11 @@ pub fn run(
     let mut deadlock = None;
     let mut samples = 0u32;
     let mut saturated = false;
-    let mut measure_start = 0u64;
-    let mut measure_end = 0u64;
+    let mut start: Option<Counters> = None;
+    let mut end: Option<Counters> = None;
     if cfg.injection == Injection::Batch {
         st.measuring = true;
+        start = Some(st.zero_counters());
         // Every packet draws its own destination (terminal-major order).
         for t in 0..st.fabric.terminals {
             for _ in 0..cfg.batch_size {
@@ -523,7 +577,7 @@ pub fn run(
                 break;
             }
         }
-        measure_end = st.now;
+        end = Some(st.delivered_end(deadlock.is_some()));
         samples = 1;
     } else {
         // Warm-up.
@@ -563,7 +617,7 @@ pub fn run(
                 }
             }
             st.measuring = true;
-            measure_start = st.now;
+            start = Some(st.counters());
             let mut prev: Option<f64> = None;
             while samples < cfg.max_samples.max(1) {
                 st.sample_sum = 0;
@@ -593,7 +647,7 @@ pub fn run(
                 prev = Some(mean);
             }
             st.measuring = false;
-            measure_end = st.now;
+            end = Some(st.counters());
             // Drain measured packets (not when saturated: they may never arrive).
             if cfg.drain && !saturated {
                 let limit = st.now + 100 * period.max(1000);
@@ -610,42 +664,44 @@ pub fn run(
             }
         }
     }
-    if cfg.injection == Injection::Batch {
-        measure_end = measure_end.max(st.last_eject + 1);
-    }
-    Ok(st.finish(
-        cfg,
-        measure_start,
-        measure_end,
-        samples,
-        saturated,
-        deadlock,
-    ))
+    // A deadlock before the measurement: the window is the whole run; during it: the
+    // window ends at the watchdog's cycle.
+    let start = start.unwrap_or_else(|| st.zero_counters());
+    let end = end.unwrap_or_else(|| st.counters());
+    let cycles = if cfg.injection == Injection::Batch {
+        end.cycle
+    } else {
+        st.now
+    };
+    Ok(st.finish(cfg, &start, &end, cycles, samples, saturated, deadlock))
 }
 
 impl State<'_> {
     /// Statistics of the run so far.
+    #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
         cfg: &SimConfig,
-        measure_start: u64,
-        measure_end: u64,
+        start: &Counters,
+        end: &Counters,
+        cycles: u64,
         samples: u32,
         mut saturated: bool,
         deadlock: Option<super::stats::DeadlockReport>,
     ) -> SimResult {
         let st = self;
-        let mcycles = measure_end.saturating_sub(measure_start).max(1);
+        let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
         let nodes = f64::from(st.fabric.terminals);
-        let offered = st.gen_flits as f64 / nodes / mcycles as f64;
-        let accepted = st.ejected_flits as f64 / nodes / mcycles as f64;
+        let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
+        let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
         if cfg.injection == Injection::Bernoulli && accepted < 0.9 * offered {
             saturated = true;
         }
-        let channel_utilisation: Vec<f64> = st
-            .channel_flits
+        let channel_utilisation: Vec<f64> = end
+            .channels
             .iter()
-            .map(|&f| f as f64 / mcycles as f64)
+            .zip(&start.channels)
+            .map(|(&e, &s)| (e - s) as f64 / mcycles as f64)
             .collect();
         let mut class_utilisation: Vec<ClassUtilisation> = st
             .fabric
@@ -681,11 +737,7 @@ impl State<'_> {
             class_utilisation,
             saturated,
             samples,
-            cycles: if cfg.injection == Injection::Batch {
-                st.last_eject
-            } else {
-                st.now
-            },
+            cycles,
             measured_cycles: mcycles,
             packets_delivered: st.total_packets,
             flits_delivered: st.total_flits,

@@ -187,7 +187,7 @@ impl State<'_> {
                 self.busy[ov] = false;
             }
         }
-        self.channel_flits[opi] += u64::from(self.measuring);
+        self.channel_flits[opi] += 1;
         let cd = u64::from(self.cfg.credit_delay);
         match self.fabric.ports[pi] {
             PortKind::Link { peer, peer_port } => {

@@ -70,6 +70,9 @@ fn zero_load(words: &str, algo: RouteAlgo, pairs: &[(u32, u32)]) {
                 assert_eq!(res.network_latency.max, t0(h, 5));
                 assert_eq!(res.hops.max, h);
                 assert_eq!(res.conservation_errors, 0);
+                // Created at 3, delivered T0 later: the run (= its window) ends there.
+                assert_eq!(res.cycles, 3 + t0(h, 5));
+                assert_eq!(res.measured_cycles, res.cycles);
             }
         }
     });
@@ -114,6 +117,11 @@ fn ga_four_packets_of_eight_flits_to_a_neighbour_take_34_cycles() {
         assert_eq!((cfg.batch_size, cfg.packet_size), (4, 8));
         let res = run(net, r, &cfg).unwrap();
         assert_eq!(res.cycles, 34);
+        // The batch's measurement window is the whole run.
+        assert_eq!(res.measured_cycles, 34);
+        // 8 nodes × 32 flits offered and accepted in 34 cycles.
+        assert_eq!(res.offered, 32.0 / 34.0);
+        assert_eq!(res.accepted, 32.0 / 34.0);
         assert_eq!(res.packets_delivered, 8 * 4);
         assert_eq!(res.flits_delivered, 8 * 4 * 8);
         assert_eq!(res.conservation_errors, 0);
@@ -337,5 +345,68 @@ fn uniform_batch_delivers_every_packet() {
         assert_eq!(res.conservation_errors, 0);
         // 1280 flits through 16 ejection channels need at least 80 cycles.
         assert!(res.cycles >= 80);
+    });
+}
+
+#[test]
+fn deadlock_in_warmup_reports_the_whole_run() {
+    with_net("torus k=8", RouteAlgo::Dor, |net, r| {
+        let c = heavy(1);
+        let res = run(net, r, &c).unwrap();
+        let dl = res.deadlock.clone().expect("deadlock");
+        // Fired during the 500-cycle warm-up period: no measured packet.
+        assert!(dl.cycle < 500, "{dl:?}");
+        assert_eq!(res.cycles, dl.cycle);
+        assert_eq!(res.measured_cycles, res.cycles);
+        assert_eq!(res.packet_latency.count, 0);
+        // Offered and accepted over every cycle run (8 terminals).
+        let per = 8.0 * res.cycles as f64;
+        assert_eq!(res.accepted, res.flits_delivered as f64 / per);
+        let generated = res.offered * per;
+        assert_eq!(generated, generated.round());
+        assert!(generated as u64 >= res.flits_delivered + dl.flits_in_flight);
+        assert!(res.offered <= 1.0 && res.accepted <= res.offered);
+        // The ejection channels carried exactly the accepted flits.
+        let eject: f64 = res.class_utilisation[0].utilisation;
+        assert!(
+            (eject - res.accepted).abs() < 1e-12,
+            "{eject} {}",
+            res.accepted
+        );
+    });
+}
+
+#[test]
+fn deadlock_in_measurement_ends_the_window_there() {
+    with_net("torus k=8", RouteAlgo::Dor, |net, r| {
+        let mut c = heavy(1);
+        c.sample_period = 20;
+        c.max_samples = 1000;
+        c.stopping_thres = 0.0;
+        c.latency_thres = 1e9;
+        let res = run(net, r, &c).unwrap();
+        let dl = res.deadlock.clone().expect("deadlock");
+        assert!(dl.cycle > 20, "{dl:?}");
+        assert_eq!(res.cycles, dl.cycle);
+        // Window: from the end of the 20-cycle warm-up to the watchdog.
+        assert_eq!(res.measured_cycles, dl.cycle - 20);
+        assert!(res.offered <= 1.0 && res.accepted <= res.offered, "{res:?}");
+        assert!(res.accepted > 0.0);
+    });
+}
+
+#[test]
+fn batch_window_never_exceeds_the_run() {
+    with_net("torus k=4,4", RouteAlgo::DorDateline, |net, r| {
+        let mut c = SimConfig::ga();
+        c.traffic = Pattern::Uniform;
+        c.batch_size = 3;
+        let res = run(net, r, &c).unwrap();
+        assert_eq!(res.measured_cycles, res.cycles);
+        assert_eq!(res.flits_delivered, 16 * 3 * 8);
+        assert_eq!(
+            res.accepted,
+            res.flits_delivered as f64 / 16.0 / res.cycles as f64
+        );
     });
 }
