@@ -7,6 +7,7 @@
 //! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
 //! leaves; credit flow control: a flit leaves only with a credit of the downstream VC.
 
+use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
 use jumpnet_core::routing::Hop;
 
 use super::engine::{SimError, State, VcState};
@@ -91,6 +92,9 @@ impl State<'_> {
         if flit.seq != 0 {
             self.violations += 1;
         }
+        if let Some(u) = self.routing.ugal() {
+            self.ugal_decide(u, s, flit.pkt as usize)?;
+        }
         let pkt = &mut self.packets[flit.pkt as usize];
         let dst = pkt.dst;
         let hop = self
@@ -131,6 +135,50 @@ impl State<'_> {
                 }
             }
         };
+        Ok(())
+    }
+
+    /// UGAL at the source router (core [`DragonflyUgal`]). UGAL-L compares the source
+    /// router's two first-hop output ports, each by the flits it has sent whose credits have
+    /// not come back (buffered downstream or on the way), summed over its VCs (BookSim
+    /// `GetUsedCredit`). UGAL-G compares the global channels by which the two paths leave
+    /// the source group (Kim et al. ISCA 2008: UGAL-G knows the queues of every global
+    /// channel of its group; the Valiant path's second global channel is in the intermediate
+    /// group), each by its queue: those unreturned credits plus the flits waiting in its router's input
+    /// VCs that are routed to it (a saturated global channel drains its downstream buffer
+    /// at full speed, so its backlog is upstream).
+    fn ugal_decide(&mut self, u: &DragonflyUgal<'_>, s: usize, pkt: usize) -> Result<(), SimError> {
+        let mut state = self.packets[pkt].state;
+        let dst = self.packets[pkt].dst;
+        let Some(paths) = u
+            .paths(s as u32, &state, dst)
+            .map_err(|e| SimError::Routing(format!("UGAL at switch {s} to {dst}: {e}")))?
+        else {
+            return Ok(());
+        };
+        let used = |sw: u32, port: u16| -> u32 {
+            let ov = (sw as usize * self.fabric.radix + usize::from(port)) * self.vcs;
+            self.credits[ov..ov + self.vcs]
+                .iter()
+                .map(|&c| u32::from(self.cfg.vc_buf_size.saturating_sub(c)))
+                .sum()
+        };
+        let (qmin, qval) = match u.mode() {
+            UgalMode::Local => (
+                used(s as u32, paths.min_port),
+                used(s as u32, paths.val_port),
+            ),
+            UgalMode::Global => (
+                used(paths.min_global.0, paths.min_global.1),
+                paths
+                    .val_globals
+                    .iter()
+                    .map(|&(sw, p)| used(sw, p))
+                    .fold(0u32, u32::saturating_add),
+            ),
+        };
+        u.commit(&mut state, u.decide(&paths, qmin, qval));
+        self.packets[pkt].state = state;
         Ok(())
     }
 
