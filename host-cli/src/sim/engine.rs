@@ -4,12 +4,13 @@
 //! due, create packets, inject from terminals, step the active routers. Only routers holding
 //! flits and terminals with packets are visited.
 
+use jumpnet_core::routing::dragonfly::ugal::DragonflyUgal;
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::Network;
 
 use super::allocator::{Arbiters, Request};
 use super::config::{Injection, SimConfig};
-use super::network::{Event, Fabric, Flit, PortKind, Wheel};
+use super::network::{Event, Fabric, Flit, PortKind, Slot, Wheel};
 use super::stats::{ClassUtilisation, Histogram, SimResult};
 use super::terminal::{Packet, Pending, Terminal};
 use super::traffic::Driver;
@@ -46,24 +47,37 @@ pub(super) enum VcState {
     Active { port: u16, vc: u8, eject: bool },
 }
 
+/// Per-input-VC state read by every router scan.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct InVc {
+    /// Ready cycle of the front flit.
+    pub fready: u64,
+    /// Ring-buffer head slot.
+    pub head: u16,
+    /// Flits buffered.
+    pub len: u16,
+    /// Route state of the front packet.
+    pub state: VcState,
+}
+
 /// Whole simulation state.
 pub(super) struct State<'r> {
     pub cfg: SimConfig,
     pub fabric: Fabric,
     pub routing: &'r dyn Routing,
+    /// `routing.ugal()`, looked up once.
+    pub ugal: Option<&'r DragonflyUgal<'r>>,
     /// Physical VCs per channel.
     pub vcs: usize,
     /// Logical VCs of the routing.
     pub rvcs: u8,
     pub buf: usize,
-    // Input VCs: ring buffers (flat), ready cycles, lengths, heads, states.
-    pub flits: Vec<Flit>,
-    pub ready: Vec<u64>,
-    pub head: Vec<u16>,
-    pub len: Vec<u16>,
-    /// Ready cycle of the front flit of each input VC (compact copy for the router scan).
-    pub fready: Vec<u64>,
-    pub vstate: Vec<VcState>,
+    /// Input-VC ring buffers (flat, `buf` slots per input VC): each flit with its ready
+    /// cycle, so the router touches one cache line per flit.
+    pub slots: Vec<Slot>,
+    /// Per input VC: front flit's ready cycle, ring head, length and route state together
+    /// (the router scan reads them all).
+    pub ivs: Vec<InVc>,
     // Output VCs: credits and ownership.
     pub credits: Vec<u16>,
     pub busy: Vec<bool>,
@@ -157,15 +171,12 @@ impl<'r> State<'r> {
         Ok(State {
             cfg: cfg.clone(),
             routing,
+            ugal: routing.ugal(),
             vcs,
             rvcs,
             buf,
-            flits: vec![Flit::default(); niv * buf],
-            ready: vec![0; niv * buf],
-            head: vec![0; niv],
-            len: vec![0; niv],
-            fready: vec![0; niv],
-            vstate: vec![VcState::Idle; niv],
+            slots: vec![Slot::default(); niv * buf],
+            ivs: vec![InVc::default(); niv],
             credits: vec![cfg.vc_buf_size; niv],
             busy: vec![false; niv],
             buffered: vec![0; switches],
@@ -259,18 +270,25 @@ impl<'r> State<'r> {
         } else {
             u64::from(c.sw_alloc_delay)
         };
-        let l = usize::from(self.len[iv]);
+        let l = usize::from(self.ivs[iv].len);
         if l >= self.buf {
             self.violations += 1;
             return;
         }
-        let slot = iv * self.buf + (usize::from(self.head[iv]) + l) % self.buf;
-        self.flits[slot] = flit;
-        self.ready[slot] = self.now + delay;
-        if l == 0 {
-            self.fready[iv] = self.now + delay;
+        // head < buf and l < buf: one conditional subtraction instead of a division.
+        let mut pos = usize::from(self.ivs[iv].head) + l;
+        if pos >= self.buf {
+            pos -= self.buf;
         }
-        self.len[iv] += 1;
+        let slot = iv * self.buf + pos;
+        self.slots[slot] = Slot {
+            ready: self.now + delay,
+            flit,
+        };
+        if l == 0 {
+            self.ivs[iv].fready = self.now + delay;
+        }
+        self.ivs[iv].len += 1;
         let per = self.vcs * self.fabric.radix;
         let s = iv / per;
         let li = iv - s * per;

@@ -30,18 +30,18 @@ impl State<'_> {
                 bits &= bits - 1;
                 let (p, v) = (li / vcs, li % vcs);
                 let iv = s * radix * vcs + li;
-                let ready = self.fready[iv];
+                let ready = self.ivs[iv].fready;
                 if ready > now {
                     next_wake = next_wake.min(ready);
                     continue;
                 }
                 // A ready flit: moved or blocked, the router looks again next cycle.
                 next_wake = now + 1;
-                if self.vstate[iv] == VcState::Idle {
-                    let slot = iv * self.buf + usize::from(self.head[iv]);
+                if self.ivs[iv].state == VcState::Idle {
+                    let slot = iv * self.buf + usize::from(self.ivs[iv].head);
                     self.route(s, iv, slot)?;
                 }
-                if let VcState::Routed { port, vc } = self.vstate[iv] {
+                if let VcState::Routed { port, vc } = self.ivs[iv].state {
                     let opi = s * radix + usize::from(port);
                     let r = usize::from(self.rvcs);
                     let mut best: Option<usize> = None;
@@ -57,14 +57,14 @@ impl State<'_> {
                     }
                     if let Some(k) = best {
                         self.busy[opi * vcs + k] = true;
-                        self.vstate[iv] = VcState::Active {
+                        self.ivs[iv].state = VcState::Active {
                             port,
                             vc: k as u8,
                             eject: false,
                         };
                     }
                 }
-                if let VcState::Active { port, vc, eject } = self.vstate[iv] {
+                if let VcState::Active { port, vc, eject } = self.ivs[iv].state {
                     let ov = (s * radix + usize::from(port)) * vcs + usize::from(vc);
                     if eject || self.credits[ov] > 0 {
                         reqs.push(super::allocator::Request {
@@ -88,11 +88,11 @@ impl State<'_> {
 
     /// Route computation for the head flit at `slot` of input VC `iv` of switch `s`.
     fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
-        let flit = self.flits[slot];
+        let flit = self.slots[slot].flit;
         if flit.seq != 0 {
             self.violations += 1;
         }
-        if let Some(u) = self.routing.ugal() {
+        if let Some(u) = self.ugal {
             self.ugal_decide(u, s, flit.pkt as usize)?;
         }
         let pkt = &mut self.packets[flit.pkt as usize];
@@ -102,7 +102,7 @@ impl State<'_> {
             .next_hop(s as u32, &mut pkt.state, dst)
             .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
         let radix = self.fabric.radix;
-        self.vstate[iv] = match hop {
+        self.ivs[iv].state = match hop {
             Hop::Forward { port, vc } => {
                 match self.fabric.ports.get(s * radix + usize::from(port)) {
                     Some(PortKind::Link { .. }) => {}
@@ -191,18 +191,23 @@ impl State<'_> {
         let st = u64::from(self.cfg.st_delay);
         let pi = s * radix + p;
         let iv = pi * vcs + v;
-        let slot = iv * self.buf + usize::from(self.head[iv]);
-        let flit = self.flits[slot];
-        self.head[iv] = ((usize::from(self.head[iv]) + 1) % self.buf) as u16;
-        self.len[iv] -= 1;
-        if self.len[iv] == 0 {
+        let slot = iv * self.buf + usize::from(self.ivs[iv].head);
+        let flit = self.slots[slot].flit;
+        let next = self.ivs[iv].head + 1;
+        self.ivs[iv].head = if usize::from(next) == self.buf {
+            0
+        } else {
+            next
+        };
+        self.ivs[iv].len -= 1;
+        if self.ivs[iv].len == 0 {
             let li = iv - s * radix * vcs;
             self.nonempty[s * self.words + li / 64] &= !(1 << (li % 64));
         } else {
-            self.fready[iv] = self.ready[iv * self.buf + usize::from(self.head[iv])];
+            self.ivs[iv].fready = self.slots[iv * self.buf + usize::from(self.ivs[iv].head)].ready;
         }
         self.buffered[s] -= 1;
-        let VcState::Active { port, vc, eject } = self.vstate[iv] else {
+        let VcState::Active { port, vc, eject } = self.ivs[iv].state else {
             self.violations += 1;
             return;
         };
@@ -256,7 +261,7 @@ impl State<'_> {
             PortKind::Unconnected => self.violations += 1,
         }
         if flit.tail {
-            self.vstate[iv] = VcState::Idle;
+            self.ivs[iv].state = VcState::Idle;
         }
         self.last_progress = now;
     }

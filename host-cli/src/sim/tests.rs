@@ -490,3 +490,23 @@ fn ugal_beats_minimal_under_group_shift_traffic() {
         assert!(ugal_hops > min_hops, "{algo:?}: {ugal_hops} vs {min_hops}");
     }
 }
+
+/// Exact statistics of one loaded run, recorded before the speed work (the engine's data
+/// layout changed since; the results must not).
+#[test]
+fn golden_loaded_torus_run_is_bit_identical() {
+    with_net("torus k=8,8", RouteAlgo::DorDateline, |net, r| {
+        let mut c = bernoulli(0.3, 4);
+        c.max_samples = 3;
+        let res = run(net, r, &c).unwrap();
+        assert_eq!((res.cycles, res.measured_cycles), (1560, 1000));
+        assert_eq!((res.packets_delivered, res.flits_delivered), (7284, 29190));
+        let p = &res.packet_latency;
+        assert_eq!((p.count, p.p50, p.p99, p.max), (4742, 34, 65, 104));
+        assert_eq!(p.mean, 34.628848587094055);
+        assert_eq!(res.network_latency.mean, 33.917545339519194);
+        assert_eq!(res.flit_latency.mean, 32.68357233234922);
+        assert_eq!(res.hops.mean, 4.041754533951919);
+        assert_eq!((res.offered, res.accepted), (0.296375, 0.29696875));
+    });
+}
