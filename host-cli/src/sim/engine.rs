@@ -290,7 +290,8 @@ impl<'r> State<'r> {
         }
         self.ivs[iv].len += 1;
         let per = self.vcs * self.fabric.radix;
-        let s = iv / per;
+        // 32-bit division (input-VC indices are u32).
+        let s = (iv as u32 / per as u32) as usize;
         let li = iv - s * per;
         self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
         self.wake[s] = self.wake[s].min(self.now + delay);

@@ -28,7 +28,10 @@ impl State<'_> {
             while bits != 0 {
                 let li = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (p, v) = (li / vcs, li % vcs);
+                let (p, v) = (
+                    (li as u32 / vcs as u32) as usize,
+                    (li as u32 % vcs as u32) as usize,
+                );
                 let iv = s * radix * vcs + li;
                 let ready = self.ivs[iv].fready;
                 if ready > now {
