@@ -602,3 +602,47 @@ fn collective_mappings_and_errors() {
     assert_ne!(code, 0);
     assert!(err.contains("carry no payload"), "{err}");
 }
+
+#[test]
+fn dragonfly_ugal_runs_from_the_cli_and_from_a_booksim_file() {
+    for algo in ["df-ugal-l", "df-ugal-g"] {
+        let mut args = vec![
+            "sim",
+            "dragonfly",
+            "g=5",
+            "a=2",
+            "p=2",
+            "h=2",
+            "--algo",
+            algo,
+            "num_vcs=3",
+            "injection_rate=0.05",
+            "--json",
+        ];
+        args.extend(SHORT);
+        let (code, out, err) = jumpnet(&args);
+        assert_eq!(code, 0, "{algo}: {err}");
+        let v = json(&out);
+        assert_eq!(v["routing"], algo);
+        assert_eq!(v["conservation_errors"], 0);
+        assert!(v["packet_latency"]["count"].as_u64().unwrap() > 0);
+    }
+    let dir = tmpdir("ugal_booksim");
+    let file = dir.join("df_ugal");
+    std::fs::write(
+        &file,
+        "topology = dragonflynew;\nk = 2;\nn = 1;\nrouting_function = ugal;\nnum_vcs = 3;\n",
+    )
+    .unwrap();
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "--booksim",
+        file.to_str().unwrap(),
+        "injection_rate=0.02",
+        "sample_period=200",
+        "max_samples=2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["routing"], "df-ugal-l");
+}

@@ -182,9 +182,20 @@ pub trait Routing {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError>;
+
+    /// The UGAL routing behind this one, if it is one: a simulator (or a switch) that knows
+    /// queue occupancies then makes the source router's minimal/Valiant decision with it
+    /// before [`Routing::next_hop`] (see [`dragonfly::ugal::DragonflyUgal`]). `None` for
+    /// every oblivious routing.
+    fn ugal(&self) -> Option<&dragonfly::ugal::DragonflyUgal<'_>> {
+        None
+    }
 }
 
 impl<R: Routing + ?Sized> Routing for &R {
+    fn ugal(&self) -> Option<&dragonfly::ugal::DragonflyUgal<'_>> {
+        (**self).ugal()
+    }
     fn num_vcs(&self) -> u8 {
         (**self).num_vcs()
     }

@@ -7,6 +7,7 @@ use serde::Serialize;
 use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
 use jumpnet_core::routing::dimension_order::dateline::dateline_hop;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
 use jumpnet_core::routing::dragonfly::valiant::{DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::{self, LidPolicy};
 use jumpnet_core::routing::{
@@ -47,6 +48,13 @@ pub enum RouteAlgo {
     DfValiant,
     /// Dragonfly Valiant with the intermediate hashed from the destination only (table-able).
     DfValiantDest,
+    /// Dragonfly UGAL-L: minimal or Valiant chosen at the source router by its output-queue
+    /// occupancies × hops (in `jumpnet sim`; elsewhere, with no queues, minimal), 3 VCs (§4).
+    #[value(name = "df-ugal-l")]
+    DfUgalL,
+    /// Dragonfly UGAL-G: as df-ugal-l on the occupancies of the paths' global channels.
+    #[value(name = "df-ugal-g")]
+    DfUgalG,
     /// PARX for 2-D HyperX, small-message (< 512 B) destination LIDs (§7).
     Parx,
     /// PARX for 2-D HyperX, large-message (>= 512 B) destination LIDs (§7).
@@ -73,6 +81,8 @@ impl RouteAlgo {
                 | RouteAlgo::DfMinimal1vc
                 | RouteAlgo::DfValiant
                 | RouteAlgo::DfValiantDest
+                | RouteAlgo::DfUgalL
+                | RouteAlgo::DfUgalG
                 | RouteAlgo::ParxLarge
         )
     }
@@ -86,6 +96,8 @@ impl RouteAlgo {
                 | RouteAlgo::DfMinimal
                 | RouteAlgo::DfValiant
                 | RouteAlgo::DfValiantDest
+                | RouteAlgo::DfUgalL
+                | RouteAlgo::DfUgalG
                 | RouteAlgo::Parx
                 | RouteAlgo::ParxLarge
         )
@@ -273,11 +285,19 @@ pub fn build<'a>(
             Intermediate::PerDestination,
             opts.seed,
         )),
+        (RouteAlgo::DfUgalL, Network::Dragonfly(d)) => {
+            Box::new(DragonflyUgal::new(d, UgalMode::Local, opts.seed, 0))
+        }
+        (RouteAlgo::DfUgalG, Network::Dragonfly(d)) => {
+            Box::new(DragonflyUgal::new(d, UgalMode::Global, opts.seed, 0))
+        }
         (
             RouteAlgo::DfMinimal
             | RouteAlgo::DfMinimal1vc
             | RouteAlgo::DfValiant
-            | RouteAlgo::DfValiantDest,
+            | RouteAlgo::DfValiantDest
+            | RouteAlgo::DfUgalL
+            | RouteAlgo::DfUgalG,
             _,
         ) => return Err(wrong("a dragonfly")),
         (RouteAlgo::Parx | RouteAlgo::ParxLarge, Network::HyperX(h)) => {

@@ -399,7 +399,7 @@ fn routing_names(topology: &str) -> &'static str {
         "torus" => "dim_order (or dim_order_torus, dor)",
         "mesh" => "dim_order (or dim_order_mesh, dor, dor_mesh)",
         "flatfly" => "dim_order / xyyx (dor), min / ran_min (minimal)",
-        _ => "min (df-minimal), valiant (df-valiant)",
+        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-l)",
     }
 }
 
@@ -412,10 +412,7 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
         ("flatfly", "min" | "ran_min" | "ran_min_flatfly") => RouteAlgo::Minimal,
         ("dragonflynew" | "dragonfly", "min" | "min_dragonflynew") => RouteAlgo::DfMinimal,
         ("dragonflynew" | "dragonfly", "valiant") => RouteAlgo::DfValiant,
-        ("dragonflynew" | "dragonfly", "ugal" | "ugal_dragonflynew") => bail!(
-            "routing_function = {rf}: UGAL is not available in jumpnet's simulator yet; use {}",
-            routing_names(topology)
-        ),
+        ("dragonflynew" | "dragonfly", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalL,
         _ => bail!(
             "routing_function = {rf} is not supported on {topology}; use {}",
             routing_names(topology)
@@ -480,6 +477,10 @@ mod tests {
             }
         );
         assert_eq!(b.algo, RouteAlgo::DfMinimal);
+        assert_eq!(
+            routing_algo("dragonflynew", "ugal").unwrap(),
+            RouteAlgo::DfUgalL
+        );
         let c = &b.config;
         assert_eq!(
             (c.packet_size, c.rate_in_flits, c.internal_speedup),

@@ -528,7 +528,17 @@ pub fn run_collective<S: Schedule>(
         f.verify()?;
     }
     let makespan = finish.iter().copied().max().unwrap_or(0);
-    let sim = st.finish(&c, 0, makespan.max(1), 1, false, None);
+    // The whole collective is the measurement window: cycle 0 to the makespan.
+    let start = st.zero_counters();
+    let mut end = st.counters();
+    end.cycle = makespan.max(1);
+    let outcome = super::engine::Outcome {
+        cycles: makespan.max(1),
+        samples: 1,
+        saturated: false,
+        deadlock: None,
+    };
+    let sim = st.finish(&c, &start, &end, outcome);
     let mut sorted = finish.clone();
     sorted.sort_unstable();
     let finish_summary = FinishSummary {

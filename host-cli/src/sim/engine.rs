@@ -4,12 +4,13 @@
 //! due, create packets, inject from terminals, step the active routers. Only routers holding
 //! flits and terminals with packets are visited.
 
+use jumpnet_core::routing::dragonfly::ugal::DragonflyUgal;
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::Network;
 
 use super::allocator::{Arbiters, Request};
 use super::config::{Injection, SimConfig};
-use super::network::{Event, Fabric, Flit, PortKind, Wheel};
+use super::network::{Event, Fabric, Flit, PortKind, Slot, Wheel};
 use super::stats::{ClassUtilisation, Histogram, SimResult};
 use super::terminal::{Packet, Pending, Terminal, NO_TAG};
 use super::traffic::Driver;
@@ -46,24 +47,37 @@ pub(super) enum VcState {
     Active { port: u16, vc: u8, eject: bool },
 }
 
+/// Per-input-VC state read by every router scan.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct InVc {
+    /// Ready cycle of the front flit.
+    pub fready: u64,
+    /// Ring-buffer head slot.
+    pub head: u16,
+    /// Flits buffered.
+    pub len: u16,
+    /// Route state of the front packet.
+    pub state: VcState,
+}
+
 /// Whole simulation state.
 pub(super) struct State<'r> {
     pub cfg: SimConfig,
     pub fabric: Fabric,
     pub routing: &'r dyn Routing,
+    /// `routing.ugal()`, looked up once.
+    pub ugal: Option<&'r DragonflyUgal<'r>>,
     /// Physical VCs per channel.
     pub vcs: usize,
     /// Logical VCs of the routing.
     pub rvcs: u8,
     pub buf: usize,
-    // Input VCs: ring buffers (flat), ready cycles, lengths, heads, states.
-    pub flits: Vec<Flit>,
-    pub ready: Vec<u64>,
-    pub head: Vec<u16>,
-    pub len: Vec<u16>,
-    /// Ready cycle of the front flit of each input VC (compact copy for the router scan).
-    pub fready: Vec<u64>,
-    pub vstate: Vec<VcState>,
+    /// Input-VC ring buffers (flat, `buf` slots per input VC): each flit with its ready
+    /// cycle, so the router touches one cache line per flit.
+    pub slots: Vec<Slot>,
+    /// Per input VC: front flit's ready cycle, ring head, length and route state together
+    /// (the router scan reads them all).
+    pub ivs: Vec<InVc>,
     // Output VCs: credits and ownership.
     pub credits: Vec<u16>,
     pub busy: Vec<bool>,
@@ -95,9 +109,11 @@ pub(super) struct State<'r> {
     pub measuring: bool,
     pub measured_outstanding: u64,
     pub violations: u64,
+    /// Flits sent on each channel since cycle 0 (the measurement window is the difference
+    /// of two [`Counters`] snapshots).
     pub channel_flits: Vec<u64>,
+    /// Flits of the packets created since cycle 0.
     pub gen_flits: u64,
-    pub ejected_flits: u64,
     pub total_packets: u64,
     pub total_flits: u64,
     pub last_eject: u64,
@@ -162,15 +178,12 @@ impl<'r> State<'r> {
         Ok(State {
             cfg: cfg.clone(),
             routing,
+            ugal: routing.ugal(),
             vcs,
             rvcs,
             buf,
-            flits: vec![Flit::default(); niv * buf],
-            ready: vec![0; niv * buf],
-            head: vec![0; niv],
-            len: vec![0; niv],
-            fready: vec![0; niv],
-            vstate: vec![VcState::Idle; niv],
+            slots: vec![Slot::default(); niv * buf],
+            ivs: vec![InVc::default(); niv],
             credits: vec![cfg.vc_buf_size; niv],
             busy: vec![false; niv],
             buffered: vec![0; switches],
@@ -196,7 +209,6 @@ impl<'r> State<'r> {
             violations: 0,
             channel_flits: vec![0; nports],
             gen_flits: 0,
-            ejected_flits: 0,
             total_packets: 0,
             total_flits: 0,
             last_eject: 0,
@@ -228,9 +240,9 @@ impl<'r> State<'r> {
             measured: self.measuring,
             tag,
         });
+        self.gen_flits += u64::from(self.cfg.packet_size);
         if self.measuring {
             self.measured_outstanding += 1;
-            self.gen_flits += u64::from(self.cfg.packet_size);
         }
         if !term.active {
             term.active = true;
@@ -273,20 +285,28 @@ impl<'r> State<'r> {
         } else {
             u64::from(c.sw_alloc_delay)
         };
-        let l = usize::from(self.len[iv]);
+        let l = usize::from(self.ivs[iv].len);
         if l >= self.buf {
             self.violations += 1;
             return;
         }
-        let slot = iv * self.buf + (usize::from(self.head[iv]) + l) % self.buf;
-        self.flits[slot] = flit;
-        self.ready[slot] = self.now + delay;
-        if l == 0 {
-            self.fready[iv] = self.now + delay;
+        // head < buf and l < buf: one conditional subtraction instead of a division.
+        let mut pos = usize::from(self.ivs[iv].head) + l;
+        if pos >= self.buf {
+            pos -= self.buf;
         }
-        self.len[iv] += 1;
+        let slot = iv * self.buf + pos;
+        self.slots[slot] = Slot {
+            ready: self.now + delay,
+            flit,
+        };
+        if l == 0 {
+            self.ivs[iv].fready = self.now + delay;
+        }
+        self.ivs[iv].len += 1;
         let per = self.vcs * self.fabric.radix;
-        let s = iv / per;
+        // 32-bit division (input-VC indices are u32).
+        let s = (iv as u32 / per as u32) as usize;
         let li = iv - s * per;
         self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
         self.wake[s] = self.wake[s].min(self.now + delay);
@@ -308,9 +328,6 @@ impl<'r> State<'r> {
         self.last_progress = now;
         self.last_eject = now;
         self.total_flits += 1;
-        if self.measuring {
-            self.ejected_flits += 1;
-        }
         let p = *p;
         if p.measured {
             self.flat.add(now - p.created);
@@ -472,9 +489,69 @@ impl<'r> State<'r> {
     }
 }
 
+/// Counter values at one instant; a measurement window is the difference of two.
+#[derive(Clone, Debug)]
+pub(super) struct Counters {
+    /// Cycle of the snapshot.
+    pub cycle: u64,
+    /// Flits of the packets created so far.
+    pub gen: u64,
+    /// Flits ejected so far.
+    pub ejected: u64,
+    /// Flits sent on each channel so far.
+    pub channels: Vec<u64>,
+}
+
+/// How a run ended, for [`State::finish`].
+#[derive(Debug)]
+pub(super) struct Outcome {
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// Measurement samples taken.
+    pub samples: u32,
+    /// Whether the run was declared saturated.
+    pub saturated: bool,
+    /// The watchdog's report, if it fired.
+    pub deadlock: Option<super::stats::DeadlockReport>,
+}
+
+impl State<'_> {
+    /// The counters now.
+    pub(super) fn counters(&self) -> Counters {
+        Counters {
+            cycle: self.now,
+            gen: self.gen_flits,
+            ejected: self.total_flits,
+            channels: self.channel_flits.clone(),
+        }
+    }
+
+    /// The counters at cycle 0 (all zero).
+    pub(super) fn zero_counters(&self) -> Counters {
+        Counters {
+            cycle: 0,
+            gen: 0,
+            ejected: 0,
+            channels: vec![0; self.channel_flits.len()],
+        }
+    }
+
+    /// End of a run that lasts until its last packet is delivered (batch, trace): the
+    /// cycle of the last ejection, or the watchdog's cycle after a deadlock.
+    fn delivered_end(&self, deadlock: bool) -> Counters {
+        let mut c = self.counters();
+        if !deadlock {
+            c.cycle = self.last_eject;
+        }
+        c
+    }
+}
+
 /// Runs the explicit packets `trace` (`(src, dst, created cycle)`, any order) instead of
 /// synthetic traffic, until all are delivered (or a deadlock); every packet is measured.
-/// Used for zero-load checks and by drivers of message traces.
+/// Used for zero-load checks and by drivers of message traces. The measurement window is
+/// the whole run: `measured_cycles = cycles` = the cycle of the last ejection (or of the
+/// watchdog).
 pub fn run_trace(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -488,6 +565,7 @@ pub fn run_trace(
     order.sort_by_key(|&i| (trace[i].2, i));
     let mut st = State::new(net, routing, &c)?;
     st.measuring = true;
+    let start = st.zero_counters();
     let n = st.fabric.terminals;
     let mut next = 0;
     let mut deadlock = None;
@@ -506,12 +584,25 @@ pub fn run_trace(
             break;
         }
     }
-    Ok(st.finish(&c, 0, st.last_eject + 1, 1, false, deadlock))
+    let end = st.delivered_end(deadlock.is_some());
+    let outcome = Outcome {
+        cycles: end.cycle,
+        samples: 1,
+        saturated: false,
+        deadlock,
+    };
+    Ok(st.finish(&c, &start, &end, outcome))
 }
 
 /// Runs one simulation of `cfg` on `net` with `routing` (every routing decision is a call to
 /// `routing`). Returns the statistics; a deadlock stops the run and is reported in
 /// [`SimResult::deadlock`].
+///
+/// Measurement window: batch runs measure the whole run (`measured_cycles = cycles` = the
+/// cycle of the last ejection); Bernoulli runs measure the sample periods. A deadlock during
+/// the measurement ends the window at the watchdog's cycle; a deadlock during the warm-up
+/// (before any measurement) makes the window the whole run so far (`measured_cycles =
+/// cycles`, offered and accepted over all cycles run, no latency samples).
 pub fn run(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -522,10 +613,11 @@ pub fn run(
     let mut deadlock = None;
     let mut samples = 0u32;
     let mut saturated = false;
-    let mut measure_start = 0u64;
-    let mut measure_end = 0u64;
+    let mut start: Option<Counters> = None;
+    let mut end: Option<Counters> = None;
     if cfg.injection == Injection::Batch {
         st.measuring = true;
+        start = Some(st.zero_counters());
         // Every packet draws its own destination (terminal-major order).
         for t in 0..st.fabric.terminals {
             for _ in 0..cfg.batch_size {
@@ -542,7 +634,7 @@ pub fn run(
                 break;
             }
         }
-        measure_end = st.now;
+        end = Some(st.delivered_end(deadlock.is_some()));
         samples = 1;
     } else {
         // Warm-up.
@@ -582,7 +674,7 @@ pub fn run(
                 }
             }
             st.measuring = true;
-            measure_start = st.now;
+            start = Some(st.counters());
             let mut prev: Option<f64> = None;
             while samples < cfg.max_samples.max(1) {
                 st.sample_sum = 0;
@@ -612,7 +704,7 @@ pub fn run(
                 prev = Some(mean);
             }
             st.measuring = false;
-            measure_end = st.now;
+            end = Some(st.counters());
             // Drain measured packets (not when saturated: they may never arrive).
             if cfg.drain && !saturated {
                 let limit = st.now + 100 * period.max(1000);
@@ -629,17 +721,22 @@ pub fn run(
             }
         }
     }
-    if cfg.injection == Injection::Batch {
-        measure_end = measure_end.max(st.last_eject + 1);
-    }
-    Ok(st.finish(
-        cfg,
-        measure_start,
-        measure_end,
+    // A deadlock before the measurement: the window is the whole run; during it: the
+    // window ends at the watchdog's cycle.
+    let start = start.unwrap_or_else(|| st.zero_counters());
+    let end = end.unwrap_or_else(|| st.counters());
+    let cycles = if cfg.injection == Injection::Batch {
+        end.cycle
+    } else {
+        st.now
+    };
+    let outcome = Outcome {
+        cycles,
         samples,
         saturated,
         deadlock,
-    ))
+    };
+    Ok(st.finish(cfg, &start, &end, outcome))
 }
 
 impl State<'_> {
@@ -647,24 +744,29 @@ impl State<'_> {
     pub(super) fn finish(
         &self,
         cfg: &SimConfig,
-        measure_start: u64,
-        measure_end: u64,
-        samples: u32,
-        mut saturated: bool,
-        deadlock: Option<super::stats::DeadlockReport>,
+        start: &Counters,
+        end: &Counters,
+        outcome: Outcome,
     ) -> SimResult {
+        let Outcome {
+            cycles,
+            samples,
+            mut saturated,
+            deadlock,
+        } = outcome;
         let st = self;
-        let mcycles = measure_end.saturating_sub(measure_start).max(1);
+        let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
         let nodes = f64::from(st.fabric.terminals);
-        let offered = st.gen_flits as f64 / nodes / mcycles as f64;
-        let accepted = st.ejected_flits as f64 / nodes / mcycles as f64;
+        let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
+        let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
         if cfg.injection == Injection::Bernoulli && accepted < 0.9 * offered {
             saturated = true;
         }
-        let channel_utilisation: Vec<f64> = st
-            .channel_flits
+        let channel_utilisation: Vec<f64> = end
+            .channels
             .iter()
-            .map(|&f| f as f64 / mcycles as f64)
+            .zip(&start.channels)
+            .map(|(&e, &s)| (e - s) as f64 / mcycles as f64)
             .collect();
         let mut class_utilisation: Vec<ClassUtilisation> = st
             .fabric
@@ -700,11 +802,7 @@ impl State<'_> {
             class_utilisation,
             saturated,
             samples,
-            cycles: if cfg.injection == Injection::Batch {
-                st.last_eject
-            } else {
-                st.now
-            },
+            cycles,
             measured_cycles: mcycles,
             packets_delivered: st.total_packets,
             flits_delivered: st.total_flits,

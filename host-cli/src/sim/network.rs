@@ -133,6 +133,15 @@ pub struct Flit {
     pub tail: bool,
 }
 
+/// One slot of an input-VC buffer: a flit and the cycle it becomes eligible.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Slot {
+    /// First cycle the flit may take part in allocation.
+    pub ready: u64,
+    /// The flit.
+    pub flit: Flit,
+}
+
 /// Something a channel delivers at a later cycle.
 #[derive(Clone, Copy, Debug)]
 pub enum Event {

@@ -7,6 +7,7 @@
 //! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
 //! leaves; credit flow control: a flit leaves only with a credit of the downstream VC.
 
+use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
 use jumpnet_core::routing::Hop;
 
 use super::engine::{SimError, State, VcState};
@@ -27,20 +28,23 @@ impl State<'_> {
             while bits != 0 {
                 let li = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (p, v) = (li / vcs, li % vcs);
+                let (p, v) = (
+                    (li as u32 / vcs as u32) as usize,
+                    (li as u32 % vcs as u32) as usize,
+                );
                 let iv = s * radix * vcs + li;
-                let ready = self.fready[iv];
+                let ready = self.ivs[iv].fready;
                 if ready > now {
                     next_wake = next_wake.min(ready);
                     continue;
                 }
                 // A ready flit: moved or blocked, the router looks again next cycle.
                 next_wake = now + 1;
-                if self.vstate[iv] == VcState::Idle {
-                    let slot = iv * self.buf + usize::from(self.head[iv]);
+                if self.ivs[iv].state == VcState::Idle {
+                    let slot = iv * self.buf + usize::from(self.ivs[iv].head);
                     self.route(s, iv, slot)?;
                 }
-                if let VcState::Routed { port, vc } = self.vstate[iv] {
+                if let VcState::Routed { port, vc } = self.ivs[iv].state {
                     let opi = s * radix + usize::from(port);
                     let r = usize::from(self.rvcs);
                     let mut best: Option<usize> = None;
@@ -56,14 +60,14 @@ impl State<'_> {
                     }
                     if let Some(k) = best {
                         self.busy[opi * vcs + k] = true;
-                        self.vstate[iv] = VcState::Active {
+                        self.ivs[iv].state = VcState::Active {
                             port,
                             vc: k as u8,
                             eject: false,
                         };
                     }
                 }
-                if let VcState::Active { port, vc, eject } = self.vstate[iv] {
+                if let VcState::Active { port, vc, eject } = self.ivs[iv].state {
                     let ov = (s * radix + usize::from(port)) * vcs + usize::from(vc);
                     if eject || self.credits[ov] > 0 {
                         reqs.push(super::allocator::Request {
@@ -87,9 +91,12 @@ impl State<'_> {
 
     /// Route computation for the head flit at `slot` of input VC `iv` of switch `s`.
     fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
-        let flit = self.flits[slot];
+        let flit = self.slots[slot].flit;
         if flit.seq != 0 {
             self.violations += 1;
+        }
+        if let Some(u) = self.ugal {
+            self.ugal_decide(u, s, flit.pkt as usize)?;
         }
         let pkt = &mut self.packets[flit.pkt as usize];
         let dst = pkt.dst;
@@ -98,7 +105,7 @@ impl State<'_> {
             .next_hop(s as u32, &mut pkt.state, dst)
             .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
         let radix = self.fabric.radix;
-        self.vstate[iv] = match hop {
+        self.ivs[iv].state = match hop {
             Hop::Forward { port, vc } => {
                 match self.fabric.ports.get(s * radix + usize::from(port)) {
                     Some(PortKind::Link { .. }) => {}
@@ -134,6 +141,50 @@ impl State<'_> {
         Ok(())
     }
 
+    /// UGAL at the source router (core [`DragonflyUgal`]). UGAL-L compares the source
+    /// router's two first-hop output ports, each by the flits it has sent whose credits have
+    /// not come back (buffered downstream or on the way), summed over its VCs (BookSim
+    /// `GetUsedCredit`). UGAL-G compares the global channels by which the two paths leave
+    /// the source group (Kim et al. ISCA 2008: UGAL-G knows the queues of every global
+    /// channel of its group; the Valiant path's second global channel is in the intermediate
+    /// group), each by its queue: those unreturned credits plus the flits waiting in its router's input
+    /// VCs that are routed to it (a saturated global channel drains its downstream buffer
+    /// at full speed, so its backlog is upstream).
+    fn ugal_decide(&mut self, u: &DragonflyUgal<'_>, s: usize, pkt: usize) -> Result<(), SimError> {
+        let mut state = self.packets[pkt].state;
+        let dst = self.packets[pkt].dst;
+        let Some(paths) = u
+            .paths(s as u32, &state, dst)
+            .map_err(|e| SimError::Routing(format!("UGAL at switch {s} to {dst}: {e}")))?
+        else {
+            return Ok(());
+        };
+        let used = |sw: u32, port: u16| -> u32 {
+            let ov = (sw as usize * self.fabric.radix + usize::from(port)) * self.vcs;
+            self.credits[ov..ov + self.vcs]
+                .iter()
+                .map(|&c| u32::from(self.cfg.vc_buf_size.saturating_sub(c)))
+                .sum()
+        };
+        let (qmin, qval) = match u.mode() {
+            UgalMode::Local => (
+                used(s as u32, paths.min_port),
+                used(s as u32, paths.val_port),
+            ),
+            UgalMode::Global => (
+                used(paths.min_global.0, paths.min_global.1),
+                paths
+                    .val_globals
+                    .iter()
+                    .map(|&(sw, p)| used(sw, p))
+                    .fold(0u32, u32::saturating_add),
+            ),
+        };
+        u.commit(&mut state, u.decide(&paths, qmin, qval));
+        self.packets[pkt].state = state;
+        Ok(())
+    }
+
     /// Switch traversal of the front flit of input `p`, VC `v` of switch `s` onto its
     /// output channel, with the credit back upstream.
     fn traverse(&mut self, s: usize, p: usize, v: usize) {
@@ -143,18 +194,23 @@ impl State<'_> {
         let st = u64::from(self.cfg.st_delay);
         let pi = s * radix + p;
         let iv = pi * vcs + v;
-        let slot = iv * self.buf + usize::from(self.head[iv]);
-        let flit = self.flits[slot];
-        self.head[iv] = ((usize::from(self.head[iv]) + 1) % self.buf) as u16;
-        self.len[iv] -= 1;
-        if self.len[iv] == 0 {
+        let slot = iv * self.buf + usize::from(self.ivs[iv].head);
+        let flit = self.slots[slot].flit;
+        let next = self.ivs[iv].head + 1;
+        self.ivs[iv].head = if usize::from(next) == self.buf {
+            0
+        } else {
+            next
+        };
+        self.ivs[iv].len -= 1;
+        if self.ivs[iv].len == 0 {
             let li = iv - s * radix * vcs;
             self.nonempty[s * self.words + li / 64] &= !(1 << (li % 64));
         } else {
-            self.fready[iv] = self.ready[iv * self.buf + usize::from(self.head[iv])];
+            self.ivs[iv].fready = self.slots[iv * self.buf + usize::from(self.ivs[iv].head)].ready;
         }
         self.buffered[s] -= 1;
-        let VcState::Active { port, vc, eject } = self.vstate[iv] else {
+        let VcState::Active { port, vc, eject } = self.ivs[iv].state else {
             self.violations += 1;
             return;
         };
@@ -187,7 +243,7 @@ impl State<'_> {
                 self.busy[ov] = false;
             }
         }
-        self.channel_flits[opi] += u64::from(self.measuring);
+        self.channel_flits[opi] += 1;
         let cd = u64::from(self.cfg.credit_delay);
         match self.fabric.ports[pi] {
             PortKind::Link { peer, peer_port } => {
@@ -208,7 +264,7 @@ impl State<'_> {
             PortKind::Unconnected => self.violations += 1,
         }
         if flit.tail {
-            self.vstate[iv] = VcState::Idle;
+            self.ivs[iv].state = VcState::Idle;
         }
         self.last_progress = now;
     }

@@ -70,6 +70,9 @@ fn zero_load(words: &str, algo: RouteAlgo, pairs: &[(u32, u32)]) {
                 assert_eq!(res.network_latency.max, t0(h, 5));
                 assert_eq!(res.hops.max, h);
                 assert_eq!(res.conservation_errors, 0);
+                // Created at 3, delivered T0 later: the run (= its window) ends there.
+                assert_eq!(res.cycles, 3 + t0(h, 5));
+                assert_eq!(res.measured_cycles, res.cycles);
             }
         }
     });
@@ -114,6 +117,11 @@ fn ga_four_packets_of_eight_flits_to_a_neighbour_take_34_cycles() {
         assert_eq!((cfg.batch_size, cfg.packet_size), (4, 8));
         let res = run(net, r, &cfg).unwrap();
         assert_eq!(res.cycles, 34);
+        // The batch's measurement window is the whole run.
+        assert_eq!(res.measured_cycles, 34);
+        // 8 nodes × 32 flits offered and accepted in 34 cycles.
+        assert_eq!(res.offered, 32.0 / 34.0);
+        assert_eq!(res.accepted, 32.0 / 34.0);
         assert_eq!(res.packets_delivered, 8 * 4);
         assert_eq!(res.flits_delivered, 8 * 4 * 8);
         assert_eq!(res.conservation_errors, 0);
@@ -220,6 +228,8 @@ fn flit_conservation_on_every_family() {
         ("hypercube dim=4", RouteAlgo::Ecube),
         ("fat-tree k=2 n=3", RouteAlgo::Dmodk),
         ("dragonfly g=5 a=2 p=2 h=2", RouteAlgo::DfValiant),
+        ("dragonfly g=5 a=2 p=2 h=2", RouteAlgo::DfUgalL),
+        ("dragonfly g=9 a=4 p=2 h=2", RouteAlgo::DfUgalG),
         ("hyperx s=4,4", RouteAlgo::Dfsssp),
         ("slim-fly q=5", RouteAlgo::Dfsssp),
         ("galaxyfly n=4 q=1 a=2", RouteAlgo::Dfsssp),
@@ -337,5 +347,166 @@ fn uniform_batch_delivers_every_packet() {
         assert_eq!(res.conservation_errors, 0);
         // 1280 flits through 16 ejection channels need at least 80 cycles.
         assert!(res.cycles >= 80);
+    });
+}
+
+#[test]
+fn deadlock_in_warmup_reports_the_whole_run() {
+    with_net("torus k=8", RouteAlgo::Dor, |net, r| {
+        let c = heavy(1);
+        let res = run(net, r, &c).unwrap();
+        let dl = res.deadlock.clone().expect("deadlock");
+        // Fired during the 500-cycle warm-up period: no measured packet.
+        assert!(dl.cycle < 500, "{dl:?}");
+        assert_eq!(res.cycles, dl.cycle);
+        assert_eq!(res.measured_cycles, res.cycles);
+        assert_eq!(res.packet_latency.count, 0);
+        // Offered and accepted over every cycle run (8 terminals).
+        let per = 8.0 * res.cycles as f64;
+        assert_eq!(res.accepted, res.flits_delivered as f64 / per);
+        let generated = res.offered * per;
+        assert_eq!(generated, generated.round());
+        assert!(generated as u64 >= res.flits_delivered + dl.flits_in_flight);
+        assert!(res.offered <= 1.0 && res.accepted <= res.offered);
+        // The ejection channels carried exactly the accepted flits.
+        let eject: f64 = res.class_utilisation[0].utilisation;
+        assert!(
+            (eject - res.accepted).abs() < 1e-12,
+            "{eject} {}",
+            res.accepted
+        );
+    });
+}
+
+#[test]
+fn deadlock_in_measurement_ends_the_window_there() {
+    with_net("torus k=8", RouteAlgo::Dor, |net, r| {
+        let mut c = heavy(1);
+        c.sample_period = 20;
+        c.max_samples = 1000;
+        c.stopping_thres = 0.0;
+        c.latency_thres = 1e9;
+        let res = run(net, r, &c).unwrap();
+        let dl = res.deadlock.clone().expect("deadlock");
+        assert!(dl.cycle > 20, "{dl:?}");
+        assert_eq!(res.cycles, dl.cycle);
+        // Window: from the end of the 20-cycle warm-up to the watchdog.
+        assert_eq!(res.measured_cycles, dl.cycle - 20);
+        assert!(res.offered <= 1.0 && res.accepted <= res.offered, "{res:?}");
+        assert!(res.accepted > 0.0);
+    });
+}
+
+#[test]
+fn batch_window_never_exceeds_the_run() {
+    with_net("torus k=4,4", RouteAlgo::DorDateline, |net, r| {
+        let mut c = SimConfig::ga();
+        c.traffic = Pattern::Uniform;
+        c.batch_size = 3;
+        let res = run(net, r, &c).unwrap();
+        assert_eq!(res.measured_cycles, res.cycles);
+        assert_eq!(res.flits_delivered, 16 * 3 * 8);
+        assert_eq!(
+            res.accepted,
+            res.flits_delivered as f64 / 16.0 / res.cycles as f64
+        );
+    });
+}
+
+#[test]
+fn zero_load_ugal_takes_the_minimal_path() {
+    let pairs = [(0, 19), (0, 3), (2, 10), (7, 12)];
+    for algo in [RouteAlgo::DfUgalL, RouteAlgo::DfUgalG] {
+        zero_load("dragonfly g=5 a=2 p=2 h=2", algo, &pairs);
+    }
+    // The hop counts are those of minimal routing (walked by DfMinimal, not UGAL).
+    let min: Vec<u64> = with_net("dragonfly g=5 a=2 p=2 h=2", RouteAlgo::DfMinimal, |n, r| {
+        pairs.iter().map(|&(s, d)| hops(n, r, s, d)).collect()
+    });
+    assert!(min.contains(&3), "{min:?}");
+    for algo in [RouteAlgo::DfUgalL, RouteAlgo::DfUgalG] {
+        with_net("dragonfly g=5 a=2 p=2 h=2", algo, |net, r| {
+            let mut cfg = SimConfig::booksim();
+            cfg.packet_size = 5;
+            cfg.num_vcs = 3;
+            for (&(s, d), &h) in pairs.iter().zip(&min) {
+                let res = run_trace(net, r, &cfg, &[(s, d, 3)]).unwrap();
+                assert_eq!(res.hops.max, h, "{algo:?} {s}->{d}");
+                assert_eq!(
+                    res.packet_latency.max,
+                    booksim_t0(h, 5),
+                    "{algo:?} {s}->{d}"
+                );
+            }
+        });
+    }
+}
+
+/// Group-shift traffic on a Dragonfly of `g` groups of `a·p` terminals: every terminal sends
+/// `n` packets, created at cycle 0, to the terminal at its position in the next group (all of
+/// a group's traffic wants the one global link to the next group).
+fn group_shift(net: &Network<'_>, per_group: u32, n: u32) -> Vec<(u32, u32, u64)> {
+    let nodes = net.num_terminals();
+    let mut t = Vec::new();
+    for k in 0..n {
+        for s in 0..nodes {
+            t.push((s, (s + per_group) % nodes, u64::from(k)));
+        }
+    }
+    t
+}
+
+#[test]
+fn ugal_beats_minimal_under_group_shift_traffic() {
+    // g = 9 groups of a = 4 routers, p = 2 terminals, h = 2 global links per router: one
+    // global link per group pair, 8 terminals per group.
+    let words = "dragonfly g=9 a=4 p=2 h=2";
+    let accepted = |algo: RouteAlgo| {
+        with_net(words, algo, |net, r| {
+            let mut cfg = SimConfig::booksim();
+            cfg.packet_size = 4;
+            cfg.num_vcs = 3;
+            let trace = group_shift(net, 8, 30);
+            let res = run_trace(net, r, &cfg, &trace).unwrap();
+            assert!(res.deadlock.is_none(), "{algo:?}");
+            assert_eq!(res.conservation_errors, 0, "{algo:?}");
+            assert_eq!(res.packets_delivered, trace.len() as u64, "{algo:?}");
+            assert_eq!(res.flits_delivered, trace.len() as u64 * 4, "{algo:?}");
+            // Accepted = delivered flits per node per cycle of the run.
+            let acc = res.flits_delivered as f64 / 72.0 / res.cycles as f64;
+            assert_eq!(acc, res.accepted, "{algo:?}");
+            (acc, res.hops.mean)
+        })
+    };
+    let (min, min_hops) = accepted(RouteAlgo::DfMinimal);
+    // Minimal: 8 terminals × 30 packets × 4 flits = 960 flits cross one global link per
+    // group, ≥ 960 cycles: at most 120 / 960 = 0.125 flits/node/cycle.
+    assert!(min <= 0.125, "{min}");
+    // Measured: minimal 0.0996, UGAL-L 0.164, UGAL-G 0.130 flits/node/cycle.
+    for (algo, gain) in [(RouteAlgo::DfUgalL, 1.5), (RouteAlgo::DfUgalG, 1.25)] {
+        let (ugal, ugal_hops) = accepted(algo);
+        assert!(ugal > gain * min, "{algo:?}: {ugal} vs minimal {min}");
+        // Some packets went non-minimally.
+        assert!(ugal_hops > min_hops, "{algo:?}: {ugal_hops} vs {min_hops}");
+    }
+}
+
+/// Exact statistics of one loaded run, recorded before the speed work (the engine's data
+/// layout changed since; the results must not).
+#[test]
+fn golden_loaded_torus_run_is_bit_identical() {
+    with_net("torus k=8,8", RouteAlgo::DorDateline, |net, r| {
+        let mut c = bernoulli(0.3, 4);
+        c.max_samples = 3;
+        let res = run(net, r, &c).unwrap();
+        assert_eq!((res.cycles, res.measured_cycles), (1560, 1000));
+        assert_eq!((res.packets_delivered, res.flits_delivered), (7284, 29190));
+        let p = &res.packet_latency;
+        assert_eq!((p.count, p.p50, p.p99, p.max), (4742, 34, 65, 104));
+        assert_eq!(p.mean, 34.628848587094055);
+        assert_eq!(res.network_latency.mean, 33.917545339519194);
+        assert_eq!(res.flit_latency.mean, 32.68357233234922);
+        assert_eq!(res.hops.mean, 4.041754533951919);
+        assert_eq!((res.offered, res.accepted), (0.296375, 0.29696875));
     });
 }

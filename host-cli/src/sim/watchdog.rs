@@ -12,12 +12,12 @@ const NONE: u32 = u32::MAX;
 impl State<'_> {
     /// Downstream input VC that blocked input VC `iv` of switch `s` waits for.
     fn waits_for(&self, s: usize, iv: usize) -> u32 {
-        if self.len[iv] == 0 {
+        if self.ivs[iv].len == 0 {
             return NONE;
         }
         let radix = self.fabric.radix;
         let vcs = self.vcs;
-        let (port, vc) = match self.vstate[iv] {
+        let (port, vc) = match self.ivs[iv].state {
             VcState::Routed { port, vc } => (port, vc),
             VcState::Active {
                 port,
@@ -45,7 +45,7 @@ impl State<'_> {
     pub(super) fn deadlock_report(&self) -> DeadlockReport {
         let radix = self.fabric.radix;
         let vcs = self.vcs;
-        let n = self.len.len();
+        let n = self.ivs.len();
         let next: Vec<u32> = (0..n)
             .map(|iv| self.waits_for(iv / vcs / radix, iv))
             .collect();

@@ -5,6 +5,7 @@ mod cdg;
 mod deps;
 mod dfsssp;
 mod dragonfly_minimal;
+mod dragonfly_ugal;
 mod dragonfly_valiant;
 mod minimal;
 mod parx;
