@@ -38,3 +38,50 @@ pub(crate) fn port_by_jump(
         .map(Some)
         .ok_or(RoutingError::Unreachable { from: at, to: t })
 }
+
+/// Implements `port_toward` and [`Routing`](crate::routing::Routing) for a circulant routing
+/// struct with a `circulant` field and a `jump(x)` rule (the signed jump taken at offset `x`,
+/// spec/routing.md §3): one VC, the port of that jump, eject at the destination.
+macro_rules! jump_routing {
+    ($ty:ident) => {
+        impl $ty<'_> {
+            /// Output port of the next hop from switch `at` toward switch `t`; `None` when
+            /// `at == t`.
+            pub fn port_toward(
+                &self,
+                at: crate::topology::SwitchId,
+                t: crate::topology::SwitchId,
+            ) -> Result<Option<crate::topology::PortIndex>, crate::routing::RoutingError> {
+                crate::routing::circulant::jump::port_by_jump(self.circulant, at, t, |x| {
+                    self.jump(x)
+                })
+            }
+        }
+
+        impl crate::routing::Routing for $ty<'_> {
+            fn num_vcs(&self) -> u8 {
+                1
+            }
+
+            fn inject(
+                &self,
+                src: crate::topology::TerminalId,
+                dst: crate::topology::TerminalId,
+            ) -> Result<crate::routing::PacketState, crate::routing::RoutingError> {
+                crate::routing::endpoint::inject_state(self.circulant, src, dst)
+            }
+
+            fn next_hop(
+                &self,
+                at: crate::topology::SwitchId,
+                state: &mut crate::routing::PacketState,
+                dst: crate::topology::TerminalId,
+            ) -> Result<crate::routing::Hop, crate::routing::RoutingError> {
+                crate::routing::endpoint::forward_on_vc0(self.circulant, at, state, dst, |at, t| {
+                    self.port_toward(at, t)
+                })
+            }
+        }
+    };
+}
+pub(crate) use jump_routing;

@@ -9,12 +9,10 @@
 //! the BFS distance: the routing is minimal. O(1) per hop, one VC.
 
 use crate::error::InvalidParam;
-use crate::topology::{Circulant, PortIndex, SwitchId, TerminalId};
+use crate::topology::Circulant;
 
-use crate::routing::circulant::jump::{port_by_jump, Jump};
-use crate::routing::endpoint::{forward_on_vc0, inject_state};
+use crate::routing::circulant::jump::{jump_routing, Jump};
 use crate::routing::error::RoutingError;
-use crate::routing::{Hop, PacketState, Routing};
 
 /// NAF routing on `G(n, log2 n)` (spec/routing.md §3), one VC.
 #[derive(Clone, Copy, Debug)]
@@ -78,35 +76,6 @@ impl<'a> CirculantNaf<'a> {
             forward: (x >> b) & 3 == 1,
         }))
     }
-
-    /// Output port of the next hop from switch `at` toward switch `t`; `None` when
-    /// `at == t`.
-    pub fn port_toward(
-        &self,
-        at: SwitchId,
-        t: SwitchId,
-    ) -> Result<Option<PortIndex>, RoutingError> {
-        port_by_jump(self.circulant, at, t, |x| self.jump(x))
-    }
 }
 
-impl Routing for CirculantNaf<'_> {
-    fn num_vcs(&self) -> u8 {
-        1
-    }
-
-    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
-        inject_state(self.circulant, src, dst)
-    }
-
-    fn next_hop(
-        &self,
-        at: SwitchId,
-        state: &mut PacketState,
-        dst: TerminalId,
-    ) -> Result<Hop, RoutingError> {
-        forward_on_vc0(self.circulant, at, state, dst, |at, t| {
-            self.port_toward(at, t)
-        })
-    }
-}
+jump_routing!(CirculantNaf);
