@@ -4,10 +4,9 @@
 //! (the `Dep::Earlier` check ignores the op just before) must fail the same vectors.
 
 mod common;
+mod icarus;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::{model_network, model_trace, programs_of, random_case, Cycle};
 use jumpnet_core::collective::{Binomial, Blocks, Bruck, Op, RecursiveDoubling, RingAllreduce};
@@ -15,40 +14,8 @@ use jumpnet_core::exec::rtl_program::{encode_blocks, encode_op};
 use jumpnet_core::exec::Action;
 use jumpnet_core::rng::Rng;
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn compile(dir: &Path, name: &str, defines: &[&str]) -> PathBuf {
-    let sim = dir.join(format!("{name}.vvp"));
-    let root = manifest_dir();
-    let out = Command::new("iverilog")
-        .args(["-g2012", "-o"])
-        .arg(&sim)
-        .args(defines)
-        .arg(root.join("tb/sched_engine_tb.v"))
-        .arg(root.join("rtl/sched_engine.v"))
-        .output()
-        .expect("iverilog not found: run `cargo xtask setup`");
-    assert!(
-        out.status.success(),
-        "iverilog failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    sim
-}
-
-fn run(sim: &Path, vectors: &Path, words: usize) -> String {
-    let out = Command::new("vvp")
-        .arg("-n")
-        .arg(sim)
-        .arg(format!("+vectors={}", vectors.display()))
-        .arg(format!("+words={words}"))
-        .output()
-        .expect("vvp not found: run `cargo xtask setup`");
-    assert!(out.status.success(), "vvp failed");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+/// Testbench and RTL of the engine.
+const SOURCES: &[&str] = &["tb/sched_engine_tb.v", "rtl/sched_engine.v"];
 
 /// The vector file of one run (format in `tb/sched_engine_tb.v`).
 fn vectors(program: &[Op], cycles: &[Cycle]) -> String {
@@ -103,8 +70,8 @@ fn vectors(program: &[Op], cycles: &[Cycle]) -> String {
 fn icarus_replays_core_vectors_and_catches_the_mutant() {
     let dir = std::env::temp_dir().join(format!("jumpnet-iverilog-{}-engine", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let good = compile(&dir, "engine", &[]);
-    let mutant = compile(&dir, "mutant", &["-DJN_MUTANT_DEP_OFF_BY_ONE"]);
+    let good = icarus::compile(&dir, "engine", &[], SOURCES);
+    let mutant = icarus::compile(&dir, "mutant", &["-DJN_MUTANT_DEP_OFF_BY_ONE"], SOURCES);
 
     let mut cases: Vec<(String, Vec<Op>, Vec<Cycle>)> = Vec::new();
     let mut rng = Rng::new(12);
@@ -156,13 +123,13 @@ fn icarus_replays_core_vectors_and_catches_the_mutant() {
         let text = vectors(prog, cycles);
         let words = text.lines().count();
         std::fs::write(&file, text).unwrap();
-        let log = run(&good, &file, words);
+        let log = icarus::run(&good, &file, &[("words", words)]);
         assert!(
             log.contains(&format!("PASS {}", cycles.len())),
             "{name}: {log}"
         );
         assert!(!log.contains("FAIL"), "{name}: {log}");
-        let log = run(&mutant, &file, words);
+        let log = icarus::run(&mutant, &file, &[("words", words)]);
         if log.contains("FAIL") {
             mutant_failures += 1;
             println!("mutant JN_MUTANT_DEP_OFF_BY_ONE on {name}:\n{log}");

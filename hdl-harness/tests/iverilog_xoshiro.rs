@@ -3,50 +3,16 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod icarus;
 
 use jumpnet_core::rng::Rng;
 use jumpnet_hdl::seed_state;
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("jumpnet-iverilog-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
-}
-
-/// Compiles the testbench once per call site into `dir/sim.vvp`.
-fn compile(dir: &Path) -> PathBuf {
-    let sim = dir.join("sim.vvp");
-    let root = manifest_dir();
-    let out = Command::new("iverilog")
-        .args(["-g2012", "-Wall", "-o"])
-        .arg(&sim)
-        .arg(root.join("tb/xoshiro256ss_tb.v"))
-        .arg(root.join("rtl/xoshiro256ss.v"))
-        .output()
-        .expect("iverilog not found: run `cargo xtask setup`");
-    assert!(
-        out.status.success(),
-        "iverilog failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    sim
-}
-
-fn run(sim: &Path, vectors: &Path, count: usize) -> String {
-    let out = Command::new("vvp")
-        .arg("-n")
-        .arg(sim)
-        .arg(format!("+vectors={}", vectors.display()))
-        .arg(format!("+count={count}"))
-        .output()
-        .expect("vvp not found: run `cargo xtask setup`");
-    assert!(out.status.success(), "vvp failed");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn write_vectors(path: &Path, state: [u64; 4], outputs: &[u64]) {
@@ -60,14 +26,19 @@ fn write_vectors(path: &Path, state: [u64; 4], outputs: &[u64]) {
 #[test]
 fn icarus_agrees_with_core_and_catches_a_wrong_vector() {
     let dir = scratch("xoshiro");
-    let sim = compile(&dir);
+    let sim = icarus::compile(
+        &dir,
+        "sim",
+        &["-Wall"],
+        &["tb/xoshiro256ss_tb.v", "rtl/xoshiro256ss.v"],
+    );
     const COUNT: usize = 4096;
     for seed in [3u64, 0xC0FF_EE00] {
         let mut rng = Rng::new(seed);
         let outputs: Vec<u64> = (0..COUNT).map(|_| rng.next()).collect();
         let vectors = dir.join(format!("seed{seed}.hex"));
         write_vectors(&vectors, seed_state(seed), &outputs);
-        let log = run(&sim, &vectors, COUNT);
+        let log = icarus::run(&sim, &vectors, &[("count", COUNT)]);
         assert!(log.contains(&format!("PASS {COUNT}")), "seed {seed}: {log}");
         assert!(!log.contains("FAIL"), "seed {seed}: {log}");
 
@@ -75,7 +46,7 @@ fn icarus_agrees_with_core_and_catches_a_wrong_vector() {
         let mut wrong = outputs.clone();
         wrong[1234] ^= 1 << 17;
         write_vectors(&vectors, seed_state(seed), &wrong);
-        let log = run(&sim, &vectors, COUNT);
+        let log = icarus::run(&sim, &vectors, &[("count", COUNT)]);
         assert!(log.contains("FAIL output 1234"), "seed {seed}: {log}");
         assert!(!log.contains("PASS"), "seed {seed}: {log}");
     }
