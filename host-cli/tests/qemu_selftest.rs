@@ -16,32 +16,6 @@ use jumpnet_firmware::wire::{
     Command, FrameError, Rejection, Reply, Request, Response, WIRE_VERSION,
 };
 
-/// xoshiro256** seeded by SplitMix64, from the published reference code.
-fn reference_stream(seed: u64, n: usize) -> Vec<u64> {
-    let mut sm = seed;
-    let mut next_sm = || {
-        sm = sm.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = sm;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut s = [next_sm(), next_sm(), next_sm(), next_sm()];
-    (0..n)
-        .map(|_| {
-            let out = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-            let t = s[1] << 17;
-            s[2] ^= s[0];
-            s[3] ^= s[1];
-            s[1] ^= s[2];
-            s[0] ^= s[3];
-            s[2] ^= t;
-            s[3] = s[3].rotate_left(45);
-            out
-        })
-        .collect()
-}
-
 #[test]
 #[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
 fn device_matches_host_computation() {
@@ -64,11 +38,10 @@ fn device_matches_host_computation() {
         )
     );
 
-    // PRNG: 1024 outputs per seed, fetched in chunks, against core on the host and the
-    // reference implementation above.
+    // PRNG: 1024 outputs per seed, fetched in chunks, against core on the host (core's own
+    // tests check it against the published xoshiro256** reference stream).
     const WORDS: usize = 1024;
     for seed in [0u64, 1, 0xDEAD_BEEF, u64::MAX] {
-        let reference = reference_stream(seed, WORDS);
         let mut host = Rng::new(seed);
         let mut device = Vec::new();
         for chunk in 0..WORDS / MAX_RNG_WORDS {
@@ -89,10 +62,6 @@ fn device_matches_host_computation() {
         }
         let host: Vec<u64> = (0..WORDS).map(|_| host.next()).collect();
         assert_eq!(device, host, "seed {seed}: device vs host jumpnet-core");
-        assert_eq!(
-            device, reference,
-            "seed {seed}: device vs reference xoshiro256**"
-        );
     }
 
     // Stored graphs built on the device with topology::stored::from_edges.
