@@ -57,8 +57,8 @@ fn execute(ops: &[Op], arrivals: &[(u32, u32)]) {
     }
 }
 
-/// The canonical image of one program: rank 3 of a 37-rank recursive-doubling allreduce.
-fn program_content() -> Vec<u8> {
+/// Rank 3's program in a 37-rank recursive-doubling allreduce.
+fn rank3_program() -> Vec<Op> {
     let rd = RecursiveDoubling::new(37, 64).unwrap();
     let blank = Op::Send {
         peer: 0,
@@ -67,61 +67,57 @@ fn program_content() -> Vec<u8> {
     };
     let mut ops = vec![blank; rd.program_len(3)];
     let len = rd.program(3, &mut ops).unwrap();
-    let mut out = vec![0u8; program_image::max_image_len(len)];
-    let n = program_image::encode(3, 37, &ops[..len], &mut out).unwrap();
-    out.truncate(n - CRC_LEN);
-    out
+    ops.truncate(len);
+    ops
 }
 
-/// The canonical image of switch 5's table under DOR on a 6×4 torus.
-fn table_content() -> Vec<u8> {
+/// Switch 5's DOR table on a 6×4 torus with 2 terminals per switch, in `runs`.
+fn switch5_table(runs: &mut Vec<Run<RouteEntry>>) -> crate::routing::RunTable<'_, RouteEntry> {
     let torus = Torus::torus(&[6, 4], 2).unwrap();
     let dor = TorusDor::new(&torus, TorusVcs::Single).unwrap();
-    let mut runs = vec![
+    *runs = vec![
         Run {
             first: 0,
             value: RouteEntry::NONE
         };
         torus.num_terminals() as usize
     ];
-    let mut b = RunTableBuilder::new(&mut runs);
+    let mut b = RunTableBuilder::new(runs);
     switch_table(&torus, &dor, 5, VcMode::InTable, &mut b).unwrap();
-    let table = b.finish();
+    b.finish()
+}
+
+/// The canonical image of one program ([`rank3_program`]), without its CRC.
+fn program_content() -> Vec<u8> {
+    let ops = rank3_program();
+    let mut out = vec![0u8; program_image::max_image_len(ops.len())];
+    let n = program_image::encode(3, 37, &ops, &mut out).unwrap();
+    out.truncate(n - CRC_LEN);
+    out
+}
+
+/// The canonical image of [`switch5_table`], without its CRC.
+fn table_content() -> Vec<u8> {
+    let mut runs = Vec::new();
+    let table = switch5_table(&mut runs);
     let mut out = vec![0u8; image::max_image_len(table.runs().len())];
     let n = image::encode(5, &table, &mut out).unwrap();
     out.truncate(n - CRC_LEN);
     out
 }
 
-/// The canonical device image of switch 5 of a 6×4 torus: its DOR table and rank 3 of a
-/// 37-rank recursive-doubling allreduce, without its CRC.
+/// The canonical device image of switch 5 of a 6×4 torus: [`switch5_table`] and
+/// [`rank3_program`], without its CRC.
 fn device_content() -> Vec<u8> {
-    let torus = Torus::torus(&[6, 4], 2).unwrap();
-    let dor = TorusDor::new(&torus, TorusVcs::Single).unwrap();
-    let mut runs = vec![
-        Run {
-            first: 0,
-            value: RouteEntry::NONE
-        };
-        torus.num_terminals() as usize
-    ];
-    let mut b = RunTableBuilder::new(&mut runs);
-    switch_table(&torus, &dor, 5, VcMode::InTable, &mut b).unwrap();
-    let table = b.finish();
-    let rd = RecursiveDoubling::new(37, 64).unwrap();
-    let blank = Op::Send {
-        peer: 0,
-        blocks: Blocks::All,
-        after: Dep::None,
-    };
-    let mut ops = vec![blank; rd.program_len(3)];
-    let len = rd.program(3, &mut ops).unwrap();
+    let mut runs = Vec::new();
+    let table = switch5_table(&mut runs);
+    let ops = rank3_program();
     let programs = [device_image::ProgramEntry {
         collective: 1,
         terminal: 10,
         rank: 3,
         ranks: 37,
-        ops: len as u32,
+        ops: ops.len() as u32,
     }];
     let network = crate::topology::spec::NetworkSpec::torus(&[6, 4], 2).unwrap();
     let content = device_image::DeviceContent {
@@ -130,9 +126,9 @@ fn device_content() -> Vec<u8> {
         algorithm: device_image::RoutingAlgorithm::TorusDor,
         table,
         programs: &programs,
-        ops: &ops[..len],
+        ops: &ops,
     };
-    let mut out = vec![0u8; device_image::max_image_len(table.runs().len(), 1, len)];
+    let mut out = vec![0u8; device_image::max_image_len(table.runs().len(), 1, ops.len())];
     let n = device_image::encode(&content, &mut out).unwrap();
     out.truncate(n - CRC_LEN);
     out
