@@ -1,0 +1,205 @@
+//! Parsing `<family> key=value ...` into a [`TopologySpec`].
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use super::families::{family_names, find_family, FamilyHelp};
+use super::*;
+
+impl TopologySpec {
+    /// Parses `family key=value ...` (the words after the subcommand).
+    pub fn parse(words: &[String]) -> Result<Self> {
+        let Some((family, rest)) = words.split_first() else {
+            bail!(
+                "missing topology: give a family ({}) and its key=value parameters",
+                family_names()
+            );
+        };
+        let help = find_family(family)?;
+        let kv = KeyValues::parse(help, rest)?;
+        let spec = match help.name {
+            "ring" => TopologySpec::Ring { n: kv.u32("n")? },
+            "circulant" => TopologySpec::Circulant {
+                n: kv.u32("n")?,
+                jumps: kv.u32_list("jumps")?,
+            },
+            "gcirculant" => TopologySpec::Gcirculant { n: kv.u32("n")? },
+            "random-shortcut" => TopologySpec::RandomShortcut {
+                n: kv.u32("n")?,
+                d: kv.u32("d")?,
+                seed: kv.u64("seed")?,
+            },
+            "torus" => TopologySpec::Torus {
+                k: kv.u32_list("k")?,
+                t: kv.u16("t")?,
+            },
+            "mesh" => TopologySpec::Mesh {
+                k: kv.u32_list("k")?,
+                t: kv.u16("t")?,
+            },
+            "hypercube" => TopologySpec::Hypercube {
+                dim: kv.u32("dim")?,
+                t: kv.u16("t")?,
+            },
+            "fat-tree" => TopologySpec::FatTree {
+                k: kv.u32("k")?,
+                n: kv.u32("n")?,
+            },
+            "dragonfly" => TopologySpec::Dragonfly {
+                g: kv.u32("g")?,
+                a: kv.u32("a")?,
+                p: kv.u32("p")?,
+                h: kv.u32("h")?,
+                arrangement: match kv.str("arrangement")? {
+                    "consecutive" | "absolute" => Arrangement::Consecutive,
+                    "palm-tree" | "palmtree" | "relative" => Arrangement::PalmTree,
+                    "relative-mirror" => Arrangement::RelativeMirror,
+                    other => bail!(
+                        "arrangement = {other} is not known: use consecutive (= absolute), palm-tree (= relative) or relative-mirror"
+                    ),
+                },
+            },
+            "hyperx" => TopologySpec::Hyperx {
+                s: kv.u32_list("s")?,
+                k: kv.u16("k")?,
+                t: kv.u16("t")?,
+            },
+            "slim-fly" => TopologySpec::SlimFly {
+                q: kv.u32("q")?,
+                p: kv.auto_u16("p")?,
+            },
+            "galaxy" => TopologySpec::Galaxy {
+                n: kv.u32("n")?,
+                q: kv.u32("q")?,
+            },
+            "galaxyfly" => TopologySpec::Galaxyfly {
+                n: kv.u32("n")?,
+                q: kv.u32("q")?,
+                a: kv.u32("a")?,
+                p: kv.u32("p")?,
+                h: kv.auto_u32("h")?,
+                assignment: match kv.str("assignment")? {
+                    "round-robin" => Assignment::RoundRobin,
+                    "cluster-split" => Assignment::ClusterSplit,
+                    other => bail!(
+                        "assignment = {other} is not known: use round-robin or cluster-split"
+                    ),
+                },
+            },
+            "arbitrary" => TopologySpec::Arbitrary {
+                edges: PathBuf::from(kv.str("edges")?),
+                t: kv.u16("t")?,
+            },
+            other => bail!("internal: family {other} has no parser"),
+        };
+        Ok(spec)
+    }
+}
+
+/// Key/value pairs checked against a family's keys, with defaults applied.
+struct KeyValues {
+    family: &'static FamilyHelp,
+    values: Vec<(&'static str, String)>,
+}
+
+impl KeyValues {
+    fn parse(family: &'static FamilyHelp, words: &[String]) -> Result<Self> {
+        let allowed = || {
+            family
+                .keys
+                .iter()
+                .map(|(k, _, _)| *k)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut values: Vec<(&'static str, String)> = Vec::new();
+        for w in words {
+            let Some((k, v)) = w.split_once('=') else {
+                bail!(
+                    "`{w}` is not a key=value parameter; {} takes {}",
+                    family.name,
+                    allowed()
+                );
+            };
+            let Some(&(key, _, _)) = family.keys.iter().find(|(name, _, _)| *name == k) else {
+                bail!(
+                    "{} has no parameter `{k}`: allowed are {}",
+                    family.name,
+                    allowed()
+                );
+            };
+            if values.iter().any(|(kk, _)| *kk == key) {
+                bail!("parameter `{key}` given twice");
+            }
+            values.push((key, v.to_string()));
+        }
+        for &(key, meaning, default) in family.keys {
+            if values.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            match default {
+                Some(d) => values.push((key, d.to_string())),
+                None => bail!("{} needs `{key}=` ({meaning})", family.name),
+            }
+        }
+        Ok(KeyValues { family, values })
+    }
+
+    fn str(&self, key: &str) -> Result<&str> {
+        self.values
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+            .ok_or_else(|| anyhow!("internal: {} has no key {key}", self.family.name))
+    }
+
+    fn num<T: std::str::FromStr>(&self, key: &str, what: &str) -> Result<T> {
+        let v = self.str(key)?;
+        v.trim()
+            .parse::<T>()
+            .map_err(|_| anyhow!("{key} = `{v}` is not {what}"))
+            .with_context(|| format!("in the parameters of {}", self.family.name))
+    }
+
+    fn u16(&self, key: &str) -> Result<u16> {
+        self.num(key, "an integer in 0..=65535")
+    }
+
+    fn u32(&self, key: &str) -> Result<u32> {
+        self.num(key, "a non-negative integer below 2^32")
+    }
+
+    fn u64(&self, key: &str) -> Result<u64> {
+        self.num(key, "a non-negative 64-bit integer")
+    }
+
+    fn auto_u16(&self, key: &str) -> Result<Option<u16>> {
+        if self.str(key)? == "auto" {
+            Ok(None)
+        } else {
+            self.u16(key).map(Some)
+        }
+    }
+
+    fn auto_u32(&self, key: &str) -> Result<Option<u32>> {
+        if self.str(key)? == "auto" {
+            Ok(None)
+        } else {
+            self.u32(key).map(Some)
+        }
+    }
+
+    fn u32_list(&self, key: &str) -> Result<Vec<u32>> {
+        let v = self.str(key)?;
+        v.split(',')
+            .map(|x| {
+                x.trim().parse::<u32>().map_err(|_| {
+                    anyhow!(
+                        "{key} = `{v}`: `{x}` is not a non-negative integer (write e.g. {key}=8,8)"
+                    )
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,297 @@
+//! A sweep's result ([`SweepResult`]) and its outputs: `results.csv`, `results.json`,
+//! the latency and throughput charts and the terminal table.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::axis::Axis;
+use super::plan::Shard;
+use super::record::Record;
+use crate::io::output::{self, Render, Section};
+use crate::io::svg::LineChart;
+
+/// A sweep's result file (`results.json`) and the data of its CSV and charts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepResult {
+    /// Topology, canonical form.
+    pub topology: String,
+    /// Routing algorithm.
+    pub routing: String,
+    /// Base configuration (before the axes are applied).
+    pub base: serde_json::Value,
+    /// Axes.
+    pub axes: Vec<Axis>,
+    /// Points planned in the whole sweep.
+    pub points: u32,
+    /// Saturation stops a series.
+    pub stop_at_saturation: bool,
+    /// The shard this file holds (`null`: the whole sweep).
+    pub shard: Option<Shard>,
+    /// Results, sorted by point.
+    pub records: Vec<Record>,
+}
+
+impl SweepResult {
+    fn x_key(&self) -> Option<&str> {
+        self.axes
+            .iter()
+            .find(|a| a.key == "injection_rate")
+            .or(self.axes.first())
+            .map(|a| a.key.as_str())
+    }
+
+    /// x value of a record: the x axis's value when numeric, else its position.
+    fn x(&self, r: &Record) -> f64 {
+        let key = self.x_key().unwrap_or("");
+        let v = r.settings.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        match v.and_then(|v| v.parse::<f64>().ok()) {
+            Some(x) => x,
+            None => self
+                .axes
+                .iter()
+                .find(|a| a.key == key)
+                .and_then(|a| v.and_then(|v| a.values.iter().position(|x| x == v)))
+                .unwrap_or(0) as f64,
+        }
+    }
+
+    fn series_name(&self, r: &Record) -> String {
+        let key = self.x_key().unwrap_or("");
+        let s: Vec<String> = r
+            .settings
+            .iter()
+            .filter(|(k, _)| k != key)
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        if s.is_empty() {
+            self.routing.clone()
+        } else {
+            s.join(" ")
+        }
+    }
+
+    fn table(&self) -> Section {
+        let mut headers: Vec<&str> = vec!["point"];
+        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
+        headers.extend([
+            "offered",
+            "accepted",
+            "packet_latency_mean",
+            "packet_latency_p50",
+            "packet_latency_p99",
+            "packet_latency_max",
+            "network_latency_mean",
+            "network_latency_p50",
+            "network_latency_p99",
+            "network_latency_max",
+            "flit_latency_mean",
+            "flit_latency_p50",
+            "flit_latency_p99",
+            "flit_latency_max",
+            "hops_mean",
+            "saturated",
+            "deadlock",
+            "cycles",
+        ]);
+        let mut sec = Section::new("sweep", &headers);
+        for r in &self.records {
+            let mut row = vec![r.point.to_string()];
+            for a in &self.axes {
+                row.push(
+                    r.settings
+                        .iter()
+                        .find(|(k, _)| *k == a.key)
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default(),
+                );
+            }
+            row.push(r.offered.to_string());
+            row.push(r.accepted.to_string());
+            for s in [&r.packet_latency, &r.network_latency, &r.flit_latency] {
+                row.push(s.mean.to_string());
+                row.push(s.p50.to_string());
+                row.push(s.p99.to_string());
+                row.push(s.max.to_string());
+            }
+            row.push(r.hops.mean.to_string());
+            row.push(r.saturated.to_string());
+            row.push(r.deadlock.to_string());
+            row.push(r.cycles.to_string());
+            sec.row(row);
+        }
+        sec
+    }
+
+    /// Per series (name), the x-axis value of its first saturated (or deadlocked) point, if
+    /// any: where the network saturates.
+    pub fn saturation(&self) -> Vec<(String, Option<String>)> {
+        let key = self.x_key().unwrap_or("").to_string();
+        let mut out: Vec<(u32, String, Option<String>)> = Vec::new();
+        for r in &self.records {
+            let i = match out.iter().position(|(s, _, _)| *s == r.series) {
+                Some(i) => i,
+                None => {
+                    out.push((r.series, self.series_name(r), None));
+                    out.len() - 1
+                }
+            };
+            if r.stops() && out[i].2.is_none() {
+                let v = r.settings.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+                out[i].2 = Some(format!(
+                    "{key}={}{}",
+                    v.map_or("?", |v| v.as_str()),
+                    if r.deadlock { " (deadlock)" } else { "" }
+                ));
+            }
+        }
+        out.into_iter().map(|(_, n, a)| (n, a)).collect()
+    }
+
+    /// `results.csv`: one header line, one line per record.
+    pub fn to_csv(&self) -> String {
+        let sec = self.table();
+        let mut out = String::new();
+        let line = |cells: &[String], out: &mut String| {
+            let cells: Vec<String> = cells
+                .iter()
+                .map(|c| {
+                    if c.contains([',', '"', '\n']) {
+                        format!("\"{}\"", c.replace('"', "\"\""))
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "{}", cells.join(","));
+        };
+        line(&sec.headers, &mut out);
+        for r in &sec.rows {
+            line(r, &mut out);
+        }
+        out
+    }
+
+    /// `results.json`.
+    pub fn to_json(&self) -> Result<String> {
+        let mut s = serde_json::to_string_pretty(self)?;
+        s.push('\n');
+        Ok(s)
+    }
+
+    fn chart(&self, title: &str, y_label: &str, y: impl Fn(&Record) -> f64) -> String {
+        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        let mut ids: Vec<u32> = Vec::new();
+        for r in &self.records {
+            let i = match ids.iter().position(|&s| s == r.series) {
+                Some(i) => i,
+                None => {
+                    ids.push(r.series);
+                    series.push((self.series_name(r), Vec::new()));
+                    ids.len() - 1
+                }
+            };
+            series[i].1.push((self.x(r), y(r)));
+        }
+        let x_label = match self.x_key() {
+            Some("injection_rate") => "injection rate (configured)".to_string(),
+            Some(k) => k.to_string(),
+            None => String::new(),
+        };
+        LineChart {
+            title: format!("{title}: {} / {}", self.topology, self.routing),
+            x_label,
+            y_label: y_label.into(),
+            series,
+        }
+        .render()
+    }
+
+    /// `latency.svg`: mean packet latency against the x axis.
+    pub fn latency_svg(&self) -> String {
+        self.chart("Latency–load", "mean packet latency (cycles)", |r| {
+            r.packet_latency.mean
+        })
+    }
+
+    /// `throughput.svg`: accepted throughput against the x axis.
+    pub fn throughput_svg(&self) -> String {
+        self.chart(
+            "Throughput–load",
+            "accepted throughput (flits/node/cycle)",
+            |r| r.accepted,
+        )
+    }
+
+    /// Writes `results.csv`, `results.json`, `latency.svg` and `throughput.svg` into `dir`
+    /// (created if missing). Everything is rendered before the first write and each file is
+    /// written atomically.
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let files = [
+            ("results.csv", self.to_csv()),
+            ("results.json", self.to_json()?),
+            ("latency.svg", self.latency_svg()),
+            ("throughput.svg", self.throughput_svg()),
+        ];
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        for (name, text) in files {
+            output::write_atomic(&dir.join(name), text.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Reads a `results.json` (or the one inside a directory).
+    pub fn read(path: &Path) -> Result<SweepResult> {
+        let file = if path.is_dir() {
+            path.join("results.json")
+        } else {
+            path.to_path_buf()
+        };
+        let text = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a jumpnet sweep results.json", file.display()))
+    }
+}
+
+impl Render for SweepResult {
+    /// A compact table for the terminal (results.csv has every column at full precision).
+    fn sections(&self) -> Vec<Section> {
+        let mut headers: Vec<&str> = vec!["point"];
+        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
+        headers.extend([
+            "offered",
+            "accepted",
+            "packet_latency_mean",
+            "packet_latency_p99",
+            "network_latency_mean",
+            "saturated",
+        ]);
+        let mut sec = Section::new("sweep", &headers);
+        for r in &self.records {
+            let mut row = vec![r.point.to_string()];
+            row.extend(r.settings.iter().map(|(_, v)| v.clone()));
+            row.extend([
+                format!("{:.4}", r.offered),
+                format!("{:.4}", r.accepted),
+                format!("{:.2}", r.packet_latency.mean),
+                r.packet_latency.p99.to_string(),
+                format!("{:.2}", r.network_latency.mean),
+                if r.deadlock {
+                    "deadlock".to_string()
+                } else {
+                    r.saturated.to_string()
+                },
+            ]);
+            sec.row(row);
+        }
+        let mut sat = Section::new("saturation", &["series", "first saturated at"]);
+        for (name, at) in self.saturation() {
+            sat.row([name, at.unwrap_or_else(|| "not saturated".into())]);
+        }
+        vec![sec, sat]
+    }
+}
