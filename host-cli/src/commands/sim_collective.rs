@@ -145,7 +145,7 @@ fn read_permutation(path: &PathBuf) -> Result<Vec<u32>> {
 }
 
 /// Terminal of every switch in a one-terminal-per-switch network.
-fn node_terminals(net: &Network<'_>) -> Result<Vec<u32>> {
+pub(crate) fn node_terminals(net: &Network<'_>) -> Result<Vec<u32>> {
     placement::check_one_node_per_switch(net)?;
     let mut of = vec![u32::MAX; net.num_switches() as usize];
     for t in 0..net.num_terminals() {

@@ -22,6 +22,7 @@ pub mod router;
 pub mod stats;
 pub mod sweep;
 pub mod terminal;
+pub mod time_scale;
 pub mod traffic;
 pub mod watchdog;
 
