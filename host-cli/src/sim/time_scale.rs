@@ -154,7 +154,6 @@ mod tests {
     use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
     use crate::build::topology::TopologySpec;
     use crate::sim::collective::{run_collective, NicConfig};
-    use jumpnet_core::collective::Schedule;
 
     /// Makespan of one message of `bytes` from the rank on terminal 0 to the rank on
     /// terminal `dst` of a 16-node ring, under the timing of `scale`.

@@ -73,6 +73,9 @@ pub fn run_scenario(
     let collectives: Vec<Algorithm> = parse_values("collective", &scenario.collectives)?;
     let mappings: Vec<MapStrategy> = parse_values("mapping", &scenario.mappings)?;
     let from: Vec<MapStrategy> = parse_values("mapping", &scenario.two_opt_from)?;
+    if let (Some(sim), true) = (&scenario.simulation, simulate) {
+        sim.check(&scenario.ranks, &scenario.two_opt_from)?;
+    }
     let nets = build_networks(&scenario.topologies)?;
     // Structure, distances and all-pairs distance matrices (for the hop objective).
     let mut rows = Vec::new();

@@ -88,6 +88,15 @@ struct Plan {
 }
 
 impl SimScenario {
+    /// Checks names, sizes and parameters before anything runs (see [`SimScenario::plan`]).
+    pub(in crate::commands::report) fn check(
+        &self,
+        hop_ranks: &[u32],
+        two_opt_from: &[String],
+    ) -> Result<()> {
+        self.plan(hop_ranks, two_opt_from).map(|_| ())
+    }
+
     /// Parses names and sizes; `hop_ranks` and `two_opt_from` are the hop comparison's
     /// (the `two-opt` mapping needs the job size among its ranks and a starting mapping).
     fn plan(&self, hop_ranks: &[u32], two_opt_from: &[String]) -> Result<Plan> {
