@@ -18,6 +18,7 @@ pub mod config;
 pub mod config_file;
 pub mod engine;
 pub mod network;
+pub mod nic_engine;
 pub mod router;
 pub mod stats;
 pub mod sweep;
@@ -30,7 +31,9 @@ mod collective_tests;
 #[cfg(test)]
 mod tests;
 
-pub use collective::{run_collective, CollectiveError, CollectiveResult, NicConfig};
+pub use collective::{
+    run_collective, run_collective_with, CollectiveError, CollectiveResult, NicConfig, RunHooks,
+};
 pub use config::{Allocator, Injection, Pattern, SimConfig, SimConfigError};
 pub use engine::{run, run_trace, SimError};
 pub use stats::{DeadlockReport, Histogram, LatencyStats, SimResult, WaitingChannel};
