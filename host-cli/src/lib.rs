@@ -36,5 +36,6 @@ pub mod build;
 pub mod commands;
 pub mod device;
 pub mod distances;
+pub mod hil;
 pub mod io;
 pub mod sim;

@@ -36,6 +36,17 @@ pub enum NicError {
     Engine(String),
 }
 
+impl std::fmt::Display for NicError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NicError::Exec(e) => e.fmt(f),
+            NicError::Engine(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for NicError {}
+
 impl From<ExecError> for NicError {
     fn from(e: ExecError) -> Self {
         NicError::Exec(e)
