@@ -216,3 +216,8 @@ impl<S: CycleStepper> NicEngine for ClockedEngine<S> {
         self.progress.first_pending()
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "engines_tests.rs"]
+mod tests;
