@@ -8,7 +8,8 @@ use crate::build::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::build::topology::TopologySpec;
 use crate::hil::trace::Recorder;
-use crate::sim::collective::{run_collective, run_collective_with, NicConfig, RunHooks};
+use crate::sim::collective::{run_collective, run_collective_with, NicConfig};
+use crate::sim::nic_engine::RunHooks;
 use crate::sim::SimConfig;
 
 const BLANK: Op = Op::Permute {

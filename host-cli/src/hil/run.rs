@@ -18,8 +18,9 @@ use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
 use crate::build::routing::{self, RouteStore};
 use crate::commands::sim::Setup;
 use crate::commands::sim_collective::{self, CollectiveArgs};
-use crate::sim::collective::{run_collective_with, CollectiveError, RunHooks};
+use crate::sim::collective::{run_collective_with, CollectiveError};
 use crate::sim::nic_engine::NicEngine;
+use crate::sim::nic_engine::RunHooks;
 
 /// What runs the chosen nodes' NIC engines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]

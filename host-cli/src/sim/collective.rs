@@ -43,7 +43,7 @@ use serde::Serialize;
 
 use super::config::{Injection, SimConfig};
 use super::engine::{SimError, State};
-use super::nic_engine::{ActionObserver, CoreEngines, NicEngine, NicError, NicSet};
+use super::nic_engine::{nic_error, CoreEngines, NicError, NicSet, RunHooks};
 use super::stats::{ClassUtilisation, DeadlockReport};
 
 /// NIC parameters of a collective run (see the module documentation).
@@ -206,7 +206,7 @@ pub enum CollectiveError {
         /// What the engine reported.
         message: String,
     },
-    /// The [`ActionObserver`] stopped the run.
+    /// The [`super::nic_engine::ActionObserver`] stopped the run.
     Stopped(String),
 }
 
@@ -249,33 +249,6 @@ struct Msg {
     rec: MessageRecord,
     remaining: u64,
     payload: Vec<u64>,
-}
-
-fn nic_error(rank: Rank, e: NicError) -> CollectiveError {
-    match e {
-        NicError::Exec(error) => CollectiveError::Exec { rank, error },
-        NicError::Engine(message) => CollectiveError::Engine { rank, message },
-    }
-}
-
-/// What a run may change: the engines of some ranks, and an observer of every action
-/// (hardware-in-the-loop runs, `crate::hil`). The default changes nothing.
-#[derive(Default)]
-pub struct RunHooks<'h, 'e> {
-    /// Ranks whose NIC runs on another engine than the in-process executor.
-    pub engines: Vec<(Rank, Box<dyn NicEngine + 'e>)>,
-    /// Sees every action.
-    pub observer: Option<&'h mut dyn ActionObserver>,
-}
-
-impl std::fmt::Debug for RunHooks<'_, '_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ranks: Vec<Rank> = self.engines.iter().map(|(r, _)| *r).collect();
-        f.debug_struct("RunHooks")
-            .field("engines", &ranks)
-            .field("observer", &self.observer.is_some())
-            .finish()
-    }
 }
 
 /// Runs `schedule` with rank `r` on terminal `terminals[r]` over `net` with `routing` and

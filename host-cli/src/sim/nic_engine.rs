@@ -300,3 +300,31 @@ impl<'e> NicSet<'e> {
         }
     }
 }
+
+/// The collective error of rank `rank`'s engine error.
+pub fn nic_error(rank: Rank, e: NicError) -> CollectiveError {
+    match e {
+        NicError::Exec(error) => CollectiveError::Exec { rank, error },
+        NicError::Engine(message) => CollectiveError::Engine { rank, message },
+    }
+}
+
+/// What a run may change: the engines of some ranks, and an observer of every action
+/// (hardware-in-the-loop runs, `crate::hil`). The default changes nothing.
+#[derive(Default)]
+pub struct RunHooks<'h, 'e> {
+    /// Ranks whose NIC runs on another engine than the in-process executor.
+    pub engines: Vec<(Rank, Box<dyn NicEngine + 'e>)>,
+    /// Sees every action.
+    pub observer: Option<&'h mut dyn ActionObserver>,
+}
+
+impl std::fmt::Debug for RunHooks<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ranks: Vec<Rank> = self.engines.iter().map(|(r, _)| *r).collect();
+        f.debug_struct("RunHooks")
+            .field("engines", &ranks)
+            .field("observer", &self.observer.is_some())
+            .finish()
+    }
+}
