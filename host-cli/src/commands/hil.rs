@@ -101,6 +101,18 @@ impl Render for HilReport {
             .kv("hil wall_seconds", format!("{:.4}", self.hil.wall_seconds))
             .kv("setup wall_seconds", format!("{:.3}", self.setup_seconds))
             .kv("hil slowdown", format!("{:.1}x", self.slowdown));
+        if self.engine == EngineKind::Device {
+            s.kv("device exec round trips", self.device_round_trips);
+            if self.device_round_trips > 0 {
+                s.kv(
+                    "ms per round trip",
+                    format!(
+                        "{:.3}",
+                        1e3 * self.hil.wall_seconds / self.device_round_trips as f64
+                    ),
+                );
+            }
+        }
         if let Some(m) = &self.mutation {
             s.kv("deliberate mutation", m);
         }
@@ -129,6 +141,7 @@ pub fn run(args: HilArgs) -> Result<u8> {
             reset_at: args.reset_at_cycle,
             seed: 1,
         },
+        round_trips: Default::default(),
     });
     if args.engine != EngineKind::Device
         && (args.fault_per_mille > 0 || args.reset_at_cycle.is_some())

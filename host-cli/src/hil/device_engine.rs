@@ -16,8 +16,10 @@
 //! an error naming the device and the cycle (the client gives up after its attempts), never
 //! in a hang.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::path::Path;
+use std::rc::Rc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -60,6 +62,8 @@ pub struct DeviceSetup {
     pub attempts: u32,
     /// Faults to inject.
     pub faults: DeviceFaults,
+    /// Exec requests answered by all devices so far (shared by the engines).
+    pub round_trips: Rc<Cell<u64>>,
 }
 
 /// One rank's program on a device under QEMU.
@@ -75,8 +79,7 @@ pub struct DeviceEngine {
     actions: VecDeque<Action>,
     started: bool,
     done: bool,
-    /// Exec round trips made.
-    pub round_trips: u64,
+    round_trips: Rc<Cell<u64>>,
 }
 
 impl DeviceEngine {
@@ -112,7 +115,7 @@ impl DeviceEngine {
             actions: VecDeque::new(),
             started: false,
             done: false,
-            round_trips: 0,
+            round_trips: Rc::clone(&setup.round_trips),
         };
         let flashed = client.flash(image);
         engine.client = Some(client);
@@ -132,7 +135,7 @@ impl DeviceEngine {
                 .device(DeviceCommand::Reset)
                 .context("reset the device")?;
         }
-        self.round_trips += 1;
+        self.round_trips.set(self.round_trips.get() + 1);
         if self.started {
             let arrivals = std::mem::take(&mut self.arrivals);
             client.exec_step(now, &arrivals)

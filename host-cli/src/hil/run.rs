@@ -90,6 +90,8 @@ pub struct HilReport {
     pub setup_seconds: f64,
     /// HIL wall time over the reference's (pure simulation).
     pub slowdown: f64,
+    /// Exec requests sent to the devices during the run (device engines).
+    pub device_round_trips: u64,
     /// The deliberate program change, if any.
     pub mutation: Option<String>,
     /// The first divergence (exit status 1), if any.
@@ -347,6 +349,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         },
         setup_seconds,
         slowdown: hil_wall / ref_wall.max(1e-9),
+        device_round_trips: req.device.as_ref().map_or(0, |d| d.round_trips.get()),
         mutation,
         divergence,
         trace: recorder.events,
