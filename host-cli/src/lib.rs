@@ -28,13 +28,15 @@
 //! - [`device`]: device images and transports to devices (QEMU, a fault injector) with a
 //!   retrying client.
 //!
-//! Later work adds `hil/` (hardware-in-the-loop runs of the simulator against device or RTL
-//! engines, golden traces) next to these.
+//! - [`hil`]: hardware-in-the-loop runs: the simulator with chosen nodes' NIC engines on
+//!   devices (QEMU) or RTL (feature `rtl`), traces compared with the in-process run, golden
+//!   trace files.
 #![warn(missing_docs)]
 
 pub mod build;
 pub mod commands;
 pub mod device;
 pub mod distances;
+pub mod hil;
 pub mod io;
 pub mod sim;

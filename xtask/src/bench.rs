@@ -29,6 +29,8 @@ pub fn run() -> Result {
         process::run(c)?;
     }
     crate::firmware::device_sizes()?;
+    crate::firmware::hil_slowdown()?;
+    crate::test::rtl_hil_slowdown()?;
     networkx_baseline()?;
     rtl_estimates()
 }

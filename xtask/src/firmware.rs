@@ -14,6 +14,7 @@ pub const QEMU_TESTS: &[&str] = &[
     "qemu_route_table",
     "qemu_device",
     "qemu_device_client",
+    "qemu_hil",
 ];
 
 /// defmt log level compiled into the firmware.
@@ -179,6 +180,21 @@ pub fn run() -> Result {
         "--ignored",
     ])
     .env("JUMPNET_FIRMWARE_ELF", &device);
+    process::run(c)
+}
+
+/// HIL slowdown figures: `jumpnet hil` with two QEMU devices (broadcast, allreduce,
+/// alltoall on a 4×4 torus) against the pure simulation, printed by the `qemu_hil` test.
+pub fn hil_slowdown() -> Result {
+    let elf = build()?;
+    let mut c = cargo();
+    c.args(["test", "-p", "jumpnet", "--test", "qemu_hil", "--"])
+        .args([
+            "--ignored",
+            "--nocapture",
+            "devices_trace_like_the_in_process_run",
+        ])
+        .env("JUMPNET_FIRMWARE_ELF", &elf);
     process::run(c)
 }
 

@@ -11,6 +11,10 @@ use crate::setup::{self, FIRMWARE_TARGET};
 const NO_STD_CRATES: &[&str] = &["jumpnet-core", "jumpnet-firmware"];
 /// The RTL crate, tested in its own stage.
 const RTL_CRATE: &str = "jumpnet-hdl";
+/// The host crate; its feature `rtl` (`jumpnet hil --engine rtl`) needs verilator.
+const HOST_CRATE: &str = "jumpnet";
+/// The host's RTL-in-the-loop tests (feature `rtl`), run in the RTL stage.
+const RTL_HIL_TEST: &str = "rtl_hil";
 
 fn cargo_with(args: &[&str]) -> Command {
     let mut c = cargo();
@@ -34,6 +38,19 @@ pub fn run() -> Result {
         process::run(cargo_with(&[
             "clippy",
             "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    p.stage("clippy (host, feature rtl)", || {
+        process::run(cargo_with(&[
+            "clippy",
+            "-p",
+            HOST_CRATE,
+            "--features",
+            "rtl",
             "--all-targets",
             "--",
             "-D",
@@ -129,7 +146,8 @@ fn workspace_tests(nextest: bool) -> Result {
     }
 }
 
-/// The RTL tests: Verilator models against the core, Icarus testbench, Yosys synthesis.
+/// The RTL tests: Verilator models against the core, Icarus testbench, Yosys synthesis; then
+/// the RTL engines inside the simulator (`jumpnet hil --engine rtl`, feature `rtl`).
 fn rtl_tests(nextest: bool) -> Result {
     if nextest {
         let filter = format!("package({RTL_CRATE})");
@@ -139,8 +157,33 @@ fn rtl_tests(nextest: bool) -> Result {
             "--workspace",
             "-E",
             &filter,
-        ]))
+        ]))?;
     } else {
-        process::run(cargo_with(&["test", "-p", RTL_CRATE]))
+        process::run(cargo_with(&["test", "-p", RTL_CRATE]))?;
     }
+    process::run(cargo_with(&[
+        "test",
+        "-p",
+        HOST_CRATE,
+        "--features",
+        "rtl",
+        "--test",
+        RTL_HIL_TEST,
+    ]))
+}
+
+/// HIL slowdown figures of the RTL engines (printed by the `rtl_hil` test).
+pub fn rtl_hil_slowdown() -> Result {
+    process::run(cargo_with(&[
+        "test",
+        "-p",
+        HOST_CRATE,
+        "--features",
+        "rtl",
+        "--test",
+        RTL_HIL_TEST,
+        "--",
+        "--nocapture",
+        "rtl_engines_trace_like_the_timed_reference",
+    ]))
 }

@@ -15,12 +15,14 @@
 //! - [`device`]: `jumpnet device`, device images, flashing and reading devices.
 //! - [`sim`]: `jumpnet sim`, one flit-level simulation.
 //! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge.
+//! - [`hil`]: `jumpnet hil`, hardware-in-the-loop collective runs with golden traces.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 pub mod args;
 pub mod device;
+pub mod hil;
 pub mod inspect;
 pub mod map;
 pub mod report;
@@ -85,6 +87,10 @@ pub enum Command {
     /// Simulations over the injection rate (or any simulator key) on all cores, stopping at
     /// saturation; --shard i/N and `sweep merge` for cluster job arrays.
     Sweep(sweep::SweepArgs),
+    /// Hardware in the loop: a collective on the simulator with chosen nodes' NIC engines
+    /// on devices (firmware under QEMU) or RTL, traced and compared with the in-process
+    /// run; exit status 1 on a divergence.
+    Hil(hil::HilArgs),
 }
 
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
@@ -98,5 +104,6 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Device { action } => device::run(action),
         Command::Sim(args) => sim::run(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Hil(args) => hil::run(args),
     }
 }

@@ -216,8 +216,25 @@ fn place(
     Ok(nodes.iter().map(|&s| of[s as usize]).collect())
 }
 
-/// Builds the network, routing, schedule and placement and runs the collective.
-pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport> {
+/// A collective run's inputs as `jumpnet sim --collective` resolves them: network,
+/// schedule, placement and NIC parameters (the routing is built from `Setup::route` by
+/// whoever runs it, as it borrows the network).
+#[derive(Debug)]
+pub struct PreparedCollective {
+    /// The network.
+    pub owned: OwnedNetwork,
+    /// The schedule (with the terminals of a topology-aware placement).
+    pub sched: schedule::OwnedSchedule,
+    /// Terminal of every rank.
+    pub terminals: Vec<u32>,
+    /// NIC parameters.
+    pub nic: NicConfig,
+    /// The placement's name (`file` for `--permutation`).
+    pub mapping: String,
+}
+
+/// Builds the network, schedule, placement and NIC parameters of `args`.
+pub fn prepare(setup: &Setup, args: &CollectiveArgs) -> Result<PreparedCollective> {
     let Some(algorithm) = args.collective else {
         bail!("no --collective given");
     };
@@ -240,8 +257,6 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
     };
     let sched = schedule::build(&req, Some(&owned))?;
     let terminals = place(&net, args, &sched)?;
-    let mut store = RouteStore::default();
-    let (r, info) = routing::build(&net, &setup.route, &mut store)?;
     let nic = NicConfig {
         flit_bytes: args.flit_bytes,
         header_flits: args.header_flits,
@@ -252,23 +267,39 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
         check_data: !args.no_check,
         allow_redundant: sched.allow_redundant,
     };
-    let s = sched.schedule()?;
+    let mapping = if args.permutation.is_some() {
+        "file".into()
+    } else {
+        format!("{:?}", args.mapping).to_lowercase()
+    };
+    Ok(PreparedCollective {
+        owned,
+        sched,
+        terminals,
+        nic,
+        mapping,
+    })
+}
+
+/// Builds the network, routing, schedule and placement and runs the collective.
+pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport> {
+    let p = prepare(setup, args)?;
+    let net = p.owned.network();
+    let mut store = RouteStore::default();
+    let (r, info) = routing::build(&net, &setup.route, &mut store)?;
+    let s = p.sched.schedule()?;
     let started = std::time::Instant::now();
-    let result = run_collective(&net, r.as_ref(), &setup.config, &nic, &s, &terminals)
+    let result = run_collective(&net, r.as_ref(), &setup.config, &p.nic, &s, &p.terminals)
         .map_err(|e| anyhow!("{e}"))?;
     Ok(CollectiveReport {
         topology: setup.topology.to_string(),
         routing: info.algorithm,
-        collective: sched.description.clone(),
-        mapping: if args.permutation.is_some() {
-            "file".into()
-        } else {
-            format!("{:?}", args.mapping).to_lowercase()
-        },
+        collective: p.sched.description.clone(),
+        mapping: p.mapping.clone(),
         msg_bytes: args.msg,
-        terminals,
+        terminals: p.terminals,
         config: setup.config.clone(),
-        nic,
+        nic: p.nic,
         wall_seconds: started.elapsed().as_secs_f64(),
         result,
     })

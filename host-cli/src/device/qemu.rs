@@ -148,9 +148,18 @@ impl Qemu {
         })
     }
 
-    /// Kills QEMU (e.g. after an error) and returns what it logged.
+    /// Stops QEMU (e.g. after an error) and returns what it logged. `timeout` is sent
+    /// SIGTERM, which it forwards to QEMU; a SIGKILL would end `timeout` alone and leave QEMU
+    /// running (and its output pipes open).
     pub fn kill(mut self) -> Result<Finished> {
-        let _ = self.child.kill();
+        let term = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        if !term.is_ok_and(|s| s.success()) {
+            let _ = self.child.kill();
+        }
         self.finish()
     }
 }

@@ -35,17 +35,15 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use jumpnet_core::collective::{Blocks, Op, Rank, Schedule};
-use jumpnet_core::exec::{
-    Action, CheckError, CheckOptions, CheckSizes, DataFlow, ExecCursor, ExecError, Executor,
-    OpStatus,
-};
+use jumpnet_core::collective::{Blocks, Rank, Schedule};
+use jumpnet_core::exec::{Action, CheckError, CheckOptions, CheckSizes, DataFlow, ExecError};
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
 use super::config::{Injection, SimConfig};
 use super::engine::{SimError, State};
+use super::nic_engine::{nic_error, CoreEngines, NicError, NicSet, RunHooks};
 use super::stats::{ClassUtilisation, DeadlockReport};
 
 /// NIC parameters of a collective run (see the module documentation).
@@ -201,6 +199,15 @@ pub enum CollectiveError {
     },
     /// The network deadlocked (watchdog).
     NetworkDeadlock(Box<DeadlockReport>),
+    /// A replaced NIC engine (device, RTL) failed.
+    Engine {
+        /// Rank.
+        rank: Rank,
+        /// What the engine reported.
+        message: String,
+    },
+    /// The [`super::nic_engine::ActionObserver`] stopped the run.
+    Stopped(String),
 }
 
 impl std::fmt::Display for CollectiveError {
@@ -217,6 +224,8 @@ impl std::fmt::Display for CollectiveError {
             CollectiveError::NetworkDeadlock(r) => {
                 write!(f, "network deadlock at cycle {}", r.cycle)
             }
+            CollectiveError::Engine { rank, message } => write!(f, "rank {rank}: {message}"),
+            CollectiveError::Stopped(s) => write!(f, "{s}"),
         }
     }
 }
@@ -242,72 +251,6 @@ struct Msg {
     payload: Vec<u64>,
 }
 
-/// Concatenated programs with their executor state.
-struct Programs {
-    ops: Vec<Op>,
-    status: Vec<OpStatus>,
-    starts: Vec<usize>,
-    cursors: Vec<ExecCursor>,
-    /// Message held by each receive op (global op index).
-    held: Vec<u32>,
-}
-
-impl Programs {
-    fn load<S: Schedule>(schedule: &S) -> Result<Self, CollectiveError> {
-        let n = schedule.ranks();
-        let total = schedule.total_program_len();
-        let blank = Op::Permute {
-            reflect: false,
-            shift: 0,
-            after: jumpnet_core::collective::Dep::None,
-        };
-        let mut ops = vec![blank; total];
-        let mut starts = vec![0usize; n as usize + 1];
-        let mut at = 0;
-        for r in 0..n {
-            let len = schedule.program_len(r);
-            let used = schedule
-                .program(r, &mut ops[at..at + len])
-                .map_err(|e| CollectiveError::Config(format!("program of rank {r}: {e}")))?;
-            at += used;
-            starts[r as usize + 1] = at;
-        }
-        ops.truncate(at);
-        let mut status = vec![OpStatus::Pending; at];
-        let mut cursors = Vec::with_capacity(n as usize);
-        for r in 0..n as usize {
-            let (a, b) = (starts[r], starts[r + 1]);
-            let ex = Executor::new(&ops[a..b], &mut status[a..b]).map_err(|error| {
-                CollectiveError::Exec {
-                    rank: r as Rank,
-                    error,
-                }
-            })?;
-            cursors.push(ex.cursor());
-        }
-        Ok(Programs {
-            held: vec![u32::MAX; at],
-            ops,
-            status,
-            starts,
-            cursors,
-        })
-    }
-
-    fn with<T>(
-        &mut self,
-        r: Rank,
-        f: impl FnOnce(&mut Executor<'_, '_>) -> Result<T, ExecError>,
-    ) -> Result<T, CollectiveError> {
-        let ru = r as usize;
-        let (a, b) = (self.starts[ru], self.starts[ru + 1]);
-        let mut ex = Executor::resume(&self.ops[a..b], &mut self.status[a..b], self.cursors[ru]);
-        let out = f(&mut ex).map_err(|error| CollectiveError::Exec { rank: r, error });
-        self.cursors[ru] = ex.cursor();
-        out
-    }
-}
-
 /// Runs `schedule` with rank `r` on terminal `terminals[r]` over `net` with `routing` and
 /// the router parameters of `cfg` (its traffic settings are ignored; `packet_size` is the
 /// packet length in flits). See the module documentation for the timing model.
@@ -318,6 +261,29 @@ pub fn run_collective<S: Schedule>(
     nic: &NicConfig,
     schedule: &S,
     terminals: &[u32],
+) -> Result<CollectiveResult, CollectiveError> {
+    run_collective_with(
+        net,
+        routing,
+        cfg,
+        nic,
+        schedule,
+        terminals,
+        RunHooks::default(),
+    )
+}
+
+/// [`run_collective`] with the engines of some ranks replaced and an observer of every
+/// action ([`RunHooks`]). A clocked engine is polled once per cycle while busy (see
+/// [`super::nic_engine`]).
+pub fn run_collective_with<S: Schedule>(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    nic: &NicConfig,
+    schedule: &S,
+    terminals: &[u32],
+    hooks: RunHooks<'_, '_>,
 ) -> Result<CollectiveResult, CollectiveError> {
     let n = schedule.ranks();
     let nu = n as usize;
@@ -342,7 +308,19 @@ pub fn run_collective<S: Schedule>(
     let mut st = State::new(net, routing, &c)?;
     st.measuring = true;
     let layout = schedule.layout();
-    let mut progs = Programs::load(schedule)?;
+    let mut progs = NicSet::new(CoreEngines::load(schedule)?);
+    let mut held = vec![u32::MAX; progs.core.total_ops()];
+    for (r, engine) in hooks.engines {
+        if r >= n {
+            return Err(CollectiveError::Config(format!(
+                "engine for rank {r}: ranks are 0..{n}"
+            )));
+        }
+        progs.replace(r, engine);
+    }
+    let mut observer = hooks.observer;
+    // Cycle each clocked engine was last polled (clocked engines act once per cycle).
+    let mut polled_at = vec![u64::MAX; nu];
 
     let sizes = CheckSizes::of(schedule);
     let mut state_words = vec![0u64; if nic.check_data { sizes.state_words } else { 0 }];
@@ -391,10 +369,23 @@ pub fn run_collective<S: Schedule>(
                 wake.push(Reverse((busy_until[ru], r)));
                 continue;
             }
+            let clocked = progs.clocked(r);
+            if clocked && std::mem::replace(&mut polled_at[ru], now) == now {
+                continue;
+            }
             loop {
-                let action = progs.with(r, |ex| ex.poll(now))?;
+                let action = progs.poll(r, now).map_err(|e| nic_error(r, e))?;
+                if let Some(o) = observer.as_mut() {
+                    o.action(now, r, &action)
+                        .map_err(CollectiveError::Stopped)?;
+                }
                 match action {
-                    Action::Wait => break,
+                    Action::Wait => {
+                        if clocked && progs.busy(r) {
+                            wake.push(Reverse((now + 1, r)));
+                        }
+                        break;
+                    }
                     Action::Done => {
                         done[ru] = true;
                         ndone += 1;
@@ -436,11 +427,23 @@ pub fn run_collective<S: Schedule>(
                         finish[ru] = now;
                     }
                     Action::Deliver {
-                        op, blocks, reduce, ..
+                        op,
+                        peer,
+                        blocks,
+                        reduce,
                     } => {
-                        let gi = progs.starts[ru] + op as usize;
-                        let id = progs.held[gi];
-                        let m = &mut msgs[id as usize];
+                        let id = progs
+                            .core
+                            .global_index(r, op)
+                            .map_or(u32::MAX, |gi| std::mem::replace(&mut held[gi], u32::MAX));
+                        let Some(m) = msgs.get_mut(id as usize) else {
+                            return Err(nic_error(
+                                r,
+                                NicError::Engine(format!(
+                                    "delivered op {op} (from rank {peer}), which holds no message"
+                                )),
+                            ));
+                        };
                         m.rec.delivered = now;
                         deliveries[ru].push((now, id));
                         if let Some(f) = flow.as_mut() {
@@ -465,6 +468,11 @@ pub fn run_collective<S: Schedule>(
                         }
                         finish[ru] = now;
                     }
+                }
+                if clocked {
+                    // One action per cycle: poll again in the next one.
+                    wake.push(Reverse((now + 1, r)));
+                    break;
                 }
             }
         }
@@ -495,7 +503,7 @@ pub fn run_collective<S: Schedule>(
             let r = (0..nu).find(|&r| !done[r]).unwrap_or(0);
             return Err(CollectiveError::ProtocolDeadlock {
                 rank: r as Rank,
-                op: progs.cursors[r].done_prefix,
+                op: progs.first_pending(r as Rank),
                 cycle: now,
             });
         }
@@ -517,9 +525,20 @@ pub fn run_collective<S: Schedule>(
             m.rec.arrived = e;
             in_flight -= 1;
             let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
-            let j = progs.with(dst, |ex| ex.on_receive(src, blocks))?;
-            progs.held[progs.starts[dst as usize] + j as usize] = id;
-            wake.push(Reverse((e + 1 + nic.recv_overhead, dst)));
+            let visible = e + 1 + nic.recv_overhead;
+            let j = progs
+                .arrive(dst, e, visible, src, blocks)
+                .map_err(|err| nic_error(dst, err))?;
+            let gi = progs.core.global_index(dst, j).ok_or_else(|| {
+                nic_error(
+                    dst,
+                    NicError::Engine(format!(
+                        "matched a message from rank {src} to op {j}, which it does not have"
+                    )),
+                )
+            })?;
+            held[gi] = id;
+            wake.push(Reverse((visible, dst)));
         }
         st.tail_log = log;
         st.tail_log.clear();

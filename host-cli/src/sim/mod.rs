@@ -5,7 +5,9 @@
 //!
 //! Collective traffic ([`collective`], issue 10): every terminal's NIC runs its rank's
 //! `core::exec` program; messages become tagged packets of the same engine
-//! ([`run_collective`]).
+//! ([`run_collective`]). [`nic_engine`] holds the engines that run the programs: the
+//! in-process executors by default, others (devices, RTL) in hardware-in-the-loop runs
+//! ([`run_collective_with`], `crate::hil`).
 //!
 //! The command line's side lives here too: TOML configuration files ([`config_file`]),
 //! BookSim2 configuration files ([`booksim`]) and sweep planning, sharding and merging
@@ -18,6 +20,7 @@ pub mod config;
 pub mod config_file;
 pub mod engine;
 pub mod network;
+pub mod nic_engine;
 pub mod router;
 pub mod stats;
 pub mod sweep;
@@ -31,7 +34,10 @@ mod collective_tests;
 #[cfg(test)]
 mod tests;
 
-pub use collective::{run_collective, CollectiveError, CollectiveResult, NicConfig};
+pub use collective::{
+    run_collective, run_collective_with, CollectiveError, CollectiveResult, NicConfig,
+};
 pub use config::{Allocator, Injection, Pattern, SimConfig, SimConfigError};
 pub use engine::{run, run_trace, SimError};
+pub use nic_engine::{ActionObserver, NicEngine, RunHooks};
 pub use stats::{DeadlockReport, Histogram, LatencyStats, SimResult, WaitingChannel};

@@ -1,0 +1,181 @@
+//! `jumpnet hil`: a collective on the flit-level simulator with the NIC engines of chosen
+//! nodes on devices (firmware under QEMU), RTL (Verilator, feature `rtl`) or the image's
+//! program in process, traced and compared with the in-process run ([`crate::hil`]).
+//! Exit status 1 on a divergence, 2 on an error (a device that stops answering, an RTL
+//! error, bad arguments).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+use crate::commands::args::FormatArgs;
+use crate::commands::sim::SetupArgs;
+use crate::commands::sim_collective::CollectiveArgs;
+use crate::hil::device_engine::{default_elf, DeviceFaults, DeviceSetup};
+use crate::hil::{run_hil, trace, EngineKind, HilReport, HilRequest};
+use crate::io::output::{self, Render, Section};
+use crate::io::progress::Progress;
+
+/// `jumpnet hil` arguments.
+#[derive(Debug, Args)]
+pub struct HilArgs {
+    /// Topology, routing and simulator keys (as `jumpnet sim`).
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// The collective (as `jumpnet sim --collective`).
+    #[command(flatten)]
+    pub collective: CollectiveArgs,
+    /// Nodes (switches) whose ranks' NIC engines run on --engine, e.g. 3,7.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub nodes: Vec<u32>,
+    /// What runs those engines.
+    #[arg(long, value_enum, default_value = "device")]
+    pub engine: EngineKind,
+    /// Write the run's trace to FILE (JSON lines, see `jumpnet::hil::trace`).
+    #[arg(long, value_name = "FILE", conflicts_with = "check")]
+    pub record: Option<PathBuf>,
+    /// Compare the run with the trace in FILE instead of the in-process run.
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<PathBuf>,
+    /// Firmware ELF for --engine device (default `$JUMPNET_FIRMWARE_ELF`, else
+    /// target/thumbv7em-none-eabihf/release/selftest).
+    #[arg(long, value_name = "FILE")]
+    pub elf: Option<PathBuf>,
+    /// Wall-clock limit of each QEMU instance in seconds.
+    #[arg(long, default_value_t = 600)]
+    pub limit: u32,
+    /// Milliseconds to wait for a device's answer before asking again.
+    #[arg(long, default_value_t = 2000)]
+    pub device_timeout_ms: u64,
+    /// Attempts per device request.
+    #[arg(long, default_value_t = 5)]
+    pub device_attempts: u32,
+    /// Testing aid: damage this many of every 1000 bytes sent to the devices.
+    #[arg(long, default_value_t = 0)]
+    pub fault_per_mille: u32,
+    /// Testing aid: damage bytes only from this simulator cycle on (0: from the start).
+    #[arg(long, default_value_t = 0)]
+    pub fault_from_cycle: u64,
+    /// Testing aid: reset the devices (they forget image and program) at this cycle.
+    #[arg(long, value_name = "CYCLE")]
+    pub reset_at_cycle: Option<u64>,
+    /// Testing aid: make the first node's program send to a wrong peer (must be caught).
+    #[arg(long)]
+    pub mutate_program: bool,
+    /// Output format.
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// No progress spinner.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl Render for HilReport {
+    fn sections(&self) -> Vec<Section> {
+        let mut s = Section::key_values("hardware-in-the-loop run");
+        s.kv("topology", &self.run.topology)
+            .kv("routing", &self.run.routing)
+            .kv("collective", &self.run.collective)
+            .kv("mapping", &self.run.mapping)
+            .kv("msg_bytes", self.run.msg_bytes)
+            .kv("engine", format!("{:?}", self.engine).to_lowercase())
+            .kv("nodes", format!("{:?}", self.run.nodes))
+            .kv("ranks", format!("{:?}", self.run.ranks))
+            .kv("compared with", &self.compared_with)
+            .kv("reference makespan_cycles", self.reference.makespan_cycles)
+            .kv("hil makespan_cycles", self.hil.makespan_cycles)
+            .kv("traced events", self.hil.events)
+            .kv(
+                "result",
+                match &self.divergence {
+                    None => "identical traces".to_string(),
+                    Some(d) => format!("DIVERGENCE at event {}", d.index),
+                },
+            )
+            .kv(
+                "reference wall_seconds",
+                format!("{:.4}", self.reference.wall_seconds),
+            )
+            .kv("hil wall_seconds", format!("{:.4}", self.hil.wall_seconds))
+            .kv("setup wall_seconds", format!("{:.3}", self.setup_seconds))
+            .kv("hil slowdown", format!("{:.1}x", self.slowdown));
+        if self.engine == EngineKind::Device {
+            s.kv("device exec round trips", self.device_round_trips);
+            if self.device_round_trips > 0 {
+                s.kv(
+                    "ms per round trip",
+                    format!(
+                        "{:.3}",
+                        1e3 * self.hil.wall_seconds / self.device_round_trips as f64
+                    ),
+                );
+            }
+        }
+        if let Some(m) = &self.mutation {
+            s.kv("deliberate mutation", m);
+        }
+        vec![s]
+    }
+}
+
+/// Runs `jumpnet hil`; returns the exit code.
+pub fn run(args: HilArgs) -> Result<u8> {
+    if args.collective.collective.is_none() {
+        bail!("--collective is required (e.g. --collective bcast)");
+    }
+    let setup = args.setup.resolve(false)?;
+    for n in &setup.notes {
+        eprintln!("note: {n}");
+    }
+    let expected = args.check.as_deref().map(trace::read).transpose()?;
+    let device = (args.engine == EngineKind::Device).then(|| DeviceSetup {
+        elf: default_elf(args.elf.as_deref()),
+        limit_s: args.limit.max(1),
+        timeout: Duration::from_millis(args.device_timeout_ms.max(1)),
+        attempts: args.device_attempts.max(1),
+        faults: DeviceFaults {
+            per_mille: args.fault_per_mille.min(1000),
+            from_cycle: args.fault_from_cycle,
+            reset_at: args.reset_at_cycle,
+            seed: 1,
+        },
+        round_trips: Default::default(),
+    });
+    if args.engine != EngineKind::Device
+        && (args.fault_per_mille > 0 || args.reset_at_cycle.is_some())
+    {
+        bail!("--fault-per-mille and --reset-at-cycle apply to --engine device only");
+    }
+    let req = HilRequest {
+        setup: &setup,
+        collective: &args.collective,
+        nodes: args.nodes.clone(),
+        engine: args.engine,
+        device,
+        expected,
+        mutate: args.mutate_program,
+    };
+    let spinner = Progress::spinner("hardware-in-the-loop run", !args.quiet);
+    let report = run_hil(&req);
+    spinner.finish();
+    let report = report?;
+    output::print(&report, args.format.format())?;
+    if let Some(d) = &report.divergence {
+        eprintln!(
+            "jumpnet hil: the traces differ ({}):\n{d}",
+            report.compared_with
+        );
+        return Ok(1);
+    }
+    if let Some(path) = &args.record {
+        trace::write(path, &report.run, &report.trace)?;
+        eprintln!(
+            "recorded {} events -> {}",
+            report.trace.len(),
+            path.display()
+        );
+    }
+    Ok(0)
+}

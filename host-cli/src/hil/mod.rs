@@ -1,0 +1,26 @@
+//! Hardware-in-the-loop collective runs (`jumpnet hil`, issues 11 and 12): the flit-level
+//! simulator runs a whole collective ([`crate::sim::collective`]) while the NIC engines of
+//! chosen nodes run elsewhere — the firmware under QEMU (one instance per rank of the node,
+//! flashed with the node's device image), the schedule-engine RTL under Verilator (feature
+//! `rtl`), or the in-process executor over the image's program (`core`, no hardware) — fed
+//! the same events ([`crate::sim::nic_engine`]). Every action of those nodes' ranks is traced
+//! ([`trace`]) and compared, event by event, with the run where they are in process: core's
+//! `Executor` for device and core engines, core's cycle-stepped `TimedExecutor` (the timing
+//! contract the RTL is held to) for RTL engines. The first divergence stops the run and is
+//! reported with its context; a trace can be recorded and checked later.
+//!
+//! - [`run`]: the driver ([`run::run_hil`]);
+//! - [`trace`]: events, the recorder, the trace file (JSON lines);
+//! - [`images`]: the nodes' device images and the programs read back from them;
+//! - [`engines`]: the image-core and clocked engines; [`device_engine`]: the QEMU device;
+//!   `rtl` (feature `rtl`): the Verilated engine.
+
+pub mod device_engine;
+pub mod engines;
+pub mod images;
+#[cfg(feature = "rtl")]
+pub mod rtl;
+pub mod run;
+pub mod trace;
+
+pub use run::{run_hil, EngineKind, HilReport, HilRequest};

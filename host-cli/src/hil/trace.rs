@@ -1,0 +1,322 @@
+//! Golden traces of hardware-in-the-loop runs: every action of the chosen ranks (sends,
+//! deliveries, permutations and the cycle each rank is done), the recorder that collects
+//! them during a run and stops it at the first divergence from an expected trace, and the
+//! trace file.
+//!
+//! # File format (JSON lines)
+//!
+//! The first line is the header `{"jumpnet_hil_trace":1,"run":{...}}`, where `run` describes
+//! the run the trace belongs to ([`RunKey`]: topology, routing, collective, placement,
+//! message size, nodes and ranks, engine timing). Every further line is one event in the
+//! order the simulator performed them, e.g.
+//! `{"cycle":12,"rank":3,"kind":"send","op":2,"peer":7,"blocks":"All"}`;
+//! `kind` is `send`, `deliver` (with `reduce`), `permute` (with `reflect`, `shift`) or
+//! `done`.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use jumpnet_core::collective::{Blocks, Rank};
+use jumpnet_core::exec::Action;
+use serde::{Deserialize, Serialize};
+
+use crate::sim::nic_engine::ActionObserver;
+
+/// Version of the trace file format.
+pub const TRACE_VERSION: u32 = 1;
+
+/// Events kept before a divergence for its report.
+pub const CONTEXT_EVENTS: usize = 6;
+
+/// What a rank did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum EventKind {
+    /// Sent `blocks` to `peer` (op `op`).
+    Send {
+        /// Op index.
+        op: u32,
+        /// Destination rank.
+        peer: Rank,
+        /// Blocks.
+        blocks: Blocks,
+    },
+    /// Delivered the message of receive op `op` from `peer`.
+    Deliver {
+        /// Op index.
+        op: u32,
+        /// Source rank.
+        peer: Rank,
+        /// Blocks.
+        blocks: Blocks,
+        /// Reduced instead of overwritten.
+        reduce: bool,
+    },
+    /// Applied the permutation of op `op`.
+    Permute {
+        /// Op index.
+        op: u32,
+        /// Reflected.
+        reflect: bool,
+        /// Rotation.
+        shift: u32,
+    },
+    /// Every op is done.
+    Done,
+}
+
+/// One event of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceEvent {
+    /// Cycle.
+    pub cycle: u64,
+    /// Rank.
+    pub rank: Rank,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+impl TraceEvent {
+    /// The event of `action` (`None` for `Wait`).
+    pub fn of(cycle: u64, rank: Rank, action: &Action) -> Option<Self> {
+        let kind = match *action {
+            Action::Send { op, peer, blocks } => EventKind::Send { op, peer, blocks },
+            Action::Deliver {
+                op,
+                peer,
+                blocks,
+                reduce,
+            } => EventKind::Deliver {
+                op,
+                peer,
+                blocks,
+                reduce,
+            },
+            Action::Permute { op, reflect, shift } => EventKind::Permute { op, reflect, shift },
+            Action::Done => EventKind::Done,
+            Action::Wait => return None,
+        };
+        Some(TraceEvent { cycle, rank, kind })
+    }
+}
+
+impl std::fmt::Display for TraceEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cycle {} rank {}: ", self.cycle, self.rank)?;
+        match self.kind {
+            EventKind::Send { op, peer, blocks } => {
+                write!(f, "op {op} send {blocks:?} to rank {peer}")
+            }
+            EventKind::Deliver {
+                op,
+                peer,
+                blocks,
+                reduce,
+            } => write!(
+                f,
+                "op {op} {} {blocks:?} from rank {peer}",
+                if reduce { "reduce" } else { "deliver" }
+            ),
+            EventKind::Permute { op, reflect, shift } => {
+                write!(f, "op {op} permute (reflect {reflect}, shift {shift})")
+            }
+            EventKind::Done => write!(f, "done"),
+        }
+    }
+}
+
+/// The run a trace belongs to (the trace file's header).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunKey {
+    /// Topology, canonical form.
+    pub topology: String,
+    /// Routing algorithm.
+    pub routing: String,
+    /// Collective description.
+    pub collective: String,
+    /// Placement.
+    pub mapping: String,
+    /// Message size in bytes.
+    pub msg_bytes: u64,
+    /// Traced nodes (switches).
+    pub nodes: Vec<u32>,
+    /// Traced ranks.
+    pub ranks: Vec<Rank>,
+    /// Engine timing: `untimed` (device, core) or `clocked` (RTL and its reference).
+    pub timing: String,
+}
+
+/// Where a run first differs from the expected trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Divergence {
+    /// Index of the first differing event.
+    pub index: usize,
+    /// The expected event (`None`: the run produced more events).
+    pub expected: Option<TraceEvent>,
+    /// The event of the run (`None`: the run ended or stopped without it).
+    pub got: Option<TraceEvent>,
+    /// The events before it (equal in both).
+    pub context: Vec<TraceEvent>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |e: &Option<TraceEvent>| match e {
+            Some(e) => e.to_string(),
+            None => "(no event)".into(),
+        };
+        writeln!(f, "divergence at event {}:", self.index)?;
+        writeln!(f, "  expected: {}", show(&self.expected))?;
+        writeln!(f, "  got:      {}", show(&self.got))?;
+        write!(f, "  last {} equal events:", self.context.len())?;
+        for e in &self.context {
+            write!(f, "\n    {e}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects the events of the traced ranks and, given an expected trace, stops the run at
+/// the first event that differs.
+#[derive(Debug)]
+pub struct Recorder<'x> {
+    traced: Vec<bool>,
+    /// Events so far.
+    pub events: Vec<TraceEvent>,
+    recent: VecDeque<TraceEvent>,
+    expected: Option<&'x [TraceEvent]>,
+    /// The first divergence, once seen.
+    pub divergence: Option<Divergence>,
+}
+
+impl<'x> Recorder<'x> {
+    /// Records the events of `ranks`, compared with `expected` when given.
+    pub fn new(ranks: &[Rank], expected: Option<&'x [TraceEvent]>) -> Self {
+        let len = ranks.iter().map(|&r| r as usize + 1).max().unwrap_or(0);
+        let mut traced = vec![false; len];
+        for &r in ranks {
+            traced[r as usize] = true;
+        }
+        Recorder {
+            traced,
+            events: Vec::new(),
+            recent: VecDeque::new(),
+            expected,
+            divergence: None,
+        }
+    }
+
+    fn diverge(&mut self, got: Option<TraceEvent>) {
+        let index = self.events.len();
+        self.divergence = Some(Divergence {
+            index,
+            expected: self.expected.and_then(|x| x.get(index).copied()),
+            got,
+            context: self.recent.iter().copied().collect(),
+        });
+    }
+
+    /// After the run (or its failure): a divergence when the expected trace has events the
+    /// run did not produce. Returns the divergence, if any.
+    pub fn finish(&mut self) -> Option<&Divergence> {
+        if self.divergence.is_none() {
+            if let Some(x) = self.expected {
+                if x.len() > self.events.len() {
+                    self.diverge(None);
+                }
+            }
+        }
+        self.divergence.as_ref()
+    }
+}
+
+impl ActionObserver for Recorder<'_> {
+    fn action(&mut self, now: u64, rank: Rank, action: &Action) -> Result<(), String> {
+        if !self.traced.get(rank as usize).copied().unwrap_or(false) {
+            return Ok(());
+        }
+        let Some(event) = TraceEvent::of(now, rank, action) else {
+            return Ok(());
+        };
+        if let Some(x) = self.expected {
+            if x.get(self.events.len()) != Some(&event) {
+                self.diverge(Some(event));
+                return Err(format!(
+                    "the trace diverges at event {} ({event})",
+                    self.events.len()
+                ));
+            }
+        }
+        self.events.push(event);
+        if self.recent.len() == CONTEXT_EVENTS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(event);
+        Ok(())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    jumpnet_hil_trace: u32,
+    run: RunKey,
+}
+
+/// Writes `events` of `run` as a trace file (atomically).
+pub fn write(path: &Path, run: &RunKey, events: &[TraceEvent]) -> Result<()> {
+    let mut text = serde_json::to_string(&Header {
+        jumpnet_hil_trace: TRACE_VERSION,
+        run: run.clone(),
+    })?;
+    text.push('\n');
+    for e in events {
+        text.push_str(&serde_json::to_string(e)?);
+        text.push('\n');
+    }
+    crate::io::output::write_atomic(path, text.as_bytes())
+}
+
+/// Reads a trace file: its run and events.
+pub fn read(path: &Path) -> Result<(RunKey, Vec<TraceEvent>)> {
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read trace file {}", path.display()))?;
+    let mut lines = BufReader::new(file).lines();
+    let first = lines
+        .next()
+        .transpose()?
+        .with_context(|| format!("trace file {} is empty", path.display()))?;
+    let header: Header = serde_json::from_str(&first).with_context(|| {
+        format!(
+            "{}: line 1 is not a jumpnet HIL trace header ({{\"jumpnet_hil_trace\":{TRACE_VERSION},\"run\":...}})",
+            path.display()
+        )
+    })?;
+    if header.jumpnet_hil_trace != TRACE_VERSION {
+        bail!(
+            "{}: trace format version {} is not supported (this jumpnet reads version {TRACE_VERSION})",
+            path.display(),
+            header.jumpnet_hil_trace
+        );
+    }
+    let mut events = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let line = line.with_context(|| format!("read {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        events.push(
+            serde_json::from_str(&line).with_context(|| {
+                format!("{}: line {} is not a trace event", path.display(), i + 2)
+            })?,
+        );
+    }
+    Ok((header.run, events))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "trace_tests.rs"]
+mod tests;

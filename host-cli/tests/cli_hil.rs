@@ -1,0 +1,106 @@
+//! `jumpnet hil` without hardware (`--engine core`: the in-process executor over the
+//! programs read back from the nodes' device images): identical traces for the three
+//! collectives, a deliberately wrong program caught as a divergence (exit 1), golden trace
+//! record/check round trip, and the argument errors.
+
+mod hil_support;
+
+use hil_support::{assert_identical, assert_mutation_caught, hil, tmpdir, COLLECTIVES};
+
+#[test]
+fn image_programs_in_process_trace_like_the_reference() {
+    for c in COLLECTIVES {
+        let (code, report, err) = hil(c, "core", &[]);
+        assert_identical(c, code, &report, &err);
+    }
+}
+
+#[test]
+fn a_wrong_peer_in_an_image_is_a_divergence() {
+    let (code, report, err) = hil("allreduce", "core", &["--mutate-program"]);
+    assert_mutation_caught(code, &report, &err);
+    // Recursive doubling: rank 3 first exchanges with rank 3 xor 1 = 2 (spec/collectives.md).
+    assert_eq!(report["divergence"]["expected"]["peer"], 2);
+    assert_eq!(report["divergence"]["expected"]["cycle"], 0);
+}
+
+#[test]
+fn record_then_check_round_trips_and_catches_an_edited_trace() {
+    let dir = tmpdir("hil-record");
+    let file = dir.join("allreduce.jsonl");
+    let f = file.to_str().unwrap();
+    let (code, report, err) = hil("allreduce", "core", &["--record", f]);
+    assert_identical("allreduce", code, &report, &err);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len() as u64,
+        1 + report["hil"]["events"].as_u64().unwrap()
+    );
+    // Every traced rank ends exactly once, and last.
+    for rank in [3, 7] {
+        let mine: Vec<serde_json::Value> = lines[1..]
+            .iter()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|e| e["rank"] == rank)
+            .collect();
+        let dones = mine.iter().filter(|e| e["kind"] == "done").count();
+        assert_eq!(dones, 1);
+        assert_eq!(mine.last().unwrap()["kind"], "done");
+    }
+
+    let (code, report, err) = hil("allreduce", "core", &["--check", f]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(report["compared_with"], "recorded trace");
+
+    // Delay one event by a cycle: caught at exactly that event.
+    let edited: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 3 {
+                let mut e: serde_json::Value = serde_json::from_str(l).unwrap();
+                e["cycle"] = serde_json::json!(e["cycle"].as_u64().unwrap() + 1);
+                format!("{e}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let bad = dir.join("edited.jsonl");
+    std::fs::write(&bad, edited).unwrap();
+    let (code, report, err) = hil("allreduce", "core", &["--check", bad.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(report["divergence"]["index"], 2);
+    assert_eq!(
+        report["divergence"]["expected"]["cycle"].as_u64().unwrap(),
+        report["divergence"]["got"]["cycle"].as_u64().unwrap() + 1
+    );
+
+    // A trace of another run is refused, naming both runs.
+    let (code, _, err) = hil("bcast", "core", &["--check", f]);
+    assert_eq!(code, 2);
+    assert!(err.contains("recorded for another run"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_hil_arguments_are_clear_errors() {
+    let (code, _, err) = hil("allreduce", "core", &["--reduce-cycles-per-byte", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--reduce-cycles-per-byte must be 0"), "{err}");
+    let (code, _, err) = hil("allreduce", "core", &["--nodes", "16"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--nodes 16 is out of range"), "{err}");
+    let (code, _, err) = hil("allreduce", "core", &["--fault-per-mille", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("apply to --engine device only"), "{err}");
+    if cfg!(not(feature = "rtl")) {
+        let (code, _, err) = hil("allreduce", "rtl", &[]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("needs a jumpnet built with the `rtl` feature"),
+            "{err}"
+        );
+    }
+}

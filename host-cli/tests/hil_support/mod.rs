@@ -1,0 +1,75 @@
+//! `jumpnet hil` runs shared by the HIL CLI tests (in-process, QEMU and RTL engines): the
+//! 16-node 4×4 torus (dimension order with the dateline, 4-flit packets), 64-byte messages,
+//! nodes 3 and 7 on the engine under test.
+#![allow(dead_code)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+#[allow(unused_imports)]
+pub use common::{jumpnet, tmpdir};
+
+/// The collectives of issue 11's "Must show".
+pub const COLLECTIVES: [&str; 3] = ["bcast", "allreduce", "alltoall"];
+
+/// `jumpnet hil` on the test network with `--collective collective --engine engine`,
+/// `--json`, plus `extra`; returns (exit code, parsed JSON report or Null, stderr).
+pub fn hil(collective: &str, engine: &str, extra: &[&str]) -> (i32, serde_json::Value, String) {
+    let mut args = vec![
+        "hil",
+        "torus",
+        "k=4,4",
+        "packet_size=4",
+        "num_vcs=2",
+        "--algo",
+        "dor-dateline",
+        "--collective",
+        collective,
+        "--msg",
+        "64",
+        "--nodes",
+        "3,7",
+        "--engine",
+        engine,
+        "--json",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = jumpnet(&args);
+    let json = serde_json::from_str(&out).unwrap_or(serde_json::Value::Null);
+    (code, json, err)
+}
+
+/// Asserts a run that matched its reference: exit 0, no divergence, as many events as the
+/// reference, equal makespans, ranks 3 and 7 traced.
+pub fn assert_identical(collective: &str, code: i32, report: &serde_json::Value, err: &str) {
+    assert_eq!(code, 0, "{collective}: {err}");
+    assert!(report["divergence"].is_null(), "{collective}: {report}");
+    let events = report["hil"]["events"].as_u64().unwrap();
+    assert_eq!(events, report["reference"]["events"].as_u64().unwrap());
+    // At least one `done` per rank and an action.
+    assert!(events > 2, "{collective}: {report}");
+    assert_eq!(
+        report["hil"]["makespan_cycles"], report["reference"]["makespan_cycles"],
+        "{collective}"
+    );
+    assert_eq!(report["run"]["ranks"], serde_json::json!([3, 7]));
+}
+
+/// Asserts the deliberate wrong peer is caught at the first send of rank 3 (the lowest
+/// traced rank): exit 1 and a divergence naming the expected and the wrong peer.
+pub fn assert_mutation_caught(code: i32, report: &serde_json::Value, err: &str) {
+    assert_eq!(code, 1, "{err}");
+    let d = &report["divergence"];
+    assert_eq!(d["expected"]["rank"], 3, "{report}");
+    assert_eq!(d["expected"]["kind"], "send");
+    assert_eq!(d["got"]["kind"], "send");
+    assert_eq!(d["got"]["op"], d["expected"]["op"]);
+    assert_ne!(d["got"]["peer"], d["expected"]["peer"]);
+    assert!(err.contains("divergence at event"), "{err}");
+    let m = report["mutation"].as_str().unwrap();
+    assert!(
+        m.contains(&format!("sends to rank {}", d["got"]["peer"])),
+        "{m} vs {d}"
+    );
+}
