@@ -10,7 +10,11 @@ use crate::build::network::OwnedNetwork;
 use crate::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
 use crate::build::topology::TopologySpec;
 
-fn with_net<T>(words: &str, algo: RouteAlgo, f: impl FnOnce(&Network<'_>, &dyn Routing) -> T) -> T {
+pub(super) fn with_net<T>(
+    words: &str,
+    algo: RouteAlgo,
+    f: impl FnOnce(&Network<'_>, &(dyn Routing + Sync)) -> T,
+) -> T {
     let w: Vec<String> = words.split_whitespace().map(String::from).collect();
     let spec = TopologySpec::parse(&w).unwrap();
     let owned = OwnedNetwork::build(&spec).unwrap();
@@ -129,7 +133,7 @@ fn ga_four_packets_of_eight_flits_to_a_neighbour_take_34_cycles() {
     });
 }
 
-fn bernoulli(rate: f64, l: u16) -> SimConfig {
+pub(super) fn bernoulli(rate: f64, l: u16) -> SimConfig {
     let mut c = SimConfig::booksim();
     c.num_vcs = 2;
     c.packet_size = l;
@@ -170,7 +174,7 @@ fn torus_8x8_dateline_saturates_under_uniform() {
     });
 }
 
-fn heavy(num_vcs: u8) -> SimConfig {
+pub(super) fn heavy(num_vcs: u8) -> SimConfig {
     let mut c = bernoulli(0.8, 8);
     c.num_vcs = num_vcs;
     c.vc_buf_size = 2;
