@@ -80,9 +80,7 @@ fn bench(c: &mut Criterion) {
             t => format!("torus_{k}_rate_{rate}_threads_{t}"),
         };
         g.bench_function(name, |b| {
-            b.iter(|| {
-                black_box(run_parallel(&net, routing.as_ref(), &cfg, threads).expect("sim"))
-            })
+            b.iter(|| black_box(run_parallel(&net, routing.as_ref(), &cfg, threads).expect("sim")))
         });
     }
     g.finish();

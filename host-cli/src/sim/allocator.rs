@@ -17,9 +17,41 @@ pub struct Request {
 
 const NONE: u16 = u16::MAX;
 
+/// Round-robin distance of `i` from pointer `ptr` among `n` (both `< n`: pointers are
+/// always stored reduced).
 #[inline]
 fn dist(i: u16, ptr: u16, n: u16) -> u16 {
-    (i + n - ptr % n) % n
+    let d = i + n - ptr;
+    if d >= n {
+        d - n
+    } else {
+        d
+    }
+}
+
+/// Whether no two of `reqs` share an input or an output (ports `< 64`).
+#[inline]
+fn all_distinct(reqs: &[Request]) -> bool {
+    let (mut ins, mut outs) = (0u64, 0u64);
+    for q in reqs {
+        let (i, o) = (1u64 << q.input, 1u64 << q.output);
+        if ins & i != 0 || outs & o != 0 {
+            return false;
+        }
+        ins |= i;
+        outs |= o;
+    }
+    true
+}
+
+/// `(i + 1) mod n` for `i < n`.
+#[inline]
+fn succ(i: u16, n: u16) -> u16 {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
+    }
 }
 
 /// Scratch space of one allocation (one router at a time): per port the granted input and
@@ -100,14 +132,56 @@ impl Arbiters {
     pub fn allocate(&mut self, s: usize, reqs: &[Request], out: &mut Vec<Request>) {
         let n = self.shape.pointers();
         let ptrs = &mut self.ptrs[s * n..(s + 1) * n];
-        self.shape.allocate(ptrs, &mut self.scratch, reqs, out);
+        if self.shape.allocate(ptrs, &mut self.scratch, reqs, out) {
+            out.clear();
+            out.extend_from_slice(reqs);
+        }
     }
 }
 
 impl Shape {
     /// Matches `reqs` of the router whose pointers are `ptrs` (every input at most once,
-    /// every output at most once); the winners are written to `out`.
+    /// every output at most once). Returns `true` when every request wins (`out` is then
+    /// left untouched); else the winners are written to `out`.
+    #[inline]
     pub fn allocate(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut Scratch,
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) -> bool {
+        let r = self.radix;
+        if !(r <= 64 && all_distinct(reqs)) {
+            self.allocate_conflicts(ptrs, scratch, reqs, out);
+            return false;
+        }
+        // Every input and every output requested once (the common case at low load): both
+        // allocators grant every request, pointers as in `allocate_conflicts`.
+        let ru = usize::from(r);
+        let v = u16::from(self.vcs);
+        let (in_ptr, rest) = ptrs.split_at_mut(ru);
+        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
+        for q in reqs {
+            let i = q.input as usize;
+            out_ptr[q.output as usize] = succ(q.input, r);
+            match self.kind {
+                Allocator::SeparableInputFirst => {
+                    in_ptr[i] = succ(u16::from(q.vc), v);
+                }
+                Allocator::Islip => {
+                    in_ptr[i] = succ(q.output, r);
+                    vc_ptr[i] = succ(u16::from(q.vc), v);
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Shape::allocate`] when some input or output is requested more than once (or the
+    /// radix exceeds 64): the allocator's stages; the winners are written to `out`.
+    #[inline(never)]
+    fn allocate_conflicts(
         &self,
         ptrs: &mut [u16],
         scratch: &mut Scratch,
@@ -124,22 +198,6 @@ impl Shape {
         let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
         let Scratch { grant, pick } = scratch;
         let v = u16::from(self.vcs);
-        if let [q] = reqs {
-            // One request (the common case at low load): granted, pointers as below.
-            out.push(*q);
-            let i = q.input as usize;
-            out_ptr[q.output as usize] = (q.input + 1) % r;
-            match self.kind {
-                Allocator::SeparableInputFirst => {
-                    in_ptr[i] = (u16::from(q.vc) + 1) % v;
-                }
-                Allocator::Islip => {
-                    in_ptr[i] = (q.output + 1) % r;
-                    vc_ptr[i] = (u16::from(q.vc) + 1) % v;
-                }
-            }
-            return;
-        }
         match self.kind {
             Allocator::SeparableInputFirst => {
                 // Input stage: each input picks its VC closest to its VC pointer.
@@ -166,8 +224,8 @@ impl Shape {
                     let o = q.output as usize;
                     if grant[o] == q.input && pick[q.input as usize] == u16::from(q.vc) {
                         out.push(*q);
-                        out_ptr[o] = (q.input + 1) % r;
-                        in_ptr[q.input as usize] = (u16::from(q.vc) + 1) % v;
+                        out_ptr[o] = succ(q.input, r);
+                        in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
                     }
                 }
             }
@@ -210,9 +268,9 @@ impl Shape {
                 }
                 for w in out.iter() {
                     let i = w.input as usize;
-                    out_ptr[w.output as usize] = (w.input + 1) % r;
-                    in_ptr[i] = (w.output + 1) % r;
-                    vc_ptr[i] = (u16::from(w.vc) + 1) % v;
+                    out_ptr[w.output as usize] = succ(w.input, r);
+                    in_ptr[i] = succ(w.output, r);
+                    vc_ptr[i] = succ(u16::from(w.vc), v);
                 }
             }
         }
@@ -241,6 +299,24 @@ mod tests {
             assert_eq!(out, [rq(0, 0, 3), rq(2, 1, 1)], "{kind:?}");
             a.allocate(0, &reqs, &mut out);
             assert!(out.contains(&rq(1, 0, 3)), "{kind:?} rotates");
+        }
+    }
+
+    #[test]
+    fn distinct_requests_are_all_granted_and_move_the_pointers() {
+        for kind in [Allocator::SeparableInputFirst, Allocator::Islip] {
+            let mut a = Arbiters::new(kind, 2, 4, 2);
+            let mut out = Vec::new();
+            let reqs = [rq(2, 1, 0), rq(0, 0, 3), rq(3, 1, 1)];
+            a.allocate(1, &reqs, &mut out);
+            assert_eq!(out, reqs, "{kind:?}");
+            // Output 3 granted input 0: its pointer is at input 1 now, so of inputs 0 and
+            // 1 it grants 1; router 0's pointers did not move, so there it grants 0.
+            let conflict = [rq(0, 0, 3), rq(1, 0, 3)];
+            a.allocate(1, &conflict, &mut out);
+            assert_eq!(out, [rq(1, 0, 3)], "{kind:?}");
+            a.allocate(0, &conflict, &mut out);
+            assert_eq!(out, [rq(0, 0, 3)], "{kind:?}");
         }
     }
 

@@ -37,6 +37,40 @@ impl std::fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
+/// Division of `u32`s by a fixed divisor with a multiplication (Lemire, Kaser and Kurz,
+/// "Faster remainder by direct computation", 2019: `⌊n/d⌋ = ⌊M·n / 2⁶⁴⌋` with
+/// `M = ⌈2⁶⁴/d⌉`, exact for every 32-bit `n` and `d ≥ 2`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FastDiv {
+    m: u64,
+    d: u32,
+}
+
+impl FastDiv {
+    /// Divider by `d` (`d ≥ 1`).
+    pub(super) fn new(d: u32) -> Self {
+        let d = d.max(1);
+        FastDiv {
+            m: if d == 1 {
+                0
+            } else {
+                u64::MAX / u64::from(d) + 1
+            },
+            d,
+        }
+    }
+
+    /// `n / d`.
+    #[inline]
+    pub(super) fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((u128::from(self.m) * u128::from(n)) >> 64) as u32
+        }
+    }
+}
+
 /// Per-input-VC route state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) enum VcState {
@@ -99,6 +133,13 @@ pub(super) struct State<'r> {
     pub arb: Arbiters,
     /// Router partitions (one per thread; [`State::set_threads`]).
     pub parts: Vec<Part>,
+    /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
+    pub port_vc: Vec<(u16, u8)>,
+    /// Input VC → router (division by `radix · vcs`).
+    pub router_of: FastDiv,
+    /// Cycles from a head flit's / a body flit's arrival to its switch allocation.
+    pub head_delay: u64,
+    pub body_delay: u64,
     // Terminals and packets.
     pub terms: Vec<Terminal>,
     pub active_terms: Vec<u32>,
@@ -198,6 +239,14 @@ impl<'r> State<'r> {
             active: vec![0; switches.div_ceil(64)],
             arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
             parts: partition::cut(switches, 1, radix, vcs),
+            port_vc: (0..radix * vcs)
+                .map(|li| ((li / vcs) as u16, (li % vcs) as u8))
+                .collect(),
+            router_of: FastDiv::new((radix * vcs) as u32),
+            head_delay: u64::from(cfg.routing_delay)
+                + u64::from(cfg.vc_alloc_delay)
+                + u64::from(cfg.sw_alloc_delay),
+            body_delay: u64::from(cfg.sw_alloc_delay),
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
             packets: Vec::with_capacity(1024),
@@ -282,11 +331,10 @@ impl<'r> State<'r> {
     }
 
     fn arrive(&mut self, iv: usize, flit: Flit) {
-        let c = &self.cfg;
         let delay = if flit.seq == 0 {
-            u64::from(c.routing_delay) + u64::from(c.vc_alloc_delay) + u64::from(c.sw_alloc_delay)
+            self.head_delay
         } else {
-            u64::from(c.sw_alloc_delay)
+            self.body_delay
         };
         let l = usize::from(self.ivs[iv].len);
         if l >= self.buf {
@@ -308,8 +356,7 @@ impl<'r> State<'r> {
         }
         self.ivs[iv].len += 1;
         let per = self.vcs * self.fabric.radix;
-        // 32-bit division (input-VC indices are u32).
-        let s = (iv as u32 / per as u32) as usize;
+        let s = self.router_of.div(iv as u32) as usize;
         let li = iv - s * per;
         self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
         self.wake[s] = self.wake[s].min(self.now + delay);
@@ -482,6 +529,7 @@ impl<'r> State<'r> {
                     buf: self.buf,
                     words: self.words,
                     shape,
+                    port_vc: &self.port_vc,
                     now: self.now,
                     active: &self.active,
                 }

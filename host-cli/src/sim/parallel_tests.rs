@@ -26,7 +26,8 @@ fn same_for_every_thread_count(words: &str, algo: RouteAlgo, cfg: &SimConfig) ->
 
 #[test]
 fn torus_dateline_is_identical_on_every_thread_count() {
-    let res = same_for_every_thread_count("torus k=6,6", RouteAlgo::DorDateline, &bernoulli(0.5, 4));
+    let res =
+        same_for_every_thread_count("torus k=6,6", RouteAlgo::DorDateline, &bernoulli(0.5, 4));
     assert!(res.packets_delivered > 1000, "{res:?}");
     assert_eq!(res.conservation_errors, 0);
 }

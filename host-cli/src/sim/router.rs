@@ -36,6 +36,8 @@ pub(super) struct Shared<'a, R: ?Sized> {
     pub words: usize,
     /// Allocator kind and shape.
     pub shape: Shape,
+    /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
+    pub port_vc: &'a [(u16, u8)],
     /// Current cycle.
     pub now: u64,
     /// Active-router bit set (bit `s` set iff router `s` holds flits).
@@ -189,19 +191,13 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let vcs = sh.vcs;
         let now = sh.now;
         let ls = s - self.r.lo;
-        let mut reqs = std::mem::take(&mut self.work.reqs);
-        let mut wins = std::mem::take(&mut self.work.wins);
-        reqs.clear();
+        self.work.reqs.clear();
         let mut next_wake = u64::MAX;
         for w in 0..sh.words {
             let mut bits = self.r.nonempty[ls * sh.words + w];
             while bits != 0 {
                 let li = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (p, v) = (
-                    (li as u32 / vcs as u32) as usize,
-                    (li as u32 % vcs as u32) as usize,
-                );
                 let iv = ls * radix * vcs + li;
                 let ready = self.r.ivs[iv].fready;
                 if ready > now {
@@ -241,9 +237,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state {
                     let ov = (ls * radix + usize::from(port)) * vcs + usize::from(vc);
                     if eject || self.r.credits[ov] > 0 {
-                        reqs.push(Request {
-                            input: p as u16,
-                            vc: v as u8,
+                        let (input, vc) = sh.port_vc[li];
+                        self.work.reqs.push(Request {
+                            input,
+                            vc,
                             output: port,
                         });
                     }
@@ -252,17 +249,26 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         self.r.wake[ls] = next_wake;
         let n = sh.shape.pointers();
-        sh.shape.allocate(
+        let work = &mut *self.work;
+        let all = sh.shape.allocate(
             &mut self.r.ptrs[ls * n..(ls + 1) * n],
-            &mut self.work.scratch,
-            &reqs,
-            &mut wins,
+            &mut work.scratch,
+            &work.reqs,
+            &mut work.wins,
         );
-        for w in &wins {
+        let won = if all {
+            work.reqs.len()
+        } else {
+            work.wins.len()
+        };
+        for i in 0..won {
+            let w = if all {
+                self.work.reqs[i]
+            } else {
+                self.work.wins[i]
+            };
             self.traverse(s, usize::from(w.input), usize::from(w.vc));
         }
-        self.work.reqs = reqs;
-        self.work.wins = wins;
         Ok(())
     }
 

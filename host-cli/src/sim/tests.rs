@@ -514,3 +514,14 @@ fn golden_loaded_torus_run_is_bit_identical() {
         assert_eq!((res.offered, res.accepted), (0.296375, 0.29696875));
     });
 }
+
+#[test]
+fn fast_division_matches_integer_division() {
+    let ns = (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, (1 << 31) - 1, 123_456_789]);
+    for d in [1u32, 2, 3, 5, 7, 10, 12, 40, 64, 97, 1000, 65_535, u32::MAX] {
+        let f = super::engine::FastDiv::new(d);
+        for n in ns.clone() {
+            assert_eq!(f.div(n), n / d, "{n} / {d}");
+        }
+    }
+}
