@@ -128,11 +128,12 @@ pub(super) struct State<'r> {
     /// Per router: first cycle at which a step can change anything (a front flit becomes
     /// ready, or a ready flit was blocked); routers sleep until then.
     pub wake: Vec<u64>,
-    /// Bit `s` set iff router `s` holds flits (the routers a cycle visits, ascending).
-    pub active: Vec<u64>,
     pub arb: Arbiters,
     /// Router partitions (one per thread; [`State::set_threads`]).
     pub parts: Vec<Part>,
+    /// The wheel's events of the current cycle (taken in `deliver_events`, given back
+    /// after the router phase).
+    pub due: Vec<Event>,
     /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
     pub port_vc: Vec<(u16, u8)>,
     /// Input VC → router (division by `radix · vcs`).
@@ -236,7 +237,7 @@ impl<'r> State<'r> {
             nonempty: vec![0; switches * words],
             words,
             wake: vec![0; switches],
-            active: vec![0; switches.div_ceil(64)],
+            due: Vec::new(),
             arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
             parts: partition::cut(switches, 1, radix, vcs),
             port_vc: (0..radix * vcs)
@@ -302,20 +303,15 @@ impl<'r> State<'r> {
         }
     }
 
+    /// Takes the events due now and delivers ejections and terminal credits; the flits and
+    /// credits for routers are delivered in the router phase, by each router's partition.
     fn deliver_events(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let evs = self.wheel.take(now);
         for ev in &evs {
             match *ev {
-                Event::Arrive { iv, flit } => self.arrive(iv as usize, flit),
+                Event::Arrive { .. } | Event::Credit { .. } => {}
                 Event::Eject { term, flit } => self.eject(term, flit),
-                Event::Credit { ov } => {
-                    let c = &mut self.credits[ov as usize];
-                    *c += 1;
-                    if *c > self.cfg.vc_buf_size {
-                        self.violations += 1;
-                    }
-                }
                 Event::TermCredit { term, vc } => {
                     self.terms[term as usize].credits[usize::from(vc)] += 1;
                     let t = &mut self.terms[term as usize];
@@ -326,42 +322,8 @@ impl<'r> State<'r> {
                 }
             }
         }
-        self.wheel.give_back(now, evs);
+        self.due = evs;
         Ok(())
-    }
-
-    fn arrive(&mut self, iv: usize, flit: Flit) {
-        let delay = if flit.seq == 0 {
-            self.head_delay
-        } else {
-            self.body_delay
-        };
-        let l = usize::from(self.ivs[iv].len);
-        if l >= self.buf {
-            self.violations += 1;
-            return;
-        }
-        // head < buf and l < buf: one conditional subtraction instead of a division.
-        let mut pos = usize::from(self.ivs[iv].head) + l;
-        if pos >= self.buf {
-            pos -= self.buf;
-        }
-        let slot = iv * self.buf + pos;
-        self.slots[slot] = Slot {
-            ready: self.now + delay,
-            flit,
-        };
-        if l == 0 {
-            self.ivs[iv].fready = self.now + delay;
-        }
-        self.ivs[iv].len += 1;
-        let per = self.vcs * self.fabric.radix;
-        let s = self.router_of.div(iv as u32) as usize;
-        let li = iv - s * per;
-        self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
-        self.wake[s] = self.wake[s].min(self.now + delay);
-        self.buffered[s] += 1;
-        self.active[s / 64] |= 1 << (s % 64);
     }
 
     fn eject(&mut self, term: u32, flit: Flit) {
@@ -502,7 +464,7 @@ impl<'r> State<'r> {
 
     /// Steps the routers on `threads` threads (router partitions, `sim::partition`): the
     /// statistics are the same for every `threads`. UGAL-G networks keep one partition (its
-    /// decisions read other routers' credits).
+    /// decisions read other routers' credits). Call before the first cycle.
     pub(super) fn set_threads(&mut self, routing: &'r (dyn Routing + Sync), threads: usize) {
         let global = self.ugal.is_some_and(|u| u.mode() == UgalMode::Global);
         let n = if global { 1 } else { threads };
@@ -531,7 +493,10 @@ impl<'r> State<'r> {
                     shape,
                     port_vc: &self.port_vc,
                     now: self.now,
-                    active: &self.active,
+                    head_delay: self.head_delay,
+                    body_delay: self.body_delay,
+                    router_of: self.router_of,
+                    due: &self.due,
                 }
             };
         }
@@ -562,21 +527,12 @@ impl<'r> State<'r> {
                 partition::apply(parts, &mut self.packets, &mut self.wheel)?;
             }
         }
+        self.wheel
+            .give_back(self.now, std::mem::take(&mut self.due));
         for p in &mut self.parts {
             self.violations += std::mem::take(&mut p.work.violations);
             if std::mem::take(&mut p.work.moved) {
                 self.last_progress = self.now;
-            }
-        }
-        // Routers that emptied leave the active set.
-        for (w, word) in self.active.iter_mut().enumerate() {
-            let mut bits = *word;
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.buffered[w * 64 + b] == 0 {
-                    *word &= !(1 << b);
-                }
             }
         }
         Ok(())

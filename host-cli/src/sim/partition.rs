@@ -32,11 +32,12 @@ pub(super) struct Log {
     pub hops: Vec<u32>,
 }
 
-/// One partition: routers from `lo` up to the next partition's, its scratch, its log and
+/// One partition: routers `lo..hi`, their active set, deliveries and scratch, its log and
 /// the result of its last phase.
 #[derive(Debug)]
 pub(super) struct Part {
     pub lo: usize,
+    pub hi: usize,
     pub work: Work,
     pub log: Log,
     pub result: Result<(), SimError>,
@@ -44,13 +45,17 @@ pub(super) struct Part {
 
 /// Cuts `switches` routers into `n` contiguous ranges of (nearly) equal size.
 pub(super) fn cut(switches: usize, n: usize, radix: usize, vcs: usize) -> Vec<Part> {
-    let n = n.clamp(1, (switches / MIN_ROUTERS).max(1));
+    let n = n.clamp(1, (switches / MIN_ROUTERS).clamp(1, 1024));
     (0..n)
-        .map(|i| Part {
-            lo: switches * i / n,
-            work: Work::new(radix, vcs),
-            log: Log::default(),
-            result: Ok(()),
+        .map(|i| {
+            let (lo, hi) = (switches * i / n, switches * (i + 1) / n);
+            Part {
+                lo,
+                hi,
+                work: Work::new(hi - lo, radix, vcs),
+                log: Log::default(),
+                result: Ok(()),
+            }
         })
         .collect()
 }
@@ -117,6 +122,10 @@ pub(super) fn step_parallel<R: Routing + Sync + ?Sized>(
     match parts {
         [] => {}
         [p] => {
+            debug_assert!(
+                (r.lo, r.hi) == (p.lo, p.hi),
+                "partition and routers disagree"
+            );
             let mut r = r;
             let mut fx = Deferred {
                 packets,

@@ -16,8 +16,8 @@ use jumpnet_core::routing::{Hop, PacketState, Routing};
 
 use super::allocator::{Request, Scratch, Shape};
 use super::config::SimConfig;
-use super::engine::{InVc, SimError, VcState};
-use super::network::{Event, Fabric, PortKind, Slot};
+use super::engine::{FastDiv, InVc, SimError, VcState};
+use super::network::{Event, Fabric, Flit, PortKind, Slot};
 use super::terminal::Packet;
 
 /// Everything a router step reads and nobody writes during the router phase.
@@ -40,8 +40,14 @@ pub(super) struct Shared<'a, R: ?Sized> {
     pub port_vc: &'a [(u16, u8)],
     /// Current cycle.
     pub now: u64,
-    /// Active-router bit set (bit `s` set iff router `s` holds flits).
-    pub active: &'a [u64],
+    /// Cycles from a head flit's / a body flit's arrival to its switch allocation.
+    pub head_delay: u64,
+    pub body_delay: u64,
+    /// Input VC (or output VC) → router.
+    pub router_of: FastDiv,
+    /// The channel events due this cycle (each partition delivers the flits and credits
+    /// of its routers).
+    pub due: &'a [Event],
 }
 
 /// The mutable state of routers `lo..hi`: the slices of the engine's per-router,
@@ -106,9 +112,13 @@ impl<'a> Routers<'a> {
     }
 }
 
-/// Per-step scratch and the counters a router phase accumulates.
+/// A range of routers' active set and deliveries, per-step scratch and the counters a
+/// router phase accumulates.
 #[derive(Debug)]
 pub(super) struct Work {
+    /// Bit `s - lo` set iff router `s` of the range holds flits (the routers a cycle
+    /// visits, ascending).
+    active: Vec<u64>,
     reqs: Vec<Request>,
     wins: Vec<Request>,
     scratch: Scratch,
@@ -119,9 +129,10 @@ pub(super) struct Work {
 }
 
 impl Work {
-    /// Scratch for routers of `radix` ports and `vcs` VCs.
-    pub fn new(radix: usize, vcs: usize) -> Self {
+    /// State of `routers` routers of `radix` ports and `vcs` VCs.
+    pub fn new(routers: usize, radix: usize, vcs: usize) -> Self {
         Work {
+            active: vec![0; routers.div_ceil(64)],
             reqs: Vec::with_capacity(radix * vcs),
             wins: Vec::with_capacity(radix),
             scratch: Scratch::new(radix),
@@ -144,31 +155,38 @@ pub(super) trait Effects {
     fn push(&mut self, at: u64, ev: Event);
 }
 
-/// Steps the active routers of `r` (ascending) whose wake-up cycle has come.
+/// The router phase of the routers of `r`: delivers their flits and credits due now
+/// (`sh.due`), then steps the active routers (ascending) whose wake-up cycle has come.
 pub(super) fn step_routers<R: Routing + ?Sized, E: Effects>(
     sh: &Shared<'_, R>,
     r: &mut Routers<'_>,
     work: &mut Work,
     fx: &mut E,
 ) -> Result<(), SimError> {
-    if r.lo == r.hi {
-        return Ok(());
-    }
+    let per = sh.vcs * sh.fabric.radix;
+    // Input (and output) VCs of the range.
+    let (first, end) = ((r.lo * per) as u32, (r.hi * per) as u32);
     let mut cx = Ctx { sh, r, work, fx };
-    let (lo, hi) = (cx.r.lo, cx.r.hi);
-    for w in lo / 64..=(hi - 1) / 64 {
-        let mut bits = sh.active[w];
-        if w == lo / 64 {
-            bits &= u64::MAX << (lo % 64);
+    for ev in sh.due {
+        match *ev {
+            Event::Arrive { iv, flit } if (first..end).contains(&iv) => cx.arrive(iv, flit),
+            Event::Credit { ov } if (first..end).contains(&ov) => cx.credit(ov),
+            _ => {}
         }
-        if w == (hi - 1) / 64 && hi % 64 != 0 {
-            bits &= u64::MAX >> (64 - hi % 64);
-        }
+    }
+    let lo = cx.r.lo;
+    for w in 0..cx.work.active.len() {
+        let mut bits = cx.work.active[w];
         while bits != 0 {
-            let s = w * 64 + bits.trailing_zeros() as usize;
+            let b = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            if cx.r.wake[s - lo] <= sh.now {
-                cx.step(s)?;
+            let ls = w * 64 + b;
+            if cx.r.wake[ls] <= sh.now {
+                cx.step(lo + ls)?;
+                if cx.r.buffered[ls] == 0 {
+                    // Emptied: leaves the active set.
+                    cx.work.active[w] &= !(1 << b);
+                }
             }
         }
     }
@@ -184,6 +202,52 @@ struct Ctx<'x, 's, 'a, R: ?Sized, E> {
 }
 
 impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
+    /// Flit `flit` enters input VC `iv` (global index) of one of the routers.
+    fn arrive(&mut self, iv: u32, flit: Flit) {
+        let sh = self.sh;
+        let r = &mut *self.r;
+        let per = sh.vcs * sh.fabric.radix;
+        let s = sh.router_of.div(iv) as usize;
+        let ls = s - r.lo;
+        let li = iv as usize - s * per;
+        let iv = ls * per + li;
+        let delay = if flit.seq == 0 {
+            sh.head_delay
+        } else {
+            sh.body_delay
+        };
+        let l = usize::from(r.ivs[iv].len);
+        if l >= sh.buf {
+            self.work.violations += 1;
+            return;
+        }
+        // head < buf and l < buf: one conditional subtraction instead of a division.
+        let mut pos = usize::from(r.ivs[iv].head) + l;
+        if pos >= sh.buf {
+            pos -= sh.buf;
+        }
+        let ready = sh.now + delay;
+        r.slots[iv * sh.buf + pos] = Slot { ready, flit };
+        if l == 0 {
+            r.ivs[iv].fready = ready;
+        }
+        r.ivs[iv].len += 1;
+        r.nonempty[ls * sh.words + li / 64] |= 1 << (li % 64);
+        r.wake[ls] = r.wake[ls].min(ready);
+        r.buffered[ls] += 1;
+        self.work.active[ls / 64] |= 1 << (ls % 64);
+    }
+
+    /// A credit returns to output VC `ov` (global index) of one of the routers.
+    fn credit(&mut self, ov: u32) {
+        let base = self.r.lo * self.sh.fabric.radix * self.sh.vcs;
+        let c = &mut self.r.credits[ov as usize - base];
+        *c += 1;
+        if *c > self.sh.cfg.vc_buf_size {
+            self.work.violations += 1;
+        }
+    }
+
     /// One cycle of router `s`: route, allocate VCs, allocate the switch, traverse.
     fn step(&mut self, s: usize) -> Result<(), SimError> {
         let sh = self.sh;
