@@ -514,17 +514,22 @@ impl<'r> State<'r> {
             ptrs: self.arb.pointers_mut(),
         };
         match (self.parts.as_mut_slice(), self.sync_routing) {
-            ([p], _) | ([p, ..], None) => {
+            ([p], _) => {
                 let mut fx = Direct {
                     packets: &mut self.packets,
                     wheel: &mut self.wheel,
                 };
                 router::step_routers(&shared!(self.routing), &mut r, &mut p.work, &mut fx)?;
             }
-            ([], None) => {}
+            ([], _) => {}
             (parts, Some(sync)) => {
                 partition::step_parallel(&shared!(sync), &self.packets, r, parts);
                 partition::apply(parts, &mut self.packets, &mut self.wheel)?;
+            }
+            (_, None) => {
+                return Err(SimError::Config(
+                    "several router partitions need a routing shareable between threads".into(),
+                ))
             }
         }
         self.wheel
