@@ -1,12 +1,16 @@
 //! Router phase on several threads (issue 9 "Speed"): the routers are cut into contiguous
-//! ranges (partitions); in the router phase of a cycle every partition steps its active
-//! routers on its own thread (rayon), touching only its routers' slices of the engine's
-//! arrays. Whatever reaches outside — channel events, packet routing state, hop counts — goes
-//! to the partition's log, and the engine applies the logs partition by partition after the
-//! phase. Channel and credit latencies are ≥ 1 cycle, so nothing a router does in a cycle is
-//! seen by another router in the same cycle, and the routers step in ascending order in
-//! every partition: the logs in partition order are exactly what one thread produces, and
-//! results are identical, byte for byte, for every number of threads.
+//! ranges (partitions); in the router phase of a cycle every partition, on its own thread
+//! (rayon), first delivers the flits and credits due to its routers this cycle (it picks
+//! them from the cycle's events by index range) and then steps its active routers,
+//! touching only its routers' slices of the engine's arrays and its own active set.
+//! Whatever reaches outside — channel events, packet routing state, hop counts — goes to the
+//! partition's log, and the engine applies the logs partition by partition after the phase
+//! (the cycle boundary). Channel and credit latencies are ≥ 1 cycle, so nothing a router
+//! does in a cycle is seen by another router in the same cycle; deliveries to different
+//! input VCs commute; and the routers step in ascending order in every partition: the logs
+//! in partition order are exactly what one thread produces, and results are identical,
+//! byte for byte, for every number of threads. No `unsafe`: the ranges are disjoint
+//! `split_at_mut` slices.
 //!
 //! The exception is UGAL-G, which reads the credits of other routers of the group while
 //! deciding; its networks keep one partition.
@@ -18,7 +22,7 @@ use super::network::{Event, Wheel};
 use super::router::{step_routers, Effects, Routers, Shared, Work};
 use super::terminal::Packet;
 
-/// Smallest number of routers worth a partition of its own.
+/// Smallest number of routers of a partition.
 pub(super) const MIN_ROUTERS: usize = 1;
 
 /// What a partition's router phase does outside its routers, applied after the phase.
