@@ -1,8 +1,10 @@
 //! Criterion benchmarks of the simulator engine (issue 9 "Speed"): router-cycles/s (the
 //! criterion throughput: switches × simulated cycles per run) on one core for an 8×8 and a
 //! 32×32 torus at 0.1 and 0.4 flits/node/cycle and a 16×16×16 torus at 0.1, dateline DOR,
-//! uniform traffic, the `booksim` preset with 2 VCs and 4-flit packets. Flit-hops/s are
-//! printed once per case (flits carried by network channels per wall-clock second).
+//! uniform traffic, the `booksim` preset with 2 VCs and 4-flit packets; and the 32×32 torus
+//! at 0.4 with its routers stepped on 2 threads (`run_parallel`, the speed-up of one large
+//! simulation on every core). Flit-hops/s are printed once per case (flits carried by
+//! network channels per wall-clock second).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -11,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jumpnet::build::network::OwnedNetwork;
 use jumpnet::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
 use jumpnet::build::topology::TopologySpec;
-use jumpnet::sim::{run, SimConfig};
+use jumpnet::sim::{run_parallel, SimConfig};
 use jumpnet_core::topology::Topology;
 
 fn config(rate: f64, cycles: u32) -> SimConfig {
@@ -29,17 +31,18 @@ fn config(rate: f64, cycles: u32) -> SimConfig {
 }
 
 fn bench(c: &mut Criterion) {
-    let cases: [(&str, f64, u32); 5] = [
-        ("8,8", 0.1, 20_000),
-        ("8,8", 0.4, 20_000),
-        ("32,32", 0.1, 2_000),
-        ("32,32", 0.4, 2_000),
-        ("16,16,16", 0.1, 200),
+    let cases: [(&str, f64, u32, usize); 6] = [
+        ("8,8", 0.1, 20_000, 1),
+        ("8,8", 0.4, 20_000, 1),
+        ("32,32", 0.1, 2_000, 1),
+        ("32,32", 0.4, 2_000, 1),
+        ("32,32", 0.4, 2_000, 2),
+        ("16,16,16", 0.1, 200, 1),
     ];
     let mut g = c.benchmark_group("sim");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(5));
-    for (k, rate, cycles) in cases {
+    for (k, rate, cycles, threads) in cases {
         let words = vec!["torus".to_string(), format!("k={k}")];
         let spec = TopologySpec::parse(&words).expect("torus spec");
         let owned = OwnedNetwork::build(&spec).expect("torus");
@@ -56,7 +59,7 @@ fn bench(c: &mut Criterion) {
         // Flit-hops/s of one run, printed for the note (network-channel flits per cycle of
         // the measured period, times all cycles of the run).
         let t = Instant::now();
-        let res = run(&net, routing.as_ref(), &cfg).expect("sim");
+        let res = run_parallel(&net, routing.as_ref(), &cfg, threads).expect("sim");
         let secs = t.elapsed().as_secs_f64();
         let hops: f64 = res
             .channel_utilisation
@@ -66,14 +69,18 @@ fn bench(c: &mut Criterion) {
             .map(|(u, _)| u * res.cycles as f64)
             .sum();
         eprintln!(
-            "sim torus k={k} rate={rate}: {:.2e} router-cycles/s, {:.2e} flit-hops/s, accepted {:.3}",
+            "sim torus k={k} rate={rate} threads={threads}: {:.2e} router-cycles/s, {:.2e} flit-hops/s, accepted {:.3}",
             (routers * res.cycles) as f64 / secs,
             hops / secs,
             res.accepted
         );
         g.throughput(Throughput::Elements(routers * res.cycles));
-        g.bench_function(format!("torus_{k}_rate_{rate}"), |b| {
-            b.iter(|| black_box(run(&net, routing.as_ref(), &cfg).expect("sim")))
+        let name = match threads {
+            1 => format!("torus_{k}_rate_{rate}"),
+            t => format!("torus_{k}_rate_{rate}_threads_{t}"),
+        };
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(run_parallel(&net, routing.as_ref(), &cfg, threads).expect("sim")))
         });
     }
     g.finish();

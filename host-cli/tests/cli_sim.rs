@@ -646,3 +646,37 @@ fn dragonfly_ugal_runs_from_the_cli_and_from_a_booksim_file() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(json(&out)["routing"], "df-ugal-l");
 }
+
+#[test]
+fn threads_give_byte_identical_json() {
+    let run = |threads: &str| {
+        let mut args = vec![
+            "sim",
+            "torus",
+            "k=6,6",
+            "--algo",
+            "dor-dateline",
+            "num_vcs=2",
+            "packet_size=4",
+            "rate_in_flits=true",
+            "rate=0.4",
+            "seed=11",
+            "--json",
+            "-q",
+            "--threads",
+            threads,
+        ];
+        args.extend(SHORT);
+        let (code, out, err) = jumpnet(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let one = run("1");
+    assert!(
+        json(&one)["packets_delivered"].as_u64().unwrap() > 1000,
+        "{one}"
+    );
+    for threads in ["2", "3", "0"] {
+        assert_eq!(run(threads), one, "--threads {threads}");
+    }
+}

@@ -219,7 +219,7 @@ pub fn build<'a>(
     net: &'a Network<'a>,
     opts: &RouteOptions,
     store: &'a mut RouteStore,
-) -> Result<(Box<dyn Routing + 'a>, RoutingInfo)> {
+) -> Result<(Box<dyn Routing + Sync + 'a>, RoutingInfo)> {
     let fam = net.family().name();
     let wrong = |what: &str| {
         anyhow!(
@@ -231,7 +231,7 @@ pub fn build<'a>(
         algorithm: opts.algo.name(),
         ..Default::default()
     };
-    let routing: Box<dyn Routing + 'a> = match (opts.algo, net) {
+    let routing: Box<dyn Routing + Sync + 'a> = match (opts.algo, net) {
         (RouteAlgo::Minimal, _) => {
             let dm = distance_matrix(net, &mut store.dist, &mut store.queue)?;
             Box::new(MinimalRouting::new(net, dm)?)

@@ -17,100 +17,215 @@ pub struct Request {
 
 const NONE: u16 = u16::MAX;
 
+/// Round-robin distance of `i` from pointer `ptr` among `n` (both `< n`: pointers are
+/// always stored reduced).
 #[inline]
 fn dist(i: u16, ptr: u16, n: u16) -> u16 {
-    (i + n - ptr % n) % n
+    let d = i + n - ptr;
+    if d >= n {
+        d - n
+    } else {
+        d
+    }
+}
+
+/// Whether no two of `reqs` share an input or an output (ports `< 64`).
+#[inline]
+fn all_distinct(reqs: &[Request]) -> bool {
+    let (mut ins, mut outs) = (0u64, 0u64);
+    for q in reqs {
+        let (i, o) = (1u64 << q.input, 1u64 << q.output);
+        if ins & i != 0 || outs & o != 0 {
+            return false;
+        }
+        ins |= i;
+        outs |= o;
+    }
+    true
+}
+
+/// `(i + 1) mod n` for `i < n`.
+#[inline]
+fn succ(i: u16, n: u16) -> u16 {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
+    }
+}
+
+/// Scratch space of one allocation (one router at a time): per port the granted input and
+/// the picked VC / output, `NONE` between allocations.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    grant: Vec<u16>,
+    pick: Vec<u16>,
+}
+
+impl Scratch {
+    /// Scratch for routers of `radix` ports.
+    pub fn new(radix: usize) -> Self {
+        Scratch {
+            grant: vec![NONE; radix],
+            pick: vec![NONE; radix],
+        }
+    }
+}
+
+/// Kind and shape of the allocators of one network.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Allocator kind.
+    pub kind: Allocator,
+    /// Ports per router.
+    pub radix: u16,
+    /// VCs per port.
+    pub vcs: u8,
+}
+
+impl Shape {
+    /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]).
+    pub fn pointers(&self) -> usize {
+        3 * usize::from(self.radix)
+    }
 }
 
 /// Round-robin pointers and scratch space of one allocator kind for a router of `radix`
 /// ports and `vcs` VCs.
 #[derive(Debug)]
 pub struct Arbiters {
-    kind: Allocator,
-    radix: u16,
-    vcs: u8,
-    /// Per router and input port: VC pointer (input-first) / output pointer (iSLIP accept).
-    in_ptr: Vec<u16>,
-    /// Per router and output port: input pointer.
-    out_ptr: Vec<u16>,
-    /// Per router and input port: VC pointer for iSLIP's VC choice.
-    vc_ptr: Vec<u8>,
-    grant: Vec<u16>,
-    pick: Vec<u16>,
+    shape: Shape,
+    /// Per router, [`Shape::pointers`] entries: per input port the VC pointer
+    /// (input-first) / output pointer (iSLIP accept), per output port the input pointer,
+    /// per input port the VC pointer of iSLIP's VC choice.
+    ptrs: Vec<u16>,
+    scratch: Scratch,
 }
 
 impl Arbiters {
     /// Pointers for `switches` routers.
     pub fn new(kind: Allocator, switches: usize, radix: usize, vcs: u8) -> Self {
-        Arbiters {
+        let shape = Shape {
             kind,
             radix: radix as u16,
             vcs,
-            in_ptr: vec![0; switches * radix],
-            out_ptr: vec![0; switches * radix],
-            vc_ptr: vec![0; switches * radix],
-            grant: vec![NONE; radix],
-            pick: vec![NONE; radix],
+        };
+        Arbiters {
+            shape,
+            ptrs: vec![0; switches * shape.pointers()],
+            scratch: Scratch::new(radix),
         }
+    }
+
+    /// Kind and shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Every router's pointers (router `s` at `s · shape().pointers()`).
+    pub fn pointers_mut(&mut self) -> &mut [u16] {
+        &mut self.ptrs
     }
 
     /// Matches `reqs` of router `s` (every input at most once, every output at most once);
     /// the winners are written to `out`.
     pub fn allocate(&mut self, s: usize, reqs: &[Request], out: &mut Vec<Request>) {
+        let n = self.shape.pointers();
+        let ptrs = &mut self.ptrs[s * n..(s + 1) * n];
+        if self.shape.allocate(ptrs, &mut self.scratch, reqs, out) {
+            out.clear();
+            out.extend_from_slice(reqs);
+        }
+    }
+}
+
+impl Shape {
+    /// Matches `reqs` of the router whose pointers are `ptrs` (every input at most once,
+    /// every output at most once). Returns `true` when every request wins (`out` is then
+    /// left untouched); else the winners are written to `out`.
+    #[inline]
+    pub fn allocate(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut Scratch,
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) -> bool {
+        let r = self.radix;
+        if !(r <= 64 && all_distinct(reqs)) {
+            self.allocate_conflicts(ptrs, scratch, reqs, out);
+            return false;
+        }
+        // Every input and every output requested once (the common case at low load): both
+        // allocators grant every request, pointers as in `allocate_conflicts`.
+        let ru = usize::from(r);
+        let v = u16::from(self.vcs);
+        let (in_ptr, rest) = ptrs.split_at_mut(ru);
+        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
+        for q in reqs {
+            let i = q.input as usize;
+            out_ptr[q.output as usize] = succ(q.input, r);
+            match self.kind {
+                Allocator::SeparableInputFirst => {
+                    in_ptr[i] = succ(u16::from(q.vc), v);
+                }
+                Allocator::Islip => {
+                    in_ptr[i] = succ(q.output, r);
+                    vc_ptr[i] = succ(u16::from(q.vc), v);
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Shape::allocate`] when some input or output is requested more than once (or the
+    /// radix exceeds 64): the allocator's stages; the winners are written to `out`.
+    #[inline(never)]
+    fn allocate_conflicts(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut Scratch,
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) {
         out.clear();
         if reqs.is_empty() {
             return;
         }
         let r = self.radix;
-        let base = s * r as usize;
+        let ru = usize::from(r);
+        let (in_ptr, rest) = ptrs.split_at_mut(ru);
+        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
+        let Scratch { grant, pick } = scratch;
         let v = u16::from(self.vcs);
-        if let [q] = reqs {
-            // One request (the common case at low load): granted, pointers as below.
-            out.push(*q);
-            let i = base + q.input as usize;
-            self.out_ptr[base + q.output as usize] = (q.input + 1) % r;
-            match self.kind {
-                Allocator::SeparableInputFirst => {
-                    self.in_ptr[i] = (u16::from(q.vc) + 1) % v;
-                }
-                Allocator::Islip => {
-                    self.in_ptr[i] = (q.output + 1) % r;
-                    self.vc_ptr[i] = ((u16::from(q.vc) + 1) % v) as u8;
-                }
-            }
-            return;
-        }
         match self.kind {
             Allocator::SeparableInputFirst => {
                 // Input stage: each input picks its VC closest to its VC pointer.
                 for q in reqs {
                     let i = q.input as usize;
-                    let cur = self.pick[i];
-                    let d = dist(u16::from(q.vc), self.in_ptr[base + i], v);
-                    if cur == NONE || d < dist(cur, self.in_ptr[base + i], v) {
-                        self.pick[i] = u16::from(q.vc);
+                    let cur = pick[i];
+                    let d = dist(u16::from(q.vc), in_ptr[i], v);
+                    if cur == NONE || d < dist(cur, in_ptr[i], v) {
+                        pick[i] = u16::from(q.vc);
                     }
                 }
                 // Output stage: each output grants the input closest to its pointer.
                 for q in reqs {
-                    if self.pick[q.input as usize] != u16::from(q.vc) {
+                    if pick[q.input as usize] != u16::from(q.vc) {
                         continue;
                     }
                     let o = q.output as usize;
-                    let cur = self.grant[o];
-                    if cur == NONE
-                        || dist(q.input, self.out_ptr[base + o], r)
-                            < dist(cur, self.out_ptr[base + o], r)
-                    {
-                        self.grant[o] = q.input;
+                    let cur = grant[o];
+                    if cur == NONE || dist(q.input, out_ptr[o], r) < dist(cur, out_ptr[o], r) {
+                        grant[o] = q.input;
                     }
                 }
                 for q in reqs {
                     let o = q.output as usize;
-                    if self.grant[o] == q.input && self.pick[q.input as usize] == u16::from(q.vc) {
+                    if grant[o] == q.input && pick[q.input as usize] == u16::from(q.vc) {
                         out.push(*q);
-                        self.out_ptr[base + o] = (q.input + 1) % r;
-                        self.in_ptr[base + q.input as usize] = (u16::from(q.vc) + 1) % v;
+                        out_ptr[o] = succ(q.input, r);
+                        in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
                     }
                 }
             }
@@ -118,35 +233,30 @@ impl Arbiters {
                 // Grant: each output grants the requesting input closest to its pointer.
                 for q in reqs {
                     let o = q.output as usize;
-                    let cur = self.grant[o];
-                    if cur == NONE
-                        || dist(q.input, self.out_ptr[base + o], r)
-                            < dist(cur, self.out_ptr[base + o], r)
-                    {
-                        self.grant[o] = q.input;
+                    let cur = grant[o];
+                    if cur == NONE || dist(q.input, out_ptr[o], r) < dist(cur, out_ptr[o], r) {
+                        grant[o] = q.input;
                     }
                 }
                 // Accept: each input accepts the granting output closest to its pointer.
                 for q in reqs {
                     let (i, o) = (q.input as usize, q.output);
-                    if self.grant[o as usize] != q.input {
+                    if grant[o as usize] != q.input {
                         continue;
                     }
-                    let cur = self.pick[i];
-                    if cur == NONE
-                        || dist(o, self.in_ptr[base + i], r) < dist(cur, self.in_ptr[base + i], r)
-                    {
-                        self.pick[i] = o;
+                    let cur = pick[i];
+                    if cur == NONE || dist(o, in_ptr[i], r) < dist(cur, in_ptr[i], r) {
+                        pick[i] = o;
                     }
                 }
                 // VC of the accepted output: closest to the input's VC pointer.
                 let first = out.len();
                 for q in reqs {
                     let i = q.input as usize;
-                    if self.pick[i] != q.output || self.grant[q.output as usize] != q.input {
+                    if pick[i] != q.output || grant[q.output as usize] != q.input {
                         continue;
                     }
-                    let p = u16::from(self.vc_ptr[base + i]);
+                    let p = vc_ptr[i];
                     match out[first..].iter_mut().find(|w| w.input == q.input) {
                         Some(w) => {
                             if dist(u16::from(q.vc), p, v) < dist(u16::from(w.vc), p, v) {
@@ -158,15 +268,15 @@ impl Arbiters {
                 }
                 for w in out.iter() {
                     let i = w.input as usize;
-                    self.out_ptr[base + w.output as usize] = (w.input + 1) % r;
-                    self.in_ptr[base + i] = (w.output + 1) % r;
-                    self.vc_ptr[base + i] = ((u16::from(w.vc) + 1) % v) as u8;
+                    out_ptr[w.output as usize] = succ(w.input, r);
+                    in_ptr[i] = succ(w.output, r);
+                    vc_ptr[i] = succ(u16::from(w.vc), v);
                 }
             }
         }
         for q in reqs {
-            self.grant[q.output as usize] = NONE;
-            self.pick[q.input as usize] = NONE;
+            grant[q.output as usize] = NONE;
+            pick[q.input as usize] = NONE;
         }
     }
 }
@@ -189,6 +299,24 @@ mod tests {
             assert_eq!(out, [rq(0, 0, 3), rq(2, 1, 1)], "{kind:?}");
             a.allocate(0, &reqs, &mut out);
             assert!(out.contains(&rq(1, 0, 3)), "{kind:?} rotates");
+        }
+    }
+
+    #[test]
+    fn distinct_requests_are_all_granted_and_move_the_pointers() {
+        for kind in [Allocator::SeparableInputFirst, Allocator::Islip] {
+            let mut a = Arbiters::new(kind, 2, 4, 2);
+            let mut out = Vec::new();
+            let reqs = [rq(2, 1, 0), rq(0, 0, 3), rq(3, 1, 1)];
+            a.allocate(1, &reqs, &mut out);
+            assert_eq!(out, reqs, "{kind:?}");
+            // Output 3 granted input 0: its pointer is at input 1 now, so of inputs 0 and
+            // 1 it grants 1; router 0's pointers did not move, so there it grants 0.
+            let conflict = [rq(0, 0, 3), rq(1, 0, 3)];
+            a.allocate(1, &conflict, &mut out);
+            assert_eq!(out, [rq(1, 0, 3)], "{kind:?}");
+            a.allocate(0, &conflict, &mut out);
+            assert_eq!(out, [rq(0, 0, 3)], "{kind:?}");
         }
     }
 

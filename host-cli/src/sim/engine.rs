@@ -4,14 +4,16 @@
 //! due, create packets, inject from terminals, step the active routers. Only routers holding
 //! flits and terminals with packets are visited.
 
-use jumpnet_core::routing::dragonfly::ugal::DragonflyUgal;
+use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::Network;
 
-use super::allocator::{Arbiters, Request};
+use super::allocator::Arbiters;
 use super::config::{Injection, SimConfig};
-use super::network::{Event, Fabric, Flit, PortKind, Slot, Wheel};
-use super::stats::{ClassUtilisation, Histogram, SimResult};
+use super::network::{Event, Fabric, Flit, Slot, Wheel};
+use super::partition::{self, Direct, Part};
+use super::router::{self, Routers, Shared};
+use super::stats::Histogram;
 use super::terminal::{Packet, Pending, Terminal, NO_TAG};
 use super::traffic::Driver;
 
@@ -34,6 +36,40 @@ impl std::fmt::Display for SimError {
 }
 
 impl std::error::Error for SimError {}
+
+/// Division of `u32`s by a fixed divisor with a multiplication (Lemire, Kaser and Kurz,
+/// "Faster remainder by direct computation", 2019: `⌊n/d⌋ = ⌊M·n / 2⁶⁴⌋` with
+/// `M = ⌈2⁶⁴/d⌉`, exact for every 32-bit `n` and `d ≥ 2`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FastDiv {
+    m: u64,
+    d: u32,
+}
+
+impl FastDiv {
+    /// Divider by `d` (`d ≥ 1`).
+    pub(super) fn new(d: u32) -> Self {
+        let d = d.max(1);
+        FastDiv {
+            m: if d == 1 {
+                0
+            } else {
+                u64::MAX / u64::from(d) + 1
+            },
+            d,
+        }
+    }
+
+    /// `n / d`.
+    #[inline]
+    pub(super) fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((u128::from(self.m) * u128::from(n)) >> 64) as u32
+        }
+    }
+}
 
 /// Per-input-VC route state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,6 +101,8 @@ pub(super) struct State<'r> {
     pub cfg: SimConfig,
     pub fabric: Fabric,
     pub routing: &'r dyn Routing,
+    /// The same routing, shareable between threads (set by [`State::set_threads`]).
+    pub sync_routing: Option<&'r (dyn Routing + Sync)>,
     /// `routing.ugal()`, looked up once.
     pub ugal: Option<&'r DragonflyUgal<'r>>,
     /// Physical VCs per channel.
@@ -90,11 +128,19 @@ pub(super) struct State<'r> {
     /// Per router: first cycle at which a step can change anything (a front flit becomes
     /// ready, or a ready flit was blocked); routers sleep until then.
     pub wake: Vec<u64>,
-    pub in_active: Vec<bool>,
-    pub active: Vec<u32>,
     pub arb: Arbiters,
-    pub reqs: Vec<Request>,
-    pub wins: Vec<Request>,
+    /// Router partitions (one per thread; [`State::set_threads`]).
+    pub parts: Vec<Part>,
+    /// The wheel's events of the current cycle (taken in `deliver_events`, given back
+    /// after the router phase).
+    pub due: Vec<Event>,
+    /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
+    pub port_vc: Vec<(u16, u8)>,
+    /// Input VC → router (division by `radix · vcs`).
+    pub router_of: FastDiv,
+    /// Cycles from a head flit's / a body flit's arrival to its switch allocation.
+    pub head_delay: u64,
+    pub body_delay: u64,
     // Terminals and packets.
     pub terms: Vec<Terminal>,
     pub active_terms: Vec<u32>,
@@ -178,6 +224,7 @@ impl<'r> State<'r> {
         Ok(State {
             cfg: cfg.clone(),
             routing,
+            sync_routing: None,
             ugal: routing.ugal(),
             vcs,
             rvcs,
@@ -190,11 +237,17 @@ impl<'r> State<'r> {
             nonempty: vec![0; switches * words],
             words,
             wake: vec![0; switches],
-            in_active: vec![false; switches],
-            active: Vec::with_capacity(switches),
+            due: Vec::new(),
             arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
-            reqs: Vec::with_capacity(radix * vcs),
-            wins: Vec::with_capacity(radix),
+            parts: partition::cut(switches, 1, radix, vcs),
+            port_vc: (0..radix * vcs)
+                .map(|li| ((li / vcs) as u16, (li % vcs) as u8))
+                .collect(),
+            router_of: FastDiv::new((radix * vcs) as u32),
+            head_delay: u64::from(cfg.routing_delay)
+                + u64::from(cfg.vc_alloc_delay)
+                + u64::from(cfg.sw_alloc_delay),
+            body_delay: u64::from(cfg.sw_alloc_delay),
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
             packets: Vec::with_capacity(1024),
@@ -250,20 +303,15 @@ impl<'r> State<'r> {
         }
     }
 
+    /// Takes the events due now and delivers ejections and terminal credits; the flits and
+    /// credits for routers are delivered in the router phase, by each router's partition.
     fn deliver_events(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let evs = self.wheel.take(now);
         for ev in &evs {
             match *ev {
-                Event::Arrive { iv, flit } => self.arrive(iv as usize, flit),
+                Event::Arrive { .. } | Event::Credit { .. } => {}
                 Event::Eject { term, flit } => self.eject(term, flit),
-                Event::Credit { ov } => {
-                    let c = &mut self.credits[ov as usize];
-                    *c += 1;
-                    if *c > self.cfg.vc_buf_size {
-                        self.violations += 1;
-                    }
-                }
                 Event::TermCredit { term, vc } => {
                     self.terms[term as usize].credits[usize::from(vc)] += 1;
                     let t = &mut self.terms[term as usize];
@@ -274,47 +322,8 @@ impl<'r> State<'r> {
                 }
             }
         }
-        self.wheel.give_back(now, evs);
+        self.due = evs;
         Ok(())
-    }
-
-    fn arrive(&mut self, iv: usize, flit: Flit) {
-        let c = &self.cfg;
-        let delay = if flit.seq == 0 {
-            u64::from(c.routing_delay) + u64::from(c.vc_alloc_delay) + u64::from(c.sw_alloc_delay)
-        } else {
-            u64::from(c.sw_alloc_delay)
-        };
-        let l = usize::from(self.ivs[iv].len);
-        if l >= self.buf {
-            self.violations += 1;
-            return;
-        }
-        // head < buf and l < buf: one conditional subtraction instead of a division.
-        let mut pos = usize::from(self.ivs[iv].head) + l;
-        if pos >= self.buf {
-            pos -= self.buf;
-        }
-        let slot = iv * self.buf + pos;
-        self.slots[slot] = Slot {
-            ready: self.now + delay,
-            flit,
-        };
-        if l == 0 {
-            self.ivs[iv].fready = self.now + delay;
-        }
-        self.ivs[iv].len += 1;
-        let per = self.vcs * self.fabric.radix;
-        // 32-bit division (input-VC indices are u32).
-        let s = (iv as u32 / per as u32) as usize;
-        let li = iv - s * per;
-        self.nonempty[s * self.words + li / 64] |= 1 << (li % 64);
-        self.wake[s] = self.wake[s].min(self.now + delay);
-        self.buffered[s] += 1;
-        if !self.in_active[s] {
-            self.in_active[s] = true;
-            self.active.push(s as u32);
-        }
     }
 
     fn eject(&mut self, term: u32, flit: Flit) {
@@ -453,23 +462,82 @@ impl<'r> State<'r> {
         best as u8
     }
 
+    /// Steps the routers on `threads` threads (router partitions, `sim::partition`): the
+    /// statistics are the same for every `threads`. UGAL-G networks keep one partition (its
+    /// decisions read other routers' credits). Call before the first cycle.
+    pub(super) fn set_threads(&mut self, routing: &'r (dyn Routing + Sync), threads: usize) {
+        let global = self.ugal.is_some_and(|u| u.mode() == UgalMode::Global);
+        let n = if global { 1 } else { threads };
+        self.sync_routing = Some(routing);
+        self.parts = partition::cut(
+            self.fabric.switches as usize,
+            n,
+            self.fabric.radix,
+            self.vcs,
+        );
+    }
+
     fn step_routers(&mut self) -> Result<(), SimError> {
-        let mut i = 0;
-        while i < self.active.len() {
-            let s = self.active[i] as usize;
-            if self.wake[s] <= self.now {
-                self.step_router(s)?;
-            }
-            i += 1;
+        let shape = self.arb.shape();
+        macro_rules! shared {
+            ($routing:expr) => {
+                Shared {
+                    fabric: &self.fabric,
+                    cfg: &self.cfg,
+                    routing: $routing,
+                    ugal: self.ugal,
+                    vcs: self.vcs,
+                    rvcs: self.rvcs,
+                    buf: self.buf,
+                    words: self.words,
+                    shape,
+                    port_vc: &self.port_vc,
+                    now: self.now,
+                    head_delay: self.head_delay,
+                    body_delay: self.body_delay,
+                    router_of: self.router_of,
+                    due: &self.due,
+                }
+            };
         }
-        let mut k = 0;
-        while k < self.active.len() {
-            let s = self.active[k] as usize;
-            if self.buffered[s] == 0 {
-                self.in_active[s] = false;
-                self.active.swap_remove(k);
-            } else {
-                k += 1;
+        let mut r = Routers {
+            lo: 0,
+            hi: self.fabric.switches as usize,
+            ivs: &mut self.ivs,
+            slots: &mut self.slots,
+            credits: &mut self.credits,
+            busy: &mut self.busy,
+            buffered: &mut self.buffered,
+            nonempty: &mut self.nonempty,
+            wake: &mut self.wake,
+            channel_flits: &mut self.channel_flits,
+            ptrs: self.arb.pointers_mut(),
+        };
+        match (self.parts.as_mut_slice(), self.sync_routing) {
+            ([p], _) => {
+                let mut fx = Direct {
+                    packets: &mut self.packets,
+                    wheel: &mut self.wheel,
+                };
+                router::step_routers(&shared!(self.routing), &mut r, &mut p.work, &mut fx)?;
+            }
+            ([], _) => {}
+            (parts, Some(sync)) => {
+                partition::step_parallel(&shared!(sync), &self.packets, r, parts);
+                partition::apply(parts, &mut self.packets, &mut self.wheel)?;
+            }
+            (_, None) => {
+                return Err(SimError::Config(
+                    "several router partitions need a routing shareable between threads".into(),
+                ))
+            }
+        }
+        self.wheel
+            .give_back(self.now, std::mem::take(&mut self.due));
+        for p in &mut self.parts {
+            self.violations += std::mem::take(&mut p.work.violations);
+            if std::mem::take(&mut p.work.moved) {
+                self.last_progress = self.now;
             }
         }
         Ok(())
@@ -538,276 +606,11 @@ impl State<'_> {
 
     /// End of a run that lasts until its last packet is delivered (batch, trace): the
     /// cycle of the last ejection, or the watchdog's cycle after a deadlock.
-    fn delivered_end(&self, deadlock: bool) -> Counters {
+    pub(super) fn delivered_end(&self, deadlock: bool) -> Counters {
         let mut c = self.counters();
         if !deadlock {
             c.cycle = self.last_eject;
         }
         c
-    }
-}
-
-/// Runs the explicit packets `trace` (`(src, dst, created cycle)`, any order) instead of
-/// synthetic traffic, until all are delivered (or a deadlock); every packet is measured.
-/// Used for zero-load checks and by drivers of message traces. The measurement window is
-/// the whole run: `measured_cycles = cycles` = the cycle of the last ejection (or of the
-/// watchdog).
-pub fn run_trace(
-    net: &Network<'_>,
-    routing: &dyn Routing,
-    cfg: &SimConfig,
-    trace: &[(u32, u32, u64)],
-) -> Result<SimResult, SimError> {
-    let mut c = cfg.clone();
-    c.injection = Injection::Batch;
-    c.batch_size = 0;
-    let mut order: Vec<usize> = (0..trace.len()).collect();
-    order.sort_by_key(|&i| (trace[i].2, i));
-    let mut st = State::new(net, routing, &c)?;
-    st.measuring = true;
-    let start = st.zero_counters();
-    let n = st.fabric.terminals;
-    let mut next = 0;
-    let mut deadlock = None;
-    while next < order.len() || st.measured_outstanding > 0 {
-        while next < order.len() && trace[order[next]].2 <= st.now {
-            let (s, d, _) = trace[order[next]];
-            if s >= n || d >= n || s == d {
-                return Err(SimError::Config(format!("bad trace packet {s}→{d}")));
-            }
-            st.create(s, d);
-            next += 1;
-        }
-        st.cycle()?;
-        if st.stuck() {
-            deadlock = Some(st.deadlock_report());
-            break;
-        }
-    }
-    let end = st.delivered_end(deadlock.is_some());
-    let outcome = Outcome {
-        cycles: end.cycle,
-        samples: 1,
-        saturated: false,
-        deadlock,
-    };
-    Ok(st.finish(&c, &start, &end, outcome))
-}
-
-/// Runs one simulation of `cfg` on `net` with `routing` (every routing decision is a call to
-/// `routing`). Returns the statistics; a deadlock stops the run and is reported in
-/// [`SimResult::deadlock`].
-///
-/// Measurement window: batch runs measure the whole run (`measured_cycles = cycles` = the
-/// cycle of the last ejection); Bernoulli runs measure the sample periods. A deadlock during
-/// the measurement ends the window at the watchdog's cycle; a deadlock during the warm-up
-/// (before any measurement) makes the window the whole run so far (`measured_cycles =
-/// cycles`, offered and accepted over all cycles run, no latency samples).
-pub fn run(
-    net: &Network<'_>,
-    routing: &dyn Routing,
-    cfg: &SimConfig,
-) -> Result<SimResult, SimError> {
-    let mut st = State::new(net, routing, cfg)?;
-    let period = u64::from(cfg.sample_period);
-    let mut deadlock = None;
-    let mut samples = 0u32;
-    let mut saturated = false;
-    let mut start: Option<Counters> = None;
-    let mut end: Option<Counters> = None;
-    if cfg.injection == Injection::Batch {
-        st.measuring = true;
-        start = Some(st.zero_counters());
-        // Every packet draws its own destination (terminal-major order).
-        for t in 0..st.fabric.terminals {
-            for _ in 0..cfg.batch_size {
-                let d = st.driver.dest(t);
-                if d != t {
-                    st.create(t, d);
-                }
-            }
-        }
-        while st.measured_outstanding > 0 {
-            st.cycle()?;
-            if st.stuck() {
-                deadlock = Some(st.deadlock_report());
-                break;
-            }
-        }
-        end = Some(st.delivered_end(deadlock.is_some()));
-        samples = 1;
-    } else {
-        // Warm-up.
-        'run: {
-            for _ in 0..u64::from(cfg.warmup_periods) * period {
-                st.cycle()?;
-                if st.stuck() {
-                    deadlock = Some(st.deadlock_report());
-                    break 'run;
-                }
-            }
-            if cfg.warmup_periods == 0 {
-                // BookSim2: without fixed warm-up periods, warm up until the mean latency of
-                // successive periods changes by less than `warmup_thres` (at most
-                // `max_samples` periods).
-                let mut prev: Option<f64> = None;
-                for _ in 0..cfg.max_samples {
-                    st.warm_sum = 0;
-                    st.warm_n = 0;
-                    for _ in 0..period {
-                        st.cycle()?;
-                        if st.stuck() {
-                            deadlock = Some(st.deadlock_report());
-                            break 'run;
-                        }
-                    }
-                    let mean = st.warm_sum as f64 / st.warm_n.max(1) as f64;
-                    if mean > cfg.latency_thres {
-                        break;
-                    }
-                    if let Some(p) = prev {
-                        if p > 0.0 && ((mean - p) / p).abs() < cfg.warmup_thres {
-                            break;
-                        }
-                    }
-                    prev = Some(mean);
-                }
-            }
-            st.measuring = true;
-            start = Some(st.counters());
-            let mut prev: Option<f64> = None;
-            while samples < cfg.max_samples.max(1) {
-                st.sample_sum = 0;
-                st.sample_n = 0;
-                for _ in 0..period {
-                    st.cycle()?;
-                    if st.stuck() {
-                        deadlock = Some(st.deadlock_report());
-                        break 'run;
-                    }
-                }
-                samples += 1;
-                let mean = if st.sample_n == 0 {
-                    0.0
-                } else {
-                    st.sample_sum as f64 / st.sample_n as f64
-                };
-                if mean > cfg.latency_thres {
-                    saturated = true;
-                    break;
-                }
-                if let Some(p) = prev {
-                    if p > 0.0 && ((mean - p) / p).abs() < cfg.stopping_thres {
-                        break;
-                    }
-                }
-                prev = Some(mean);
-            }
-            st.measuring = false;
-            end = Some(st.counters());
-            // Drain measured packets (not when saturated: they may never arrive).
-            if cfg.drain && !saturated {
-                let limit = st.now + 100 * period.max(1000);
-                while st.measured_outstanding > 0 && st.now < limit {
-                    st.cycle()?;
-                    if st.stuck() {
-                        deadlock = Some(st.deadlock_report());
-                        break;
-                    }
-                }
-                if st.measured_outstanding > 0 {
-                    saturated = true;
-                }
-            }
-        }
-    }
-    // A deadlock before the measurement: the window is the whole run; during it: the
-    // window ends at the watchdog's cycle.
-    let start = start.unwrap_or_else(|| st.zero_counters());
-    let end = end.unwrap_or_else(|| st.counters());
-    let cycles = if cfg.injection == Injection::Batch {
-        end.cycle
-    } else {
-        st.now
-    };
-    let outcome = Outcome {
-        cycles,
-        samples,
-        saturated,
-        deadlock,
-    };
-    Ok(st.finish(cfg, &start, &end, outcome))
-}
-
-impl State<'_> {
-    /// Statistics of the run so far.
-    pub(super) fn finish(
-        &self,
-        cfg: &SimConfig,
-        start: &Counters,
-        end: &Counters,
-        outcome: Outcome,
-    ) -> SimResult {
-        let Outcome {
-            cycles,
-            samples,
-            mut saturated,
-            deadlock,
-        } = outcome;
-        let st = self;
-        let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
-        let nodes = f64::from(st.fabric.terminals);
-        let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
-        let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
-        if cfg.injection == Injection::Bernoulli && accepted < 0.9 * offered {
-            saturated = true;
-        }
-        let channel_utilisation: Vec<f64> = end
-            .channels
-            .iter()
-            .zip(&start.channels)
-            .map(|(&e, &s)| (e - s) as f64 / mcycles as f64)
-            .collect();
-        let mut class_utilisation: Vec<ClassUtilisation> = st
-            .fabric
-            .class_names
-            .iter()
-            .map(|c| ClassUtilisation {
-                class: c.clone(),
-                channels: 0,
-                utilisation: 0.0,
-            })
-            .collect();
-        for (i, kind) in st.fabric.ports.iter().enumerate() {
-            if *kind == PortKind::Unconnected {
-                continue;
-            }
-            let c = &mut class_utilisation[usize::from(st.fabric.class[i])];
-            c.channels += 1;
-            c.utilisation += channel_utilisation[i];
-        }
-        for c in &mut class_utilisation {
-            if c.channels > 0 {
-                c.utilisation /= c.channels as f64;
-            }
-        }
-        SimResult {
-            packet_latency: st.plat.summary(),
-            network_latency: st.nlat.summary(),
-            flit_latency: st.flat.summary(),
-            hops: st.hops.summary(),
-            offered,
-            accepted,
-            channel_utilisation,
-            class_utilisation,
-            saturated,
-            samples,
-            cycles,
-            measured_cycles: mcycles,
-            packets_delivered: st.total_packets,
-            flits_delivered: st.total_flits,
-            conservation_errors: st.violations,
-            deadlock,
-        }
     }
 }

@@ -21,6 +21,8 @@ pub mod config_file;
 pub mod engine;
 pub mod network;
 pub mod nic_engine;
+mod partition;
+pub mod phases;
 pub mod router;
 pub mod stats;
 pub mod sweep;
@@ -32,12 +34,15 @@ pub mod watchdog;
 #[cfg(test)]
 mod collective_tests;
 #[cfg(test)]
+mod parallel_tests;
+#[cfg(test)]
 mod tests;
 
 pub use collective::{
     run_collective, run_collective_with, CollectiveError, CollectiveResult, NicConfig,
 };
 pub use config::{Allocator, Injection, Pattern, SimConfig, SimConfigError};
-pub use engine::{run, run_trace, SimError};
+pub use engine::SimError;
 pub use nic_engine::{ActionObserver, NicEngine, RunHooks};
+pub use phases::{run, run_parallel, run_trace};
 pub use stats::{DeadlockReport, Histogram, LatencyStats, SimResult, WaitingChannel};

@@ -10,7 +10,11 @@ use crate::build::network::OwnedNetwork;
 use crate::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
 use crate::build::topology::TopologySpec;
 
-fn with_net<T>(words: &str, algo: RouteAlgo, f: impl FnOnce(&Network<'_>, &dyn Routing) -> T) -> T {
+pub(super) fn with_net<T>(
+    words: &str,
+    algo: RouteAlgo,
+    f: impl FnOnce(&Network<'_>, &(dyn Routing + Sync)) -> T,
+) -> T {
     let w: Vec<String> = words.split_whitespace().map(String::from).collect();
     let spec = TopologySpec::parse(&w).unwrap();
     let owned = OwnedNetwork::build(&spec).unwrap();
@@ -129,7 +133,7 @@ fn ga_four_packets_of_eight_flits_to_a_neighbour_take_34_cycles() {
     });
 }
 
-fn bernoulli(rate: f64, l: u16) -> SimConfig {
+pub(super) fn bernoulli(rate: f64, l: u16) -> SimConfig {
     let mut c = SimConfig::booksim();
     c.num_vcs = 2;
     c.packet_size = l;
@@ -170,7 +174,7 @@ fn torus_8x8_dateline_saturates_under_uniform() {
     });
 }
 
-fn heavy(num_vcs: u8) -> SimConfig {
+pub(super) fn heavy(num_vcs: u8) -> SimConfig {
     let mut c = bernoulli(0.8, 8);
     c.num_vcs = num_vcs;
     c.vc_buf_size = 2;
@@ -509,4 +513,15 @@ fn golden_loaded_torus_run_is_bit_identical() {
         assert_eq!(res.hops.mean, 4.041754533951919);
         assert_eq!((res.offered, res.accepted), (0.296375, 0.29696875));
     });
+}
+
+#[test]
+fn fast_division_matches_integer_division() {
+    let ns = (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, (1 << 31) - 1, 123_456_789]);
+    for d in [1u32, 2, 3, 5, 7, 10, 12, 40, 64, 97, 1000, 65_535, u32::MAX] {
+        let f = super::engine::FastDiv::new(d);
+        for n in ns.clone() {
+            assert_eq!(f.div(n), n / d, "{n} / {d}");
+        }
+    }
 }
