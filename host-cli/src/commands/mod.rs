@@ -29,6 +29,7 @@ pub mod sched;
 pub mod sim;
 pub mod sim_collective;
 pub mod sweep;
+pub mod sweep_collective;
 pub mod topo;
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
@@ -83,7 +84,8 @@ pub enum Command {
     /// exit status 1 on deadlock.
     Sim(sim::SimArgs),
     /// Simulations over the injection rate (or any simulator key) on all cores, stopping at
-    /// saturation; --shard i/N and `sweep merge` for cluster job arrays.
+    /// saturation; --shard i/N and `sweep merge` for cluster job arrays; with --collective,
+    /// collective makespans over message size, mapping, algorithm, routing, background.
     Sweep(sweep::SweepArgs),
 }
 

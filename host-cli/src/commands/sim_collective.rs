@@ -12,13 +12,15 @@ use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
 use crate::build::bytes::parse_size;
+use crate::build::duration::{parse_span, Span};
 use crate::build::network::OwnedNetwork;
 use crate::build::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
 use crate::build::routing::{self, RouteStore};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::commands::sim::Setup;
 use crate::io::output::{Render, Section};
-use crate::sim::collective::{run_collective, CollectiveResult, NicConfig};
+use crate::sim::background::BackgroundConfig;
+use crate::sim::collective::{run_collective_with_background, CollectiveResult, NicConfig};
 use crate::sim::config::SimConfig;
 
 /// Rank → terminal placements of `--mapping`.
@@ -95,6 +97,28 @@ pub struct CollectiveArgs {
     /// Skip the data-flow check.
     #[arg(long)]
     pub no_check: bool,
+    /// Background traffic on the terminals the collective does not use: mean inter-arrival
+    /// time per terminal, as a time (`100us`, at the clock of --link-gbps) or in cycles
+    /// (`5000`). Messages go to random other unused terminals ([DF-BC]: 100us, 1 KiB).
+    #[arg(long, value_name = "TIME|CYCLES", value_parser = parse_span)]
+    pub background_mean: Option<Span>,
+    /// Bytes per background message.
+    #[arg(long, default_value = "1KiB", value_parser = parse_size)]
+    pub background_bytes: u64,
+    /// Seed of the background traffic.
+    #[arg(long, default_value_t = 1)]
+    pub background_seed: u64,
+}
+
+impl CollectiveArgs {
+    /// The background traffic of these arguments at `clock_ghz`, if any.
+    pub fn background(&self, clock_ghz: f64) -> Option<BackgroundConfig> {
+        self.background_mean.map(|m| BackgroundConfig {
+            mean_cycles: m.cycles(clock_ghz),
+            bytes: self.background_bytes,
+            seed: self.background_seed,
+        })
+    }
 }
 
 /// Result of `jumpnet sim --collective`.
@@ -253,9 +277,18 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
         allow_redundant: sched.allow_redundant,
     };
     let s = sched.schedule()?;
+    let background = args.background(nic.clock_ghz());
     let started = std::time::Instant::now();
-    let result = run_collective(&net, r.as_ref(), &setup.config, &nic, &s, &terminals)
-        .map_err(|e| anyhow!("{e}"))?;
+    let result = run_collective_with_background(
+        &net,
+        r.as_ref(),
+        &setup.config,
+        &nic,
+        &s,
+        &terminals,
+        background.as_ref(),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
     Ok(CollectiveReport {
         topology: setup.topology.to_string(),
         routing: info.algorithm,
@@ -293,6 +326,10 @@ impl Render for CollectiveReport {
             .kv("messages", r.messages)
             .kv("packets", r.packets)
             .kv("flits", r.flits)
+            .kv(
+                "hops_mean (router to router)",
+                format!("{:.3}", r.hops_mean),
+            )
             .kv(
                 "data_flow",
                 if r.data_checked {
@@ -333,6 +370,24 @@ impl Render for CollectiveReport {
                 m.delivered.to_string(),
             ]);
         }
-        vec![s, fin, util, cp]
+        let mut out = vec![s, fin, util, cp];
+        if let Some(b) = &r.background {
+            let mut bg =
+                Section::key_values("background traffic (terminals outside the collective)");
+            bg.kv("terminals", b.terminals)
+                .kv(
+                    "mean inter-arrival (cycles)",
+                    format!("{:.1}", b.mean_cycles),
+                )
+                .kv("bytes per message", b.bytes)
+                .kv("messages sent", b.messages_sent)
+                .kv("messages delivered", b.messages_delivered)
+                .kv("latency mean (cycles)", format!("{:.1}", b.latency.mean))
+                .kv("latency p50 (cycles)", b.latency.p50)
+                .kv("latency p99 (cycles)", b.latency.p99)
+                .kv("latency max (cycles)", b.latency.max);
+            out.push(bg);
+        }
+        out
     }
 }

@@ -44,6 +44,7 @@ use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
+use super::background::{is_background, Background, BackgroundConfig, BackgroundStats};
 use super::config::{Injection, SimConfig};
 use super::engine::{SimError, State};
 use super::stats::{ClassUtilisation, DeadlockReport};
@@ -172,6 +173,14 @@ pub struct CollectiveResult {
     pub data_checked: bool,
     /// Engine conservation errors (must be 0).
     pub conservation_errors: u64,
+    /// Mean router-to-router hops of the collective's packets.
+    pub hops_mean: f64,
+    /// Per rank: blocks delivered to it (with repetitions).
+    pub received_blocks: Vec<u64>,
+    /// Per rank: redundant block deliveries (data-flow check only; else 0).
+    pub redundant_blocks: Vec<u64>,
+    /// Background traffic, when it ran ([`super::background`]).
+    pub background: Option<BackgroundStats>,
 }
 
 /// Why a collective run failed.
@@ -319,6 +328,20 @@ pub fn run_collective<S: Schedule>(
     schedule: &S,
     terminals: &[u32],
 ) -> Result<CollectiveResult, CollectiveError> {
+    run_collective_with_background(net, routing, cfg, nic, schedule, terminals, None)
+}
+
+/// [`run_collective`] with optional background traffic on the terminals the collective
+/// does not use ([`super::background`]).
+pub fn run_collective_with_background<S: Schedule>(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    nic: &NicConfig,
+    schedule: &S,
+    terminals: &[u32],
+    background: Option<&BackgroundConfig>,
+) -> Result<CollectiveResult, CollectiveError> {
     let n = schedule.ranks();
     let nu = n as usize;
     if terminals.len() != nu {
@@ -343,6 +366,16 @@ pub fn run_collective<S: Schedule>(
     st.measuring = true;
     let layout = schedule.layout();
     let mut progs = Programs::load(schedule)?;
+    let mut bg = match background {
+        Some(b) => {
+            let np = nic.packets(b.bytes, c.packet_size);
+            Some(
+                np.and_then(|np| Background::new(b, &used, np))
+                    .map_err(CollectiveError::Config)?,
+            )
+        }
+        None => None,
+    };
 
     let sizes = CheckSizes::of(schedule);
     let mut state_words = vec![0u64; if nic.check_data { sizes.state_words } else { 0 }];
@@ -374,6 +407,8 @@ pub fn run_collective<S: Schedule>(
     let mut in_flight = 0u64;
     let mut packets = 0u64;
     let mut redundant = 0u64;
+    let mut received_blocks = vec![0u64; nu];
+    let mut redundant_blocks = vec![0u64; nu];
 
     loop {
         let now = st.now;
@@ -443,8 +478,11 @@ pub fn run_collective<S: Schedule>(
                         let m = &mut msgs[id as usize];
                         m.rec.delivered = now;
                         deliveries[ru].push((now, id));
+                        received_blocks[ru] += u64::from(blocks.count(layout.slots));
                         if let Some(f) = flow.as_mut() {
-                            redundant += f.deliver(r, op, blocks, reduce, &mut m.payload)?;
+                            let extra = f.deliver(r, op, blocks, reduce, &mut m.payload)?;
+                            redundant += extra;
+                            redundant_blocks[ru] += extra;
                             m.payload = Vec::new();
                         }
                         finish[ru] = now;
@@ -488,6 +526,9 @@ pub fn run_collective<S: Schedule>(
             }
             packets += m.packets;
         }
+        if let Some(b) = bg.as_mut() {
+            b.inject(&mut st, now);
+        }
         if ndone == nu && in_flight == 0 && sendq.is_empty() {
             break;
         }
@@ -509,6 +550,12 @@ pub fn run_collective<S: Schedule>(
         // 4. Arrivals.
         let log = std::mem::take(&mut st.tail_log);
         for &(id, e) in &log {
+            if is_background(id) {
+                if let Some(b) = bg.as_mut() {
+                    b.on_tail(id, e);
+                }
+                continue;
+            }
             let m = &mut msgs[id as usize];
             m.remaining -= 1;
             if m.remaining > 0 {
@@ -564,6 +611,10 @@ pub fn run_collective<S: Schedule>(
         redundant,
         data_checked: nic.check_data,
         conservation_errors: sim.conservation_errors,
+        hops_mean: sim.hops.mean,
+        received_blocks,
+        redundant_blocks,
+        background: bg.as_ref().map(Background::stats),
     })
 }
 

@@ -12,6 +12,7 @@
 //! ([`sweep`]).
 
 pub mod allocator;
+pub mod background;
 pub mod booksim;
 pub mod collective;
 pub mod config;
@@ -30,7 +31,10 @@ mod collective_tests;
 #[cfg(test)]
 mod tests;
 
-pub use collective::{run_collective, CollectiveError, CollectiveResult, NicConfig};
+pub use background::{BackgroundConfig, BackgroundStats};
+pub use collective::{
+    run_collective, run_collective_with_background, CollectiveError, CollectiveResult, NicConfig,
+};
 pub use config::{Allocator, Injection, Pattern, SimConfig, SimConfigError};
 pub use engine::{run, run_trace, SimError};
 pub use stats::{DeadlockReport, Histogram, LatencyStats, SimResult, WaitingChannel};
