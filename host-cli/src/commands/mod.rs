@@ -28,6 +28,7 @@ pub mod route;
 pub mod sched;
 pub mod sim;
 pub mod sim_collective;
+pub mod study;
 pub mod sweep;
 pub mod sweep_collective;
 pub mod topo;
@@ -87,6 +88,13 @@ pub enum Command {
     /// saturation; --shard i/N and `sweep merge` for cluster job arrays; with --collective,
     /// collective makespans over message size, mapping, algorithm, routing, background.
     Sweep(sweep::SweepArgs),
+    /// The seeds' simulated studies: Dragonfly broadcasts ([DF-BC] B3), Galaxyfly
+    /// all-to-all ([GF-A2A] E1/E2), with the papers' claims checked.
+    Study {
+        /// Which study.
+        #[command(subcommand)]
+        action: study::StudyAction,
+    },
 }
 
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
@@ -100,5 +108,6 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Device { action } => device::run(action),
         Command::Sim(args) => sim::run(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Study { action } => study::run(action),
     }
 }

@@ -32,8 +32,12 @@ pub enum Mapping {
     Consecutive,
     /// Ring-consecutive nodes (one terminal per switch).
     Ring,
-    /// Distinct random nodes (seeded; topology-aware algorithms: a random job).
+    /// Distinct random nodes (seeded; topology-aware algorithms: a random job, ranks in
+    /// ascending terminal order).
     Random,
+    /// As random, in a random rank order (topology-aware algorithms: the same job as
+    /// random with shuffled ranks; elsewhere the same as random).
+    RandomOrder,
     /// BFS tree from a random root.
     Tree,
     /// Stride n/m (m a power of two).
@@ -199,9 +203,12 @@ fn place(
         return Ok(p);
     }
     if let Some(t) = &sched.terminals {
-        if !matches!(args.mapping, Mapping::Consecutive | Mapping::Random) {
+        if !matches!(
+            args.mapping,
+            Mapping::Consecutive | Mapping::Random | Mapping::RandomOrder
+        ) {
             bail!(
-                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive or random, or --permutation FILE)",
+                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive, random or random-order, or --permutation FILE)",
                 format!("{:?}", args.mapping).to_lowercase(),
                 sched.description
             );
@@ -211,7 +218,9 @@ fn place(
     let strategy = match args.mapping {
         Mapping::Consecutive => return Ok((0..n).collect()),
         Mapping::Ring => MapStrategy::Ring,
-        Mapping::Random | Mapping::TwoOpt | Mapping::Anneal => MapStrategy::Random,
+        Mapping::Random | Mapping::RandomOrder | Mapping::TwoOpt | Mapping::Anneal => {
+            MapStrategy::Random
+        }
         Mapping::Tree => MapStrategy::Tree,
         Mapping::Circulant => MapStrategy::Circulant,
     };
@@ -255,10 +264,10 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
         root: args.root,
         bytes: args.msg,
         elem_bytes: args.elem_bytes,
-        placement: if args.mapping == Mapping::Random {
-            JobPlacement::Random
-        } else {
-            JobPlacement::Consecutive
+        placement: match args.mapping {
+            Mapping::Random => JobPlacement::Random,
+            Mapping::RandomOrder => JobPlacement::RandomOrder,
+            _ => JobPlacement::Consecutive,
         },
         seed: args.map_seed,
     };
