@@ -191,3 +191,8 @@ pub fn run_sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
         records: records?,
     })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "sweep_collective_tests.rs"]
+mod tests;

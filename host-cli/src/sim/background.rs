@@ -38,6 +38,12 @@ pub fn is_background(tag: u32) -> bool {
     tag != super::terminal::NO_TAG && tag & BACKGROUND_TAG != 0
 }
 
+/// An exponentially distributed gap of mean `mean`: `−mean · ln(1 − u)`, `u` uniform in
+/// `[0, 1)` (inverse-transform sampling; `1 − u > 0`, so the gap is finite).
+pub fn exponential_gap(rng: &mut Rng, mean: f64) -> f64 {
+    -mean * (1.0 - rng.unit_f64()).ln()
+}
+
 /// Background traffic parameters.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BackgroundConfig {
@@ -126,12 +132,8 @@ impl Background {
         Ok(bg)
     }
 
-    fn gap(&mut self) -> f64 {
-        -self.cfg.mean_cycles * (1.0 - self.rng.unit_f64()).ln()
-    }
-
     fn schedule_next(&mut self, i: usize) {
-        let t = self.next_time[i] + self.gap();
+        let t = self.next_time[i] + exponential_gap(&mut self.rng, self.cfg.mean_cycles);
         self.next_time[i] = t;
         self.due.push(Reverse((t.ceil() as u64, i as u32)));
     }
@@ -189,3 +191,8 @@ impl Background {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "background_tests.rs"]
+mod tests;

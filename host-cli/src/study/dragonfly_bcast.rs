@@ -457,3 +457,8 @@ impl Render for Study {
         vec![self.table(), claims_section(&self.claims)]
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "dragonfly_bcast_tests.rs"]
+mod tests;

@@ -442,3 +442,8 @@ impl Study {
         Ok(())
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "galaxyfly_a2a_tests.rs"]
+mod tests;
