@@ -14,12 +14,12 @@ pub enum Span {
     Seconds(f64),
 }
 
-/// Units after the number, with their factor to seconds (`None`: cycles).
+/// Units after the number, with the number of them in a second (`None`: cycles).
 const UNITS: [(&str, Option<f64>); 6] = [
     ("cycles", None),
-    ("ns", Some(1e-9)),
-    ("us", Some(1e-6)),
-    ("ms", Some(1e-3)),
+    ("ns", Some(1e9)),
+    ("us", Some(1e6)),
+    ("ms", Some(1e3)),
     ("s", Some(1.0)),
     ("", None),
 ];
@@ -55,7 +55,7 @@ pub fn parse_span(text: &str) -> Result<Span, String> {
         .unwrap_or(s.len());
     let (number, unit) = s.split_at(split);
     let forms = "a positive number of cycles (5000, 5000cycles) or a time with ns/us/ms/s (100us)";
-    let Some(&(_, factor)) = UNITS.iter().find(|(u, _)| *u == unit.trim()) else {
+    let Some(&(_, per_second)) = UNITS.iter().find(|(u, _)| *u == unit.trim()) else {
         return Err(format!(
             "'{text}' is not a time span: unknown unit '{unit}'; give {forms}"
         ));
@@ -65,8 +65,9 @@ pub fn parse_span(text: &str) -> Result<Span, String> {
         .ok()
         .filter(|v: &f64| v.is_finite() && *v > 0.0)
         .ok_or_else(|| format!("'{text}' is not a time span: give {forms}"))?;
-    Ok(match factor {
-        Some(f) => Span::Seconds(v * f),
+    // Dividing by an exact power of ten rounds once: `100us` is the double nearest 1e-4.
+    Ok(match per_second {
+        Some(d) => Span::Seconds(v / d),
         None => Span::Cycles(v),
     })
 }

@@ -103,6 +103,6 @@ fn sweep_points_are_single_runs() {
     }
     let csv = res.to_csv();
     assert_eq!(csv.lines().count(), 5);
-    assert!(csv.starts_with("point,msg,collective,ranks,makespan_cycles"));
+    assert!(csv.starts_with("point,msg,collective,job_ranks,makespan_cycles"));
     assert!(res.makespan_svg().contains("<svg"));
 }

@@ -25,7 +25,7 @@
 //! * RouterTime is not reproduced (it needs per-block receipt times).
 //!
 //! The paper prints its times as µs; they agree with ours when read as ns (SFATA within
-//! ~15 % in every cell), so the table shows the printed values ÷ 1000 beside ours in µs
+//! 16 % in every cell), so the table shows the printed values ÷ 1000 beside ours in µs
 //! ([`PaperRow`] keeps them as printed).
 
 use anyhow::{bail, Result};

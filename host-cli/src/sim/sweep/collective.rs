@@ -163,7 +163,7 @@ impl CollectiveSweepResult {
         let mut headers: Vec<&str> = vec!["point"];
         headers.extend(self.axes.iter().map(|a| a.key.as_str()));
         headers.extend([
-            "ranks",
+            "job_ranks",
             "makespan_cycles",
             "makespan_seconds",
             "finish_mean",
