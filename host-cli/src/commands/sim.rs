@@ -377,7 +377,7 @@ pub fn run(args: SimArgs) -> Result<u8> {
     }
     if args.collective.collective.is_some() {
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
-        let report = crate::commands::sim_collective::simulate(&setup, &args.collective);
+        let report = crate::commands::sim_collective::simulate_compared(&setup, &args.collective);
         spinner.finish();
         output::print(&report?, args.format.format())?;
         return Ok(0);

@@ -146,6 +146,9 @@ pub struct CollectiveReport {
     pub nic: NicConfig,
     /// Wall-clock seconds of the simulation.
     pub wall_seconds: f64,
+    /// Makespan of the same run without background traffic (`jumpnet sim` with
+    /// `--background-mean` runs both), cycles.
+    pub makespan_without_background: Option<u64>,
     /// The result.
     #[serde(flatten)]
     pub result: CollectiveResult,
@@ -312,8 +315,23 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
         config: setup.config.clone(),
         nic,
         wall_seconds: started.elapsed().as_secs_f64(),
+        makespan_without_background: None,
         result,
     })
+}
+
+/// [`simulate`], and with background traffic also the same run without it, so the report
+/// gives the makespan with and without background.
+pub fn simulate_compared(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport> {
+    let mut report = simulate(setup, args)?;
+    if args.background_mean.is_some() {
+        let quiet = CollectiveArgs {
+            background_mean: None,
+            ..args.clone()
+        };
+        report.makespan_without_background = Some(simulate(setup, &quiet)?.result.makespan_cycles);
+    }
+    Ok(report)
 }
 
 impl Render for CollectiveReport {
@@ -389,6 +407,11 @@ impl Render for CollectiveReport {
                     format!("{:.1}", b.mean_cycles),
                 )
                 .kv("bytes per message", b.bytes)
+                .kv(
+                    "collective makespan without background (cycles)",
+                    self.makespan_without_background
+                        .map_or("not run".to_string(), |m| m.to_string()),
+                )
                 .kv("messages sent", b.messages_sent)
                 .kv("messages delivered", b.messages_delivered)
                 .kv("latency mean (cycles)", format!("{:.1}", b.latency.mean))

@@ -87,3 +87,20 @@ fn claims_on_the_papers_tables() {
     assert!(!verdict(&c, "SFATA AvgTime, MaxTime and MinTime below"));
     assert!(verdict(&c, "MinTime grows"));
 }
+
+/// E1 on all five configurations of Tables 3–4: 100 % exactly, SFATA without redundancy.
+#[test]
+fn every_configuration_delivers_every_packet() {
+    let study = run(&CONFIGS, 0, || {}).unwrap();
+    assert_eq!(study.rows.len(), 10);
+    for r in &study.rows {
+        let n = u64::from(r.n * r.q * r.a);
+        assert_eq!(u64::from(r.routers), n, "{r:?}");
+        assert_eq!(r.complete_routers, r.routers, "{r:?}");
+        assert_eq!(r.min_held, n, "{r:?}");
+        assert_eq!(r.packets, n * (n - 1) + r.redundant, "{r:?}");
+        if r.algorithm == "sfata" {
+            assert_eq!(r.redundant, 0, "{r:?}");
+        }
+    }
+}
