@@ -129,3 +129,30 @@ fn small_study_runs() {
         .filter(|r| r.background == "500")
         .all(|r| r.background_latency.is_some()));
 }
+
+fn hops_rows(tree: [f64; 3]) -> Vec<Row> {
+    let mut recs = Vec::new();
+    for (routing, h) in ["df-minimal", "df-valiant", "df-ugal-l"].iter().zip(tree) {
+        for (alg, hops) in [("tree", h), ("llf", 0.3)] {
+            let mut r = record(alg, 512, 1, 100, hops);
+            r.settings[2].1 = routing.to_string();
+            recs.push(r);
+        }
+    }
+    aggregate(&recs)
+}
+
+#[test]
+fn hop_claims_need_the_papers_values_and_order() {
+    // Router hops + 2 terminal links: 4.6 / 6.5 / 5.4 links (the study's random-order run).
+    let near = claims(&hops_rows([2.62, 4.46, 3.40]));
+    assert!(verdict(&near, "TREE hops"));
+    assert!(verdict(&near, "topology-aware"));
+    // Right order, far from 4 / 6 / 5 links (ascending rank order).
+    assert!(!verdict(
+        &claims(&hops_rows([0.64, 0.82, 0.73])),
+        "TREE hops"
+    ));
+    // Near the values, wrong order (adaptive above non-minimal).
+    assert!(!verdict(&claims(&hops_rows([2.0, 3.2, 3.4])), "TREE hops"));
+}
