@@ -25,6 +25,9 @@
 //! (`SimConfig::booksim`); `P` packets back to back add `(P − 1) · L` cycles when credits
 //! do not stall the injection.
 //!
+//! Optional background traffic on the unused terminals ([`super::background`]) shares the
+//! network; its packets carry their own tags and never reach the NICs.
+//!
 //! # Data flow
 //!
 //! Every send snapshots its blocks and every delivery applies them through core's
@@ -366,16 +369,13 @@ pub fn run_collective_with_background<S: Schedule>(
     st.measuring = true;
     let layout = schedule.layout();
     let mut progs = Programs::load(schedule)?;
-    let mut bg = match background {
-        Some(b) => {
-            let np = nic.packets(b.bytes, c.packet_size);
-            Some(
-                np.and_then(|np| Background::new(b, &used, np))
-                    .map_err(CollectiveError::Config)?,
-            )
-        }
-        None => None,
-    };
+    let mut bg = background
+        .map(|b| {
+            nic.packets(b.bytes, c.packet_size)
+                .and_then(|np| Background::new(b, &used, np))
+        })
+        .transpose()
+        .map_err(CollectiveError::Config)?;
 
     let sizes = CheckSizes::of(schedule);
     let mut state_words = vec![0u64; if nic.check_data { sizes.state_words } else { 0 }];

@@ -5,7 +5,8 @@
 //!
 //! Collective traffic ([`collective`], issue 10): every terminal's NIC runs its rank's
 //! `core::exec` program; messages become tagged packets of the same engine
-//! ([`run_collective`]).
+//! ([`run_collective`]); [`background`] adds random traffic on the terminals a collective
+//! does not use ([`run_collective_with_background`]).
 //!
 //! The command line's side lives here too: TOML configuration files ([`config_file`]),
 //! BookSim2 configuration files ([`booksim`]) and sweep planning, sharding and merging
