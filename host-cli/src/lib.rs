@@ -25,6 +25,8 @@
 //!
 //! - [`sim`]: the flit-level, cycle-driven network simulator (engine, statistics, watchdog)
 //!   and its configuration files and sweeps.
+//! - [`study`]: the seeds' simulated studies (Dragonfly broadcasts B3, Galaxyfly
+//!   all-to-all E1/E2) with their paper claims checked.
 //! - [`device`]: device images and transports to devices (QEMU, a fault injector) with a
 //!   retrying client.
 //!
@@ -40,3 +42,4 @@ pub mod distances;
 pub mod hil;
 pub mod io;
 pub mod sim;
+pub mod study;

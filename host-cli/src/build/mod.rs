@@ -7,9 +7,11 @@
 //! - [`routing`]: choosing and building a routing algorithm for a network.
 //! - [`schedule`]: collective send schedules, in rank space or topology-aware.
 //! - [`bytes`]: byte sizes as users write them (`65536`, `1MiB`, `64kB`, `2^20`).
+//! - [`duration`]: time spans as users write them (`100us`, `5000` cycles).
 //! - [`placement`]: process mappings — the job's nodes, rank order and placement optimisation.
 
 pub mod bytes;
+pub mod duration;
 pub mod network;
 pub mod placement;
 pub mod routing;

@@ -104,6 +104,9 @@ pub enum JobPlacement {
     Consecutive,
     /// Ranks on distinct random terminals (seeded), rank order = ascending terminal id.
     Random,
+    /// The terminals of `Random` (same seed, same set) in a random rank order (seeded):
+    /// rank order independent of the topology, as a scheduler that lists nodes randomly.
+    RandomOrder,
 }
 
 /// What to build.
@@ -347,11 +350,15 @@ pub fn place_job(
     }
     Ok(match placement {
         JobPlacement::Consecutive => (0..ranks).collect(),
-        JobPlacement::Random => {
+        JobPlacement::Random | JobPlacement::RandomOrder => {
             let mut all: Vec<u32> = (0..total).collect();
-            Rng::new(seed).shuffle(&mut all);
+            let mut rng = Rng::new(seed);
+            rng.shuffle(&mut all);
             let mut chosen = all[..ranks as usize].to_vec();
             chosen.sort_unstable();
+            if placement == JobPlacement::RandomOrder {
+                rng.shuffle(&mut chosen);
+            }
             chosen
         }
     })

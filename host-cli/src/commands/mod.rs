@@ -30,7 +30,9 @@ pub mod route;
 pub mod sched;
 pub mod sim;
 pub mod sim_collective;
+pub mod study;
 pub mod sweep;
+pub mod sweep_collective;
 pub mod topo;
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.
@@ -85,12 +87,20 @@ pub enum Command {
     /// exit status 1 on deadlock.
     Sim(sim::SimArgs),
     /// Simulations over the injection rate (or any simulator key) on all cores, stopping at
-    /// saturation; --shard i/N and `sweep merge` for cluster job arrays.
+    /// saturation; --shard i/N and `sweep merge` for cluster job arrays; with --collective,
+    /// collective makespans over message size, mapping, algorithm, routing, background.
     Sweep(sweep::SweepArgs),
     /// Hardware in the loop: a collective on the simulator with chosen nodes' NIC engines
     /// on devices (firmware under QEMU) or RTL, traced and compared with the in-process
     /// run; exit status 1 on a divergence.
     Hil(hil::HilArgs),
+    /// The seeds' simulated studies: Dragonfly broadcasts ([DF-BC] B3), Galaxyfly
+    /// all-to-all ([GF-A2A] E1/E2), with the papers' claims checked.
+    Study {
+        /// Which study.
+        #[command(subcommand)]
+        action: study::StudyAction,
+    },
 }
 
 /// Runs the parsed command line; returns the process exit code (errors exit with 2).
@@ -105,5 +115,6 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Sim(args) => sim::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Hil(args) => hil::run(args),
+        Command::Study { action } => study::run(action),
     }
 }

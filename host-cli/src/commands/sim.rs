@@ -390,9 +390,12 @@ pub fn run(args: SimArgs) -> Result<u8> {
     for n in &setup.notes {
         eprintln!("note: {n}");
     }
+    if args.collective.collective.is_none() && args.collective.background_mean.is_some() {
+        bail!("--background-mean adds background traffic to a collective run: give --collective ALGO too");
+    }
     if args.collective.collective.is_some() {
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
-        let report = crate::commands::sim_collective::simulate(&setup, &args.collective);
+        let report = crate::commands::sim_collective::simulate_compared(&setup, &args.collective);
         spinner.finish();
         output::print(&report?, args.format.format())?;
         return Ok(0);

@@ -12,13 +12,15 @@ use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
 use crate::build::bytes::parse_size;
+use crate::build::duration::{parse_span, Span};
 use crate::build::network::OwnedNetwork;
 use crate::build::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
 use crate::build::routing::{self, RouteStore};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::commands::sim::Setup;
 use crate::io::output::{Render, Section};
-use crate::sim::collective::{run_collective, CollectiveResult, NicConfig};
+use crate::sim::background::BackgroundConfig;
+use crate::sim::collective::{run_collective_with_background, CollectiveResult, NicConfig};
 use crate::sim::config::SimConfig;
 
 /// Rank → terminal placements of `--mapping`.
@@ -30,8 +32,12 @@ pub enum Mapping {
     Consecutive,
     /// Ring-consecutive nodes (one terminal per switch).
     Ring,
-    /// Distinct random nodes (seeded; topology-aware algorithms: a random job).
+    /// Distinct random nodes (seeded; topology-aware algorithms: a random job, ranks in
+    /// ascending terminal order).
     Random,
+    /// As random, in a random rank order (topology-aware algorithms: the same job as
+    /// random with shuffled ranks; elsewhere the same as random).
+    RandomOrder,
     /// BFS tree from a random root.
     Tree,
     /// Stride n/m (m a power of two).
@@ -95,6 +101,28 @@ pub struct CollectiveArgs {
     /// Skip the data-flow check.
     #[arg(long)]
     pub no_check: bool,
+    /// Background traffic on the terminals the collective does not use: mean inter-arrival
+    /// time per terminal, as a time (`100us`, at the clock of --link-gbps) or in cycles
+    /// (`5000`). Messages go to random other unused terminals ([DF-BC]: 100us, 1 KiB).
+    #[arg(long, value_name = "TIME|CYCLES", value_parser = parse_span)]
+    pub background_mean: Option<Span>,
+    /// Bytes per background message.
+    #[arg(long, default_value = "1KiB", value_parser = parse_size)]
+    pub background_bytes: u64,
+    /// Seed of the background traffic.
+    #[arg(long, default_value_t = 1)]
+    pub background_seed: u64,
+}
+
+impl CollectiveArgs {
+    /// The background traffic of these arguments at `clock_ghz`, if any.
+    pub fn background(&self, clock_ghz: f64) -> Option<BackgroundConfig> {
+        self.background_mean.map(|m| BackgroundConfig {
+            mean_cycles: m.cycles(clock_ghz),
+            bytes: self.background_bytes,
+            seed: self.background_seed,
+        })
+    }
 }
 
 /// Result of `jumpnet sim --collective`.
@@ -118,6 +146,9 @@ pub struct CollectiveReport {
     pub nic: NicConfig,
     /// Wall-clock seconds of the simulation.
     pub wall_seconds: f64,
+    /// Makespan of the same run without background traffic (`jumpnet sim` with
+    /// `--background-mean` runs both), cycles.
+    pub makespan_without_background: Option<u64>,
     /// The result.
     #[serde(flatten)]
     pub result: CollectiveResult,
@@ -175,9 +206,12 @@ fn place(
         return Ok(p);
     }
     if let Some(t) = &sched.terminals {
-        if !matches!(args.mapping, Mapping::Consecutive | Mapping::Random) {
+        if !matches!(
+            args.mapping,
+            Mapping::Consecutive | Mapping::Random | Mapping::RandomOrder
+        ) {
             bail!(
-                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive or random, or --permutation FILE)",
+                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive, random or random-order, or --permutation FILE)",
                 format!("{:?}", args.mapping).to_lowercase(),
                 sched.description
             );
@@ -187,7 +221,9 @@ fn place(
     let strategy = match args.mapping {
         Mapping::Consecutive => return Ok((0..n).collect()),
         Mapping::Ring => MapStrategy::Ring,
-        Mapping::Random | Mapping::TwoOpt | Mapping::Anneal => MapStrategy::Random,
+        Mapping::Random | Mapping::RandomOrder | Mapping::TwoOpt | Mapping::Anneal => {
+            MapStrategy::Random
+        }
         Mapping::Tree => MapStrategy::Tree,
         Mapping::Circulant => MapStrategy::Circulant,
     };
@@ -248,10 +284,10 @@ pub fn prepare(setup: &Setup, args: &CollectiveArgs) -> Result<PreparedCollectiv
         root: args.root,
         bytes: args.msg,
         elem_bytes: args.elem_bytes,
-        placement: if args.mapping == Mapping::Random {
-            JobPlacement::Random
-        } else {
-            JobPlacement::Consecutive
+        placement: match args.mapping {
+            Mapping::Random => JobPlacement::Random,
+            Mapping::RandomOrder => JobPlacement::RandomOrder,
+            _ => JobPlacement::Consecutive,
         },
         seed: args.map_seed,
     };
@@ -288,9 +324,18 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
     let mut store = RouteStore::default();
     let (r, info) = routing::build(&net, &setup.route, &mut store)?;
     let s = p.sched.schedule()?;
+    let background = args.background(p.nic.clock_ghz());
     let started = std::time::Instant::now();
-    let result = run_collective(&net, r.as_ref(), &setup.config, &p.nic, &s, &p.terminals)
-        .map_err(|e| anyhow!("{e}"))?;
+    let result = run_collective_with_background(
+        &net,
+        r.as_ref(),
+        &setup.config,
+        &p.nic,
+        &s,
+        &p.terminals,
+        background.as_ref(),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
     Ok(CollectiveReport {
         topology: setup.topology.to_string(),
         routing: info.algorithm,
@@ -301,8 +346,23 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
         config: setup.config.clone(),
         nic: p.nic,
         wall_seconds: started.elapsed().as_secs_f64(),
+        makespan_without_background: None,
         result,
     })
+}
+
+/// [`simulate`], and with background traffic also the same run without it, so the report
+/// gives the makespan with and without background.
+pub fn simulate_compared(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport> {
+    let mut report = simulate(setup, args)?;
+    if args.background_mean.is_some() {
+        let quiet = CollectiveArgs {
+            background_mean: None,
+            ..args.clone()
+        };
+        report.makespan_without_background = Some(simulate(setup, &quiet)?.result.makespan_cycles);
+    }
+    Ok(report)
 }
 
 impl Render for CollectiveReport {
@@ -324,6 +384,10 @@ impl Render for CollectiveReport {
             .kv("messages", r.messages)
             .kv("packets", r.packets)
             .kv("flits", r.flits)
+            .kv(
+                "hops_mean (router to router)",
+                format!("{:.3}", r.hops_mean),
+            )
             .kv(
                 "data_flow",
                 if r.data_checked {
@@ -364,6 +428,29 @@ impl Render for CollectiveReport {
                 m.delivered.to_string(),
             ]);
         }
-        vec![s, fin, util, cp]
+        let mut out = vec![s, fin, util, cp];
+        if let Some(b) = &r.background {
+            let mut bg =
+                Section::key_values("background traffic (terminals outside the collective)");
+            bg.kv("terminals", b.terminals)
+                .kv(
+                    "mean inter-arrival (cycles)",
+                    format!("{:.1}", b.mean_cycles),
+                )
+                .kv("bytes per message", b.bytes)
+                .kv(
+                    "collective makespan without background (cycles)",
+                    self.makespan_without_background
+                        .map_or("not run".to_string(), |m| m.to_string()),
+                )
+                .kv("messages sent", b.messages_sent)
+                .kv("messages delivered", b.messages_delivered)
+                .kv("latency mean (cycles)", format!("{:.1}", b.latency.mean))
+                .kv("latency p50 (cycles)", b.latency.p50)
+                .kv("latency p99 (cycles)", b.latency.p99)
+                .kv("latency max (cycles)", b.latency.max);
+            out.push(bg);
+        }
+        out
     }
 }

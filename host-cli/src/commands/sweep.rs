@@ -11,8 +11,11 @@ use crate::build::network::OwnedNetwork;
 use crate::build::routing::{self, RouteStore};
 use crate::commands::args::FormatArgs;
 use crate::commands::sim::SetupArgs;
+use crate::commands::sim_collective::CollectiveArgs;
+use crate::commands::sweep_collective::{self, CollectiveSweep};
 use crate::io::output;
 use crate::io::progress::Progress;
+use crate::sim::sweep::collective::CollectiveSweepResult;
 use crate::sim::sweep::{self, Plan, Queue, Record, Shard, SweepResult};
 
 /// `jumpnet sweep` arguments: either a sweep or `merge`.
@@ -73,6 +76,57 @@ pub struct SweepRunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Collective sweeps: the options of `jumpnet sim --collective` (the base run) plus axes
+    /// `collective=`, `msg=`, `mapping=`, `ranks=`, `map_seed=`, `routing=`, `background=`
+    /// written as words, e.g. `collective=tree,llf msg=256B,1KiB,64KiB`.
+    #[command(flatten)]
+    pub collective: CollectiveArgs,
+}
+
+impl SweepRunArgs {
+    /// Whether this is a collective sweep (`--collective` or a `collective=` word).
+    pub fn is_collective(&self) -> bool {
+        self.collective.collective.is_some()
+            || self
+                .setup
+                .words
+                .iter()
+                .any(|w| sweep_collective::is_collective_word(w))
+    }
+
+    fn threads(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        }
+    }
+}
+
+/// Runs the collective sweep of `args` (library entry of `jumpnet sweep --collective`).
+pub fn sweep_collectives(args: &SweepRunArgs) -> Result<CollectiveSweepResult> {
+    if args.shard.is_some() {
+        bail!("--shard is not supported for collective sweeps yet; run the whole sweep");
+    }
+    let (words, rest): (Vec<String>, Vec<String>) = args
+        .setup
+        .words
+        .iter()
+        .cloned()
+        .partition(|w| sweep_collective::is_collective_word(w));
+    let mut setup_args = args.setup.clone();
+    setup_args.words = rest;
+    let setup = setup_args.resolve(true)?;
+    for n in &setup.notes {
+        eprintln!("note: {n}");
+    }
+    sweep_collective::run_sweep(&CollectiveSweep {
+        setup: &setup,
+        base: &args.collective,
+        words: &words,
+        threads: args.threads(),
+        progress: !args.quiet,
+    })
 }
 
 /// Runs the sweep of `args` and returns its result (library entry of `jumpnet sweep`).
@@ -83,11 +137,7 @@ pub fn sweep(args: &SweepRunArgs) -> Result<SweepResult> {
     }
     let plan = Plan::new(setup.axes.clone())?;
     let selected = plan.select(args.shard).len() as u64;
-    let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        args.threads
-    };
+    let threads = args.threads();
     // Fail on a network or routing that cannot be built before starting the threads.
     {
         let owned = OwnedNetwork::build(&setup.topology)?;
@@ -151,8 +201,14 @@ pub fn run(args: SweepArgs) -> Result<u8> {
         }
         None => {
             let Some(out) = &args.run.out else {
-                bail!("--out DIR is required: the sweep writes results.csv, results.json, latency.svg and throughput.svg there");
+                bail!("--out DIR is required: the sweep writes results.csv, results.json and its charts there");
             };
+            if args.run.is_collective() {
+                let result = sweep_collectives(&args.run)?;
+                result.write(out)?;
+                output::print(&result, args.run.format.format())?;
+                return Ok(0);
+            }
             let result = sweep(&args.run)?;
             result.write(out)?;
             output::print(&result, args.run.format.format())?;

@@ -207,6 +207,7 @@ fn clocked_reference_ranks_run_a_whole_collective() {
             RunHooks {
                 engines,
                 observer: Some(&mut rec),
+                background: None,
             },
         )
         .unwrap();

@@ -265,6 +265,8 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
             timed.programs.push(p);
         }
     }
+    // Background traffic (`--background-mean`) runs the same in both runs.
+    let background = req.collective.background(prepared.nic.clock_ghz());
     let mut reference = Recorder::new(&ranks, None);
     let ref_start = Instant::now();
     let ref_result = run_collective_with(
@@ -277,6 +279,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         RunHooks {
             engines: timed.engines(),
             observer: Some(&mut reference),
+            background: background.as_ref(),
         },
     )
     .map_err(|e| anyhow!("the reference run failed: {e}"))?;
@@ -307,6 +310,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         RunHooks {
             engines,
             observer: Some(&mut recorder),
+            background: background.as_ref(),
         },
     );
     let hil_wall = hil_start.elapsed().as_secs_f64();

@@ -168,6 +168,16 @@ fn table(sec: &Section, out: &mut String) {
     }
 }
 
+/// One section as a CSV document: the header line, then one line per row (no title).
+pub fn section_csv(sec: &Section) -> String {
+    let mut out = String::new();
+    csv_line(&sec.headers, &mut out);
+    for r in &sec.rows {
+        csv_line(r, &mut out);
+    }
+    out
+}
+
 fn csv_line(cells: &[String], out: &mut String) {
     let escaped: Vec<String> = cells
         .iter()

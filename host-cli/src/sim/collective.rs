@@ -25,6 +25,9 @@
 //! (`SimConfig::booksim`); `P` packets back to back add `(P − 1) · L` cycles when credits
 //! do not stall the injection.
 //!
+//! Optional background traffic on the unused terminals ([`super::background`]) shares the
+//! network; its packets carry their own tags and never reach the NICs.
+//!
 //! # Data flow
 //!
 //! Every send snapshots its blocks and every delivery applies them through core's
@@ -41,6 +44,7 @@ use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
+use super::background::{is_background, Background, BackgroundConfig, BackgroundStats};
 use super::config::{Injection, SimConfig};
 use super::engine::{SimError, State};
 use super::nic_engine::{nic_error, CoreEngines, NicError, NicSet, RunHooks};
@@ -170,6 +174,14 @@ pub struct CollectiveResult {
     pub data_checked: bool,
     /// Engine conservation errors (must be 0).
     pub conservation_errors: u64,
+    /// Mean router-to-router hops of the collective's packets.
+    pub hops_mean: f64,
+    /// Per rank: blocks delivered to it (with repetitions).
+    pub received_blocks: Vec<u64>,
+    /// Per rank: redundant block deliveries (data-flow check only; else 0).
+    pub redundant_blocks: Vec<u64>,
+    /// Background traffic, when it ran ([`super::background`]).
+    pub background: Option<BackgroundStats>,
 }
 
 /// Why a collective run failed.
@@ -273,9 +285,27 @@ pub fn run_collective<S: Schedule>(
     )
 }
 
-/// [`run_collective`] with the engines of some ranks replaced and an observer of every
-/// action ([`RunHooks`]). A clocked engine is polled once per cycle while busy (see
-/// [`super::nic_engine`]).
+/// [`run_collective`] with optional background traffic on the terminals the collective
+/// does not use ([`super::background`]).
+pub fn run_collective_with_background<S: Schedule>(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    nic: &NicConfig,
+    schedule: &S,
+    terminals: &[u32],
+    background: Option<&BackgroundConfig>,
+) -> Result<CollectiveResult, CollectiveError> {
+    let hooks = RunHooks {
+        background,
+        ..RunHooks::default()
+    };
+    run_collective_with(net, routing, cfg, nic, schedule, terminals, hooks)
+}
+
+/// [`run_collective`] with the engines of some ranks replaced, an observer of every
+/// action and background traffic ([`RunHooks`]). A clocked engine is polled once per cycle
+/// while busy (see [`super::nic_engine`]).
 pub fn run_collective_with<S: Schedule>(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -321,6 +351,14 @@ pub fn run_collective_with<S: Schedule>(
     let mut observer = hooks.observer;
     // Cycle each clocked engine was last polled (clocked engines act once per cycle).
     let mut polled_at = vec![u64::MAX; nu];
+    let mut bg = hooks
+        .background
+        .map(|b| {
+            nic.packets(b.bytes, c.packet_size)
+                .and_then(|np| Background::new(b, &used, np))
+        })
+        .transpose()
+        .map_err(CollectiveError::Config)?;
 
     let sizes = CheckSizes::of(schedule);
     let mut state_words = vec![0u64; if nic.check_data { sizes.state_words } else { 0 }];
@@ -352,6 +390,8 @@ pub fn run_collective_with<S: Schedule>(
     let mut in_flight = 0u64;
     let mut packets = 0u64;
     let mut redundant = 0u64;
+    let mut received_blocks = vec![0u64; nu];
+    let mut redundant_blocks = vec![0u64; nu];
 
     loop {
         let now = st.now;
@@ -446,8 +486,11 @@ pub fn run_collective_with<S: Schedule>(
                         };
                         m.rec.delivered = now;
                         deliveries[ru].push((now, id));
+                        received_blocks[ru] += u64::from(blocks.count(layout.slots));
                         if let Some(f) = flow.as_mut() {
-                            redundant += f.deliver(r, op, blocks, reduce, &mut m.payload)?;
+                            let extra = f.deliver(r, op, blocks, reduce, &mut m.payload)?;
+                            redundant += extra;
+                            redundant_blocks[ru] += extra;
                             m.payload = Vec::new();
                         }
                         finish[ru] = now;
@@ -496,6 +539,9 @@ pub fn run_collective_with<S: Schedule>(
             }
             packets += m.packets;
         }
+        if let Some(b) = bg.as_mut() {
+            b.inject(&mut st, now);
+        }
         if ndone == nu && in_flight == 0 && sendq.is_empty() {
             break;
         }
@@ -517,6 +563,12 @@ pub fn run_collective_with<S: Schedule>(
         // 4. Arrivals.
         let log = std::mem::take(&mut st.tail_log);
         for &(id, e) in &log {
+            if is_background(id) {
+                if let Some(b) = bg.as_mut() {
+                    b.on_tail(id, e);
+                }
+                continue;
+            }
             let m = &mut msgs[id as usize];
             m.remaining -= 1;
             if m.remaining > 0 {
@@ -583,6 +635,10 @@ pub fn run_collective_with<S: Schedule>(
         redundant,
         data_checked: nic.check_data,
         conservation_errors: sim.conservation_errors,
+        hops_mean: sim.hops.mean,
+        received_blocks,
+        redundant_blocks,
+        background: bg.as_ref().map(Background::stats),
     })
 }
 

@@ -7,13 +7,15 @@
 //! `core::exec` program; messages become tagged packets of the same engine
 //! ([`run_collective`]). [`nic_engine`] holds the engines that run the programs: the
 //! in-process executors by default, others (devices, RTL) in hardware-in-the-loop runs
-//! ([`run_collective_with`], `crate::hil`).
+//! ([`run_collective_with`], `crate::hil`); [`background`] adds random traffic on the
+//! terminals a collective does not use ([`run_collective_with_background`]).
 //!
 //! The command line's side lives here too: TOML configuration files ([`config_file`]),
 //! BookSim2 configuration files ([`booksim`]) and sweep planning, sharding and merging
 //! ([`sweep`]).
 
 pub mod allocator;
+pub mod background;
 pub mod booksim;
 pub mod collective;
 pub mod config;
@@ -38,8 +40,10 @@ mod parallel_tests;
 #[cfg(test)]
 mod tests;
 
+pub use background::{BackgroundConfig, BackgroundStats};
 pub use collective::{
-    run_collective, run_collective_with, CollectiveError, CollectiveResult, NicConfig,
+    run_collective, run_collective_with, run_collective_with_background, CollectiveError,
+    CollectiveResult, NicConfig,
 };
 pub use config::{Allocator, Injection, Pattern, SimConfig, SimConfigError};
 pub use engine::SimError;

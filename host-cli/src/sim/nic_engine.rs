@@ -23,6 +23,7 @@
 use jumpnet_core::collective::{Blocks, Dep, Op, Rank, Schedule};
 use jumpnet_core::exec::{Action, ExecCursor, ExecError, Executor, OpStatus};
 
+use super::background::BackgroundConfig;
 use super::collective::CollectiveError;
 
 /// Why a NIC engine failed.
@@ -309,14 +310,17 @@ pub fn nic_error(rank: Rank, e: NicError) -> CollectiveError {
     }
 }
 
-/// What a run may change: the engines of some ranks, and an observer of every action
-/// (hardware-in-the-loop runs, `crate::hil`). The default changes nothing.
+/// What a run may change: the engines of some ranks, an observer of every action
+/// (hardware-in-the-loop runs, `crate::hil`) and background traffic
+/// ([`super::background`]). The default changes nothing.
 #[derive(Default)]
 pub struct RunHooks<'h, 'e> {
     /// Ranks whose NIC runs on another engine than the in-process executor.
     pub engines: Vec<(Rank, Box<dyn NicEngine + 'e>)>,
     /// Sees every action.
     pub observer: Option<&'h mut dyn ActionObserver>,
+    /// Random traffic on the terminals the collective does not use.
+    pub background: Option<&'h BackgroundConfig>,
 }
 
 impl std::fmt::Debug for RunHooks<'_, '_> {
@@ -325,6 +329,7 @@ impl std::fmt::Debug for RunHooks<'_, '_> {
         f.debug_struct("RunHooks")
             .field("engines", &ranks)
             .field("observer", &self.observer.is_some())
+            .field("background", &self.background)
             .finish()
     }
 }

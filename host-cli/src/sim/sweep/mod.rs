@@ -17,6 +17,7 @@
 //!   union, which therefore equals the unsharded sweep record for record.
 
 mod axis;
+pub mod collective;
 mod merge;
 mod output;
 mod plan;
@@ -29,5 +30,5 @@ pub use axis::{canonical_key, range_values, Axis, ALIASES};
 pub use merge::merge;
 pub use output::SweepResult;
 pub use plan::{Plan, Point, Shard};
-pub use record::{cut_at_saturation, Record, Summary};
+pub use record::{cut_at_saturation, Record, Summary, SweepRecord};
 pub use run::{run, Queue};

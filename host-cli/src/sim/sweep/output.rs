@@ -1,7 +1,6 @@
 //! A sweep's result ([`SweepResult`]) and its outputs: `results.csv`, `results.json`,
 //! the latency and throughput charts and the terminal table.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -152,26 +151,7 @@ impl SweepResult {
 
     /// `results.csv`: one header line, one line per record.
     pub fn to_csv(&self) -> String {
-        let sec = self.table();
-        let mut out = String::new();
-        let line = |cells: &[String], out: &mut String| {
-            let cells: Vec<String> = cells
-                .iter()
-                .map(|c| {
-                    if c.contains([',', '"', '\n']) {
-                        format!("\"{}\"", c.replace('"', "\"\""))
-                    } else {
-                        c.clone()
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "{}", cells.join(","));
-        };
-        line(&sec.headers, &mut out);
-        for r in &sec.rows {
-            line(r, &mut out);
-        }
-        out
+        output::section_csv(&self.table())
     }
 
     /// `results.json`.

@@ -63,6 +63,28 @@ pub struct Record {
     pub cycles: u64,
 }
 
+/// What the sweep runner needs of a point's result (simulator records, collective records).
+pub trait SweepRecord: Send {
+    /// Point number.
+    fn point(&self) -> u32;
+    /// Series.
+    fn series(&self) -> u32;
+    /// The series stops at this point (saturation, deadlock).
+    fn stops(&self) -> bool;
+}
+
+impl SweepRecord for Record {
+    fn point(&self) -> u32 {
+        self.point
+    }
+    fn series(&self) -> u32 {
+        self.series
+    }
+    fn stops(&self) -> bool {
+        Record::stops(self)
+    }
+}
+
 impl Record {
     /// The record of `point` from the engine's result.
     pub fn new(point: &Point, r: &SimResult) -> Record {
@@ -91,15 +113,15 @@ impl Record {
 /// Sorts by point and drops, per series, every record after the first that [stops].
 ///
 /// [stops]: Record::stops
-pub fn cut_at_saturation(records: &mut Vec<Record>) {
-    records.sort_by_key(|r| r.point);
+pub fn cut_at_saturation<R: SweepRecord>(records: &mut Vec<R>) {
+    records.sort_by_key(|r| r.point());
     let mut stopped = BTreeMap::new();
     records.retain(|r| {
-        if stopped.contains_key(&r.series) {
+        if stopped.contains_key(&r.series()) {
             return false;
         }
         if r.stops() {
-            stopped.insert(r.series, ());
+            stopped.insert(r.series(), ());
         }
         true
     });

@@ -6,30 +6,41 @@ use std::sync::Mutex;
 use anyhow::{anyhow, Result};
 
 use super::plan::{Plan, Point, Shard};
-use super::record::{cut_at_saturation, Record};
+use super::record::{cut_at_saturation, Record, SweepRecord};
 use crate::io::progress::Progress;
 
 /// The work queue of a running sweep, shared by its worker threads: [`Queue::next`] hands
 /// out points in (x, series) order and skips the points of a series past a point that
 /// already stopped it; [`Queue::done`] takes a finished record.
 #[derive(Debug)]
-pub struct Queue<'a> {
+pub struct Queue<'a, R = Record> {
     order: Vec<&'a Point>,
     stop: bool,
     progress: &'a Progress,
-    state: Mutex<QueueState>,
+    state: Mutex<QueueState<R>>,
 }
 
-#[derive(Debug, Default)]
-struct QueueState {
+#[derive(Debug)]
+struct QueueState<R> {
     next: usize,
     /// Per series, the smallest x index that stopped it.
     stopped: BTreeMap<u32, u32>,
-    records: Vec<Record>,
+    records: Vec<R>,
     failed: bool,
 }
 
-impl<'a> Queue<'a> {
+impl<R> Default for QueueState<R> {
+    fn default() -> Self {
+        QueueState {
+            next: 0,
+            stopped: BTreeMap::new(),
+            records: Vec::new(),
+            failed: false,
+        }
+    }
+}
+
+impl<'a, R: SweepRecord> Queue<'a, R> {
     /// The next point to run, `None` when there is none left (or a worker failed).
     pub fn next(&self) -> Option<&'a Point> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -48,7 +59,7 @@ impl<'a> Queue<'a> {
     }
 
     /// Records the result of `point`.
-    pub fn done(&self, point: &Point, record: Record) {
+    pub fn done(&self, point: &Point, record: R) {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if self.stop && record.stops() {
             let x = st.stopped.entry(point.series).or_insert(point.x_index);
@@ -69,16 +80,17 @@ impl<'a> Queue<'a> {
 /// `queue.done`. Returns the records sorted by point, cut at saturation when `stop` is set
 /// (see the module documentation); the result does not depend on `threads`. The first
 /// error of any worker is returned. `progress` advances by one per point (run or skipped).
-pub fn run<W>(
+pub fn run<R, W>(
     plan: &Plan,
     shard: Option<Shard>,
     stop: bool,
     threads: usize,
     progress: &Progress,
     worker: W,
-) -> Result<Vec<Record>>
+) -> Result<Vec<R>>
 where
-    W: Fn(&Queue<'_>) -> Result<()> + Sync,
+    R: SweepRecord,
+    W: Fn(&Queue<'_, R>) -> Result<()> + Sync,
 {
     let mut order = plan.select(shard);
     order.sort_by_key(|p| (p.x_index, p.series));
@@ -120,7 +132,7 @@ where
     if stop {
         cut_at_saturation(&mut records);
     } else {
-        records.sort_by_key(|r| r.point);
+        records.sort_by_key(|r| r.point());
     }
     Ok(records)
 }

@@ -1,0 +1,88 @@
+//! The seeds' simulated studies (issue 10, spec/reference-results.md rows marked S): each
+//! runs collectives on the flit-level simulator ([`crate::sim::collective`]), aggregates
+//! the results into the paper's metrics and checks the paper's qualitative claims.
+//!
+//! - [`dragonfly_bcast`]: [DF-BC] B3 — TREE / LLF / GLF / FOREST broadcasts over random
+//!   allocations on a Dragonfly, minimal / Valiant / UGAL routing, with and without
+//!   background traffic.
+//! - [`galaxyfly_a2a`]: [GF-A2A] E1/E2 — SFATA and RFATA on the five Galaxyfly
+//!   configurations: delivery (100 % exactly), redundancy, AvgTime / MaxTime / MinTime /
+//!   AvgChannel beside the paper's Tables 3–4.
+
+pub mod dragonfly_bcast;
+pub mod galaxyfly_a2a;
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use serde::Serialize;
+
+use crate::build::routing::RouteAlgo;
+use crate::commands::sim::{Setup, SetupArgs};
+use crate::commands::sim_collective::CollectiveArgs;
+use crate::io::output::Section;
+
+/// One qualitative claim of a paper and whether our figures bear it out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Claim {
+    /// The claim, as the paper states it (condensed).
+    pub claim: String,
+    /// Whether it holds in our simulation.
+    pub holds: bool,
+    /// The figures behind the verdict.
+    pub evidence: String,
+}
+
+/// The simulation setup of `words` (topology and simulator keys, sweep axes allowed) with
+/// routing `algo`.
+pub fn setup(words: &[String], algo: RouteAlgo) -> Result<Setup> {
+    SetupArgs {
+        words: words.to_vec(),
+        edges: None,
+        algo: Some(algo),
+        max_layers: 8,
+        valiant_seed: 1,
+        preset: None,
+        config: None,
+        booksim: None,
+    }
+    .resolve(true)
+    .with_context(|| format!("study setup '{}'", words.join(" ")))
+}
+
+#[derive(Parser)]
+struct Wrap {
+    #[command(flatten)]
+    args: CollectiveArgs,
+}
+
+/// `jumpnet sim`'s collective options with the defaults of the command line, changed by
+/// `flags` (e.g. `["--collective", "sfata", "--msg", "160B"]`).
+pub fn collective_args(flags: &[&str]) -> Result<CollectiveArgs> {
+    Wrap::try_parse_from(std::iter::once("study").chain(flags.iter().copied()))
+        .map(|w| w.args)
+        .with_context(|| format!("collective options {}", flags.join(" ")))
+}
+
+/// Mean and sample standard deviation.
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() > 1 {
+        xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (m, var.sqrt())
+}
+
+/// The claims as a table section.
+pub fn claims_section(claims: &[Claim]) -> Section {
+    let mut c = Section::new("the paper's claims", &["claim", "holds", "evidence"]);
+    for k in claims {
+        c.row([k.claim.clone(), k.holds.to_string(), k.evidence.clone()]);
+    }
+    c
+}
