@@ -14,6 +14,7 @@ pub const QEMU_TESTS: &[&str] = &[
     "qemu_route_table",
     "qemu_device",
     "qemu_device_client",
+    "qemu_heartbeat",
 ];
 
 /// defmt log level compiled into the firmware.

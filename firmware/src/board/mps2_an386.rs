@@ -9,7 +9,10 @@
 use core::convert::Infallible;
 use core::panic::PanicInfo;
 
+use cortex_m::peripheral::syst::SystClkSource;
+use cortex_m::peripheral::SYST;
 use defmt_semihosting as _;
+use embedded_hal::delay::DelayNs;
 
 /// Base address of UART0.
 const UART0_BASE: usize = 0x4000_4000;
@@ -72,6 +75,12 @@ impl embedded_io::Read for Uart0 {
     }
 }
 
+impl embedded_io::ReadReady for Uart0 {
+    fn read_ready(&mut self) -> Result<bool, Infallible> {
+        Ok(reg_read(STATE) & STATE_RX_FULL != 0)
+    }
+}
+
 impl embedded_io::Write for Uart0 {
     fn write(&mut self, buf: &[u8]) -> Result<usize, Infallible> {
         for &b in buf {
@@ -86,6 +95,66 @@ impl embedded_io::Write for Uart0 {
         Ok(())
     }
 }
+
+/// Core clock of the board (QEMU models the AN386 FPGA image's 25 MHz), which clocks SysTick.
+pub const SYSCLK_HZ: u32 = 25_000_000;
+
+/// SysTick's external reference clock on this board (1 MHz).
+pub const REFCLK_HZ: u32 = 1_000_000;
+
+/// An embedded-hal 1.0 `DelayNs` on SysTick: each delay programs SysTick (1 MHz reference
+/// clock) for its length and sleeps with `WFI` until the SysTick interrupt. Sleeping, rather
+/// than busy-polling the counter as `cortex_m::delay::Delay` does, lets QEMU's main loop run
+/// its timers: a vCPU spinning on timer registers starves them and time crawls.
+pub struct SysTickDelay {
+    syst: SYST,
+}
+
+impl core::fmt::Debug for SysTickDelay {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SysTickDelay")
+    }
+}
+
+/// Longest SysTick reload (24 bits).
+const MAX_RELOAD: u32 = 0x00FF_FFFF;
+
+impl SysTickDelay {
+    /// Takes SysTick; it runs only during delays.
+    pub fn new(mut syst: SYST) -> Self {
+        syst.disable_counter();
+        syst.set_clock_source(SystClkSource::External);
+        SysTickDelay { syst }
+    }
+
+    fn sleep_ticks(&mut self, ticks: u32) {
+        self.syst.set_reload(ticks.clamp(1, MAX_RELOAD));
+        self.syst.clear_current();
+        let _ = self.syst.has_wrapped();
+        self.syst.enable_interrupt();
+        self.syst.enable_counter();
+        while !self.syst.has_wrapped() {
+            cortex_m::asm::wfi();
+        }
+        self.syst.disable_counter();
+        self.syst.disable_interrupt();
+    }
+}
+
+impl DelayNs for SysTickDelay {
+    fn delay_ns(&mut self, ns: u32) {
+        let mut ticks = u64::from(ns) * u64::from(REFCLK_HZ) / 1_000_000_000;
+        while ticks > 0 {
+            let now = ticks.min(u64::from(MAX_RELOAD)) as u32;
+            self.sleep_ticks(now);
+            ticks -= u64::from(now);
+        }
+    }
+}
+
+/// The SysTick interrupt only wakes [`SysTickDelay`] from `WFI`.
+#[cortex_m_rt::exception]
+fn SysTick() {}
 
 /// Ends the QEMU session with exit status `code` (semihosting `SYS_EXIT_EXTENDED`).
 pub fn exit(code: i32) -> ! {
