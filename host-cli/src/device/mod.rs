@@ -15,10 +15,17 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+pub mod chip;
 pub mod client;
 pub mod fault;
 pub mod image;
+#[cfg(feature = "probe")]
+pub mod probe;
+pub mod probe_selector;
 pub mod qemu;
+pub mod rtt;
+#[cfg(test)]
+mod test_support;
 
 pub use client::Client;
 
