@@ -14,7 +14,8 @@
 mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
-    use jumpnet_firmware::board::mps2_an386::{exit, SysTickDelay, Uart0};
+    use jumpnet_firmware::board::host_port;
+    use jumpnet_firmware::board::mps2_an386::{exit, SysTickDelay};
     use jumpnet_firmware::device::g1024;
     use jumpnet_firmware::link::{LinkStatus, TimedPort, TimedPortError, Timing};
     use jumpnet_firmware::selftest::Action;
@@ -26,14 +27,14 @@ mod device {
         static mut DEVICE: g1024::Device = g1024::Device::new();
         let link = LinkStatus::new();
         let mut server = Server::new(None, DEVICE).with_link(&link);
-        defmt::info!("jumpnet device up, wire version {=u8}", WIRE_VERSION);
         let peripherals = cortex_m::Peripherals::take().expect("peripherals taken once");
         let mut port = TimedPort::new(
-            Uart0::take(),
+            host_port(),
             SysTickDelay::new(peripherals.SYST),
             Timing::DEFAULT,
             &link,
         );
+        defmt::info!("jumpnet device up, wire version {=u8}", WIRE_VERSION);
         loop {
             match server.serve_one(&mut port) {
                 Ok(Served::Request { id, action, .. }) => match action {

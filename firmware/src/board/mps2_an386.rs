@@ -11,6 +11,7 @@ use core::panic::PanicInfo;
 
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::SYST;
+#[cfg(not(feature = "rtt"))]
 use defmt_semihosting as _;
 use embedded_hal::delay::DelayNs;
 
@@ -99,8 +100,32 @@ impl embedded_io::Write for Uart0 {
 /// Core clock of the board (QEMU models the AN386 FPGA image's 25 MHz), which clocks SysTick.
 pub const SYSCLK_HZ: u32 = 25_000_000;
 
-/// SysTick's external reference clock on this board (1 MHz).
-pub const REFCLK_HZ: u32 = 1_000_000;
+/// SysTick's external reference clock: 1 MHz on this board; a real board's `rtt` build sets
+/// its own with `JUMPNET_SYSTICK_REF_HZ` at build time (e.g. 21000000 for an STM32F4 at
+/// 168 MHz, whose reference is HCLK/8).
+pub const REFCLK_HZ: u32 = parse_hz(option_env!("JUMPNET_SYSTICK_REF_HZ"), 1_000_000);
+
+/// Parses a decimal frequency at compile time (a bad value fails the build).
+const fn parse_hz(text: Option<&str>, default: u32) -> u32 {
+    let Some(text) = text else {
+        return default;
+    };
+    let bytes = text.as_bytes();
+    assert!(!bytes.is_empty(), "JUMPNET_SYSTICK_REF_HZ is empty");
+    let mut value: u32 = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let digit = bytes[i];
+        assert!(
+            digit.is_ascii_digit(),
+            "JUMPNET_SYSTICK_REF_HZ must be a decimal number of Hz"
+        );
+        value = value * 10 + (digit - b'0') as u32;
+        i += 1;
+    }
+    assert!(value > 0, "JUMPNET_SYSTICK_REF_HZ must be positive");
+    value
+}
 
 /// An embedded-hal 1.0 `DelayNs` on SysTick: each delay programs SysTick (1 MHz reference
 /// clock) for its length and sleeps with `WFI` until the SysTick interrupt. Sleeping, rather
@@ -157,8 +182,19 @@ impl DelayNs for SysTickDelay {
 fn SysTick() {}
 
 /// Ends the QEMU session with exit status `code` (semihosting `SYS_EXIT_EXTENDED`).
+#[cfg(not(feature = "rtt"))]
 pub fn exit(code: i32) -> ! {
     semihosting::process::exit(code)
+}
+
+/// Stops (RTT builds run on boards without a semihosting host): logs `code` and idles, so
+/// the debug probe can still read the log.
+#[cfg(feature = "rtt")]
+pub fn exit(code: i32) -> ! {
+    defmt::info!("exit {=i32}", code);
+    loop {
+        core::hint::spin_loop();
+    }
 }
 
 #[panic_handler]
