@@ -71,7 +71,9 @@ pub fn run() -> Result {
 
 /// The host's probe-rs transport (cargo feature `probe`, not in the default build): clippy,
 /// then the library test build (compiles and links probe-rs) running the device-module unit
-/// tests (chip names against probe-rs's registry, the no-probe error, RTT chunking).
+/// tests (chip names against probe-rs's registry, the no-probe error, RTT chunking). The
+/// test build uses the `dev` profile: the library unoptimised compiles in a fraction of the
+/// `test` profile's time, and these tests need no speed.
 fn probe_feature() -> Result {
     process::run(cargo_with(&[
         "clippy",
@@ -86,6 +88,8 @@ fn probe_feature() -> Result {
     ]))?;
     process::run(cargo_with(&[
         "test",
+        "--profile",
+        "dev",
         "-p",
         "jumpnet",
         "--features",
