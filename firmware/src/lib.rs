@@ -13,6 +13,8 @@
 //! - [`asic`]: a driver that writes a route table into a switch ASIC's forwarding memory
 //!   over an embedded-hal 1.0 `SpiDevice`, with a `DelayNs` timeout (register protocol
 //!   documented there).
+//! - [`link`]: the host link's timing: a port polled with a `DelayNs`, a heartbeat and an
+//!   inter-byte frame timeout, reported in `Counters`.
 //! - [`serve`]: the request loop, generic over `embedded_io::Read + Write`.
 //! - `board` (bare-metal targets only): the QEMU `mps2-an386` board layer: CMSDK UART0,
 //!   semihosting exit, defmt logging over semihosting, panic handler (exit status 101).
@@ -30,6 +32,7 @@ pub mod asic;
 #[cfg(target_os = "none")]
 pub mod board;
 pub mod device;
+pub mod link;
 pub mod selftest;
 pub mod serve;
 pub mod tables;

@@ -6,6 +6,7 @@ use core::fmt;
 use embedded_io::{Read, Write};
 
 use crate::device::DeviceHandler;
+use crate::link::LinkStatus;
 use crate::selftest::{self, Action, Services};
 use crate::tables::TableService;
 use crate::wire::device::{Counters, DeviceCommand, DeviceReply};
@@ -97,6 +98,7 @@ pub struct Server<'a> {
     bad_frames: u32,
     tables: Option<&'a mut TableService>,
     device: &'a mut dyn DeviceHandler,
+    link: Option<&'a LinkStatus>,
 }
 
 impl fmt::Debug for Server<'_> {
@@ -121,7 +123,20 @@ impl<'a> Server<'a> {
             bad_frames: 0,
             tables,
             device,
+            link: None,
         }
+    }
+
+    /// Reports the heartbeats and frame timeouts counted in `link` (by a
+    /// [`crate::link::TimedPort`]) in `Counters`.
+    pub fn with_link(mut self, link: &'a LinkStatus) -> Self {
+        self.link = Some(link);
+        self
+    }
+
+    /// Drops the bytes of a partial frame (after [`crate::link::TimedPortError::FrameTimeout`]).
+    pub fn abandon_frame(&mut self) {
+        self.rx.clear();
     }
 
     /// Requests answered so far.
@@ -158,6 +173,8 @@ impl<'a> Server<'a> {
                             requests: self.served,
                             rejected: self.rejected,
                             bad_frames: self.bad_frames,
+                            heartbeats: self.link.map_or(0, LinkStatus::heartbeats),
+                            frame_timeouts: self.link.map_or(0, LinkStatus::frame_timeouts),
                             ..Counters::default()
                         },
                     };
@@ -171,6 +188,9 @@ impl<'a> Server<'a> {
                         && response.reply == Reply::Device(DeviceReply::Reset)
                     {
                         (self.served, self.rejected, self.bad_frames) = (0, 0, 0);
+                        if let Some(link) = self.link {
+                            link.reset();
+                        }
                     }
                     let served = Served::Request {
                         id: request.id,

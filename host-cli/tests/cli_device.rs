@@ -103,8 +103,31 @@ fn bad_input_is_named_and_nothing_is_written() {
     assert!(stderr.contains("give a topology"), "{stderr}");
     let (code, _, stderr) = jumpnet(&["device", "info", "--transport", "probe"]);
     assert_ne!(code, 0);
+    let expected = if cfg!(feature = "probe") {
+        "--transport probe needs --chip NAME"
+    } else {
+        "--transport probe needs a jumpnet built with the `probe` feature"
+    };
+    assert!(stderr.contains(expected), "{stderr}");
+    let (code, _, stderr) = jumpnet(&["device", "info", "--chip", "RP2040"]);
+    assert_ne!(code, 0);
     assert!(
-        stderr.contains("--transport probe is not implemented yet"),
+        stderr.contains("--chip and --probe apply to --transport probe only"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = jumpnet(&[
+        "device",
+        "info",
+        "--transport",
+        "probe",
+        "--chip",
+        "RP2040",
+        "--probe",
+        "0483:zz",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("bad probe selector `0483:zz`: the product id `zz`"),
         "{stderr}"
     );
     assert!(!out.exists());

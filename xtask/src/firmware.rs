@@ -15,6 +15,7 @@ pub const QEMU_TESTS: &[&str] = &[
     "qemu_device",
     "qemu_device_client",
     "qemu_hil",
+    "qemu_heartbeat",
 ];
 
 /// defmt log level compiled into the firmware.
@@ -33,8 +34,15 @@ fn elf_dir() -> PathBuf {
     target_dir.join(FIRMWARE_TARGET).join("release")
 }
 
-/// Builds every firmware binary (release) and returns the self-test ELF.
+/// Builds every firmware binary (release), first with the `rtt` feature (the real-board
+/// build: checks that it links), then the QEMU build that the tests run; returns the
+/// self-test ELF.
 pub fn build() -> Result<PathBuf> {
+    let mut c = cargo();
+    c.args(["build", "-p", "jumpnet-firmware", "--bins", "--release"])
+        .args(["--features", "rtt", "--target", FIRMWARE_TARGET])
+        .env("DEFMT_LOG", DEFMT_LOG);
+    process::run(c)?;
     let mut c = cargo();
     c.args(["build", "-p", "jumpnet-firmware", "--bins", "--release"])
         .args(["--target", FIRMWARE_TARGET])

@@ -24,10 +24,10 @@ usage: cargo xtask <command>
 
 commands:
   setup      install missing tools: thumbv7em-none-eabihf target, rustfmt, clippy,
-             apt packages (qemu-system-arm verilator iverilog yosys libudev-dev
-             libusb-1.0-0-dev pkg-config)
-  test       setup, then fmt, clippy (host + firmware), no_std check, workspace tests,
-             firmware under QEMU, RTL under Verilator/Icarus/Yosys (fails fast)
+             apt packages (qemu-system-arm verilator iverilog yosys pkg-config)
+  test       setup, then fmt, clippy (host + firmware, firmware `rtt` feature), the host's
+             `probe` feature (clippy + build + its unit tests), no_std check, workspace
+             tests, firmware under QEMU, RTL under Verilator/Icarus/Yosys (fails fast)
   firmware   build the firmware ELFs (--release) and run them under QEMU
   bench      run the criterion benches and the networkx baseline (when present)
   help       print this message";

@@ -1,9 +1,10 @@
 //! `cargo xtask setup`: installs what is missing, idempotently, and says what it does.
 //!
 //! - the `thumbv7em-none-eabihf` target and the `rustfmt`/`clippy` components (rustup);
-//! - Debian packages for QEMU, Verilator, Icarus Verilog, Yosys and probe-rs' C libraries
-//!   (checked with `dpkg -s`; `apt-get update` + `apt-get install -y` only when something is
-//!   missing, through `sudo` when not root).
+//! - Debian packages for QEMU, Verilator, Icarus Verilog and Yosys (checked with `dpkg -s`;
+//!   `apt-get update` + `apt-get install -y` only when something is missing, through `sudo`
+//!   when not root). The host's `probe` feature needs no system library: probe-rs is built
+//!   without `cmsisdap_v1` (hidapi, which needs libudev) and reaches USB through `nusb`.
 
 use std::process::Command;
 
@@ -18,8 +19,6 @@ const APT_PACKAGES: &[&str] = &[
     "verilator",
     "iverilog",
     "yosys",
-    "libudev-dev",
-    "libusb-1.0-0-dev",
     "pkg-config",
 ];
 

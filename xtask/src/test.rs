@@ -58,22 +58,24 @@ pub fn run() -> Result {
         ]))
     })?;
     p.stage("clippy (firmware)", || {
-        let mut c = cargo_with(&[
-            "clippy",
-            "-p",
-            "jumpnet-firmware",
-            "--target",
-            FIRMWARE_TARGET,
-            "--release",
-            "--lib",
-            "--bins",
-            "--",
-            "-D",
-            "warnings",
-        ]);
-        c.env("DEFMT_LOG", firmware::DEFMT_LOG);
-        process::run(c)
+        for features in [&[][..], &["--features", "rtt"][..]] {
+            let mut c = cargo_with(&["clippy", "-p", "jumpnet-firmware"]);
+            c.args(features).args([
+                "--target",
+                FIRMWARE_TARGET,
+                "--release",
+                "--lib",
+                "--bins",
+                "--",
+                "-D",
+                "warnings",
+            ]);
+            c.env("DEFMT_LOG", firmware::DEFMT_LOG);
+            process::run(c)?;
+        }
+        Ok(())
     })?;
+    p.stage("probe feature (host)", probe_feature)?;
     p.stage("build (firmware)", || firmware::build().map(|_| ()))?;
     p.stage("no_std (core)", no_std_check)?;
     p.stage("test", || workspace_tests(nextest))?;
@@ -82,6 +84,36 @@ pub fn run() -> Result {
     p.summary(None);
     println!("\nxtask test: all stages passed");
     Ok(())
+}
+
+/// The host's probe-rs transport (cargo feature `probe`, not in the default build): clippy,
+/// then the library test build (compiles and links probe-rs) running the device-module unit
+/// tests (chip names against probe-rs's registry, the no-probe error, RTT chunking). The
+/// test build uses the `dev` profile: the library unoptimised compiles in a fraction of the
+/// `test` profile's time, and these tests need no speed.
+fn probe_feature() -> Result {
+    process::run(cargo_with(&[
+        "clippy",
+        "-p",
+        "jumpnet",
+        "--features",
+        "probe",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    process::run(cargo_with(&[
+        "test",
+        "--profile",
+        "dev",
+        "-p",
+        "jumpnet",
+        "--features",
+        "probe",
+        "--lib",
+        "device::",
+    ]))
 }
 
 /// Builds the core alone for the MCU target and checks that no dependency of the core or the

@@ -14,8 +14,10 @@
 mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
-    use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
+    use jumpnet_firmware::board::host_port;
+    use jumpnet_firmware::board::mps2_an386::{exit, SysTickDelay};
     use jumpnet_firmware::device::g1024;
+    use jumpnet_firmware::link::{LinkStatus, TimedPort, TimedPortError, Timing};
     use jumpnet_firmware::selftest::Action;
     use jumpnet_firmware::serve::{ServeError, Served, Server};
     use jumpnet_firmware::wire::WIRE_VERSION;
@@ -23,11 +25,18 @@ mod device {
     #[entry]
     fn main() -> ! {
         static mut DEVICE: g1024::Device = g1024::Device::new();
-        let mut server = Server::new(None, DEVICE);
+        let link = LinkStatus::new();
+        let mut server = Server::new(None, DEVICE).with_link(&link);
+        let peripherals = cortex_m::Peripherals::take().expect("peripherals taken once");
+        let mut port = TimedPort::new(
+            host_port(),
+            SysTickDelay::new(peripherals.SYST),
+            Timing::DEFAULT,
+            &link,
+        );
         defmt::info!("jumpnet device up, wire version {=u8}", WIRE_VERSION);
-        let mut uart = Uart0::take();
         loop {
-            match server.serve_one(&mut uart) {
+            match server.serve_one(&mut port) {
                 Ok(Served::Request { id, action, .. }) => match action {
                     Action::Continue => {}
                     Action::Shutdown => exit(0),
@@ -39,7 +48,11 @@ mod device {
                     defmt::error!("response not encodable: {}", e);
                     exit(1)
                 }
-                Err(ServeError::Io(never)) => match never {},
+                Err(ServeError::Io(TimedPortError::FrameTimeout)) => {
+                    defmt::warn!("partial frame dropped after the inter-byte timeout");
+                    server.abandon_frame();
+                }
+                Err(ServeError::Io(TimedPortError::Port(never))) => match never {},
             }
         }
     }

@@ -10,8 +10,10 @@
 mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
-    use jumpnet_firmware::board::mps2_an386::{exit, Uart0};
+    use jumpnet_firmware::board::host_port;
+    use jumpnet_firmware::board::mps2_an386::{exit, SysTickDelay};
     use jumpnet_firmware::device::SelftestDevice;
+    use jumpnet_firmware::link::{LinkStatus, TimedPort, TimedPortError, Timing};
     use jumpnet_firmware::selftest::Action;
     use jumpnet_firmware::serve::{CommandKind, ServeError, Served, Server};
     use jumpnet_firmware::tables::TableService;
@@ -24,12 +26,19 @@ mod device {
         // `.bss` by cortex-m-rt, never built on the stack.
         static mut TABLES: TableService = TableService::new();
         static mut DEVICE: SelftestDevice = SelftestDevice::new();
-        let mut server = Server::new(Some(TABLES), DEVICE);
+        let link = LinkStatus::new();
+        let mut server = Server::new(Some(TABLES), DEVICE).with_link(&link);
         let server = &mut server;
+        let peripherals = cortex_m::Peripherals::take().expect("peripherals taken once");
+        let mut port = TimedPort::new(
+            host_port(),
+            SysTickDelay::new(peripherals.SYST),
+            Timing::DEFAULT,
+            &link,
+        );
         defmt::info!("jumpnet selftest up, wire version {=u8}", WIRE_VERSION);
-        let mut uart = Uart0::take();
         loop {
-            match server.serve_one(&mut uart) {
+            match server.serve_one(&mut port) {
                 Ok(Served::Request {
                     id,
                     kind,
@@ -58,7 +67,11 @@ mod device {
                     defmt::error!("response not encodable: {}", e);
                     exit(1)
                 }
-                Err(ServeError::Io(never)) => match never {},
+                Err(ServeError::Io(TimedPortError::FrameTimeout)) => {
+                    defmt::warn!("partial frame dropped after the inter-byte timeout");
+                    server.abandon_frame();
+                }
+                Err(ServeError::Io(TimedPortError::Port(never))) => match never {},
             }
         }
     }

@@ -9,7 +9,11 @@
 use core::convert::Infallible;
 use core::panic::PanicInfo;
 
+use cortex_m::peripheral::syst::SystClkSource;
+use cortex_m::peripheral::SYST;
+#[cfg(not(feature = "rtt"))]
 use defmt_semihosting as _;
+use embedded_hal::delay::DelayNs;
 
 /// Base address of UART0.
 const UART0_BASE: usize = 0x4000_4000;
@@ -72,6 +76,12 @@ impl embedded_io::Read for Uart0 {
     }
 }
 
+impl embedded_io::ReadReady for Uart0 {
+    fn read_ready(&mut self) -> Result<bool, Infallible> {
+        Ok(reg_read(STATE) & STATE_RX_FULL != 0)
+    }
+}
+
 impl embedded_io::Write for Uart0 {
     fn write(&mut self, buf: &[u8]) -> Result<usize, Infallible> {
         for &b in buf {
@@ -87,9 +97,104 @@ impl embedded_io::Write for Uart0 {
     }
 }
 
+/// Core clock of the board (QEMU models the AN386 FPGA image's 25 MHz), which clocks SysTick.
+pub const SYSCLK_HZ: u32 = 25_000_000;
+
+/// SysTick's external reference clock: 1 MHz on this board; a real board's `rtt` build sets
+/// its own with `JUMPNET_SYSTICK_REF_HZ` at build time (e.g. 21000000 for an STM32F4 at
+/// 168 MHz, whose reference is HCLK/8).
+pub const REFCLK_HZ: u32 = parse_hz(option_env!("JUMPNET_SYSTICK_REF_HZ"), 1_000_000);
+
+/// Parses a decimal frequency at compile time (a bad value fails the build).
+const fn parse_hz(text: Option<&str>, default: u32) -> u32 {
+    let Some(text) = text else {
+        return default;
+    };
+    let bytes = text.as_bytes();
+    assert!(!bytes.is_empty(), "JUMPNET_SYSTICK_REF_HZ is empty");
+    let mut value: u32 = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let digit = bytes[i];
+        assert!(
+            digit.is_ascii_digit(),
+            "JUMPNET_SYSTICK_REF_HZ must be a decimal number of Hz"
+        );
+        value = value * 10 + (digit - b'0') as u32;
+        i += 1;
+    }
+    assert!(value > 0, "JUMPNET_SYSTICK_REF_HZ must be positive");
+    value
+}
+
+/// An embedded-hal 1.0 `DelayNs` on SysTick: each delay programs SysTick (1 MHz reference
+/// clock) for its length and sleeps with `WFI` until the SysTick interrupt. Sleeping, rather
+/// than busy-polling the counter as `cortex_m::delay::Delay` does, lets QEMU's main loop run
+/// its timers: a vCPU spinning on timer registers starves them and time crawls.
+pub struct SysTickDelay {
+    syst: SYST,
+}
+
+impl core::fmt::Debug for SysTickDelay {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("SysTickDelay")
+    }
+}
+
+/// Longest SysTick reload (24 bits).
+const MAX_RELOAD: u32 = 0x00FF_FFFF;
+
+impl SysTickDelay {
+    /// Takes SysTick; it runs only during delays.
+    pub fn new(mut syst: SYST) -> Self {
+        syst.disable_counter();
+        syst.set_clock_source(SystClkSource::External);
+        SysTickDelay { syst }
+    }
+
+    fn sleep_ticks(&mut self, ticks: u32) {
+        self.syst.set_reload(ticks.clamp(1, MAX_RELOAD));
+        self.syst.clear_current();
+        let _ = self.syst.has_wrapped();
+        self.syst.enable_interrupt();
+        self.syst.enable_counter();
+        while !self.syst.has_wrapped() {
+            cortex_m::asm::wfi();
+        }
+        self.syst.disable_counter();
+        self.syst.disable_interrupt();
+    }
+}
+
+impl DelayNs for SysTickDelay {
+    fn delay_ns(&mut self, ns: u32) {
+        let mut ticks = u64::from(ns) * u64::from(REFCLK_HZ) / 1_000_000_000;
+        while ticks > 0 {
+            let now = ticks.min(u64::from(MAX_RELOAD)) as u32;
+            self.sleep_ticks(now);
+            ticks -= u64::from(now);
+        }
+    }
+}
+
+/// The SysTick interrupt only wakes [`SysTickDelay`] from `WFI`.
+#[cortex_m_rt::exception]
+fn SysTick() {}
+
 /// Ends the QEMU session with exit status `code` (semihosting `SYS_EXIT_EXTENDED`).
+#[cfg(not(feature = "rtt"))]
 pub fn exit(code: i32) -> ! {
     semihosting::process::exit(code)
+}
+
+/// Stops (RTT builds run on boards without a semihosting host): logs `code` and idles, so
+/// the debug probe can still read the log.
+#[cfg(feature = "rtt")]
+pub fn exit(code: i32) -> ! {
+    defmt::info!("exit {=i32}", code);
+    loop {
+        core::hint::spin_loop();
+    }
 }
 
 #[panic_handler]

@@ -147,6 +147,8 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
                 sends: 0,
                 deliveries: 0,
                 permutes: 0,
+                heartbeats: 0,
+                frame_timeouts: 0,
             },
         }
     }
@@ -208,6 +210,8 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
                 requests: frames.requests,
                 rejected: frames.rejected,
                 bad_frames: frames.bad_frames,
+                heartbeats: frames.heartbeats,
+                frame_timeouts: frames.frame_timeouts,
                 ..self.counters
             })),
             DeviceCommand::Reset => {

@@ -210,6 +210,10 @@ pub struct Counters {
     pub deliveries: u32,
     /// Permutes issued by the executor.
     pub permutes: u32,
+    /// Heartbeats of the serving loop since start (not reset; see `crate::link`).
+    pub heartbeats: u32,
+    /// Partial frames dropped after the inter-byte timeout.
+    pub frame_timeouts: u32,
 }
 
 /// What ran out on the device (in [`ImageFault::OverCapacity`] and

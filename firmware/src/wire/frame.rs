@@ -170,6 +170,12 @@ impl<const N: usize> FrameAccumulator<N> {
         }
     }
 
+    /// Forgets the bytes of the frame being collected.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.overflowed = false;
+    }
+
     /// Feeds one byte. Returns the completed frame (without its terminator) when `byte` ends
     /// one; the frame stays valid until the next call.
     pub fn push(&mut self, byte: u8) -> Option<Result<&mut [u8], FrameError>> {

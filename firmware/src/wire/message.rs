@@ -23,8 +23,9 @@ use super::route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableRes
 ///
 /// Version 2 added [`Command::RouteTable`], [`Reply::RouteTable`] and the route-table
 /// rejections; version 3 the device commands ([`Command::Device`], [`Reply::Device`],
-/// `super::device`) and their rejections.
-pub const WIRE_VERSION: u8 = 3;
+/// `super::device`) and their rejections; version 4 the heartbeat and frame-timeout fields
+/// of `super::device::Counters`.
+pub const WIRE_VERSION: u8 = 4;
 /// Largest encoded frame (terminator included) either side sends.
 pub const MAX_FRAME_LEN: usize = 512;
 /// Most PRNG words one [`Command::RngWords`] request may ask for.

@@ -7,6 +7,7 @@ pub mod device;
 pub mod frame;
 pub mod message;
 pub mod route_table;
+pub mod rtt;
 
 pub use frame::{FrameAccumulator, FrameError};
 pub use message::{

@@ -11,8 +11,10 @@
 //!   log decoded with `defmt-decoder`.
 //!
 //! Transports: `qemu` (the firmware ELF under `qemu-system-arm`; a QEMU device keeps nothing
-//! between invocations, so every subcommand flashes first when given an image). The probe-rs
-//! transport is not implemented yet; `--transport probe` is refused with that message.
+//! between invocations, so every subcommand flashes first when given an image) and `probe`
+//! (cargo feature `probe`: the firmware ELF, built with the firmware's `rtt` feature, is
+//! flashed onto a real board through probe-rs, `--chip` from its target registry, optional
+//! `--probe VID:PID[:SERIAL]`; frames and the defmt log travel over RTT).
 
 use std::path::PathBuf;
 
@@ -28,8 +30,9 @@ use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::build::topology::TopologySpec;
 use crate::commands::args::RouteArgs;
 use crate::device::image::{self, BuiltImage};
+use crate::device::probe_selector::ProbeSelector;
 use crate::device::qemu::{self, Qemu};
-use crate::device::Client;
+use crate::device::{Client, Transport};
 use crate::io::output::write_atomic;
 
 /// `jumpnet device` actions.
@@ -86,7 +89,8 @@ pub struct ContentArgs {
 pub enum TransportKind {
     /// The firmware ELF under qemu-system-arm (mps2-an386), UART on a Unix socket.
     Qemu,
-    /// A real board through probe-rs (not implemented yet).
+    /// A real board through a debug probe (probe-rs; needs the `probe` cargo feature):
+    /// flashes the ELF, then frames and the defmt log over RTT.
     Probe,
 }
 
@@ -102,13 +106,85 @@ pub struct SessionArgs {
     /// How to reach the device.
     #[arg(long, value_enum, default_value = "qemu")]
     pub transport: TransportKind,
-    /// Firmware ELF for `--transport qemu` (default `$JUMPNET_FIRMWARE_ELF`, else
-    /// target/thumbv7em-none-eabihf/release/selftest).
+    /// Firmware ELF (default `$JUMPNET_FIRMWARE_ELF`, else
+    /// target/thumbv7em-none-eabihf/release/selftest). For `--transport probe` build it with
+    /// the firmware's `rtt` feature.
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
     /// Wall-clock limit of the QEMU run in seconds.
     #[arg(long, default_value_t = qemu::DEFAULT_LIMIT_S)]
     pub limit: u32,
+    /// Chip for `--transport probe`, a name from probe-rs's target registry (e.g.
+    /// STM32F407VGTx, nRF52840_xxAA).
+    #[arg(long, value_name = "NAME")]
+    pub chip: Option<String>,
+    /// Debug probe for `--transport probe` when several are attached: hexadecimal USB ids and
+    /// an optional serial number.
+    #[arg(long, value_name = "VID:PID[:SERIAL]")]
+    pub probe: Option<ProbeSelector>,
+}
+
+/// A device session's transport that ends with the device's decoded defmt log.
+trait DeviceLink: Transport {
+    /// Ends the session (`clean`: the device acknowledged Shutdown) and returns the log.
+    fn end(self, clean: bool) -> Result<Vec<String>>;
+}
+
+impl DeviceLink for Qemu {
+    fn end(self, clean: bool) -> Result<Vec<String>> {
+        Ok(if clean { self.finish()? } else { self.kill()? }.log)
+    }
+}
+
+/// The probe-rs link and the ELF whose defmt table decodes its log.
+#[cfg(feature = "probe")]
+struct ProbeSession {
+    link: crate::device::probe::ProbeLink,
+    elf: PathBuf,
+}
+
+#[cfg(feature = "probe")]
+impl Transport for ProbeSession {
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.link.write_all(bytes)
+    }
+    fn read_byte(&mut self, timeout: std::time::Duration) -> Result<Option<u8>> {
+        self.link.read_byte(timeout)
+    }
+}
+
+#[cfg(feature = "probe")]
+impl DeviceLink for ProbeSession {
+    fn end(mut self, _clean: bool) -> Result<Vec<String>> {
+        let bytes = self.link.take_log()?;
+        qemu::decode_defmt(&self.elf, &bytes)
+    }
+}
+
+/// Flashes the ELF through a debug probe and connects over RTT.
+#[cfg(feature = "probe")]
+fn open_probe(args: &SessionArgs) -> Result<ProbeSession> {
+    let Some(chip) = &args.chip else {
+        bail!(
+            "--transport probe needs --chip NAME, a chip of probe-rs's target registry (e.g. STM32F407VGTx)"
+        );
+    };
+    let elf = elf_path(args);
+    let params = crate::device::probe::ProbeParams {
+        chip,
+        probe: args.probe.as_ref(),
+        elf: &elf,
+        rtt_timeout: std::time::Duration::from_secs(5),
+    };
+    let link = crate::device::probe::open(&params)?;
+    Ok(ProbeSession { link, elf })
+}
+
+#[cfg(not(feature = "probe"))]
+fn open_probe(_: &SessionArgs) -> Result<Qemu> {
+    bail!(
+        "--transport probe needs a jumpnet built with the `probe` feature (`cargo build --release -p jumpnet --features probe`)"
+    )
 }
 
 /// Builds the image described by `args`, with the host's table.
@@ -192,28 +268,31 @@ enum Mode {
 }
 
 fn session(args: &SessionArgs, mode: Mode) -> Result<u8> {
-    if args.transport == TransportKind::Probe {
-        bail!(
-            "--transport probe is not implemented yet (the probe-rs backend is future work); \
-             use --transport qemu"
-        );
+    if args.transport == TransportKind::Qemu && (args.chip.is_some() || args.probe.is_some()) {
+        bail!("--chip and --probe apply to --transport probe only");
     }
     let image = session_image(args)?;
     if image.is_none() && matches!(mode, Mode::Flash | Mode::Routes) {
         bail!("nothing to flash: give a topology (e.g. `gcirculant n=64`) or --image FILE");
     }
-    let q = Qemu::start(&elf_path(args), args.limit)?;
-    let mut client = Client::new(q);
+    match args.transport {
+        TransportKind::Qemu => run_on(Qemu::start(&elf_path(args), args.limit)?, image, mode),
+        TransportKind::Probe => run_on(open_probe(args)?, image, mode),
+    }
+}
+
+/// Talks to the device over `link`, shuts it down and prints its log for `log`.
+fn run_on<L: DeviceLink>(
+    link: L,
+    image: Option<(Vec<u8>, Option<BuiltImage>)>,
+    mode: Mode,
+) -> Result<u8> {
+    let mut client = Client::new(link);
     let outcome = talk(&mut client, image.as_ref(), mode);
     let shutdown = client.call(Command::Shutdown);
-    let q = client.into_transport();
-    let finished = if shutdown.is_ok() {
-        q.finish()?
-    } else {
-        q.kill()?
-    };
+    let log = client.into_transport().end(shutdown.is_ok())?;
     if mode == Mode::Log {
-        for line in &finished.log {
+        for line in &log {
             println!("{line}");
         }
     }
@@ -224,8 +303,8 @@ fn session(args: &SessionArgs, mode: Mode) -> Result<u8> {
     Ok(code)
 }
 
-fn talk(
-    client: &mut Client<Qemu>,
+fn talk<T: Transport>(
+    client: &mut Client<T>,
     image: Option<&(Vec<u8>, Option<BuiltImage>)>,
     mode: Mode,
 ) -> Result<u8> {
@@ -297,6 +376,12 @@ fn talk(
             l.ops,
             l.image_bytes,
             device_image::max_image_len(l.runs as usize, l.programs as usize, l.ops as usize)
+        );
+        let c = client.counters()?;
+        println!(
+            "device counters: {} requests, {} rejected, {} bad frames, {} frame timeouts, {} \
+             heartbeats",
+            c.requests, c.rejected, c.bad_frames, c.frame_timeouts, c.heartbeats
         );
     }
     Ok(code)

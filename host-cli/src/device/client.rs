@@ -268,10 +268,6 @@ mod tests {
     use jumpnet_firmware::wire::device::ImageFault;
 
     use super::*;
-    use crate::build::network::OwnedNetwork;
-    use crate::build::routing::{RouteAlgo, RouteOptions};
-    use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-    use crate::build::topology::TopologySpec;
     use crate::device::fault::FaultInjector;
 
     /// The firmware's request loop running in process: bytes written are served at once.
@@ -336,30 +332,9 @@ mod tests {
         }
     }
 
-    fn g64_image() -> crate::device::image::BuiltImage {
-        let spec = TopologySpec::parse(&["gcirculant".into(), "n=64".into()]).unwrap();
-        let owned = OwnedNetwork::build(&spec).unwrap();
-        let req = CollectiveRequest {
-            algorithm: Algorithm::Allreduce,
-            ranks: Some(64),
-            root: 0,
-            bytes: 1024,
-            elem_bytes: 4,
-            placement: JobPlacement::Consecutive,
-            seed: 1,
-        };
-        let sched = schedule::build(&req, None).unwrap();
-        let opts = RouteOptions {
-            algo: RouteAlgo::Naf,
-            max_layers: 8,
-            seed: 1,
-        };
-        crate::device::image::build(&owned, 5, &opts, &[sched]).unwrap()
-    }
-
     #[test]
     fn flashing_through_a_faulty_link_gives_the_exact_image_and_routes() {
-        let built = g64_image();
+        let built = crate::device::test_support::g64_image();
         assert_eq!(built.programs.len(), 1);
         assert_eq!((built.programs[0].rank, built.programs[0].ranks), (5, 64));
         let mut client = Client::new(FaultInjector::new(InProcess::new(), 7, 4));

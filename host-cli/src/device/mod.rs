@@ -5,20 +5,28 @@
 //! - [`Transport`]: a byte channel to one device, with a read timeout;
 //! - [`qemu`]: the firmware under `qemu-system-arm -M mps2-an386`, UART0 on a Unix socket,
 //!   defmt log from semihosting decoded with `defmt-decoder`;
+//! - `probe` (cargo feature `probe`): a real board through probe-rs: flash the ELF, then
+//!   frames and the defmt log over RTT ([`rtt`]); [`chip`] checks `--chip` against probe-rs's
+//!   target registry, [`probe_selector`] parses `--probe VID:PID[:SERIAL]` and picks a probe;
 //! - [`fault`]: a wrapper that drops, flips and duplicates bytes (seeded), for tests;
 //! - [`client`]: requests with ids, retries after damaged or lost frames, chunked image
 //!   flashing and read-back, route and program-engine calls.
-//!
-//! A probe-rs backend (cargo feature `probe`) is not implemented yet.
 
 use std::time::Duration;
 
 use anyhow::Result;
 
+pub mod chip;
 pub mod client;
 pub mod fault;
 pub mod image;
+#[cfg(feature = "probe")]
+pub mod probe;
+pub mod probe_selector;
 pub mod qemu;
+pub mod rtt;
+#[cfg(test)]
+mod test_support;
 
 pub use client::Client;
 
