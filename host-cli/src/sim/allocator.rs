@@ -17,9 +17,19 @@ pub struct Request {
 
 const NONE: u16 = u16::MAX;
 
+/// `(i − ptr) mod n` for `i < n`; pointers are kept below `n`, so a conditional add
+/// replaces the two divisions (the remainder is only taken for out-of-range arguments).
 #[inline]
 fn dist(i: u16, ptr: u16, n: u16) -> u16 {
-    (i + n - ptr % n) % n
+    if i < n && ptr < n {
+        if i >= ptr {
+            i - ptr
+        } else {
+            i + n - ptr
+        }
+    } else {
+        (i + n - ptr % n) % n
+    }
 }
 
 /// Round-robin pointers and scratch space of one allocator kind for a router of `radix`
@@ -52,6 +62,15 @@ impl Arbiters {
             grant: vec![NONE; radix],
             pick: vec![NONE; radix],
         }
+    }
+
+    /// Puts every pointer back where [`Arbiters::new`] starts it (engine reuse).
+    pub fn reset(&mut self) {
+        self.in_ptr.fill(0);
+        self.out_ptr.fill(0);
+        self.vc_ptr.fill(0);
+        self.grant.fill(NONE);
+        self.pick.fill(NONE);
     }
 
     /// Matches `reqs` of router `s` (every input at most once, every output at most once);

@@ -17,7 +17,10 @@ pub mod collective;
 pub mod config;
 pub mod config_file;
 pub mod engine;
+pub mod ga_fitness;
+pub mod ga_pool;
 pub mod network;
+mod reset;
 pub mod router;
 pub mod stats;
 pub mod sweep;
@@ -27,6 +30,8 @@ pub mod watchdog;
 
 #[cfg(test)]
 mod collective_tests;
+#[cfg(test)]
+mod ga_tests;
 #[cfg(test)]
 mod tests;
 
