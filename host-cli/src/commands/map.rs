@@ -23,6 +23,7 @@ use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::io::output::{self, Render, Section};
 use crate::io::progress::Progress;
+use crate::sim::SimConfig;
 
 /// What `map place` should do.
 #[derive(Clone, Debug)]
@@ -329,6 +330,10 @@ pub enum GaStudy {
     /// Simulated identity-mapping durations of the 15 pattern pairs beside [GA] Table 2
     /// ("phys dur") and the contention proxy.
     Phys {
+        /// Engine overrides of the `ga` preset, `key=value` (keys of `jumpnet sim --set`),
+        /// e.g. `--set num_vcs=6` to see how the router model moves the durations.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
         /// Output format.
         #[command(flatten)]
         format: FormatArgs,
@@ -467,8 +472,17 @@ pub fn run(action: MapAction) -> Result<u8> {
             output::print(&res, format.format())?;
         }
         MapAction::GaStudy {
-            study: GaStudy::Phys { format },
-        } => output::print(&phys_study()?, format.format())?,
+            study: GaStudy::Phys { set, format },
+        } => {
+            let mut cfg = SimConfig::ga();
+            for kv in &set {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| anyhow!("--set wants key=value, got `{kv}`"))?;
+                cfg.set(k.trim(), v)?;
+            }
+            output::print(&phys_study(&cfg)?, format.format())?
+        }
         MapAction::GaStudy {
             study:
                 GaStudy::Variants {

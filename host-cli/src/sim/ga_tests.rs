@@ -174,7 +174,7 @@ fn pool_scores_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn c3_identity_durations_are_additive_and_above_the_bounds() {
-    let study = phys_study().unwrap();
+    let study = phys_study(&SimConfig::ga()).unwrap();
     assert_eq!(study.rows.len(), 15);
     for r in &study.rows {
         // One evaluation of a pair is its two patterns run one after the other.

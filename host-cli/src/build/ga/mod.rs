@@ -9,3 +9,6 @@ pub mod study;
 
 pub use paths::RoutedPaths;
 pub use run::{ga, FitnessKind, GaRequest, GaResult, ScoreRow};
+
+#[cfg(test)]
+mod tests;

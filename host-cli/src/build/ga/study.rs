@@ -92,6 +92,8 @@ pub struct PhysRow {
 pub struct PhysStudy {
     /// Theoretical minimum of a pair (`2 · 34`).
     pub minimum: u64,
+    /// Engine settings that differ from the `ga` preset (`key=value`).
+    pub overrides: Vec<String>,
     /// The 15 pairs in \[GA\] Table 2 order.
     pub rows: Vec<PhysRow>,
 }
@@ -100,8 +102,13 @@ impl Render for PhysStudy {
     fn sections(&self) -> Vec<Section> {
         let mut s = Section::new(
             format!(
-                "identity-mapping durations on the 8x8 torus (DOR, 3 VCs, 4 x 8-flit packets per \
-                 node and pattern; minimum {} cycles per pair)",
+                "identity-mapping durations on the 8x8 torus (dateline DOR, ga preset{}; 4 x \
+                 8-flit packets per node and pattern; minimum {} cycles per pair)",
+                if self.overrides.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with {}", self.overrides.join(" "))
+                },
                 self.minimum
             ),
             &[
@@ -129,19 +136,19 @@ impl Render for PhysStudy {
     }
 }
 
-/// Simulates and proxies the identity mapping of every \[GA\] Table 2 pair.
-pub fn phys_study() -> Result<PhysStudy> {
+/// Simulates (with `cfg`, normally [`SimConfig::ga`]) and proxies the identity mapping of
+/// every \[GA\] Table 2 pair.
+pub fn phys_study(cfg: &SimConfig) -> Result<PhysStudy> {
     let grid = Grid::new(SIDE)?;
     let paths = torus_paths(SIDE)?;
     let torus = GaTorus::new(SIDE).map_err(|e| anyhow!("{e}"))?;
     let identity: Vec<Address> = (0..grid.nodes() as Address).collect();
-    let cfg = SimConfig::ga();
     let mut rows = Vec::new();
     for (a, b, paper) in PAPER_PHYS {
         let dest = pattern_tables(grid, &[a, b], 1)?;
         let set = PatternSet::new(grid.nodes(), &dest)?;
         let (sim, first, second) = torus
-            .with_fitness(&cfg, set, |fit| -> Result<(u64, u64, u64)> {
+            .with_fitness(cfg, set, |fit| -> Result<(u64, u64, u64)> {
                 let pair = fit.evaluate(&identity).duration;
                 let first = fit.run_pattern(&identity, 0).map_err(|e| anyhow!("{e}"))?;
                 let second = fit.run_pattern(&identity, 1).map_err(|e| anyhow!("{e}"))?;
@@ -162,8 +169,21 @@ pub fn phys_study() -> Result<PhysStudy> {
             difference: sim as i64 - paper as i64,
         });
     }
+    let preset = serde_json::to_value(SimConfig::ga())?;
+    let mine = serde_json::to_value(cfg)?;
+    let overrides = SimConfig::KEYS
+        .iter()
+        .filter(|k| preset.get(**k) != mine.get(**k))
+        .map(|k| {
+            format!(
+                "{k}={}",
+                mine.get(*k).map_or(String::new(), |v| v.to_string())
+            )
+        })
+        .collect();
     Ok(PhysStudy {
         minimum: 2 * IDEAL_PATTERN_CYCLES,
+        overrides,
         rows,
     })
 }
