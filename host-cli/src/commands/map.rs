@@ -5,29 +5,25 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
 use serde::Serialize;
 
 use jumpnet_core::collective::Schedule;
-use jumpnet_core::mapping::ga::{
-    Address, Fitness, Ga, GaBuffers, GaConfig, GaProblem, Grid, PatternSet, ProxyFitness, Ranking,
-    Score, TrafficPattern, Variant,
-};
-use jumpnet_core::mapping::{ChannelId, NodeId, PathLength, PathOracle};
-use jumpnet_core::rng::Rng;
-use jumpnet_core::routing::{
-    self, deadlock::channel::channel_index, paths::walk, TorusDor, TorusVcs,
-};
-use jumpnet_core::topology::{Network, Topology, Torus};
+use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
+use jumpnet_core::mapping::NodeId;
+use jumpnet_core::topology::Topology;
 
 use crate::build;
+use crate::build::ga::study::{phys_study, variants_study, VariantsRequest};
+pub use crate::build::ga::{ga, FitnessKind, GaRequest, GaResult, RoutedPaths, ScoreRow};
 use crate::build::network::OwnedNetwork;
 use crate::build::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::io::output::{self, Render, Section};
 use crate::io::progress::Progress;
+use crate::sim::SimConfig;
 
 /// What `map place` should do.
 #[derive(Clone, Debug)]
@@ -238,252 +234,6 @@ pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
     })
 }
 
-/// The channels of every torus DOR route between two nodes, precomputed (a
-/// [`PathOracle`] over core's routing, for the GA's contention proxy).
-#[derive(Debug)]
-pub struct RoutedPaths {
-    n: u32,
-    channels: u32,
-    start: Vec<u32>,
-    list: Vec<ChannelId>,
-}
-
-impl RoutedPaths {
-    /// Routes every ordered pair of terminals of `topo` with `routing`.
-    pub fn build<T: Topology>(topo: &T, routing: &dyn routing::Routing) -> Result<Self> {
-        let n = topo.num_terminals();
-        let radix = topo.radix();
-        let limit = routing::default_hop_limit(topo);
-        let mut start = Vec::with_capacity(n as usize * n as usize + 1);
-        let mut list = Vec::new();
-        for a in 0..n {
-            for b in 0..n {
-                start.push(list.len() as u32);
-                if a != b {
-                    walk::walk(topo, routing, a, b, limit, |s| {
-                        list.push(channel_index(radix, s.from, s.port) as ChannelId)
-                    })
-                    .with_context(|| format!("routing {a} -> {b}"))?;
-                }
-            }
-        }
-        start.push(list.len() as u32);
-        Ok(RoutedPaths {
-            n,
-            channels: topo.num_switches() * radix as u32,
-            start,
-            list,
-        })
-    }
-}
-
-impl PathOracle for RoutedPaths {
-    fn num_channels(&self) -> u32 {
-        self.channels
-    }
-
-    fn for_each_channel<F: FnMut(ChannelId)>(&self, a: NodeId, b: NodeId, mut f: F) {
-        if a >= self.n || b >= self.n {
-            return;
-        }
-        let i = a as usize * self.n as usize + b as usize;
-        for &c in &self.list[self.start[i] as usize..self.start[i + 1] as usize] {
-            f(c);
-        }
-    }
-}
-
-/// What `map ga` should do.
-#[derive(Clone, Debug)]
-pub struct GaRequest {
-    /// Torus side n (n × n nodes).
-    pub side: u16,
-    /// Applied traffic patterns.
-    pub patterns: Vec<TrafficPattern>,
-    /// Variant (S00–S99).
-    pub variant: Variant,
-    /// Ranking (sc / ah / ml).
-    pub ranking: Ranking,
-    /// Population.
-    pub genes: u32,
-    /// Generations (generation 0 = the random population).
-    pub generations: u32,
-    /// Seed.
-    pub seed: u64,
-    /// Show a progress bar.
-    pub progress: bool,
-}
-
-/// A GA score as printed.
-#[derive(Debug, Serialize, Clone, Copy)]
-pub struct ScoreRow {
-    /// Proxy duration (cycles).
-    pub duration: u64,
-    /// Average physical hops of the flows.
-    pub avg_hop: f64,
-}
-
-impl From<Score> for ScoreRow {
-    fn from(s: Score) -> Self {
-        ScoreRow {
-            duration: s.duration,
-            avg_hop: s.avg_hop.as_f64(),
-        }
-    }
-}
-
-/// `map ga` result.
-#[derive(Debug, Serialize)]
-pub struct GaResult {
-    /// Torus.
-    pub torus: String,
-    /// Patterns.
-    pub patterns: Vec<String>,
-    /// Variant and ranking, e.g. `S03-ml`.
-    pub variant: String,
-    /// Population × generations.
-    pub genes: u32,
-    /// Generations.
-    pub generations: u32,
-    /// Theoretical minimum duration (34 cycles per pattern).
-    pub minimum_duration: u64,
-    /// Identity mapping.
-    pub identity: ScoreRow,
-    /// Best gene found.
-    pub best: ScoreRow,
-    /// Generation where it was reached.
-    pub best_generation: u32,
-    /// Speed-up of the proxy duration over the identity mapping.
-    pub speedup: f64,
-    /// Seconds.
-    pub seconds: f64,
-    /// Best gene: `gene[physical position] = logical address`.
-    pub gene: Vec<Address>,
-}
-
-impl Render for GaResult {
-    fn sections(&self) -> Vec<Section> {
-        let mut s = Section::key_values(format!(
-            "GA node mapping on the {} torus, patterns {} (duration = contention proxy)",
-            self.torus,
-            self.patterns.join("+")
-        ));
-        s.kv("variant", &self.variant)
-            .kv(
-                "population x generations",
-                format!("{} x {}", self.genes, self.generations),
-            )
-            .kv("theoretical minimum (cycles)", self.minimum_duration)
-            .kv(
-                "identity duration / avg.hop",
-                format!("{} / {:.3}", self.identity.duration, self.identity.avg_hop),
-            )
-            .kv(
-                "best duration / avg.hop",
-                format!("{} / {:.3}", self.best.duration, self.best.avg_hop),
-            )
-            .kv("best generation", self.best_generation)
-            .kv("speed-up over identity", format!("{:.2}x", self.speedup))
-            .kv("seconds", format!("{:.2}", self.seconds));
-        let side = (self.gene.len() as f64).sqrt().round() as usize;
-        let mut g = Section::new(
-            "best gene (logical address at each physical position, row y = 0 first)",
-            &["y", "x = 0.."],
-        );
-        for y in 0..side {
-            let row: Vec<String> = self.gene[y * side..(y + 1) * side]
-                .iter()
-                .map(|a| a.to_string())
-                .collect();
-            g.row([y.to_string(), row.join(" ")]);
-        }
-        vec![s, g]
-    }
-}
-
-/// Runs the GA of spec/mapping.md §5 on an n × n torus with DOR (contention proxy fitness).
-pub fn ga(req: &GaRequest) -> Result<GaResult> {
-    if req.patterns.is_empty() {
-        bail!("give at least one traffic pattern (--patterns bcmp,shfl,trns)");
-    }
-    let grid = Grid::new(req.side)?;
-    let torus = Torus::torus(&[req.side as u32, req.side as u32], 1)?;
-    let net = Network::Torus(torus.clone());
-    let dor = TorusDor::new(&torus, TorusVcs::Single)?;
-    let paths = RoutedPaths::build(&net, &dor)?;
-    let nodes = grid.nodes();
-    let mut dest = vec![0 as Address; nodes * req.patterns.len()];
-    let mut rng = Rng::new(req.seed);
-    let mut scratch = vec![0 as Address; nodes];
-    for (i, p) in req.patterns.iter().enumerate() {
-        p.fill(
-            grid,
-            &mut rng,
-            &mut scratch,
-            &mut dest[i * nodes..(i + 1) * nodes],
-        )
-        .with_context(|| format!("pattern {}", p.name()))?;
-    }
-    let set = PatternSet::new(nodes, &dest)?;
-    let mut loads = vec![0u32; paths.num_channels() as usize];
-    let mut inv = vec![0 as Address; nodes];
-    let mut fitness = ProxyFitness::new(&paths, set, &mut loads, &mut inv)?;
-    let identity: Vec<Address> = (0..nodes as Address).collect();
-    let identity_score = fitness.evaluate(&identity);
-    let p = req.genes as usize;
-    if p == 0 {
-        bail!("--genes must be at least 1");
-    }
-    let mut genes = vec![0 as Address; p * nodes];
-    let mut scores = vec![identity_score; p];
-    let mut order = vec![0u32; p];
-    let mut inverse = vec![0 as Address; nodes];
-    let mut loads2 = vec![0u32; paths.num_channels() as usize];
-    let mut inv2 = vec![0 as Address; nodes];
-    let fit = ProxyFitness::new(&paths, set, &mut loads2, &mut inv2)?;
-    let started = std::time::Instant::now();
-    let engine = Ga::new(
-        GaConfig {
-            variant: req.variant,
-            ranking: req.ranking,
-            seed: req.seed,
-        },
-        GaProblem {
-            grid,
-            patterns: set,
-            distance: PathLength(&paths),
-        },
-        fit,
-        GaBuffers {
-            genes: &mut genes,
-            scores: &mut scores,
-            order: &mut order,
-            inverse: &mut inverse,
-        },
-    )?;
-    let bar = Progress::new("generations", req.generations as u64, req.progress);
-    let mut best_gene = vec![0 as Address; nodes];
-    let outcome = engine.run(req.generations, &mut best_gene, &mut |g, _| {
-        bar.set(g as u64 + 1)
-    })?;
-    bar.finish();
-    let best: ScoreRow = outcome.best.into();
-    Ok(GaResult {
-        torus: format!("{0}x{0}", req.side),
-        patterns: req.patterns.iter().map(|p| p.name().to_string()).collect(),
-        variant: format!("{}-{}", req.variant.name(), req.ranking.name()),
-        genes: req.genes,
-        generations: req.generations,
-        minimum_duration: 34 * req.patterns.len() as u64,
-        identity: identity_score.into(),
-        best,
-        best_generation: outcome.best_generation,
-        speedup: identity_score.duration as f64 / best.duration.max(1) as f64,
-        seconds: started.elapsed().as_secs_f64(),
-        gene: best_gene,
-    })
-}
-
 /// `jumpnet map ...` actions.
 #[derive(Debug, Subcommand)]
 pub enum MapAction {
@@ -551,6 +301,12 @@ pub enum MapAction {
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Fitness: the contention proxy or the flit-level simulator (`ga` preset).
+        #[arg(long, value_enum, default_value = "proxy")]
+        fitness: FitnessKind,
+        /// Worker threads of the simulated fitness (0 = every core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
         /// Hide the progress bar.
         #[arg(long)]
         quiet: bool,
@@ -558,6 +314,92 @@ pub enum MapAction {
         #[command(flatten)]
         format: FormatArgs,
     },
+    /// Reproduce the GA study of [GA] (reference-results.md C): identity-mapping durations of
+    /// the 15 pattern pairs, or GA variants compared.
+    #[command(name = "ga-study")]
+    GaStudy {
+        /// Which study.
+        #[command(subcommand)]
+        study: GaStudy,
+    },
+}
+
+/// `jumpnet map ga-study ...` studies.
+#[derive(Debug, Subcommand)]
+pub enum GaStudy {
+    /// Simulated identity-mapping durations of the 15 pattern pairs beside [GA] Table 2
+    /// ("phys dur") and the contention proxy.
+    Phys {
+        /// Engine overrides of the `ga` preset, `key=value` (keys of `jumpnet sim --set`),
+        /// e.g. `--set num_vcs=6` to see how the router model moves the durations.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// Mean best durations of GA variants x rankings over seeded runs, beside [GA] Table 3
+    /// for three patterns, with [GA]'s qualitative claims checked.
+    Variants {
+        /// Traffic patterns applied together.
+        #[arg(long, value_delimiter = ',', default_value = "bcmp,shfl,trns")]
+        patterns: Vec<String>,
+        /// Variants (S00..S22, S99).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "S00,S01,S02,S03,S04,S05,S10,S11,S12,S20,S21,S22,S99"
+        )]
+        variants: Vec<String>,
+        /// Rankings (sc, ah, ml).
+        #[arg(long, value_delimiter = ',', default_value = "sc,ah,ml")]
+        rankings: Vec<String>,
+        /// Population size.
+        #[arg(long, default_value_t = 100)]
+        genes: u32,
+        /// Generations.
+        #[arg(long, default_value_t = 100)]
+        generations: u32,
+        /// Runs per variant x ranking (seeds seed, seed+1, ...).
+        #[arg(long, default_value_t = 1)]
+        runs: u32,
+        /// First seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Fitness: the contention proxy or the flit-level simulator.
+        #[arg(long, value_enum, default_value = "sim")]
+        fitness: FitnessKind,
+        /// Worker threads of the simulated fitness (0 = every core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+}
+
+fn parse_patterns(names: &[String]) -> Result<Vec<TrafficPattern>> {
+    names
+        .iter()
+        .map(|p| {
+            TrafficPattern::from_name(p.trim()).ok_or_else(|| {
+                anyhow!("unknown pattern `{p}`: use bcmp, brev, brot, shfl, trns, torn, rpar, rrng")
+            })
+        })
+        .collect()
+}
+
+fn parse_variant(name: &str) -> Result<Variant> {
+    Variant::from_name(name.trim())
+        .ok_or_else(|| anyhow!("unknown variant `{name}`: use S00-S05, S10-S12, S20-S22 or S99"))
+}
+
+fn parse_ranking(name: &str) -> Result<Ranking> {
+    Ranking::from_name(name.trim())
+        .ok_or_else(|| anyhow!("unknown ranking `{name}`: use sc, ah or ml"))
 }
 
 /// Runs `jumpnet map ...`; returns the exit code.
@@ -610,30 +452,72 @@ pub fn run(action: MapAction) -> Result<u8> {
             genes,
             generations,
             seed,
+            fitness,
+            threads,
             quiet,
             format,
         } => {
-            let pats = patterns
-                .iter()
-                .map(|p| {
-                    TrafficPattern::from_name(p.trim()).ok_or_else(|| {
-                        anyhow!("unknown pattern `{p}`: use bcmp, brev, brot, shfl, trns, torn, rpar, rrng")
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let v = Variant::from_name(&variant).ok_or_else(|| {
-                anyhow!("unknown variant `{variant}`: use S00-S05, S10-S12, S20-S22 or S99")
-            })?;
-            let r = Ranking::from_name(&ranking)
-                .ok_or_else(|| anyhow!("unknown ranking `{ranking}`: use sc, ah or ml"))?;
             let res = ga(&GaRequest {
                 side,
-                patterns: pats,
-                variant: v,
-                ranking: r,
+                patterns: parse_patterns(&patterns)?,
+                variant: parse_variant(&variant)?,
+                ranking: parse_ranking(&ranking)?,
                 genes,
                 generations,
                 seed,
+                fitness,
+                threads,
+                progress: !quiet,
+            })?;
+            output::print(&res, format.format())?;
+        }
+        MapAction::GaStudy {
+            study: GaStudy::Phys { set, format },
+        } => {
+            let mut cfg = SimConfig::ga();
+            for kv in &set {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| anyhow!("--set wants key=value, got `{kv}`"))?;
+                cfg.set(k.trim(), v)?;
+            }
+            output::print(&phys_study(&cfg)?, format.format())?
+        }
+        MapAction::GaStudy {
+            study:
+                GaStudy::Variants {
+                    patterns,
+                    variants,
+                    rankings,
+                    genes,
+                    generations,
+                    runs,
+                    seed,
+                    fitness,
+                    threads,
+                    quiet,
+                    format,
+                },
+        } => {
+            if runs == 0 {
+                bail!("--runs must be at least 1");
+            }
+            let res = variants_study(&VariantsRequest {
+                patterns: parse_patterns(&patterns)?,
+                variants: variants
+                    .iter()
+                    .map(|v| parse_variant(v))
+                    .collect::<Result<_>>()?,
+                rankings: rankings
+                    .iter()
+                    .map(|r| parse_ranking(r))
+                    .collect::<Result<_>>()?,
+                genes,
+                generations,
+                runs,
+                seed,
+                fitness,
+                threads,
                 progress: !quiet,
             })?;
             output::print(&res, format.format())?;

@@ -63,6 +63,12 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// Every entry back to `NONE` (engine reuse).
+    pub fn reset(&mut self) {
+        self.grant.fill(NONE);
+        self.pick.fill(NONE);
+    }
+
     /// Scratch for routers of `radix` ports.
     pub fn new(radix: usize) -> Self {
         Scratch {
@@ -115,6 +121,12 @@ impl Arbiters {
             ptrs: vec![0; switches * shape.pointers()],
             scratch: Scratch::new(radix),
         }
+    }
+
+    /// Puts every pointer back where [`Arbiters::new`] starts it (engine reuse).
+    pub fn reset(&mut self) {
+        self.ptrs.fill(0);
+        self.scratch.reset();
     }
 
     /// Kind and shape.

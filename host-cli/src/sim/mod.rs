@@ -21,10 +21,13 @@ pub mod collective;
 pub mod config;
 pub mod config_file;
 pub mod engine;
+pub mod ga_fitness;
+pub mod ga_pool;
 pub mod network;
 pub mod nic_engine;
 mod partition;
 pub mod phases;
+mod reset;
 pub mod router;
 pub mod stats;
 pub mod sweep;
@@ -35,6 +38,8 @@ pub mod watchdog;
 
 #[cfg(test)]
 mod collective_tests;
+#[cfg(test)]
+mod ga_tests;
 #[cfg(test)]
 mod parallel_tests;
 #[cfg(test)]

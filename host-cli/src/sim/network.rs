@@ -209,6 +209,14 @@ impl Wheel {
         v
     }
 
+    /// Drops every pending event, keeping the slots' capacity (engine reuse).
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            s.clear();
+        }
+        self.pending = 0;
+    }
+
     /// Returns a slot's vector (cleared, capacity kept).
     #[inline]
     pub fn give_back(&mut self, now: u64, mut v: Vec<Event>) {

@@ -47,6 +47,17 @@ pub(super) struct Part {
     pub result: Result<(), SimError>,
 }
 
+impl Part {
+    /// Empties the active set, scratch, log and result (engine reuse, `State::reset`).
+    pub fn reset(&mut self) {
+        self.work.reset();
+        self.log.events.clear();
+        self.log.states.clear();
+        self.log.hops.clear();
+        self.result = Ok(());
+    }
+}
+
 /// Cuts `switches` routers into `n` contiguous ranges of (nearly) equal size.
 pub(super) fn cut(switches: usize, n: usize, radix: usize, vcs: usize) -> Vec<Part> {
     let n = n.clamp(1, (switches / MIN_ROUTERS).clamp(1, 1024));

@@ -140,6 +140,16 @@ impl Work {
             moved: false,
         }
     }
+
+    /// Back to the state of [`Work::new`], keeping the capacity.
+    pub fn reset(&mut self) {
+        self.active.fill(0);
+        self.reqs.clear();
+        self.wins.clear();
+        self.scratch.reset();
+        self.violations = 0;
+        self.moved = false;
+    }
 }
 
 /// What a router step does outside its routers: reads and updates packets, schedules

@@ -2,8 +2,8 @@
 //! mutants.
 
 use super::{
-    box_swap, line_swap, neighbour_swap, random_swap, randomize, Address, Fitness, Grid, Mutation,
-    PatternSet, Radius, Ranking, Score, Variant, VariantSpec,
+    box_swap, line_swap, neighbour_swap, random_swap, randomize, Address, BatchFitness, Grid,
+    Mutation, PatternSet, Radius, Ranking, Score, Variant, VariantSpec,
 };
 use crate::error::{CapacityError, InvalidParam};
 use crate::mapping::{DistanceOracle, MappingError};
@@ -105,7 +105,7 @@ pub struct Ga<'a, F, D> {
     evaluations: u64,
 }
 
-impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
+impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
     /// Draws, evaluates and ranks the initial population.
     pub fn new(
         config: GaConfig,
@@ -147,8 +147,13 @@ impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
         };
         for slot in 0..population {
             ga.randomize_slot(slot);
-            ga.evaluate(slot);
         }
+        // Evaluation draws nothing from the PRNG, so scoring the whole population in one
+        // batch gives the same run as scoring each gene after drawing it.
+        for (i, o) in ga.order.iter_mut().enumerate() {
+            *o = i as u32;
+        }
+        ga.evaluate_ranks(0);
         ga.rank();
         Ok(ga)
     }
@@ -202,16 +207,14 @@ impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
         }
     }
 
-    fn evaluate(&mut self, slot: usize) {
+    /// Scores the genes in rank positions `from..P` (their slots are `order[from..]`) as
+    /// one batch.
+    fn evaluate_ranks(&mut self, from: usize) {
         let n = self.problem.grid.nodes();
-        let Some(gene) = self.genes.get(slot * n..(slot + 1) * n) else {
-            return;
-        };
-        let score = self.fitness.evaluate(gene);
-        if let Some(s) = self.scores.get_mut(slot) {
-            *s = score;
-        }
-        self.evaluations += 1;
+        let slots = self.order.get(from..).unwrap_or(&[]);
+        self.fitness
+            .evaluate_batch(self.genes, n, slots, self.scores);
+        self.evaluations += slots.len() as u64;
     }
 
     /// Sorts [`Ga::order`] by the ranking key, ties by slot.
@@ -285,8 +288,10 @@ impl<'a, F: Fitness, D: DistanceOracle> Ga<'a, F, D> {
                 }
                 self.mutate(slot);
             }
-            self.evaluate(slot);
         }
+        // Mutants are drawn first and scored together (evaluation uses no randomness, so
+        // the run equals scoring each mutant as it is made).
+        self.evaluate_ranks(k);
         self.rank();
         self.generation += 1;
     }

@@ -32,6 +32,44 @@ impl<T: Fitness + ?Sized> Fitness for &mut T {
     }
 }
 
+/// Scores many genes at once, so a host can spread one generation over several cores
+/// (spec/mapping.md §5: every gene of a generation is evaluated independently).
+///
+/// `genes` holds the whole population (gene `i` is `genes[i·N .. (i+1)·N]`, `N = nodes`);
+/// for every slot `i` in `slots` the implementation writes the gene's score to `scores[i]`.
+/// Results must not depend on how the work is split, so the GA stays deterministic. Every
+/// [`Fitness`] is a `BatchFitness` that scores the slots one after another.
+pub trait BatchFitness {
+    /// Scores the genes in `slots` into `scores` (same indices).
+    fn evaluate_batch(
+        &mut self,
+        genes: &[Address],
+        nodes: usize,
+        slots: &[u32],
+        scores: &mut [Score],
+    );
+}
+
+impl<F: Fitness> BatchFitness for F {
+    fn evaluate_batch(
+        &mut self,
+        genes: &[Address],
+        nodes: usize,
+        slots: &[u32],
+        scores: &mut [Score],
+    ) {
+        for &slot in slots {
+            let i = slot as usize;
+            let (Some(gene), Some(out)) =
+                (genes.get(i * nodes..(i + 1) * nodes), scores.get_mut(i))
+            else {
+                continue;
+            };
+            *out = self.evaluate(gene);
+        }
+    }
+}
+
 /// Proxy duration of one pattern whose most loaded channel carries `max_load` flows:
 /// `2 + 32·max_load` (spec/mapping.md §5 proxy, project choice: two fully interfering packet
 /// streams double the transfer time).

@@ -3,7 +3,7 @@
 //! A gene is a permutation `Γ: physical position → logical address` of `0..N` (`N = n²`),
 //! stored in caller buffers. Traffic patterns ([`TrafficPattern`]) are defined on logical
 //! addresses; a flow `x_S → x_D` runs physically from `Γ⁻¹(x_S)` to `Γ⁻¹(x_D)`. A pluggable
-//! [`Fitness`] scores a gene with a duration and an avg.hop; [`ProxyFitness`] is the project's
+//! [`Fitness`] (or, a generation at a time, [`BatchFitness`]) scores a gene with a duration and an avg.hop; [`ProxyFitness`] is the project's
 //! contention proxy. [`Ga`] runs the variants S00–S99 with rankings sc / ah / ml.
 
 mod engine;
@@ -17,8 +17,8 @@ mod variant;
 
 pub use engine::{Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, GaSizes};
 pub use fitness::{
-    proxy_pattern_duration, Fitness, ProxyFitness, FLITS_PER_PACKET, IDEAL_PATTERN_CYCLES,
-    INJECTION_CYCLES, PACKETS_PER_NODE, RECEPTION_CYCLES,
+    proxy_pattern_duration, BatchFitness, Fitness, ProxyFitness, FLITS_PER_PACKET,
+    IDEAL_PATTERN_CYCLES, INJECTION_CYCLES, PACKETS_PER_NODE, RECEPTION_CYCLES,
 };
 pub use grid::Grid;
 pub use mutation::{box_swap, line_swap, neighbour_swap, random_swap, randomize, Mutation};

@@ -1,0 +1,62 @@
+//! Precomputed DOR routes of every node pair (the contention proxy's path oracle).
+
+use anyhow::{Context, Result};
+
+use jumpnet_core::mapping::{ChannelId, NodeId, PathOracle};
+use jumpnet_core::routing::{self, deadlock::channel::channel_index, paths::walk};
+use jumpnet_core::topology::Topology;
+
+/// The channels of every torus DOR route between two nodes, precomputed (a
+/// [`PathOracle`] over core's routing, for the GA's contention proxy).
+#[derive(Debug)]
+pub struct RoutedPaths {
+    n: u32,
+    channels: u32,
+    start: Vec<u32>,
+    list: Vec<ChannelId>,
+}
+
+impl RoutedPaths {
+    /// Routes every ordered pair of terminals of `topo` with `routing`.
+    pub fn build<T: Topology>(topo: &T, routing: &dyn routing::Routing) -> Result<Self> {
+        let n = topo.num_terminals();
+        let radix = topo.radix();
+        let limit = routing::default_hop_limit(topo);
+        let mut start = Vec::with_capacity(n as usize * n as usize + 1);
+        let mut list = Vec::new();
+        for a in 0..n {
+            for b in 0..n {
+                start.push(list.len() as u32);
+                if a != b {
+                    walk::walk(topo, routing, a, b, limit, |s| {
+                        list.push(channel_index(radix, s.from, s.port) as ChannelId)
+                    })
+                    .with_context(|| format!("routing {a} -> {b}"))?;
+                }
+            }
+        }
+        start.push(list.len() as u32);
+        Ok(RoutedPaths {
+            n,
+            channels: topo.num_switches() * radix as u32,
+            start,
+            list,
+        })
+    }
+}
+
+impl PathOracle for RoutedPaths {
+    fn num_channels(&self) -> u32 {
+        self.channels
+    }
+
+    fn for_each_channel<F: FnMut(ChannelId)>(&self, a: NodeId, b: NodeId, mut f: F) {
+        if a >= self.n || b >= self.n {
+            return;
+        }
+        let i = a as usize * self.n as usize + b as usize;
+        for &c in &self.list[self.start[i] as usize..self.start[i + 1] as usize] {
+            f(c);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! End-to-end tests of `jumpnet map ga --fitness sim` and `jumpnet map ga-study` through the
+//! real binary (issue 10, reference-results.md C1/C3).
+
+mod common;
+
+use common::*;
+
+#[test]
+fn ga_with_simulated_fitness_improves_on_the_identity() {
+    let (code, out, err) = jumpnet_in(
+        None,
+        &[
+            "map",
+            "ga",
+            "--fitness",
+            "sim",
+            "--patterns",
+            "bcmp,brev",
+            "--genes",
+            "20",
+            "--generations",
+            "5",
+            "--threads",
+            "2",
+            "--json",
+            "--quiet",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["fitness"], "sim");
+    assert_eq!(v["minimum_duration"], 68);
+    let best = v["best"]["duration"].as_u64().unwrap();
+    let identity = v["identity"]["duration"].as_u64().unwrap();
+    assert!((68..identity).contains(&best), "{best} vs {identity}");
+    // 20 initial genes + 4 generations of 15 mutants (S03 keeps 25 %).
+    assert_eq!(v["evaluations"], 20 + 4 * 15);
+    let (code, _, err) = jumpnet_in(None, &["map", "ga", "--fitness", "exact"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("exact"), "{err}");
+}
+
+#[test]
+fn ga_study_phys_lists_the_fifteen_pairs_beside_the_paper() {
+    let (code, out, err) = jumpnet_in(None, &["map", "ga-study", "phys", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 15);
+    // [GA] Table 2's first and last "phys dur" (reference-results.md C3).
+    assert_eq!(rows[0]["pair"], "bcmp-brev");
+    assert_eq!(rows[0]["paper"], 283);
+    assert_eq!(rows[14]["pair"], "torn-trns");
+    assert_eq!(rows[14]["paper"], 265);
+    for r in rows {
+        let g = |k: &str| r[k].as_i64().unwrap();
+        assert_eq!(g("sim"), g("first") + g("second"));
+        assert_eq!(g("difference"), g("sim") - g("paper"));
+    }
+    let (code, _, err) = jumpnet_in(
+        None,
+        &[
+            "map",
+            "ga-study",
+            "variants",
+            "--variants",
+            "S07",
+            "--quiet",
+        ],
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("unknown variant `S07`"), "{err}");
+}
