@@ -231,6 +231,36 @@ fn rtl_engine(_: String, _: &[Op]) -> Result<Box<dyn NicEngine>> {
     )
 }
 
+/// The RTL router at switch `s` loaded with its compiled table (with the testing aid's wrong
+/// entry at the first destination `counter` saw forwarded there), and its summary so far.
+fn rtl_router_setup<'a>(
+    req: &HilRequest<'_>,
+    net: &'a jumpnet_core::topology::Network<'a>,
+    routing: &'a dyn jumpnet_core::routing::Routing,
+    s: u32,
+    counter: &HeadCounter<'_>,
+) -> Result<(Box<dyn SwitchRouting + 'a>, RtlRouterSummary)> {
+    let mut entries = switch_route::switch_entries(net, routing, s)?;
+    let mutation = if req.mutate_rtl_table {
+        let dst = counter.first_forward().ok_or_else(|| {
+            anyhow!("--mutate-rtl-table: no packet is forwarded at switch {s} in this run")
+        })?;
+        Some(switch_route::mutate_entry(net, s, &mut entries, dst)?)
+    } else {
+        None
+    };
+    let runs = switch_route::entry_runs(&entries)?;
+    let summary = RtlRouterSummary {
+        switch: s,
+        table_runs: runs.len(),
+        reference_heads: counter.heads(),
+        rtl_lookups: 0,
+        mutation,
+        hop_difference: None,
+    };
+    Ok((rtl_switch(net, routing, s, &runs)?, summary))
+}
+
 /// Runs the reference and the HIL run and compares them (see the module documentation).
 /// A divergence is in the report; a failing engine (device fault, RTL error) or a failing
 /// reference run is an error.
@@ -366,30 +396,12 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
             },
         ),
     };
-    let mut rtl_summary = None;
-    let switch_routing = match (req.rtl_router, &counter) {
+    let (switch_routing, mut rtl_summary) = match (req.rtl_router, &counter) {
         (Some(s), Some(counter)) => {
-            let mut entries = switch_route::switch_entries(&net, routing.as_ref(), s)?;
-            let mutation = if req.mutate_rtl_table {
-                let dst = counter.first_forward().ok_or_else(|| {
-                    anyhow!("--mutate-rtl-table: no packet is forwarded at switch {s} in this run")
-                })?;
-                Some(switch_route::mutate_entry(&net, s, &mut entries, dst)?)
-            } else {
-                None
-            };
-            let runs = switch_route::entry_runs(&entries)?;
-            rtl_summary = Some(RtlRouterSummary {
-                switch: s,
-                table_runs: runs.len(),
-                reference_heads: counter.heads(),
-                rtl_lookups: 0,
-                mutation,
-                hop_difference: None,
-            });
-            Some(rtl_switch(&net, routing.as_ref(), s, &runs)?)
+            let (r, sum) = rtl_router_setup(req, &net, routing.as_ref(), s, counter)?;
+            (Some(r), Some(sum))
         }
-        _ => None,
+        _ => (None, None),
     };
     let engines = hil_engines(req, &images)?;
     let setup_seconds = started.elapsed().as_secs_f64() - ref_wall;
