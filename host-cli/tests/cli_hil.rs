@@ -95,7 +95,36 @@ fn bad_hil_arguments_are_clear_errors() {
     let (code, _, err) = hil("allreduce", "core", &["--fault-per-mille", "5"]);
     assert_eq!(code, 2);
     assert!(err.contains("apply to --engine device only"), "{err}");
+    // The test network routes with the dateline rule: no table at one switch can do that.
+    let (code, _, err) = hil("allreduce", "core", &["--rtl-router", "5"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--algo dor-dateline depends on the packet's path"),
+        "{err}"
+    );
+    assert!(err.contains("allowed: minimal, dor,"), "{err}");
     if cfg!(not(feature = "rtl")) {
+        let (code, _, err) = hil_support::jumpnet(&[
+            "hil",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor",
+            "--collective",
+            "bcast",
+            "--nodes",
+            "3",
+            "--engine",
+            "core",
+            "--rtl-router",
+            "5",
+            "-q",
+        ]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("--rtl-router needs a jumpnet built with the `rtl` feature"),
+            "{err}"
+        );
         let (code, _, err) = hil("allreduce", "rtl", &[]);
         assert_eq!(code, 2);
         assert!(

@@ -15,6 +15,8 @@ const RTL_CRATE: &str = "jumpnet-hdl";
 const HOST_CRATE: &str = "jumpnet";
 /// The host's RTL-in-the-loop tests (feature `rtl`), run in the RTL stage.
 const RTL_HIL_TEST: &str = "rtl_hil";
+/// The host's RTL-router-in-the-loop tests (`jumpnet hil --rtl-router`), run in the RTL stage.
+const RTL_ROUTER_HIL_TEST: &str = "rtl_router_hil";
 
 fn cargo_with(args: &[&str]) -> Command {
     let mut c = cargo();
@@ -201,6 +203,8 @@ fn rtl_tests(nextest: bool) -> Result {
         "rtl",
         "--test",
         RTL_HIL_TEST,
+        "--test",
+        RTL_ROUTER_HIL_TEST,
     ]))
 }
 

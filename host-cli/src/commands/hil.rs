@@ -64,6 +64,14 @@ pub struct HilArgs {
     /// Testing aid: make the first node's program send to a wrong peer (must be caught).
     #[arg(long)]
     pub mutate_program: bool,
+    /// Route head flits at this switch with the table router RTL loaded with the switch's
+    /// compiled table (feature `rtl`; routings whose hop depends on switch and destination
+    /// alone, e.g. dor, minimal, df-minimal-1vc).
+    #[arg(long, value_name = "SWITCH")]
+    pub rtl_router: Option<u32>,
+    /// Testing aid: a wrong port in the --rtl-router switch's table (must be caught).
+    #[arg(long, requires = "rtl_router")]
+    pub mutate_rtl_table: bool,
     /// Output format.
     #[command(flatten)]
     pub format: FormatArgs,
@@ -89,9 +97,10 @@ impl Render for HilReport {
             .kv("traced events", self.hil.events)
             .kv(
                 "result",
-                match &self.divergence {
-                    None => "identical traces".to_string(),
-                    Some(d) => format!("DIVERGENCE at event {}", d.index),
+                match (&self.divergence, self.hop_difference()) {
+                    (Some(d), _) => format!("DIVERGENCE at event {}", d.index),
+                    (None, Some(_)) => "DIVERGENCE at the RTL router's switch".to_string(),
+                    (None, None) => "identical traces".to_string(),
                 },
             )
             .kv(
@@ -115,6 +124,18 @@ impl Render for HilReport {
         }
         if let Some(m) = &self.mutation {
             s.kv("deliberate mutation", m);
+        }
+        if let Some(r) = &self.rtl_router {
+            s.kv("rtl router switch", r.switch)
+                .kv("rtl router table runs", r.table_runs)
+                .kv("rtl router lookups", r.rtl_lookups)
+                .kv("reference head flits at the switch", r.reference_heads);
+            if let Some(m) = &r.mutation {
+                s.kv("deliberate table mutation", m);
+            }
+            if let Some(d) = &r.hop_difference {
+                s.kv("rtl router difference", d);
+            }
         }
         vec![s]
     }
@@ -156,6 +177,8 @@ pub fn run(args: HilArgs) -> Result<u8> {
         device,
         expected,
         mutate: args.mutate_program,
+        rtl_router: args.rtl_router,
+        mutate_rtl_table: args.mutate_rtl_table,
     };
     let spinner = Progress::spinner("hardware-in-the-loop run", !args.quiet);
     let report = run_hil(&req);
@@ -167,6 +190,10 @@ pub fn run(args: HilArgs) -> Result<u8> {
             "jumpnet hil: the traces differ ({}):\n{d}",
             report.compared_with
         );
+        return Ok(1);
+    }
+    if let Some(d) = report.hop_difference() {
+        eprintln!("jumpnet hil: the RTL router's hops differ from the in-process run's: {d}");
         return Ok(1);
     }
     if let Some(path) = &args.record {

@@ -13,14 +13,20 @@
 //! - [`trace`]: events, the recorder, the trace file (JSON lines);
 //! - [`images`]: the nodes' device images and the programs read back from them;
 //! - [`engines`]: the image-core and clocked engines; [`device_engine`]: the QEMU device;
-//!   `rtl` (feature `rtl`): the Verilated engine.
+//!   `rtl` (feature `rtl`): the Verilated engine;
+//! - [`switch_route`]: one switch's forwarding stage from its compiled table;
+//!   `rtl_router` (feature `rtl`): that stage on the Verilated table router
+//!   (`--rtl-router SWITCH`).
 
 pub mod device_engine;
 pub mod engines;
 pub mod images;
 #[cfg(feature = "rtl")]
 pub mod rtl;
+#[cfg(feature = "rtl")]
+pub mod rtl_router;
 pub mod run;
+pub mod switch_route;
 pub mod trace;
 
 pub use run::{run_hil, EngineKind, HilReport, HilRequest};

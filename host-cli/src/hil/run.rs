@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::device_engine::{DeviceEngine, DeviceSetup};
 use super::engines::{ClockedEngine, ImageCoreEngine};
 use super::images::{self, NodeImage};
+use super::switch_route::{self, HeadCounter, SwitchRouting};
 use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
 use crate::build::routing::{self, RouteStore};
 use crate::commands::sim::Setup;
@@ -60,6 +61,11 @@ pub struct HilRequest<'a> {
     pub expected: Option<(RunKey, Vec<TraceEvent>)>,
     /// Testing aid: make the first node's image send to a wrong peer.
     pub mutate: bool,
+    /// Switch whose forwarding stage runs on the table router RTL (feature `rtl`).
+    pub rtl_router: Option<u32>,
+    /// Testing aid: a wrong port in that switch's table (the first destination the
+    /// reference forwards there).
+    pub mutate_rtl_table: bool,
 }
 
 /// Wall time and size of one run.
@@ -94,11 +100,37 @@ pub struct HilReport {
     pub device_round_trips: u64,
     /// The deliberate program change, if any.
     pub mutation: Option<String>,
+    /// The switch routed by the table router RTL, if any.
+    pub rtl_router: Option<RtlRouterSummary>,
     /// The first divergence (exit status 1), if any.
     pub divergence: Option<Divergence>,
     /// The HIL run's trace (for `--record`).
     #[serde(skip)]
     pub trace: Vec<TraceEvent>,
+}
+
+/// The switch whose forwarding stage ran on the table router RTL.
+#[derive(Clone, Debug, Serialize)]
+pub struct RtlRouterSummary {
+    /// The switch.
+    pub switch: u32,
+    /// Runs of its compiled table loaded into the RTL.
+    pub table_runs: usize,
+    /// Head flits the in-process routing routed at the switch in the reference run.
+    pub reference_heads: u64,
+    /// Lookups the RTL did in the HIL run.
+    pub rtl_lookups: u64,
+    /// The deliberate table change, if any.
+    pub mutation: Option<String>,
+    /// The first head flit the RTL routed differently from the reference (exit status 1).
+    pub hop_difference: Option<String>,
+}
+
+impl HilReport {
+    /// The first head flit the RTL router routed differently from the reference, if any.
+    pub fn hop_difference(&self) -> Option<&str> {
+        self.rtl_router.as_ref()?.hop_difference.as_deref()
+    }
 }
 
 /// Storage of the reference's clocked engines (they borrow programs and status).
@@ -166,12 +198,67 @@ fn rtl_engine(name: String, program: &[Op]) -> Result<Box<dyn NicEngine>> {
     Ok(Box::new(super::rtl::engine(name, program)?))
 }
 
+#[cfg(feature = "rtl")]
+fn rtl_switch<'a>(
+    net: &'a jumpnet_core::topology::Network<'a>,
+    routing: &'a dyn jumpnet_core::routing::Routing,
+    switch: u32,
+    runs: &[jumpnet_core::routing::Run<jumpnet_core::routing::RouteEntry>],
+) -> Result<Box<dyn SwitchRouting + 'a>> {
+    Ok(Box::new(super::rtl_router::RtlSwitchRouting::new(
+        net, routing, switch, runs,
+    )?))
+}
+
+#[cfg(not(feature = "rtl"))]
+fn rtl_switch<'a>(
+    _: &'a jumpnet_core::topology::Network<'a>,
+    _: &'a dyn jumpnet_core::routing::Routing,
+    _: u32,
+    _: &[jumpnet_core::routing::Run<jumpnet_core::routing::RouteEntry>],
+) -> Result<Box<dyn SwitchRouting + 'a>> {
+    bail!(
+        "--rtl-router needs a jumpnet built with the `rtl` feature (and verilator): \
+         cargo run --features rtl -- hil ..."
+    )
+}
+
 #[cfg(not(feature = "rtl"))]
 fn rtl_engine(_: String, _: &[Op]) -> Result<Box<dyn NicEngine>> {
     bail!(
         "--engine rtl needs a jumpnet built with the `rtl` feature (and verilator): \
          cargo run --features rtl -- hil ..."
     )
+}
+
+/// The RTL router at switch `s` loaded with its compiled table (with the testing aid's wrong
+/// entry at the first destination `counter` saw forwarded there), and its summary so far.
+fn rtl_router_setup<'a>(
+    req: &HilRequest<'_>,
+    net: &'a jumpnet_core::topology::Network<'a>,
+    routing: &'a dyn jumpnet_core::routing::Routing,
+    s: u32,
+    counter: &HeadCounter<'_>,
+) -> Result<(Box<dyn SwitchRouting + 'a>, RtlRouterSummary)> {
+    let mut entries = switch_route::switch_entries(net, routing, s)?;
+    let mutation = if req.mutate_rtl_table {
+        let dst = counter.first_forward().ok_or_else(|| {
+            anyhow!("--mutate-rtl-table: no packet is forwarded at switch {s} in this run")
+        })?;
+        Some(switch_route::mutate_entry(net, s, &mut entries, dst)?)
+    } else {
+        None
+    };
+    let runs = switch_route::entry_runs(&entries)?;
+    let summary = RtlRouterSummary {
+        switch: s,
+        table_runs: runs.len(),
+        reference_heads: counter.heads(),
+        rtl_lookups: 0,
+        mutation,
+        hop_difference: None,
+    };
+    Ok((rtl_switch(net, routing, s, &runs)?, summary))
 }
 
 /// Runs the reference and the HIL run and compares them (see the module documentation).
@@ -202,6 +289,17 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     prepared.sched.terminals = Some(prepared.terminals.clone());
     let mut store = RouteStore::default();
     let (routing, info) = routing::build(&net, &req.setup.route, &mut store)?;
+    if let Some(s) = req.rtl_router {
+        if s >= switches {
+            bail!("--rtl-router {s} is out of range: the topology has switches 0..{switches}");
+        }
+        switch_route::check_table_routable(req.setup.route.algo)?;
+        if cfg!(not(feature = "rtl")) {
+            rtl_switch(&net, routing.as_ref(), s, &[]).map(drop)?;
+        }
+    } else if req.mutate_rtl_table {
+        bail!("--mutate-rtl-table needs --rtl-router SWITCH");
+    }
     let schedule = prepared.sched.schedule()?;
     let n = schedule.ranks();
 
@@ -268,10 +366,15 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     // Background traffic (`--background-mean`) runs the same in both runs.
     let background = req.collective.background(prepared.nic.clock_ghz());
     let mut reference = Recorder::new(&ranks, None);
+    let counter = req
+        .rtl_router
+        .map(|s| HeadCounter::new(routing.as_ref(), s));
     let ref_start = Instant::now();
     let ref_result = run_collective_with(
         &net,
-        routing.as_ref(),
+        counter.as_ref().map_or(routing.as_ref(), |c| {
+            c as &dyn jumpnet_core::routing::Routing
+        }),
         &req.setup.config,
         &prepared.nic,
         &schedule,
@@ -296,13 +399,22 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
             },
         ),
     };
+    let (switch_routing, mut rtl_summary) = match (req.rtl_router, &counter) {
+        (Some(s), Some(counter)) => {
+            let (r, sum) = rtl_router_setup(req, &net, routing.as_ref(), s, counter)?;
+            (Some(r), Some(sum))
+        }
+        _ => (None, None),
+    };
     let engines = hil_engines(req, &images)?;
     let setup_seconds = started.elapsed().as_secs_f64() - ref_wall;
     let mut recorder = Recorder::new(&ranks, Some(expected));
     let hil_start = Instant::now();
     let result = run_collective_with(
         &net,
-        routing.as_ref(),
+        switch_routing.as_deref().map_or(routing.as_ref(), |r| {
+            r as &dyn jumpnet_core::routing::Routing
+        }),
         &req.setup.config,
         &prepared.nic,
         &schedule,
@@ -337,6 +449,13 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         }
     };
     let divergence = recorder.finish().cloned();
+    if let (Some(sum), Some(r)) = (rtl_summary.as_mut(), switch_routing.as_deref()) {
+        sum.rtl_lookups = r.lookups();
+        if let Some(c) = &counter {
+            sum.hop_difference =
+                switch_route::first_hop_difference(sum.switch, &c.hops(), &r.hops());
+        }
+    }
     Ok(HilReport {
         run: key,
         engine: req.engine,
@@ -355,6 +474,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         slowdown: hil_wall / ref_wall.max(1e-9),
         device_round_trips: req.device.as_ref().map_or(0, |d| d.round_trips.get()),
         mutation,
+        rtl_router: rtl_summary,
         divergence,
         trace: recorder.events,
     })

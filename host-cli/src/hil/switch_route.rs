@@ -1,0 +1,223 @@
+//! One switch's forwarding stage in a HIL run (`jumpnet hil --rtl-router SWITCH`, issue 12
+//! "In the loop"): which routings can be replaced by a table at one switch, that switch's
+//! compiled table (core's `switch_table`, `VcMode::InTable`), the deliberate wrong entry of
+//! the testing aid, and [`HeadCounter`], which counts the head flits the in-process routing
+//! routes at the switch in the reference run.
+
+use std::cell::RefCell;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
+use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
+use jumpnet_core::routing::{
+    Hop, PacketState, RouteEntry, Routing, RoutingError, Run, RunTableBuilder,
+};
+use jumpnet_core::topology::{Network, Port, SwitchId, TerminalId, Topology};
+
+use crate::build::routing::RouteAlgo;
+
+/// A routing that replaces the forwarding stage of one switch and counts its lookups.
+pub trait SwitchRouting: Routing {
+    /// Lookups done by the replaced forwarding stage so far.
+    fn lookups(&self) -> u64;
+    /// The hops it chose there, in order.
+    fn hops(&self) -> Vec<(TerminalId, Hop)>;
+}
+
+/// The first head flit routed differently at `switch` by the run (`got`) than by the
+/// reference (`want`), or a different number of heads; `None` if equal.
+pub fn first_hop_difference(
+    switch: SwitchId,
+    want: &[(TerminalId, Hop)],
+    got: &[(TerminalId, Hop)],
+) -> Option<String> {
+    if let Some(k) = want.iter().zip(got).position(|(w, g)| w != g) {
+        return Some(format!(
+            "head flit {k} at switch {switch}: the reference routed terminal {} {:?}, the RTL \
+             routed terminal {} {:?}",
+            want[k].0, want[k].1, got[k].0, got[k].1
+        ));
+    }
+    (want.len() != got.len()).then(|| {
+        format!(
+            "the reference routed {} head flits at switch {switch}, the RTL {}",
+            want.len(),
+            got.len()
+        )
+    })
+}
+
+/// Whether `algo`'s next hop (port and VC) at a switch is a function of (switch,
+/// destination) alone, so one compiled table per switch routes every packet as it does.
+/// Dateline and input-VC rules (`dor-dateline`, `df-minimal`), Valiant/UGAL phases and PARX
+/// LIDs depend on the packet's history; DFSSSP's VC is the path's layer (`VcMode::PerPath`).
+pub fn table_routable(algo: RouteAlgo) -> bool {
+    algo.destination_based() && algo != RouteAlgo::Dfsssp
+}
+
+/// `Ok` if `algo` can run with a table at one switch, else an error naming the allowed ones.
+pub fn check_table_routable(algo: RouteAlgo) -> Result<()> {
+    if table_routable(algo) {
+        return Ok(());
+    }
+    let allowed: Vec<String> = RouteAlgo::value_variants()
+        .iter()
+        .filter(|a| table_routable(**a))
+        .map(|a| a.name())
+        .collect();
+    bail!(
+        "--rtl-router needs a routing whose next hop (port and VC) at a switch depends on the \
+         switch and the destination alone, but --algo {} depends on the packet's path \
+         (VC rule, phase or layer); allowed: {}",
+        algo.name(),
+        allowed.join(", ")
+    )
+}
+
+/// The compiled forwarding entries of switch `s`, one per terminal (core's `switch_table`,
+/// `VcMode::InTable`).
+pub fn switch_entries(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    s: SwitchId,
+) -> Result<Vec<RouteEntry>> {
+    let dests = net.num_terminals();
+    let mut runs = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE,
+        };
+        dests as usize
+    ];
+    let mut b = RunTableBuilder::new(&mut runs);
+    switch_table(net, routing, s, VcMode::InTable, &mut b)
+        .with_context(|| format!("compile the route table of switch {s}"))?;
+    let table = b.finish();
+    Ok((0..dests)
+        .map(|d| table.lookup(d).unwrap_or(RouteEntry::NONE))
+        .collect())
+}
+
+/// Run-length form of `entries` (one run per change).
+pub fn entry_runs(entries: &[RouteEntry]) -> Result<Vec<Run<RouteEntry>>> {
+    let mut runs = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE,
+        };
+        entries.len()
+    ];
+    let mut b = RunTableBuilder::new(&mut runs);
+    for e in entries {
+        b.push(*e).map_err(|e| anyhow!("run table: {e}"))?;
+    }
+    let used = b.runs_used();
+    runs.truncate(used);
+    Ok(runs)
+}
+
+/// Testing aid: points the entry of `dst` at switch `s` to the next link port of `s` after
+/// its own (cyclically); returns what was changed.
+pub fn mutate_entry(
+    net: &Network<'_>,
+    s: SwitchId,
+    entries: &mut [RouteEntry],
+    dst: TerminalId,
+) -> Result<String> {
+    let e = entries
+        .get_mut(dst as usize)
+        .ok_or_else(|| anyhow!("no entry for terminal {dst}"))?;
+    let radix = net.radix();
+    let links: Vec<u16> = (0..radix)
+        .filter(|&p| matches!(net.port(s, p), Port::Link(_)))
+        .collect();
+    let wrong = links
+        .iter()
+        .copied()
+        .find(|&p| p > e.port)
+        .or_else(|| links.first().copied())
+        .filter(|&p| p != e.port)
+        .ok_or_else(|| anyhow!("switch {s} has no other link port to misroute {dst} to"))?;
+    let text = format!(
+        "switch {s}'s table sends terminal {dst} to port {wrong} instead of port {}",
+        e.port
+    );
+    e.port = wrong;
+    Ok(text)
+}
+
+/// The run's routing, logging the hops of the head flits it routes at one switch (the
+/// first destination it forwards there is the target of the testing aid's wrong entry).
+pub struct HeadCounter<'a> {
+    inner: &'a dyn Routing,
+    switch: SwitchId,
+    hops: RefCell<Vec<(TerminalId, Hop)>>,
+}
+
+impl<'a> HeadCounter<'a> {
+    /// Counts `inner`'s routing decisions at `switch`.
+    pub fn new(inner: &'a dyn Routing, switch: SwitchId) -> Self {
+        HeadCounter {
+            inner,
+            switch,
+            hops: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Head flits routed at the switch.
+    pub fn heads(&self) -> u64 {
+        self.hops.borrow().len() as u64
+    }
+
+    /// The hops chosen at the switch, in order.
+    pub fn hops(&self) -> Vec<(TerminalId, Hop)> {
+        self.hops.borrow().clone()
+    }
+
+    /// The first destination forwarded (not ejected) at the switch.
+    pub fn first_forward(&self) -> Option<TerminalId> {
+        self.hops
+            .borrow()
+            .iter()
+            .find(|(_, h)| matches!(h, Hop::Forward { .. }))
+            .map(|(d, _)| *d)
+    }
+}
+
+impl std::fmt::Debug for HeadCounter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HeadCounter")
+            .field("switch", &self.switch)
+            .field("heads", &self.heads())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Routing for HeadCounter<'_> {
+    fn ugal(&self) -> Option<&jumpnet_core::routing::dragonfly::ugal::DragonflyUgal<'_>> {
+        self.inner.ugal()
+    }
+    fn num_vcs(&self) -> u8 {
+        self.inner.num_vcs()
+    }
+    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
+        self.inner.inject(src, dst)
+    }
+    fn next_hop(
+        &self,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        let hop = self.inner.next_hop(at, state, dst)?;
+        if at == self.switch {
+            self.hops.borrow_mut().push((dst, hop));
+        }
+        Ok(hop)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+#[path = "switch_route_tests.rs"]
+mod tests;
