@@ -6,7 +6,7 @@
 //! * diameter + ASPL of `G(32768, 15)` via the single BFS of the vertex-transitive path
 //!   (target < 0.1 s), and the CSR compilation it needs;
 //! * all-pairs of the 4,096-switch random shortcut graph of degree 23 (seed 1) — the graph
-//!   `examples/write_edge_list.rs` exports for `scripts/networkx_baseline.py` — with the
+//!   `examples/write_edge_list.rs` exports for `xtask/scripts/networkx_baseline.py` — with the
 //!   bit-parallel BFS (W = 1, 4, 8) and the reference BFS per source;
 //! * construction of the 32,768-switch random shortcut graph.
 

@@ -15,7 +15,7 @@ use std::time::SystemTime;
 
 use crate::process::{self, cargo, Result};
 
-const NETWORKX_SCRIPT: &str = "scripts/networkx_baseline.py";
+const NETWORKX_SCRIPT: &str = "xtask/scripts/networkx_baseline.py";
 
 /// `cargo xtask bench`.
 pub fn run() -> Result {
