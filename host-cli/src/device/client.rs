@@ -261,14 +261,12 @@ impl<T: Transport> Client<T> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::VecDeque;
-
-    use jumpnet_firmware::device::DeviceService;
     use jumpnet_firmware::serve::{ServeError, Server};
     use jumpnet_firmware::wire::device::ImageFault;
 
     use super::*;
     use crate::device::fault::FaultInjector;
+    use crate::device::test_support::{device_server, Pipe};
 
     /// The firmware's request loop running in process: bytes written are served at once.
     struct InProcess {
@@ -276,41 +274,10 @@ mod tests {
         pipe: Pipe,
     }
 
-    #[derive(Default)]
-    struct Pipe {
-        input: VecDeque<u8>,
-        output: VecDeque<u8>,
-    }
-
-    impl embedded_io::ErrorType for Pipe {
-        type Error = core::convert::Infallible;
-    }
-    impl embedded_io::Read for Pipe {
-        fn read(&mut self, buf: &mut [u8]) -> Result<usize, Self::Error> {
-            match (self.input.pop_front(), buf.first_mut()) {
-                (Some(b), Some(slot)) => {
-                    *slot = b;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
-    impl embedded_io::Write for Pipe {
-        fn write(&mut self, buf: &[u8]) -> Result<usize, Self::Error> {
-            self.output.extend(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> Result<(), Self::Error> {
-            Ok(())
-        }
-    }
-
     impl InProcess {
         fn new() -> Self {
-            let device = Box::leak(Box::new(DeviceService::<256, 4, 64, 4096>::new()));
             InProcess {
-                server: Server::new(None, device),
+                server: device_server(),
                 pipe: Pipe::default(),
             }
         }

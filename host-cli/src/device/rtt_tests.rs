@@ -1,40 +1,9 @@
 use super::*;
+use crate::device::test_support::{device_server, Pipe};
 use crate::device::Client;
-use jumpnet_firmware::device::DeviceService;
 use jumpnet_firmware::serve::{ServeError, Server};
 use jumpnet_firmware::wire::device::DeviceCommand;
 use jumpnet_firmware::wire::{Command, Reply, WIRE_VERSION};
-
-/// Byte pipe feeding the in-process firmware server.
-#[derive(Default)]
-struct Pipe {
-    input: VecDeque<u8>,
-    output: VecDeque<u8>,
-}
-
-impl embedded_io::ErrorType for Pipe {
-    type Error = core::convert::Infallible;
-}
-impl embedded_io::Read for Pipe {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Self::Error> {
-        match (self.input.pop_front(), buf.first_mut()) {
-            (Some(b), Some(slot)) => {
-                *slot = b;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
-impl embedded_io::Write for Pipe {
-    fn write(&mut self, buf: &[u8]) -> Result<usize, Self::Error> {
-        self.output.extend(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> Result<(), Self::Error> {
-        Ok(())
-    }
-}
 
 /// A target with tiny RTT ring buffers and the real request loop behind them: on every
 /// host access the "device" takes at most `device_reads` bytes from the down ring, serves
@@ -55,7 +24,6 @@ struct MockTarget {
 
 impl MockTarget {
     fn new(cap: usize, device_reads: usize) -> Self {
-        let device = Box::leak(Box::new(DeviceService::<256, 4, 64, 4096>::new()));
         MockTarget {
             down: VecDeque::new(),
             up: VecDeque::new(),
@@ -63,7 +31,7 @@ impl MockTarget {
             cap,
             device_reads,
             running: true,
-            server: Server::new(None, device),
+            server: device_server(),
             pipe: Pipe::default(),
             served: 0,
             largest_write: 0,

@@ -369,21 +369,31 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     let counter = req
         .rtl_router
         .map(|s| HeadCounter::new(routing.as_ref(), s));
+    // The reference run and the hardware run differ only in routing, engines and recorder.
+    let run = |routing: &dyn jumpnet_core::routing::Routing,
+               engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
+               observer: &mut Recorder<'_>| {
+        run_collective_with(
+            &net,
+            routing,
+            &req.setup.config,
+            &prepared.nic,
+            &schedule,
+            &prepared.terminals,
+            RunHooks {
+                engines,
+                observer: Some(observer),
+                background: background.as_ref(),
+            },
+        )
+    };
     let ref_start = Instant::now();
-    let ref_result = run_collective_with(
-        &net,
+    let ref_result = run(
         counter.as_ref().map_or(routing.as_ref(), |c| {
             c as &dyn jumpnet_core::routing::Routing
         }),
-        &req.setup.config,
-        &prepared.nic,
-        &schedule,
-        &prepared.terminals,
-        RunHooks {
-            engines: timed.engines(),
-            observer: Some(&mut reference),
-            background: background.as_ref(),
-        },
+        timed.engines(),
+        &mut reference,
     )
     .map_err(|e| anyhow!("the reference run failed: {e}"))?;
     let ref_wall = ref_start.elapsed().as_secs_f64();
@@ -410,20 +420,12 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     let setup_seconds = started.elapsed().as_secs_f64() - ref_wall;
     let mut recorder = Recorder::new(&ranks, Some(expected));
     let hil_start = Instant::now();
-    let result = run_collective_with(
-        &net,
+    let result = run(
         switch_routing.as_deref().map_or(routing.as_ref(), |r| {
             r as &dyn jumpnet_core::routing::Routing
         }),
-        &req.setup.config,
-        &prepared.nic,
-        &schedule,
-        &prepared.terminals,
-        RunHooks {
-            engines,
-            observer: Some(&mut recorder),
-            background: background.as_ref(),
-        },
+        engines,
+        &mut recorder,
     );
     let hil_wall = hil_start.elapsed().as_secs_f64();
     let makespan = match result {

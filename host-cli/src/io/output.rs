@@ -82,14 +82,17 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// `value` as pretty-printed JSON ending in a newline (the form of every JSON output file).
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+    let mut s = serde_json::to_string_pretty(value)?;
+    s.push('\n');
+    Ok(s)
+}
+
 /// Renders `value` in `format` into a string.
 pub fn render_to_string<R: Render>(value: &R, format: Format) -> Result<String> {
     Ok(match format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(value)?;
-            s.push('\n');
-            s
-        }
+        Format::Json => to_json(value)?,
         Format::Table => {
             let mut out = String::new();
             for (i, sec) in value.sections().iter().enumerate() {
@@ -238,6 +241,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Writes `(file name, text)` pairs into `dir` (created if missing), each file atomically
+/// ([`write_atomic`]). Render everything before calling, so that a rendering error leaves
+/// nothing written.
+pub fn write_files<N: AsRef<Path>>(dir: &Path, files: &[(N, String)]) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    for (name, text) in files {
+        write_atomic(&dir.join(name), text.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Writes `text` to `path` atomically ([`write_atomic`]), or to stdout ([`print_text`])

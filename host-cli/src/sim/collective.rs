@@ -274,15 +274,7 @@ pub fn run_collective<S: Schedule>(
     schedule: &S,
     terminals: &[u32],
 ) -> Result<CollectiveResult, CollectiveError> {
-    run_collective_with(
-        net,
-        routing,
-        cfg,
-        nic,
-        schedule,
-        terminals,
-        RunHooks::default(),
-    )
+    run_collective_with_background(net, routing, cfg, nic, schedule, terminals, None)
 }
 
 /// [`run_collective`] with optional background traffic on the terminals the collective

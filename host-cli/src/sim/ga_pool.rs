@@ -5,7 +5,9 @@
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use jumpnet_core::mapping::ga::{Address, AvgHop, BatchFitness, PatternSet, Score};
+use jumpnet_core::mapping::ga::{
+    population_gene, Address, AvgHop, BatchFitness, PatternSet, Score,
+};
 
 use super::config::SimConfig;
 use super::engine::SimError;
@@ -80,8 +82,7 @@ impl BatchFitness for SimFitnessPool {
                 genes: Vec::with_capacity(part.len() * nodes),
             };
             for &s in part {
-                let i = s as usize;
-                if let Some(g) = genes.get(i * nodes..(i + 1) * nodes) {
+                if let Some(g) = population_gene(genes, nodes, s) {
                     job.slots.push(s);
                     job.genes.extend_from_slice(g);
                 }

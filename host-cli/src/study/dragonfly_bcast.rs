@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use serde::Serialize;
 
 use super::{claims_section, collective_args, mean_sd, setup, Claim};
@@ -396,20 +396,11 @@ impl Study {
     pub fn write(&self, dir: &Path) -> Result<()> {
         let mut files = vec![
             ("table.csv".to_string(), output::section_csv(&self.table())),
-            ("study.json".to_string(), {
-                let mut s = serde_json::to_string_pretty(self)?;
-                s.push('\n');
-                s
-            }),
+            ("study.json".to_string(), output::to_json(self)?),
             ("runs.csv".to_string(), self.sweep.to_csv()),
         ];
         files.extend(self.charts());
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        for (name, text) in files {
-            output::write_atomic(&dir.join(name), text.as_bytes())?;
-        }
-        Ok(())
+        output::write_files(dir, &files)
     }
 
     fn table(&self) -> Section {

@@ -424,22 +424,16 @@ impl Render for Study {
 impl Study {
     /// Writes `table.csv` and `study.json` into `dir` (created if missing; atomic writes).
     pub fn write(&self, dir: &std::path::Path) -> Result<()> {
-        use anyhow::Context;
         let table = self
             .sections()
             .into_iter()
             .next()
             .unwrap_or_else(|| Section::new("", &[]));
-        let mut json = serde_json::to_string_pretty(self)?;
-        json.push('\n');
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        crate::io::output::write_atomic(
-            &dir.join("table.csv"),
-            crate::io::output::section_csv(&table).as_bytes(),
-        )?;
-        crate::io::output::write_atomic(&dir.join("study.json"), json.as_bytes())?;
-        Ok(())
+        let files = [
+            ("table.csv", crate::io::output::section_csv(&table)),
+            ("study.json", crate::io::output::to_json(self)?),
+        ];
+        crate::io::output::write_files(dir, &files)
     }
 }
 

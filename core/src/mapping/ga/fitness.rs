@@ -50,6 +50,14 @@ pub trait BatchFitness {
     );
 }
 
+/// Gene `slot` of a population laid out as [`BatchFitness`] takes it (gene `i` is
+/// `genes[i·N .. (i+1)·N]`, `N = nodes`; spec/mapping.md §5); `None` when the population
+/// does not hold it.
+pub fn population_gene(genes: &[Address], nodes: usize, slot: u32) -> Option<&[Address]> {
+    let start = (slot as usize).checked_mul(nodes)?;
+    genes.get(start..start.checked_add(nodes)?)
+}
+
 impl<F: Fitness> BatchFitness for F {
     fn evaluate_batch(
         &mut self,
@@ -59,10 +67,10 @@ impl<F: Fitness> BatchFitness for F {
         scores: &mut [Score],
     ) {
         for &slot in slots {
-            let i = slot as usize;
-            let (Some(gene), Some(out)) =
-                (genes.get(i * nodes..(i + 1) * nodes), scores.get_mut(i))
-            else {
+            let (Some(gene), Some(out)) = (
+                population_gene(genes, nodes, slot),
+                scores.get_mut(slot as usize),
+            ) else {
                 continue;
             };
             *out = self.evaluate(gene);

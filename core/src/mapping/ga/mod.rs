@@ -17,7 +17,7 @@ mod variant;
 
 pub use engine::{Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, GaSizes};
 pub use fitness::{
-    proxy_pattern_duration, BatchFitness, Fitness, ProxyFitness, FLITS_PER_PACKET,
+    population_gene, proxy_pattern_duration, BatchFitness, Fitness, ProxyFitness, FLITS_PER_PACKET,
     IDEAL_PATTERN_CYCLES, INJECTION_CYCLES, PACKETS_PER_NODE, RECEPTION_CYCLES,
 };
 pub use grid::Grid;

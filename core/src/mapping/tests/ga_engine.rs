@@ -116,8 +116,7 @@ impl<F: Fitness> BatchFitness for Reversed<F> {
             order.reverse();
         }
         for s in order {
-            let i = s as usize;
-            scores[i] = self.0.evaluate(&genes[i * nodes..(i + 1) * nodes]);
+            scores[s as usize] = self.0.evaluate(population_gene(genes, nodes, s).unwrap());
         }
     }
 }
@@ -361,4 +360,14 @@ fn ga_rejects_bad_buffers() {
     let bad = vec![70u16; N];
     assert!(PatternSet::new(N, &bad).is_err());
     assert!(Grid::new(1).is_err());
+}
+
+#[test]
+fn population_gene_slices_gene_i_of_n_nodes_and_rejects_what_is_not_there() {
+    let genes: [Address; 6] = [0, 1, 2, 3, 4, 5];
+    assert_eq!(population_gene(&genes, 2, 0), Some(&[0, 1][..]));
+    assert_eq!(population_gene(&genes, 2, 2), Some(&[4, 5][..]));
+    assert_eq!(population_gene(&genes, 2, 3), None);
+    assert_eq!(population_gene(&genes, 4, 1), None);
+    assert_eq!(population_gene(&genes, usize::MAX, 2), None);
 }

@@ -10,12 +10,13 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::axis::Axis;
 use super::plan::Point;
 use super::record::SweepRecord;
+use super::series;
 use crate::build::bytes::parse_size;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
@@ -145,37 +146,27 @@ impl CollectiveSweepResult {
     }
 
     fn series_name(&self, r: &CollectiveRecord) -> String {
-        let key = self.x_key();
-        let s: Vec<String> = r
-            .settings
-            .iter()
-            .filter(|(k, _)| k != key)
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        if s.is_empty() {
-            self.routing.clone()
-        } else {
-            s.join(" ")
-        }
+        series::series_name(&r.settings, self.x_key(), &self.routing)
     }
 
     fn table(&self) -> Section {
-        let mut headers: Vec<&str> = vec!["point"];
-        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
-        headers.extend([
-            "job_ranks",
-            "makespan_cycles",
-            "makespan_seconds",
-            "finish_mean",
-            "finish_min",
-            "messages",
-            "packets",
-            "hops_mean",
-            "redundant",
-            "background_sent",
-            "background_delivered",
-            "background_latency_mean",
-        ]);
+        let headers = series::headers(
+            &self.axes,
+            &[
+                "job_ranks",
+                "makespan_cycles",
+                "makespan_seconds",
+                "finish_mean",
+                "finish_min",
+                "messages",
+                "packets",
+                "hops_mean",
+                "redundant",
+                "background_sent",
+                "background_delivered",
+                "background_latency_mean",
+            ],
+        );
         let mut sec = Section::new("collective sweep", &headers);
         for r in &self.records {
             let mut row = vec![r.point.to_string()];
@@ -208,26 +199,16 @@ impl CollectiveSweepResult {
 
     /// `results.json`.
     pub fn to_json(&self) -> Result<String> {
-        let mut s = serde_json::to_string_pretty(self)?;
-        s.push('\n');
-        Ok(s)
+        output::to_json(self)
     }
 
     /// `makespan.svg`: makespan (cycles) against the x axis, one line per series.
     pub fn makespan_svg(&self) -> String {
-        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-        let mut ids: Vec<u32> = Vec::new();
-        for r in &self.records {
-            let i = match ids.iter().position(|&s| s == r.series) {
-                Some(i) => i,
-                None => {
-                    ids.push(r.series);
-                    series.push((self.series_name(r), Vec::new()));
-                    ids.len() - 1
-                }
-            };
-            series[i].1.push((self.x(r), r.makespan_cycles as f64));
-        }
+        let series = series::chart_lines(
+            &self.records,
+            |r| self.series_name(r),
+            |r| (self.x(r), r.makespan_cycles as f64),
+        );
         let x_label = match self.x_key() {
             "msg" => "message size (bytes)".to_string(),
             k => k.to_string(),
@@ -249,25 +230,21 @@ impl CollectiveSweepResult {
             ("results.json", self.to_json()?),
             ("makespan.svg", self.makespan_svg()),
         ];
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        for (name, text) in files {
-            output::write_atomic(&dir.join(name), text.as_bytes())?;
-        }
-        Ok(())
+        output::write_files(dir, &files)
     }
 }
 
 impl Render for CollectiveSweepResult {
     fn sections(&self) -> Vec<Section> {
-        let mut headers: Vec<&str> = vec!["point"];
-        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
-        headers.extend([
-            "makespan_cycles",
-            "makespan_seconds",
-            "hops_mean",
-            "bg_latency",
-        ]);
+        let headers = series::headers(
+            &self.axes,
+            &[
+                "makespan_cycles",
+                "makespan_seconds",
+                "hops_mean",
+                "bg_latency",
+            ],
+        );
         let mut sec = Section::new("collective sweep", &headers);
         for r in &self.records {
             let mut row = vec![r.point.to_string()];

@@ -23,6 +23,7 @@ mod output;
 mod plan;
 mod record;
 mod run;
+mod series;
 #[cfg(test)]
 mod tests;
 

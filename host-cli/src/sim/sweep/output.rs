@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::axis::Axis;
 use super::plan::Shard;
 use super::record::Record;
+use super::series;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
 
@@ -58,43 +59,33 @@ impl SweepResult {
     }
 
     fn series_name(&self, r: &Record) -> String {
-        let key = self.x_key().unwrap_or("");
-        let s: Vec<String> = r
-            .settings
-            .iter()
-            .filter(|(k, _)| k != key)
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        if s.is_empty() {
-            self.routing.clone()
-        } else {
-            s.join(" ")
-        }
+        series::series_name(&r.settings, self.x_key().unwrap_or(""), &self.routing)
     }
 
     fn table(&self) -> Section {
-        let mut headers: Vec<&str> = vec!["point"];
-        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
-        headers.extend([
-            "offered",
-            "accepted",
-            "packet_latency_mean",
-            "packet_latency_p50",
-            "packet_latency_p99",
-            "packet_latency_max",
-            "network_latency_mean",
-            "network_latency_p50",
-            "network_latency_p99",
-            "network_latency_max",
-            "flit_latency_mean",
-            "flit_latency_p50",
-            "flit_latency_p99",
-            "flit_latency_max",
-            "hops_mean",
-            "saturated",
-            "deadlock",
-            "cycles",
-        ]);
+        let headers = series::headers(
+            &self.axes,
+            &[
+                "offered",
+                "accepted",
+                "packet_latency_mean",
+                "packet_latency_p50",
+                "packet_latency_p99",
+                "packet_latency_max",
+                "network_latency_mean",
+                "network_latency_p50",
+                "network_latency_p99",
+                "network_latency_max",
+                "flit_latency_mean",
+                "flit_latency_p50",
+                "flit_latency_p99",
+                "flit_latency_max",
+                "hops_mean",
+                "saturated",
+                "deadlock",
+                "cycles",
+            ],
+        );
         let mut sec = Section::new("sweep", &headers);
         for r in &self.records {
             let mut row = vec![r.point.to_string()];
@@ -156,25 +147,15 @@ impl SweepResult {
 
     /// `results.json`.
     pub fn to_json(&self) -> Result<String> {
-        let mut s = serde_json::to_string_pretty(self)?;
-        s.push('\n');
-        Ok(s)
+        output::to_json(self)
     }
 
     fn chart(&self, title: &str, y_label: &str, y: impl Fn(&Record) -> f64) -> String {
-        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-        let mut ids: Vec<u32> = Vec::new();
-        for r in &self.records {
-            let i = match ids.iter().position(|&s| s == r.series) {
-                Some(i) => i,
-                None => {
-                    ids.push(r.series);
-                    series.push((self.series_name(r), Vec::new()));
-                    ids.len() - 1
-                }
-            };
-            series[i].1.push((self.x(r), y(r)));
-        }
+        let series = series::chart_lines(
+            &self.records,
+            |r| self.series_name(r),
+            |r| (self.x(r), y(r)),
+        );
         let x_label = match self.x_key() {
             Some("injection_rate") => "injection rate (configured)".to_string(),
             Some(k) => k.to_string(),
@@ -215,12 +196,7 @@ impl SweepResult {
             ("latency.svg", self.latency_svg()),
             ("throughput.svg", self.throughput_svg()),
         ];
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-        for (name, text) in files {
-            output::write_atomic(&dir.join(name), text.as_bytes())?;
-        }
-        Ok(())
+        output::write_files(dir, &files)
     }
 
     /// Reads a `results.json` (or the one inside a directory).
@@ -240,16 +216,17 @@ impl SweepResult {
 impl Render for SweepResult {
     /// A compact table for the terminal (results.csv has every column at full precision).
     fn sections(&self) -> Vec<Section> {
-        let mut headers: Vec<&str> = vec!["point"];
-        headers.extend(self.axes.iter().map(|a| a.key.as_str()));
-        headers.extend([
-            "offered",
-            "accepted",
-            "packet_latency_mean",
-            "packet_latency_p99",
-            "network_latency_mean",
-            "saturated",
-        ]);
+        let headers = series::headers(
+            &self.axes,
+            &[
+                "offered",
+                "accepted",
+                "packet_latency_mean",
+                "packet_latency_p99",
+                "network_latency_mean",
+                "saturated",
+            ],
+        );
         let mut sec = Section::new("sweep", &headers);
         for r in &self.records {
             let mut row = vec![r.point.to_string()];
