@@ -320,13 +320,44 @@ impl SimConfig {
                 allowed,
             })
         }
+        /// A positive integer (0 is refused with the same message as a parse error).
+        fn positive<T: core::str::FromStr + PartialEq + Default>(
+            key: &str,
+            value: &str,
+            allowed: &'static str,
+        ) -> Result<T, SimConfigError> {
+            let v: T = num(key, value, allowed)?;
+            if v == T::default() {
+                return Err(SimConfigError::BadValue {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    allowed,
+                });
+            }
+            Ok(v)
+        }
+        /// A number in 0..=1.
+        fn fraction(key: &str, value: &str) -> Result<f64, SimConfigError> {
+            const ALLOWED: &str = "a number in 0..=1";
+            let v: f64 = num(key, value, ALLOWED)?;
+            if !(0.0..=1.0).contains(&v) {
+                return Err(SimConfigError::BadValue {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    allowed: ALLOWED,
+                });
+            }
+            Ok(v)
+        }
         let bad = |allowed: &'static str| SimConfigError::BadValue {
             key: key.to_string(),
             value: value.to_string(),
             allowed,
         };
-        const U8: &str = "an integer 0..=255";
+        const U8P: &str = "an integer 1..=255";
         const U16: &str = "an integer 0..=65535";
+        const U16P: &str = "an integer 1..=65535";
+        const U32P: &str = "an integer 1..=4294967295";
         const U32: &str = "an integer 0..=4294967295";
         const F: &str = "a number";
         const B: &str = "true/false/1/0";
@@ -336,60 +367,18 @@ impl SimConfig {
             _ => Err(bad(B)),
         };
         match key {
-            "num_vcs" => {
-                let v: u8 = num(key, value, "an integer 1..=255")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=255"));
-                }
-                self.num_vcs = v;
-            }
-            "vc_buf_size" => {
-                let v: u16 = num(key, value, "an integer 1..=65535")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=65535"));
-                }
-                self.vc_buf_size = v;
-            }
-            "packet_size" => {
-                let v: u16 = num(key, value, "an integer 1..=65535")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=65535"));
-                }
-                self.packet_size = v;
-            }
+            "num_vcs" => self.num_vcs = positive(key, value, U8P)?,
+            "vc_buf_size" => self.vc_buf_size = positive(key, value, U16P)?,
+            "packet_size" => self.packet_size = positive(key, value, U16P)?,
             "routing_delay" => self.routing_delay = num(key, value, U16)?,
             "vc_alloc_delay" => self.vc_alloc_delay = num(key, value, U16)?,
             "sw_alloc_delay" => self.sw_alloc_delay = num(key, value, U16)?,
             "st_delay" => self.st_delay = num(key, value, U16)?,
-            "terminal_latency" => {
-                let v: u16 = num(key, value, "an integer 1..=65535")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=65535"));
-                }
-                self.terminal_latency = v;
-            }
-            "link_latency" => {
-                let v: u16 = num(key, value, "an integer 1..=65535")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=65535"));
-                }
-                self.link_latency = v;
-            }
-            "global_latency" => {
-                let v: u16 = num(key, value, "an integer 1..=65535")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=65535"));
-                }
-                self.global_latency = Some(v);
-            }
+            "terminal_latency" => self.terminal_latency = positive(key, value, U16P)?,
+            "link_latency" => self.link_latency = positive(key, value, U16P)?,
+            "global_latency" => self.global_latency = Some(positive(key, value, U16P)?),
             "credit_delay" => self.credit_delay = num(key, value, U16)?,
-            "internal_speedup" => {
-                let v: u8 = num(key, value, U8)?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=255"));
-                }
-                self.internal_speedup = v;
-            }
+            "internal_speedup" => self.internal_speedup = positive(key, value, U8P)?,
             "allocator" => {
                 self.allocator = match value.trim() {
                     "separable_input_first" | "separable" | "round_robin" => {
@@ -406,13 +395,7 @@ impl SimConfig {
                     _ => return Err(bad("bernoulli, batch")),
                 }
             }
-            "injection_rate" => {
-                let v: f64 = num(key, value, "a number in 0..=1")?;
-                if !(0.0..=1.0).contains(&v) {
-                    return Err(bad("a number in 0..=1"));
-                }
-                self.injection_rate = v;
-            }
+            "injection_rate" => self.injection_rate = fraction(key, value)?,
             "rate_in_flits" => self.rate_in_flits = boolean(value)?,
             "batch_size" => self.batch_size = num(key, value, U32)?,
             "traffic" => {
@@ -436,34 +419,16 @@ impl SimConfig {
                 }
             }
             "hotspot_node" => self.hotspot_node = num(key, value, U32)?,
-            "hotspot_fraction" => {
-                let v: f64 = num(key, value, "a number in 0..=1")?;
-                if !(0.0..=1.0).contains(&v) {
-                    return Err(bad("a number in 0..=1"));
-                }
-                self.hotspot_fraction = v;
-            }
+            "hotspot_fraction" => self.hotspot_fraction = fraction(key, value)?,
             "seed" => self.seed = num(key, value, "an integer 0..=2^64-1")?,
             "warmup_periods" => self.warmup_periods = num(key, value, U32)?,
-            "sample_period" => {
-                let v: u32 = num(key, value, "an integer 1..=4294967295")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=4294967295"));
-                }
-                self.sample_period = v;
-            }
+            "sample_period" => self.sample_period = positive(key, value, U32P)?,
             "max_samples" => self.max_samples = num(key, value, U32)?,
             "latency_thres" => self.latency_thres = num(key, value, F)?,
             "warmup_thres" => self.warmup_thres = num(key, value, F)?,
             "stopping_thres" => self.stopping_thres = num(key, value, F)?,
             "drain" => self.drain = boolean(value)?,
-            "watchdog_cycles" => {
-                let v: u32 = num(key, value, "an integer 1..=4294967295")?;
-                if v == 0 {
-                    return Err(bad("an integer 1..=4294967295"));
-                }
-                self.watchdog_cycles = v;
-            }
+            "watchdog_cycles" => self.watchdog_cycles = positive(key, value, U32P)?,
             _ => {
                 return Err(SimConfigError::UnknownKey {
                     key: key.to_string(),
