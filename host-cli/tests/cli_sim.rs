@@ -362,45 +362,27 @@ fn sweep_bad_input_exits_2_and_writes_nothing() {
     let dir = tmpdir("sweep-bad");
     let out = dir.join("o");
     let o = out.to_str().unwrap();
-    let (code, _, err) = jumpnet(&[
-        "sweep",
-        "torus",
-        "k=4,4",
-        "--algo",
-        "dor-dateline",
-        "rate=0.5:0.1:0.1",
-        "--out",
-        o,
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("below its start"), "{err}");
-    let (code, _, err) = jumpnet(&[
-        "sweep",
-        "torus",
-        "k=4,4",
-        "--algo",
-        "dor-dateline",
-        "ratez=0.1,0.2",
-        "--out",
-        o,
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("'ratez'"), "{err}");
-    let (code, _, err) = jumpnet(&[
-        "sweep",
-        "torus",
-        "k=4,4",
-        "--algo",
-        "dor-dateline",
-        "rate=0.1,0.2",
-        "--out",
-        o,
-        "--shard",
-        "2/2",
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("0 <= i < N"), "{err}");
-    assert!(!out.exists());
+    let cases: [(&[&str], &str); 3] = [
+        (&["rate=0.5:0.1:0.1"], "below its start"),
+        (&["ratez=0.1,0.2"], "'ratez'"),
+        (&["rate=0.1,0.2", "--shard", "2/2"], "0 <= i < N"),
+    ];
+    for (extra, expect) in cases {
+        let mut args = vec![
+            "sweep",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "--out",
+            o,
+        ];
+        args.extend_from_slice(extra);
+        let (code, _, err) = jumpnet(&args);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(err.contains(expect), "{extra:?}: {err}");
+        assert!(!out.exists(), "{extra:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
