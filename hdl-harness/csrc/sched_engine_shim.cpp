@@ -1,17 +1,12 @@
 // C ABI over the Verilator model of rtl/sched_engine.v (ADDR_W = 8), used by src/engine.rs.
 // Each model owns its VerilatedContext, so several models can live side by side.
 #include <cstdint>
-#include <new>
 
 #include "Vsched_engine.h"
-#include "verilated.h"
+#include "model.h"
 
 namespace {
-struct Model {
-    VerilatedContext ctx;
-    Vsched_engine top;
-    Model() : ctx(), top(&ctx, "sched_engine") {}
-};
+using Model = jumpnet_shim::Model<Vsched_engine>;
 }  // namespace
 
 extern "C" {
@@ -45,23 +40,10 @@ struct JnEngineOut {
 };
 
 void* jn_sched_engine_new() {
-    try {
-        Model* m = new Model();
-        m->top.clk = 0;
-        m->top.eval();
-        return m;
-    } catch (...) {
-        return nullptr;
-    }
+    return jumpnet_shim::create<Vsched_engine>("sched_engine", [](auto&) {});
 }
 
-void jn_sched_engine_free(void* p) {
-    Model* m = static_cast<Model*>(p);
-    if (m) {
-        m->top.final();
-        delete m;
-    }
-}
+void jn_sched_engine_free(void* p) { jumpnet_shim::destroy<Vsched_engine>(p); }
 
 void jn_sched_engine_set(void* p, const JnEngineIn* in) {
     Model* m = static_cast<Model*>(p);
@@ -92,15 +74,6 @@ void jn_sched_engine_get(const void* p, JnEngineOut* out) {
     out->err_op = m->top.err_op;
 }
 
-// One full clock period: falling then rising edge.
-void jn_sched_engine_tick(void* p) {
-    Model* m = static_cast<Model*>(p);
-    m->top.clk = 0;
-    m->top.eval();
-    m->ctx.timeInc(1);
-    m->top.clk = 1;
-    m->top.eval();
-    m->ctx.timeInc(1);
-}
+void jn_sched_engine_tick(void* p) { jumpnet_shim::tick<Vsched_engine>(p); }
 
 }  // extern "C"

@@ -1,17 +1,12 @@
 // C ABI over the Verilator model of rtl/table_router.v (RUN_W = 8, DST_W = 16, IN_W = 2,
 // OUT_W = 4, VC_W = 4), used by src/router.rs.
 #include <cstdint>
-#include <new>
 
 #include "Vtable_router.h"
-#include "verilated.h"
+#include "model.h"
 
 namespace {
-struct Model {
-    VerilatedContext ctx;
-    Vtable_router top;
-    Model() : ctx(), top(&ctx, "table_router") {}
-};
+using Model = jumpnet_shim::Model<Vtable_router>;
 }  // namespace
 
 extern "C" {
@@ -45,23 +40,10 @@ struct JnRouterOut {
 };
 
 void* jn_table_router_new() {
-    try {
-        Model* m = new Model();
-        m->top.clk = 0;
-        m->top.eval();
-        return m;
-    } catch (...) {
-        return nullptr;
-    }
+    return jumpnet_shim::create<Vtable_router>("table_router", [](auto&) {});
 }
 
-void jn_table_router_free(void* p) {
-    Model* m = static_cast<Model*>(p);
-    if (m) {
-        m->top.final();
-        delete m;
-    }
-}
+void jn_table_router_free(void* p) { jumpnet_shim::destroy<Vtable_router>(p); }
 
 void jn_table_router_set(void* p, const JnRouterIn* in) {
     Model* m = static_cast<Model*>(p);
@@ -92,14 +74,6 @@ void jn_table_router_get(const void* p, JnRouterOut* out) {
     out->lk_vc = m->top.lk_vc;
 }
 
-void jn_table_router_tick(void* p) {
-    Model* m = static_cast<Model*>(p);
-    m->top.clk = 0;
-    m->top.eval();
-    m->ctx.timeInc(1);
-    m->top.clk = 1;
-    m->top.eval();
-    m->ctx.timeInc(1);
-}
+void jn_table_router_tick(void* p) { jumpnet_shim::tick<Vtable_router>(p); }
 
 }  // extern "C"

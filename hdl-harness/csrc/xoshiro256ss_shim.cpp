@@ -1,41 +1,24 @@
 // C ABI over the Verilator model of rtl/xoshiro256ss.v, used by src/xoshiro.rs.
 // Each model owns its VerilatedContext, so several models can live side by side.
 #include <cstdint>
-#include <new>
 
 #include "Vxoshiro256ss.h"
-#include "verilated.h"
+#include "model.h"
 
 namespace {
-struct Model {
-    VerilatedContext ctx;
-    Vxoshiro256ss top;
-    Model() : ctx(), top(&ctx, "xoshiro256ss") {}
-};
+using Model = jumpnet_shim::Model<Vxoshiro256ss>;
 }  // namespace
 
 extern "C" {
 
 void* jn_xoshiro256ss_new() {
-    try {
-        Model* m = new Model();
-        m->top.clk = 0;
-        m->top.load = 0;
-        m->top.advance = 0;
-        m->top.eval();
-        return m;
-    } catch (...) {
-        return nullptr;
-    }
+    return jumpnet_shim::create<Vxoshiro256ss>("xoshiro256ss", [](auto& top) {
+        top.load = 0;
+        top.advance = 0;
+    });
 }
 
-void jn_xoshiro256ss_free(void* p) {
-    Model* m = static_cast<Model*>(p);
-    if (m) {
-        m->top.final();
-        delete m;
-    }
-}
+void jn_xoshiro256ss_free(void* p) { jumpnet_shim::destroy<Vxoshiro256ss>(p); }
 
 void jn_xoshiro256ss_set_inputs(void* p, uint8_t load, uint8_t advance, uint64_t s0, uint64_t s1,
                                 uint64_t s2, uint64_t s3) {
@@ -49,16 +32,7 @@ void jn_xoshiro256ss_set_inputs(void* p, uint8_t load, uint8_t advance, uint64_t
     m->top.eval();
 }
 
-// One full clock period: falling then rising edge.
-void jn_xoshiro256ss_tick(void* p) {
-    Model* m = static_cast<Model*>(p);
-    m->top.clk = 0;
-    m->top.eval();
-    m->ctx.timeInc(1);
-    m->top.clk = 1;
-    m->top.eval();
-    m->ctx.timeInc(1);
-}
+void jn_xoshiro256ss_tick(void* p) { jumpnet_shim::tick<Vxoshiro256ss>(p); }
 
 uint64_t jn_xoshiro256ss_out(const void* p) {
     const Model* m = static_cast<const Model*>(p);
