@@ -1,10 +1,8 @@
 //! Running the simulated cases of a scenario: placements, routing per worker thread, one
 //! collective run per case.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-
 use anyhow::{anyhow, Context, Result};
+use rayon::prelude::*;
 
 use jumpnet_core::collective::Schedule;
 use jumpnet_core::topology::{Family, Topology};
@@ -119,8 +117,8 @@ fn plan_runs(inp: &Inputs<'_>, plan: &Plan, ti: usize) -> Result<Vec<Run>> {
     Ok(runs)
 }
 
-/// Runs `runs` on one topology on every core: each worker builds the routing once, then
-/// takes runs in order; the rows come back in the order of `runs`.
+/// Runs `runs` on one topology on every core, sharing one routing; the rows come back in
+/// the order of `runs`.
 fn simulate_topology(
     owned: &OwnedNetwork,
     opts: &RouteOptions,
@@ -128,68 +126,31 @@ fn simulate_topology(
     runs: &[Run],
     bar: &Progress,
 ) -> Result<Vec<MakespanRow>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, runs.len().max(1));
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<(usize, MakespanRow)>> = Mutex::new(Vec::new());
-    let results: Vec<Result<()>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| -> Result<()> {
-                    let net = owned.network();
-                    let mut store = RouteStore::default();
-                    let (routing, info) = routing::build(&net, opts, &mut store)?;
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(run) = runs.get(i) else {
-                            return Ok(());
-                        };
-                        let row = simulate_run(
-                            &net,
-                            routing.as_ref(),
-                            &info.algorithm,
-                            info.vcs,
-                            scale,
-                            run,
-                        )
-                        .with_context(|| {
-                            format!(
-                                "{} of {} bytes under the {} mapping",
-                                run.collective.name(),
-                                run.message,
-                                run.mapping.name()
-                            )
-                        });
-                        match row {
-                            Ok(row) => {
-                                out.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
-                                bar.inc(1);
-                            }
-                            Err(e) => {
-                                // Stop the other workers early.
-                                next.store(runs.len(), Ordering::Relaxed);
-                                return Err(e);
-                            }
-                        }
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow!("a simulation worker thread panicked")))
-            })
-            .collect()
-    });
-    for r in results {
-        r?;
-    }
-    let mut out = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    out.sort_by_key(|(i, _)| *i);
-    Ok(out.into_iter().map(|(_, r)| r).collect())
+    let net = owned.network();
+    let mut store = RouteStore::default();
+    let (routing, info) = routing::build(&net, opts, &mut store)?;
+    runs.par_iter()
+        .map(|run| {
+            let row = simulate_run(
+                &net,
+                routing.as_ref(),
+                &info.algorithm,
+                info.vcs,
+                scale,
+                run,
+            )
+            .with_context(|| {
+                format!(
+                    "{} of {} bytes under the {} mapping",
+                    run.collective.name(),
+                    run.message,
+                    run.mapping.name()
+                )
+            })?;
+            bar.inc(1);
+            Ok(row)
+        })
+        .collect()
 }
 
 /// One run: the schedule with its message size, the time scale of its largest message, the
