@@ -198,9 +198,12 @@ mod tests {
         for (bytes, dst) in [(1u64 << 20, 3u32), (256, 5), (64 << 10, 8), (1000, 1)] {
             let (cycles, t) = one_message(&TimeScale::DISS, bytes, dst);
             let h = u64::from(dst.min(16 - dst));
-            let by_hand = (h + 1) * u64::from(t.hop_cycles - 1) + h + u64::from(t.packet_flits) + 1;
+            // Injection channel, H + 1 routers of hop_cycles − 1, H links, ejection channel,
+            // and the tail L − 1 flits behind the head.
+            let by_hand =
+                1 + (h + 1) * u64::from(t.hop_cycles - 1) + h + 1 + u64::from(t.packet_flits) - 1;
             assert_eq!(cycles, by_hand + 1, "{bytes} bytes over {h} hops");
-            assert_eq!(t.zero_load_cycles(h), by_hand);
+            assert_eq!(t.zero_load_cycles(h), by_hand, "the documented formula");
         }
     }
 
