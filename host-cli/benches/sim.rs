@@ -3,8 +3,9 @@
 //! 32×32 torus at 0.1 and 0.4 flits/node/cycle and a 16×16×16 torus at 0.1, dateline DOR,
 //! uniform traffic, the `booksim` preset with 2 VCs and 4-flit packets; and the 32×32 torus
 //! at 0.4 with its routers stepped on 2 threads (`run_parallel`, the speed-up of one large
-//! simulation on every core). Flit-hops/s are printed once per case (flits carried by
-//! network channels per wall-clock second).
+//! simulation on every core), and once more with an internal speedup of 2 (the cost of the
+//! internal steps and output queues). Flit-hops/s are printed once per case (flits carried
+//! by network channels per wall-clock second).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -13,6 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jumpnet::build::network::OwnedNetwork;
 use jumpnet::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
 use jumpnet::build::topology::TopologySpec;
+use jumpnet::sim::speedup::Speedup;
 use jumpnet::sim::{run_parallel, SimConfig};
 use jumpnet_core::topology::Topology;
 
@@ -31,18 +33,19 @@ fn config(rate: f64, cycles: u32) -> SimConfig {
 }
 
 fn bench(c: &mut Criterion) {
-    let cases: [(&str, f64, u32, usize); 6] = [
-        ("8,8", 0.1, 20_000, 1),
-        ("8,8", 0.4, 20_000, 1),
-        ("32,32", 0.1, 2_000, 1),
-        ("32,32", 0.4, 2_000, 1),
-        ("32,32", 0.4, 2_000, 2),
-        ("16,16,16", 0.1, 200, 1),
+    let cases: [(&str, f64, u32, usize, u32); 7] = [
+        ("8,8", 0.1, 20_000, 1, 1),
+        ("8,8", 0.4, 20_000, 1, 1),
+        ("32,32", 0.1, 2_000, 1, 1),
+        ("32,32", 0.4, 2_000, 1, 1),
+        ("32,32", 0.4, 2_000, 2, 1),
+        ("32,32", 0.4, 2_000, 1, 2),
+        ("16,16,16", 0.1, 200, 1, 1),
     ];
     let mut g = c.benchmark_group("sim");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(5));
-    for (k, rate, cycles, threads) in cases {
+    for (k, rate, cycles, threads, speedup) in cases {
         let words = vec!["torus".to_string(), format!("k={k}")];
         let spec = TopologySpec::parse(&words).expect("torus spec");
         let owned = OwnedNetwork::build(&spec).expect("torus");
@@ -54,7 +57,8 @@ fn bench(c: &mut Criterion) {
             seed: 1,
         };
         let (routing, _) = build(&net, &opts, &mut store).expect("dateline DOR");
-        let cfg = config(rate, cycles);
+        let mut cfg = config(rate, cycles);
+        cfg.internal_speedup = Speedup::integral(speedup).expect("speedup");
         let routers = u64::from(net.num_switches());
         // Flit-hops/s of one run, printed for the note (network-channel flits per cycle of
         // the measured period, times all cycles of the run).
@@ -69,15 +73,16 @@ fn bench(c: &mut Criterion) {
             .map(|(u, _)| u * res.cycles as f64)
             .sum();
         eprintln!(
-            "sim torus k={k} rate={rate} threads={threads}: {:.2e} router-cycles/s, {:.2e} flit-hops/s, accepted {:.3}",
+            "sim torus k={k} rate={rate} threads={threads} speedup={speedup}: {:.2e} router-cycles/s, {:.2e} flit-hops/s, accepted {:.3}",
             (routers * res.cycles) as f64 / secs,
             hops / secs,
             res.accepted
         );
         g.throughput(Throughput::Elements(routers * res.cycles));
-        let name = match threads {
-            1 => format!("torus_{k}_rate_{rate}"),
-            t => format!("torus_{k}_rate_{rate}_threads_{t}"),
+        let name = match (threads, speedup) {
+            (1, 1) => format!("torus_{k}_rate_{rate}"),
+            (t, 1) => format!("torus_{k}_rate_{rate}_threads_{t}"),
+            (_, s) => format!("torus_{k}_rate_{rate}_speedup_{s}"),
         };
         g.bench_function(name, |b| {
             b.iter(|| black_box(run_parallel(&net, routing.as_ref(), &cfg, threads).expect("sim")))

@@ -221,6 +221,19 @@ fn unknown_keys_exit_2_and_are_named() {
     let (code, _, err) = jumpnet(&["sim", "torus", "k=4,4", "injection_rate=0.1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--algo"), "{err}");
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "internal_speedup=0.5",
+    ]);
+    assert_eq!((code, out.is_empty()), (2, true));
+    assert!(
+        err.contains("internal_speedup") && err.contains("'0.5'") && err.contains("1..=255"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -627,6 +640,44 @@ fn dragonfly_ugal_runs_from_the_cli_and_from_a_booksim_file() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json(&out)["routing"], "df-ugal-l");
+}
+
+#[test]
+fn booksim_file_with_internal_speedup_runs_with_faster_routers() {
+    // BookSim2's own Dragonfly example sets `internal_speedup = 2.0`: its routers take
+    // ⌈3/2⌉ = 2 cycles for their 3 one-cycle stages (lookahead routing) instead of 3, so at
+    // low load every packet is faster than with the speedup overridden to 1.
+    let file = format!("{DATA}/booksim_dragonfly");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "sim",
+            "--booksim",
+            &file,
+            "injection_rate=0.05",
+            "sample_period=300",
+            "max_samples=2",
+            "--json",
+        ];
+        args.extend(extra);
+        let (code, out, err) = jumpnet(&args);
+        assert_eq!(code, 0, "{err}");
+        json(&out)
+    };
+    let two = run(&[]);
+    assert_eq!(two["config"]["internal_speedup"], 2);
+    assert_eq!(two["conservation_errors"], 0);
+    let one = run(&["internal_speedup=1"]);
+    assert_eq!(one["config"]["internal_speedup"], 1);
+    let mean = |v: &Value| v["network_latency"]["mean"].as_f64().unwrap();
+    assert!(
+        mean(&two) < mean(&one) - 2.0,
+        "{} vs {}",
+        mean(&two),
+        mean(&one)
+    );
+    let half = run(&["internal_speedup=1.5"]);
+    assert_eq!(half["config"]["internal_speedup"], 1.5);
+    assert!(mean(&two) <= mean(&half) && mean(&half) <= mean(&one));
 }
 
 #[test]

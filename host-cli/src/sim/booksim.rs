@@ -24,7 +24,8 @@
 //! | `sim_type = latency / throughput` | `drain = true / false` |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
-//! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (integral),
+//! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
+//! decimals), `output_buffer_size`,
 //! `warmup_periods`, `sample_period`, `max_samples`, `latency_thres`, `warmup_thres`,
 //! `stopping_thres` and `seed` (a number; `time` is refused: runs are deterministic) keep
 //! their names. Keys that only steer BookSim2's own bookkeeping (`sim_count`, `watch_out`,
@@ -74,6 +75,7 @@ pub const MAPPED_KEYS: &[&str] = &[
     "st_final_delay",
     "credit_delay",
     "internal_speedup",
+    "output_buffer_size",
     "vc_allocator",
     "sw_allocator",
     "warmup_periods",
@@ -250,17 +252,8 @@ pub fn parse(text: &str) -> Result<BookSimConfig> {
             }
             "st_prepare_delay" => st_prepare = int("st_prepare_delay")?.try_into()?,
             "st_final_delay" => st_final = int("st_final_delay")?.try_into()?,
-            "internal_speedup" => {
-                let v: f64 = value
-                    .parse()
-                    .map_err(|_| at(format!("internal_speedup = {value} is not a number")))?;
-                if v.fract() != 0.0 || !(1.0..=255.0).contains(&v) {
-                    return Err(at(format!(
-                        "internal_speedup = {value}: jumpnet supports integral speedups 1..=255"
-                    )));
-                }
-                set(&mut cfg, "internal_speedup", &(v as u32).to_string())?;
-            }
+            "internal_speedup" => set(&mut cfg, "internal_speedup", value)?,
+            "output_buffer_size" => set(&mut cfg, "output_buffer_size", value)?,
             "vc_allocator" | "sw_allocator" => {
                 allocators.push((key.to_string(), value.to_string(), line));
             }
@@ -483,8 +476,8 @@ mod tests {
         );
         let c = &b.config;
         assert_eq!(
-            (c.packet_size, c.rate_in_flits, c.internal_speedup),
-            (10, true, 2)
+            (c.packet_size, c.rate_in_flits, c.internal_speedup.value()),
+            (10, true, 2.0)
         );
         assert_eq!((c.st_delay, c.routing_delay, c.warmup_periods), (1, 0, 3));
         assert_eq!(c.allocator, Allocator::SeparableInputFirst);

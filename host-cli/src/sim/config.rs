@@ -8,6 +8,8 @@ use core::fmt;
 
 use serde::Serialize;
 
+use super::speedup::Speedup;
+
 /// Switch allocator / VC allocator type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Allocator {
@@ -81,10 +83,16 @@ pub struct SimConfig {
     pub global_latency: Option<u16>,
     /// Credit return delay beyond the channel latency, cycles (BookSim2 `credit_delay`).
     pub credit_delay: u16,
-    /// Internal speedup: crossbar transfers per cycle per input (BookSim2
-    /// `internal_speedup`, integer here). The engine models 1 only and rejects other values
-    /// with an error.
-    pub internal_speedup: u8,
+    /// Internal speedup (BookSim2 `internal_speedup`, `sim::speedup`): the router pipeline
+    /// runs this many internal steps per cycle (a fraction such as 1.5 alternates), each
+    /// moving at most one flit per input and per output through the crossbar into the
+    /// output's queue, which sends one flit per cycle onto its channel.
+    pub internal_speedup: Speedup,
+    /// Flits an output queue may hold before its switch requests wait (BookSim2
+    /// `output_buffer_size`; `None` = BookSim2's `-1`, unlimited: the downstream credits
+    /// bound it). Ejection queues are also bounded by `num_vcs · vc_buf_size` flits, the
+    /// credits of a BookSim2 terminal's input. Only a speedup above 1 fills output queues.
+    pub output_buffer_size: Option<u32>,
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,
     /// Injection process.
@@ -184,6 +192,7 @@ impl SimConfig {
         "global_latency",
         "credit_delay",
         "internal_speedup",
+        "output_buffer_size",
         "allocator",
         "injection",
         "injection_rate",
@@ -220,6 +229,12 @@ impl SimConfig {
     /// delays, `t_c` channel latency (all 1), from creation to the tail's arrival:
     /// `T0 = t_c + (H + 1)·t_r + H·t_c + t_c + (L - 1)` = `5H + L + 5` with the defaults
     /// (injection channel, per-router pipeline, links, ejection channel, serialisation).
+    ///
+    /// With an integral `internal_speedup = S` the `n` one-cycle stages of a router (4 here)
+    /// take `n` internal steps, `⌈n/S⌉` cycles:
+    /// `T0 = t_c + (H + 1)·⌈n/S⌉ + H·t_c + t_c + (L - 1)`, i.e. `3H + L + 3` for `S = 2`
+    /// and `2H + L + 2` for `S ≥ 4` (a fractional `S` follows `sim::speedup`'s step
+    /// numbering).
     pub fn booksim() -> Self {
         SimConfig {
             num_vcs: 16,
@@ -233,7 +248,8 @@ impl SimConfig {
             link_latency: 1,
             global_latency: None,
             credit_delay: 0,
-            internal_speedup: 1,
+            internal_speedup: Speedup::ONE,
+            output_buffer_size: None,
             allocator: Allocator::Islip,
             injection: Injection::Bernoulli,
             injection_rate: 0.1,
@@ -277,7 +293,8 @@ impl SimConfig {
             link_latency: 1,
             global_latency: None,
             credit_delay: 0,
-            internal_speedup: 1,
+            internal_speedup: Speedup::ONE,
+            output_buffer_size: None,
             allocator: Allocator::SeparableInputFirst,
             injection: Injection::Batch,
             injection_rate: 1.0,
@@ -378,7 +395,20 @@ impl SimConfig {
             "link_latency" => self.link_latency = positive(key, value, U16P)?,
             "global_latency" => self.global_latency = Some(positive(key, value, U16P)?),
             "credit_delay" => self.credit_delay = num(key, value, U16)?,
-            "internal_speedup" => self.internal_speedup = positive(key, value, U8P)?,
+            "internal_speedup" => {
+                self.internal_speedup =
+                    Speedup::parse(value).ok_or_else(|| bad(Speedup::ALLOWED))?
+            }
+            "output_buffer_size" => {
+                self.output_buffer_size = match value.trim() {
+                    "-1" => None,
+                    _ => Some(positive(
+                        key,
+                        value,
+                        "-1 (unlimited) or an integer 1..=4294967295",
+                    )?),
+                }
+            }
             "allocator" => {
                 self.allocator = match value.trim() {
                     "separable_input_first" | "separable" | "round_robin" => {
@@ -471,5 +501,17 @@ mod tests {
         let e = c.set("traffic", "zigzag").unwrap_err();
         assert!(e.to_string().contains("uniform"));
         assert!(c.set("num_vcs", "0").is_err());
+        c.set("internal_speedup", "1.5").unwrap();
+        assert_eq!(c.internal_speedup.value(), 1.5);
+        let e = c.set("internal_speedup", "0.5").unwrap_err().to_string();
+        assert!(
+            e.contains("1..=255") && e.contains("internal_speedup"),
+            "{e}"
+        );
+        c.set("output_buffer_size", "4").unwrap();
+        assert_eq!(c.output_buffer_size, Some(4));
+        c.set("output_buffer_size", "-1").unwrap();
+        assert_eq!(c.output_buffer_size, None);
+        assert!(c.set("output_buffer_size", "0").is_err());
     }
 }

@@ -13,6 +13,7 @@ use super::config::{Injection, SimConfig};
 use super::network::{Event, Fabric, Flit, Slot, Wheel};
 use super::partition::{self, Direct, Part};
 use super::router::{self, Routers, Shared};
+use super::speedup::Speedup;
 use super::stats::Histogram;
 use super::terminal::{Packet, Pending, Terminal, NO_TAG};
 use super::traffic::Driver;
@@ -138,9 +139,6 @@ pub(super) struct State<'r> {
     pub port_vc: Vec<(u16, u8)>,
     /// Input VC → router (division by `radix · vcs`).
     pub router_of: FastDiv,
-    /// Cycles from a head flit's / a body flit's arrival to its switch allocation.
-    pub head_delay: u64,
-    pub body_delay: u64,
     // Terminals and packets.
     pub terms: Vec<Terminal>,
     pub active_terms: Vec<u32>,
@@ -158,6 +156,12 @@ pub(super) struct State<'r> {
     /// Flits sent on each channel since cycle 0 (the measurement window is the difference
     /// of two [`Counters`] snapshots).
     pub channel_flits: Vec<u64>,
+    /// Per port: first cycle its output queue may send a flit / its credit queue a credit
+    /// (internal speedup, `sim::router`).
+    pub out_free: Vec<u64>,
+    pub cred_free: Vec<u64>,
+    /// Internal steps per cycle.
+    pub speedup: Speedup,
     /// Flits of the packets created since cycle 0.
     pub gen_flits: u64,
     pub total_packets: u64,
@@ -192,12 +196,6 @@ impl<'r> State<'r> {
                 cfg.num_vcs
             )));
         }
-        if cfg.internal_speedup != 1 {
-            return Err(SimError::Config(format!(
-                "internal_speedup = {} is not modelled yet (only 1)",
-                cfg.internal_speedup
-            )));
-        }
         if fabric.terminals < 2 {
             return Err(SimError::Config(
                 "network needs at least 2 terminals".into(),
@@ -214,10 +212,19 @@ impl<'r> State<'r> {
                 ..Default::default()
             })
             .collect();
+        let speedup = cfg.internal_speedup;
+        // With speedup a flit or credit may wait in its port's queue: at most a VC buffer per
+        // VC of them (the credits bound the queue; ejection queues are bounded to that).
+        let queueing = if speedup.is_one() {
+            0
+        } else {
+            2 * u64::from(cfg.num_vcs) * u64::from(cfg.vc_buf_size) + 2
+        };
         let max_delay = u64::from(fabric.max_latency().max(cfg.terminal_latency))
             + u64::from(cfg.st_delay)
             + u64::from(cfg.credit_delay)
-            + 1;
+            + 1
+            + queueing;
         let switches = fabric.switches as usize;
         let radix = fabric.radix;
         let words = (radix * vcs).div_ceil(64);
@@ -244,10 +251,6 @@ impl<'r> State<'r> {
                 .map(|li| ((li / vcs) as u16, (li % vcs) as u8))
                 .collect(),
             router_of: FastDiv::new((radix * vcs) as u32),
-            head_delay: u64::from(cfg.routing_delay)
-                + u64::from(cfg.vc_alloc_delay)
-                + u64::from(cfg.sw_alloc_delay),
-            body_delay: u64::from(cfg.sw_alloc_delay),
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
             packets: Vec::with_capacity(1024),
@@ -261,6 +264,9 @@ impl<'r> State<'r> {
             measured_outstanding: 0,
             violations: 0,
             channel_flits: vec![0; nports],
+            out_free: vec![0; nports],
+            cred_free: vec![0; nports],
+            speedup,
             gen_flits: 0,
             total_packets: 0,
             total_flits: 0,
@@ -479,6 +485,14 @@ impl<'r> State<'r> {
 
     fn step_routers(&mut self) -> Result<(), SimError> {
         let shape = self.arb.shape();
+        let sp = self.speedup;
+        let first = sp.first_step(self.now);
+        let c = &self.cfg;
+        let head_ready = [c.routing_delay, c.vc_alloc_delay, c.sw_alloc_delay]
+            .into_iter()
+            .fold(first, |k, d| sp.after_stage(k, u64::from(d)));
+        let body_ready = sp.after_stage(first, u64::from(c.sw_alloc_delay));
+        let vc_slots = self.vcs as u64 * self.buf as u64;
         macro_rules! shared {
             ($routing:expr) => {
                 Shared {
@@ -492,9 +506,18 @@ impl<'r> State<'r> {
                     words: self.words,
                     shape,
                     port_vc: &self.port_vc,
-                    now: self.now,
-                    head_delay: self.head_delay,
-                    body_delay: self.body_delay,
+                    cycle: self.now,
+                    first,
+                    steps: sp.steps_in(self.now),
+                    speedup: sp,
+                    unit: sp.is_one(),
+                    head_ready,
+                    body_ready,
+                    out_limit: self.cfg.output_buffer_size.map_or(u64::MAX, u64::from),
+                    eject_limit: self
+                        .cfg
+                        .output_buffer_size
+                        .map_or(vc_slots, |n| u64::from(n).min(vc_slots)),
                     router_of: self.router_of,
                     due: &self.due,
                 }
@@ -512,6 +535,8 @@ impl<'r> State<'r> {
             wake: &mut self.wake,
             channel_flits: &mut self.channel_flits,
             ptrs: self.arb.pointers_mut(),
+            out_free: &mut self.out_free,
+            cred_free: &mut self.cred_free,
         };
         match (self.parts.as_mut_slice(), self.sync_routing) {
             ([p], _) => {

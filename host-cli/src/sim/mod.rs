@@ -29,6 +29,7 @@ mod partition;
 pub mod phases;
 mod reset;
 pub mod router;
+pub mod speedup;
 pub mod stats;
 pub mod sweep;
 pub mod terminal;
@@ -42,6 +43,8 @@ mod collective_tests;
 mod ga_tests;
 #[cfg(test)]
 mod parallel_tests;
+#[cfg(test)]
+mod speedup_tests;
 #[cfg(test)]
 mod tests;
 

@@ -181,6 +181,9 @@ pub struct Wheel {
     mask: u64,
     /// Events pending.
     pub pending: u64,
+    /// The cycle last taken (debug builds check every push against the wheel's reach).
+    #[cfg(debug_assertions)]
+    taken: u64,
 }
 
 impl Wheel {
@@ -191,12 +194,20 @@ impl Wheel {
             slots: (0..len).map(|_| Vec::new()).collect(),
             mask: len - 1,
             pending: 0,
+            #[cfg(debug_assertions)]
+            taken: 0,
         }
     }
 
     /// Schedules `ev` at cycle `at`.
     #[inline]
     pub fn push(&mut self, at: u64, ev: Event) {
+        #[cfg(debug_assertions)]
+        assert!(
+            at >= self.taken && at - self.taken <= self.mask,
+            "event at cycle {at} beyond the wheel's reach from cycle {}",
+            self.taken
+        );
         self.slots[(at & self.mask) as usize].push(ev);
         self.pending += 1;
     }
@@ -204,6 +215,10 @@ impl Wheel {
     /// Takes the events of cycle `now` (give the vector back with [`Wheel::give_back`]).
     #[inline]
     pub fn take(&mut self, now: u64) -> Vec<Event> {
+        #[cfg(debug_assertions)]
+        {
+            self.taken = now;
+        }
         let v = std::mem::take(&mut self.slots[(now & self.mask) as usize]);
         self.pending -= v.len() as u64;
         v
@@ -215,6 +230,10 @@ impl Wheel {
             s.clear();
         }
         self.pending = 0;
+        #[cfg(debug_assertions)]
+        {
+            self.taken = 0;
+        }
     }
 
     /// Returns a slot's vector (cleared, capacity kept).

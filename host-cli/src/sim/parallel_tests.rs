@@ -10,7 +10,11 @@ use crate::build::routing::RouteAlgo;
 
 /// Runs `cfg` with 1 (`run`), 1, 2 and 3 threads and checks the JSON is identical; returns
 /// the result.
-fn same_for_every_thread_count(words: &str, algo: RouteAlgo, cfg: &SimConfig) -> SimResult {
+pub(super) fn same_for_every_thread_count(
+    words: &str,
+    algo: RouteAlgo,
+    cfg: &SimConfig,
+) -> SimResult {
     with_net(words, algo, |net, r| {
         let mut c = cfg.clone();
         c.num_vcs = c.num_vcs.max(r.num_vcs());

@@ -41,6 +41,8 @@ impl State<'_> {
         self.measured_outstanding = 0;
         self.violations = 0;
         self.channel_flits.fill(0);
+        self.out_free.fill(0);
+        self.cred_free.fill(0);
         self.gen_flits = 0;
         self.total_packets = 0;
         self.total_flits = 0;

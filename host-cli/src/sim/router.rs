@@ -7,6 +7,19 @@
 //! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
 //! leaves; credit flow control: a flit leaves only with a credit of the downstream VC.
 //!
+//! With an internal speedup `S` (`sim::speedup`) the router phase of a cycle runs the
+//! cycle's internal steps, and the delays above follow BookSim2's step numbering: a flit
+//! that arrives in cycle `c` enters the pipeline in the cycle's first step, each stage of
+//! `d` cycles ends as [`Speedup::after_stage`] says, at most one flit per input and per
+//! output crosses the switch per step, and a flit that left the switch waits in its
+//! output's queue, which sends one flit per cycle (BookSim2 `_output_buffer`,
+//! `_SendFlits`); the credits a port frees wait in its credit queue, which sends one per
+//! cycle (`_credit_buffer`, `_SendCredits`). Neither queue needs storage here: a flit's or a
+//! credit's departure cycle is known when it enters its FIFO, so it goes straight onto the
+//! event wheel and the queue is one "free from cycle" number per port. With `S = 1` both
+//! queues never hold more than the flit or credit of the current cycle and the timing is
+//! the one above.
+//!
 //! A router step touches only its own router's state ([`Routers`]) and reaches the rest of
 //! the simulation through [`Effects`] (packet pool, channel events), so a range of routers
 //! can step on its own thread (`sim::partition`).
@@ -18,6 +31,7 @@ use super::allocator::{Request, Scratch, Shape};
 use super::config::SimConfig;
 use super::engine::{FastDiv, InVc, SimError, VcState};
 use super::network::{Event, Fabric, Flit, PortKind, Slot};
+use super::speedup::Speedup;
 use super::terminal::Packet;
 
 /// Everything a router step reads and nobody writes during the router phase.
@@ -39,10 +53,22 @@ pub(super) struct Shared<'a, R: ?Sized> {
     /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
     pub port_vc: &'a [(u16, u8)],
     /// Current cycle.
-    pub now: u64,
-    /// Cycles from a head flit's / a body flit's arrival to its switch allocation.
-    pub head_delay: u64,
-    pub body_delay: u64,
+    pub cycle: u64,
+    /// The cycle's internal steps: `first .. first + steps` (the cycle itself, once, without
+    /// speedup).
+    pub first: u64,
+    pub steps: u64,
+    /// The internal speedup, and whether it is 1 (no output or credit queueing).
+    pub speedup: Speedup,
+    pub unit: bool,
+    /// First step at which a head flit / a body flit arriving this cycle may take part in
+    /// switch allocation (after route computation and VC allocation / after nothing).
+    pub head_ready: u64,
+    pub body_ready: u64,
+    /// Most flits an output queue / an ejection queue may hold before its switch requests
+    /// wait (with speedup only).
+    pub out_limit: u64,
+    pub eject_limit: u64,
     /// Input VC (or output VC) → router.
     pub router_of: FastDiv,
     /// The channel events due this cycle (each partition delivers the flits and credits
@@ -64,6 +90,9 @@ pub(super) struct Routers<'a> {
     pub wake: &'a mut [u64],
     pub channel_flits: &'a mut [u64],
     pub ptrs: &'a mut [u16],
+    /// Per port: first cycle its output queue may send a flit / its credit queue a credit.
+    pub out_free: &'a mut [u64],
+    pub cred_free: &'a mut [u64],
 }
 
 impl<'a> Routers<'a> {
@@ -81,6 +110,8 @@ impl<'a> Routers<'a> {
         let (wake_a, wake_b) = self.wake.split_at_mut(n);
         let (cf_a, cf_b) = self.channel_flits.split_at_mut(ports);
         let (ptrs_a, ptrs_b) = self.ptrs.split_at_mut(n * sh.shape.pointers());
+        let (of_a, of_b) = self.out_free.split_at_mut(ports);
+        let (cr_a, cr_b) = self.cred_free.split_at_mut(ports);
         (
             Routers {
                 lo: self.lo,
@@ -94,6 +125,8 @@ impl<'a> Routers<'a> {
                 wake: wake_a,
                 channel_flits: cf_a,
                 ptrs: ptrs_a,
+                out_free: of_a,
+                cred_free: cr_a,
             },
             Routers {
                 lo: mid,
@@ -107,6 +140,8 @@ impl<'a> Routers<'a> {
                 wake: wake_b,
                 channel_flits: cf_b,
                 ptrs: ptrs_b,
+                out_free: of_b,
+                cred_free: cr_b,
             },
         )
     }
@@ -166,7 +201,8 @@ pub(super) trait Effects {
 }
 
 /// The router phase of the routers of `r`: delivers their flits and credits due now
-/// (`sh.due`), then steps the active routers (ascending) whose wake-up cycle has come.
+/// (`sh.due`), then, in each internal step of the cycle, steps the active routers
+/// (ascending) whose wake-up step has come.
 pub(super) fn step_routers<R: Routing + ?Sized, E: Effects>(
     sh: &Shared<'_, R>,
     r: &mut Routers<'_>,
@@ -176,7 +212,13 @@ pub(super) fn step_routers<R: Routing + ?Sized, E: Effects>(
     let per = sh.vcs * sh.fabric.radix;
     // Input (and output) VCs of the range.
     let (first, end) = ((r.lo * per) as u32, (r.hi * per) as u32);
-    let mut cx = Ctx { sh, r, work, fx };
+    let mut cx = Ctx {
+        sh,
+        r,
+        work,
+        fx,
+        now: sh.first,
+    };
     for ev in sh.due {
         match *ev {
             Event::Arrive { iv, flit } if (first..end).contains(&iv) => cx.arrive(iv, flit),
@@ -185,17 +227,20 @@ pub(super) fn step_routers<R: Routing + ?Sized, E: Effects>(
         }
     }
     let lo = cx.r.lo;
-    for w in 0..cx.work.active.len() {
-        let mut bits = cx.work.active[w];
-        while bits != 0 {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let ls = w * 64 + b;
-            if cx.r.wake[ls] <= sh.now {
-                cx.step(lo + ls)?;
-                if cx.r.buffered[ls] == 0 {
-                    // Emptied: leaves the active set.
-                    cx.work.active[w] &= !(1 << b);
+    for now in sh.first..sh.first + sh.steps {
+        cx.now = now;
+        for w in 0..cx.work.active.len() {
+            let mut bits = cx.work.active[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ls = w * 64 + b;
+                if cx.r.wake[ls] <= now {
+                    cx.step(lo + ls)?;
+                    if cx.r.buffered[ls] == 0 {
+                        // Emptied: leaves the active set.
+                        cx.work.active[w] &= !(1 << b);
+                    }
                 }
             }
         }
@@ -203,12 +248,14 @@ pub(super) fn step_routers<R: Routing + ?Sized, E: Effects>(
     Ok(())
 }
 
-/// One router phase: shared view, own routers, scratch, effects.
+/// One router phase: shared view, own routers, scratch, effects, and the internal step
+/// being run.
 struct Ctx<'x, 's, 'a, R: ?Sized, E> {
     sh: &'x Shared<'s, R>,
     r: &'x mut Routers<'a>,
     work: &'x mut Work,
     fx: &'x mut E,
+    now: u64,
 }
 
 impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
@@ -221,10 +268,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let ls = s - r.lo;
         let li = iv as usize - s * per;
         let iv = ls * per + li;
-        let delay = if flit.seq == 0 {
-            sh.head_delay
+        let ready = if flit.seq == 0 {
+            sh.head_ready
         } else {
-            sh.body_delay
+            sh.body_ready
         };
         let l = usize::from(r.ivs[iv].len);
         if l >= sh.buf {
@@ -236,7 +283,6 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         if pos >= sh.buf {
             pos -= sh.buf;
         }
-        let ready = sh.now + delay;
         r.slots[iv * sh.buf + pos] = Slot { ready, flit };
         if l == 0 {
             r.ivs[iv].fready = ready;
@@ -263,7 +309,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let sh = self.sh;
         let radix = sh.fabric.radix;
         let vcs = sh.vcs;
-        let now = sh.now;
+        let now = self.now;
         let ls = s - self.r.lo;
         self.work.reqs.clear();
         let mut next_wake = u64::MAX;
@@ -309,8 +355,14 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     }
                 }
                 if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state {
-                    let ov = (ls * radix + usize::from(port)) * vcs + usize::from(vc);
-                    if eject || self.r.credits[ov] > 0 {
+                    let lopi = ls * radix + usize::from(port);
+                    let ov = lopi * vcs + usize::from(vc);
+                    let room = sh.unit || {
+                        // Flits in the output queue that have not left yet.
+                        let queued = self.r.out_free[lopi].saturating_sub(sh.cycle + 1);
+                        queued < if eject { sh.eject_limit } else { sh.out_limit }
+                    };
+                    if room && (eject || self.r.credits[ov] > 0) {
                         let (input, vc) = sh.port_vc[li];
                         self.work.reqs.push(Request {
                             input,
@@ -460,7 +512,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let radix = sh.fabric.radix;
         let vcs = sh.vcs;
         let buf = sh.buf;
-        let now = sh.now;
+        let now = self.now;
         let st = u64::from(sh.cfg.st_delay);
         let ls = s - self.r.lo;
         let pi = s * radix + p;
@@ -485,7 +537,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         };
         let opi = s * radix + usize::from(port);
         let lopi = ls * radix + usize::from(port);
-        let at = now + st + u64::from(sh.fabric.latency[opi]);
+        // The cycle the flit goes onto its channel (+ the channel latency: its arrival).
+        let depart = if sh.unit {
+            now + st
+        } else {
+            let q = sh.speedup.cycle_after(sh.speedup.after_stage(now, st));
+            let d = q.max(r.out_free[lopi]);
+            r.out_free[lopi] = d + 1;
+            d
+        };
+        let at = depart + u64::from(sh.fabric.latency[opi]);
         if eject {
             if let PortKind::Terminal(term) = sh.fabric.ports[opi] {
                 self.fx.push(at, Event::Eject { term, flit });
@@ -515,11 +576,20 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         r.channel_flits[lopi] += 1;
         let cd = u64::from(sh.cfg.credit_delay);
+        // The cycle the freed slot's credit goes back (+ latency and credit delay).
+        let credit = if sh.unit {
+            now
+        } else {
+            let lpi = ls * radix + p;
+            let d = sh.speedup.cycle_after(now).max(r.cred_free[lpi]);
+            r.cred_free[lpi] = d + 1;
+            d
+        };
         match sh.fabric.ports[pi] {
             PortKind::Link { peer, peer_port } => {
                 let up = peer as usize * radix + usize::from(peer_port);
                 self.fx.push(
-                    now + u64::from(sh.fabric.latency[up]) + cd,
+                    credit + u64::from(sh.fabric.latency[up]) + cd,
                     Event::Credit {
                         ov: (up * vcs + v) as u32,
                     },
@@ -527,7 +597,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             }
             PortKind::Terminal(term) => {
                 self.fx.push(
-                    now + u64::from(sh.cfg.terminal_latency) + cd,
+                    credit + u64::from(sh.cfg.terminal_latency) + cd,
                     Event::TermCredit { term, vc: v as u8 },
                 );
             }

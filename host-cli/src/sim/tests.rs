@@ -5,6 +5,7 @@
 use jumpnet_core::routing::{Hop, Routing};
 use jumpnet_core::topology::{Network, Topology};
 
+use super::speedup::Speedup;
 use super::*;
 use crate::build::network::OwnedNetwork;
 use crate::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
@@ -31,7 +32,7 @@ pub(super) fn with_net<T>(
 
 /// Router-to-router hops of `src → dst`, walked with the core routing itself (independent
 /// of the simulator).
-fn hops(net: &Network<'_>, r: &dyn Routing, src: u32, dst: u32) -> u64 {
+pub(super) fn hops(net: &Network<'_>, r: &dyn Routing, src: u32, dst: u32) -> u64 {
     let mut st = r.inject(src, dst).unwrap();
     let mut at = net.terminal_switch(src).unwrap();
     let mut h = 0;
@@ -222,6 +223,13 @@ fn dfsssp_layers_on_random_shortcut_run_clean() {
 
 #[test]
 fn flit_conservation_on_every_family() {
+    conserves_flits_on_every_family(Speedup::ONE);
+}
+
+/// Loaded runs and random traces on every family with internal speedup `speedup`: every
+/// flit ejected exactly once, in order, at its destination, credits never above their
+/// limit (`conservation_errors` counts any violation), nothing left behind.
+pub(super) fn conserves_flits_on_every_family(speedup: Speedup) {
     let cases = [
         ("ring n=8", RouteAlgo::Minimal),
         ("circulant n=12 jumps=1,3", RouteAlgo::Greedy),
@@ -241,6 +249,7 @@ fn flit_conservation_on_every_family() {
     for (words, algo) in cases {
         with_net(words, algo, |net, r| {
             let mut c = bernoulli(0.1, 4);
+            c.internal_speedup = speedup;
             c.num_vcs = r.num_vcs().max(2);
             c.max_samples = 2;
             c.sample_period = 300;
