@@ -8,6 +8,7 @@ use core::fmt;
 
 use serde::Serialize;
 
+use super::class_latency::ClassLatency;
 use super::speedup::Speedup;
 
 /// Switch allocator / VC allocator type.
@@ -79,8 +80,10 @@ pub struct SimConfig {
     pub terminal_latency: u16,
     /// Channel latency of network links of every class unless overridden, cycles.
     pub link_latency: u16,
-    /// Channel latency of Dragonfly/Galaxy global links, cycles (`None` = `link_latency`).
-    pub global_latency: Option<u16>,
+    /// Channel latency of the links of one class (`global_latency`, `shortcut_latency`, …),
+    /// cycles; unset classes take `link_latency`.
+    #[serde(flatten)]
+    pub class_latency: ClassLatency,
     /// Credit return delay beyond the channel latency, cycles (BookSim2 `credit_delay`).
     pub credit_delay: u16,
     /// Internal speedup (BookSim2 `internal_speedup`, `sim::speedup`): the router pipeline
@@ -189,7 +192,12 @@ impl SimConfig {
         "st_delay",
         "terminal_latency",
         "link_latency",
+        "local_latency",
         "global_latency",
+        "shortcut_latency",
+        "dim_latency",
+        "up_latency",
+        "down_latency",
         "credit_delay",
         "internal_speedup",
         "output_buffer_size",
@@ -246,7 +254,7 @@ impl SimConfig {
             st_delay: 1,
             terminal_latency: 1,
             link_latency: 1,
-            global_latency: None,
+            class_latency: ClassLatency::default(),
             credit_delay: 0,
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
@@ -291,7 +299,7 @@ impl SimConfig {
             st_delay: 0,
             terminal_latency: 1,
             link_latency: 1,
-            global_latency: None,
+            class_latency: ClassLatency::default(),
             credit_delay: 0,
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
@@ -393,7 +401,12 @@ impl SimConfig {
             "st_delay" => self.st_delay = num(key, value, U16)?,
             "terminal_latency" => self.terminal_latency = positive(key, value, U16P)?,
             "link_latency" => self.link_latency = positive(key, value, U16P)?,
-            "global_latency" => self.global_latency = Some(positive(key, value, U16P)?),
+            k if ClassLatency::KEYS.contains(&k) => {
+                let v = positive(key, value, U16P)?;
+                if let Some(slot) = self.class_latency.slot(k) {
+                    *slot = Some(v);
+                }
+            }
             "credit_delay" => self.credit_delay = num(key, value, U16)?,
             "internal_speedup" => {
                 self.internal_speedup =

@@ -208,7 +208,7 @@ mod tests {
             })
             .collect();
         let c = ConfigFile::parse(&text).unwrap().config(None).unwrap();
-        assert_eq!((c.num_vcs, c.global_latency), (3, Some(3)));
+        assert_eq!((c.num_vcs, c.class_latency.global), (3, Some(3)));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 pub mod allocator;
 pub mod background;
 pub mod booksim;
+pub mod class_latency;
 pub mod collective;
 pub mod config;
 pub mod config_file;
@@ -41,6 +42,8 @@ pub mod watchdog;
 mod collective_tests;
 #[cfg(test)]
 mod ga_tests;
+#[cfg(test)]
+mod latency_tests;
 #[cfg(test)]
 mod parallel_tests;
 #[cfg(test)]

@@ -67,6 +67,8 @@ impl Fabric {
         let mut latency = vec![cfg.link_latency; n];
         let mut class = vec![0u8; n];
         let mut class_names = vec!["terminal".to_string()];
+        // The class-latency keys of the links present.
+        let mut used: Vec<&str> = Vec::new();
         for s in 0..switches {
             for p in 0..radix {
                 let i = s as usize * radix + p;
@@ -81,8 +83,13 @@ impl Fabric {
                             peer: l.peer,
                             peer_port: l.peer_port,
                         };
-                        if l.class == LinkClass::Global {
-                            latency[i] = cfg.global_latency.unwrap_or(cfg.link_latency);
+                        if let Some((key, set)) = cfg.class_latency.of(l.class) {
+                            if let Some(v) = set {
+                                latency[i] = v;
+                            }
+                            if !used.contains(&key) {
+                                used.push(key);
+                            }
                         }
                         let name = class_name(l.class);
                         let idx = match class_names.iter().position(|c| *c == name) {
@@ -96,6 +103,20 @@ impl Fabric {
                     }
                 }
             }
+        }
+        if let Some((key, v)) = cfg
+            .class_latency
+            .set_keys()
+            .find(|(k, _)| !used.contains(k))
+        {
+            return Err(format!(
+                "{key} = {v}, but the network has no such links; its links take {}",
+                if used.is_empty() {
+                    "no class latency".to_string()
+                } else {
+                    used.join(", ")
+                }
+            ));
         }
         let mut terminal_port = Vec::with_capacity(terminals as usize);
         for t in 0..terminals {

@@ -22,7 +22,9 @@
 
 use serde::Serialize;
 
+use super::class_latency::ClassLatency;
 use super::config::SimConfig;
+use super::speedup::Speedup;
 
 /// Physical parameters of a simulated network and the granularity of the simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -125,7 +127,7 @@ impl TimeScale {
 impl Timing {
     /// Sets the packet length and the pipeline of `cfg` for this timing: router delay
     /// `hop_cycles − 1` in `routing_delay`, no allocation or traversal delay, links and
-    /// terminal channels of one cycle, no extra credit delay.
+    /// terminal channels of one cycle, no extra credit delay, no internal speedup.
     pub fn configure(&self, cfg: &mut SimConfig) {
         cfg.packet_size = self.packet_flits;
         cfg.routing_delay = self.hop_cycles - 1;
@@ -133,9 +135,10 @@ impl Timing {
         cfg.sw_alloc_delay = 0;
         cfg.st_delay = 0;
         cfg.link_latency = 1;
-        cfg.global_latency = None;
+        cfg.class_latency = ClassLatency::default();
         cfg.terminal_latency = 1;
         cfg.credit_delay = 0;
+        cfg.internal_speedup = Speedup::ONE;
     }
 
     /// Zero-load cycles of one packet over `hops` router-to-router hops (see the module
