@@ -333,6 +333,7 @@ impl Render for SimReport {
         for (name, s) in [
             ("packet_latency", &r.packet_latency),
             ("network_latency", &r.network_latency),
+            ("queueing_latency", &r.queueing_latency),
             ("flit_latency", &r.flit_latency),
             ("hops", &r.hops),
         ] {

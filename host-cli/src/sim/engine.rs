@@ -170,6 +170,7 @@ pub(super) struct State<'r> {
     // Statistics.
     pub plat: Histogram,
     pub nlat: Histogram,
+    pub qlat: Histogram,
     pub flat: Histogram,
     pub hops: Histogram,
     pub sample_sum: u64,
@@ -273,6 +274,7 @@ impl<'r> State<'r> {
             last_eject: 0,
             plat: Histogram::new(),
             nlat: Histogram::new(),
+            qlat: Histogram::new(),
             flat: Histogram::new(),
             hops: Histogram::new(),
             sample_sum: 0,
@@ -360,6 +362,7 @@ impl<'r> State<'r> {
             if p.measured {
                 self.plat.add(now - p.created);
                 self.nlat.add(now - p.injected);
+                self.qlat.add(p.injected - p.created);
                 self.hops.add(u64::from(p.hops));
                 self.measured_outstanding -= 1;
                 self.sample_sum += now - p.created;

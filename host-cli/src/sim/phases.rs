@@ -286,6 +286,7 @@ impl State<'_> {
         SimResult {
             packet_latency: st.plat.summary(),
             network_latency: st.nlat.summary(),
+            queueing_latency: st.qlat.summary(),
             flit_latency: st.flat.summary(),
             hops: st.hops.summary(),
             offered,

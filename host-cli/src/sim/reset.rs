@@ -51,6 +51,7 @@ impl State<'_> {
         for h in [
             &mut self.plat,
             &mut self.nlat,
+            &mut self.qlat,
             &mut self.flat,
             &mut self.hops,
         ] {

@@ -160,6 +160,9 @@ pub struct SimResult {
     /// Injection of the head flit into the network → ejection of the tail flit (BookSim2
     /// `Network latency`).
     pub network_latency: LatencyStats,
+    /// Creation → injection of the head flit: the wait in the terminal's source queue
+    /// (BookSim2's packet latency minus its network latency, packet by packet).
+    pub queueing_latency: LatencyStats,
     /// Creation → ejection, per flit (BookSim2 `Flit latency`).
     pub flit_latency: LatencyStats,
     /// Router-to-router hops per measured packet.

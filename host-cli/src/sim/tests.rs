@@ -73,6 +73,8 @@ fn zero_load(words: &str, algo: RouteAlgo, pairs: &[(u32, u32)]) {
                 assert_eq!(res.packet_latency.max, t0(h, 5), "{words} {s}->{d} H={h}");
                 assert_eq!(res.packet_latency.count, 1);
                 assert_eq!(res.network_latency.max, t0(h, 5));
+                // Injected the cycle it was created: no source queueing.
+                assert_eq!(res.queueing_latency.max, 0);
                 assert_eq!(res.hops.max, h);
                 assert_eq!(res.conservation_errors, 0);
                 // Created at 3, delivered T0 later: the run (= its window) ends there.
@@ -172,6 +174,34 @@ fn torus_8x8_dateline_saturates_under_uniform() {
         assert!(res.accepted < 0.8, "{}", res.accepted);
         assert!(res.deadlock.is_none());
         assert_eq!(res.conservation_errors, 0);
+    });
+}
+
+#[test]
+fn packet_latency_is_queueing_plus_network_latency() {
+    with_net("torus k=8,8", RouteAlgo::DorDateline, |net, r| {
+        for rate in [0.1, 0.9] {
+            let res = run(net, r, &bernoulli(rate, 4)).unwrap();
+            let (p, n, q) = (
+                &res.packet_latency,
+                &res.network_latency,
+                &res.queueing_latency,
+            );
+            // Packet by packet: creation → tail = (creation → head injection) + (head
+            // injection → tail); so are the sums over the same measured packets.
+            assert_eq!((q.count, n.count), (p.count, p.count));
+            assert!(
+                (p.mean - (q.mean + n.mean)).abs() < 1e-9,
+                "{rate}: {p:?} {q:?} {n:?}"
+            );
+            assert!(q.max <= p.max && n.max <= p.max);
+            if rate > 0.5 {
+                // Beyond saturation the source queues grow: they dominate packet latency.
+                assert!(res.saturated && q.mean > n.mean, "{q:?} {n:?}");
+            } else {
+                assert!(q.mean < 1.0, "{q:?}");
+            }
+        }
     });
 }
 

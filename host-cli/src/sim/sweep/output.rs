@@ -76,6 +76,10 @@ impl SweepResult {
                 "network_latency_p50",
                 "network_latency_p99",
                 "network_latency_max",
+                "queueing_latency_mean",
+                "queueing_latency_p50",
+                "queueing_latency_p99",
+                "queueing_latency_max",
                 "flit_latency_mean",
                 "flit_latency_p50",
                 "flit_latency_p99",
@@ -100,7 +104,12 @@ impl SweepResult {
             }
             row.push(r.offered.to_string());
             row.push(r.accepted.to_string());
-            for s in [&r.packet_latency, &r.network_latency, &r.flit_latency] {
+            for s in [
+                &r.packet_latency,
+                &r.network_latency,
+                &r.queueing_latency,
+                &r.flit_latency,
+            ] {
                 row.push(s.mean.to_string());
                 row.push(s.p50.to_string());
                 row.push(s.p99.to_string());

@@ -51,6 +51,8 @@ pub struct Record {
     pub packet_latency: Summary,
     /// Network latency.
     pub network_latency: Summary,
+    /// Source-queue wait.
+    pub queueing_latency: Summary,
     /// Flit latency.
     pub flit_latency: Summary,
     /// Router-to-router hops.
@@ -96,6 +98,7 @@ impl Record {
             accepted: r.accepted,
             packet_latency: (&r.packet_latency).into(),
             network_latency: (&r.network_latency).into(),
+            queueing_latency: (&r.queueing_latency).into(),
             flit_latency: (&r.flit_latency).into(),
             hops: (&r.hops).into(),
             saturated: r.saturated,

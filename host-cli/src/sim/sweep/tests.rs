@@ -98,6 +98,7 @@ fn fake(p: &Point) -> Result<Record> {
         &SimResult {
             packet_latency: lat.clone(),
             network_latency: lat.clone(),
+            queueing_latency: lat.clone(),
             flit_latency: lat.clone(),
             hops: lat,
             offered: cfg.injection_rate,
