@@ -180,45 +180,67 @@ impl fmt::Display for SimConfigError {
 
 impl std::error::Error for SimConfigError {}
 
+/// `a`, `b` and `c` one after the other (`N = A + B + C`).
+const fn concat3<const A: usize, const B: usize, const C: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+    c: [&'static str; C],
+) -> [&'static str; N] {
+    assert!(N == A + B + C, "N must be A + B + C");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < A {
+            a[i]
+        } else if i < A + B {
+            b[i - A]
+        } else {
+            c[i - A - B]
+        };
+        i += 1;
+    }
+    out
+}
+
 impl SimConfig {
-    /// Every key [`SimConfig::set`] accepts.
-    pub const KEYS: &'static [&'static str] = &[
-        "num_vcs",
-        "vc_buf_size",
-        "packet_size",
-        "routing_delay",
-        "vc_alloc_delay",
-        "sw_alloc_delay",
-        "st_delay",
-        "terminal_latency",
-        "link_latency",
-        "local_latency",
-        "global_latency",
-        "shortcut_latency",
-        "dim_latency",
-        "up_latency",
-        "down_latency",
-        "credit_delay",
-        "internal_speedup",
-        "output_buffer_size",
-        "allocator",
-        "injection",
-        "injection_rate",
-        "rate_in_flits",
-        "batch_size",
-        "traffic",
-        "hotspot_node",
-        "hotspot_fraction",
-        "seed",
-        "warmup_periods",
-        "sample_period",
-        "max_samples",
-        "latency_thres",
-        "warmup_thres",
-        "stopping_thres",
-        "drain",
-        "watchdog_cycles",
-    ];
+    /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
+    /// latencies ([`ClassLatency::KEYS`]), then the rest.
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 35>(
+        [
+            "num_vcs",
+            "vc_buf_size",
+            "packet_size",
+            "routing_delay",
+            "vc_alloc_delay",
+            "sw_alloc_delay",
+            "st_delay",
+            "terminal_latency",
+            "link_latency",
+        ],
+        ClassLatency::KEYS,
+        [
+            "credit_delay",
+            "internal_speedup",
+            "output_buffer_size",
+            "allocator",
+            "injection",
+            "injection_rate",
+            "rate_in_flits",
+            "batch_size",
+            "traffic",
+            "hotspot_node",
+            "hotspot_fraction",
+            "seed",
+            "warmup_periods",
+            "sample_period",
+            "max_samples",
+            "latency_thres",
+            "warmup_thres",
+            "stopping_thres",
+            "drain",
+            "watchdog_cycles",
+        ],
+    );
 
     /// BookSim2's input-queued router with its default parameters (booksim2
     /// `src/booksim_config.cpp`): `num_vcs = 16`, `vc_buf_size = 8`, `routing_delay = 1`,
