@@ -7,6 +7,12 @@
 //! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
 //! leaves; credit flow control: a flit leaves only with a credit of the downstream VC.
 //!
+//! A head flit's delays count from its arrival, also when it waits behind the previous
+//! packet's tail in the same input VC; BookSim2 starts routing such a head only after the
+//! tail has left, so back-to-back packets of one VC may leave a router up to
+//! `routing_delay + vc_alloc_delay` cycles earlier here than in BookSim2 (single packets,
+//! and packets on different VCs, are timed alike).
+//!
 //! With an internal speedup `S` (`sim::speedup`) the router phase of a cycle runs the
 //! cycle's internal steps, and the delays above follow BookSim2's step numbering: a flit
 //! that arrives in cycle `c` enters the pipeline in the cycle's first step, each stage of
