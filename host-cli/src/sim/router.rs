@@ -10,8 +10,9 @@
 //! A head flit's delays count from its arrival, also when it waits behind the previous
 //! packet's tail in the same input VC; BookSim2 starts routing such a head only after the
 //! tail has left, so back-to-back packets of one VC may leave a router up to
-//! `routing_delay + vc_alloc_delay` cycles earlier here than in BookSim2 (single packets,
-//! and packets on different VCs, are timed alike).
+//! `routing_delay + vc_alloc_delay + sw_alloc_delay − 1` cycles (2 with BookSim2's
+//! defaults) earlier here than in BookSim2; single packets, and packets on different VCs,
+//! are timed alike.
 //!
 //! With an internal speedup `S` (`sim::speedup`) the router phase of a cycle runs the
 //! cycle's internal steps, and the delays above follow BookSim2's step numbering: a flit
