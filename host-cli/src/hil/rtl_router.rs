@@ -5,45 +5,35 @@
 //! the port and VC, the next cycle's grant (or drop) moves the head; every other switch
 //! routes with the run's routing.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use anyhow::{anyhow, Result};
 use jumpnet_core::routing::{Hop, PacketState, RouteEntry, Routing, RoutingError, Run, RunTable};
 use jumpnet_core::topology::{Network, Port, SwitchId, TerminalId, Topology};
 use jumpnet_hdl::TableRouterRtl;
 
-use super::switch_route::SwitchRouting;
+use super::switch_route::ForwardingStage;
 
-/// The run's routing with switch `switch`'s forwarding stage on the RTL.
-pub struct RtlSwitchRouting<'a> {
+/// Switch `switch`'s forwarding stage on the RTL (the HIL run's [`ForwardingStage`] at
+/// that switch, `super::switch_route::AtSwitch`).
+pub struct RtlStage<'a> {
     net: &'a Network<'a>,
-    inner: &'a dyn Routing,
     switch: SwitchId,
     rtl: RefCell<TableRouterRtl>,
-    lookups: Cell<u64>,
-    hops: RefCell<Vec<(TerminalId, Hop)>>,
 }
 
-impl<'a> RtlSwitchRouting<'a> {
+impl<'a> RtlStage<'a> {
     /// Loads `runs` (switch `switch`'s table, one run per change) into a fresh RTL router.
-    pub fn new(
-        net: &'a Network<'a>,
-        inner: &'a dyn Routing,
-        switch: SwitchId,
-        runs: &[Run<RouteEntry>],
-    ) -> Result<Self> {
+    pub fn new(net: &'a Network<'a>, switch: SwitchId, runs: &[Run<RouteEntry>]) -> Result<Self> {
         let table = RunTable::new(runs, net.num_terminals())
             .map_err(|e| anyhow!("route table of switch {switch}: {e}"))?;
         let mut rtl = TableRouterRtl::new();
         rtl.load_table(&table)
             .map_err(|e| anyhow!("load the route table of switch {switch} into the RTL: {e}"))?;
-        Ok(RtlSwitchRouting {
+        Ok(RtlStage {
             net,
-            inner,
             switch,
             rtl: RefCell::new(rtl),
-            lookups: Cell::new(0),
-            hops: RefCell::new(Vec::new()),
         })
     }
 
@@ -64,7 +54,6 @@ impl<'a> RtlSwitchRouting<'a> {
             Some(lk) if lk.input == 0 && lk.dst == dst => lk.entry,
             _ => return Err(no_route),
         };
-        self.lookups.set(self.lookups.get() + 1);
         let moved = rtl.step(1, heads, 0xFFFF);
         let granted = moved
             .requests
@@ -79,36 +68,24 @@ impl<'a> RtlSwitchRouting<'a> {
     }
 }
 
-impl std::fmt::Debug for RtlSwitchRouting<'_> {
+impl std::fmt::Debug for RtlStage<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RtlSwitchRouting")
+        f.debug_struct("RtlStage")
             .field("switch", &self.switch)
-            .field("lookups", &self.lookups.get())
             .finish_non_exhaustive()
     }
 }
 
-impl Routing for RtlSwitchRouting<'_> {
-    fn ugal(&self) -> Option<&jumpnet_core::routing::dragonfly::ugal::DragonflyUgal<'_>> {
-        self.inner.ugal()
-    }
-    fn num_vcs(&self) -> u8 {
-        self.inner.num_vcs()
-    }
-    fn inject(&self, src: TerminalId, dst: TerminalId) -> Result<PacketState, RoutingError> {
-        self.inner.inject(src, dst)
-    }
-    fn next_hop(
+impl ForwardingStage for RtlStage<'_> {
+    fn hop(
         &self,
+        _inner: &dyn Routing,
         at: SwitchId,
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        if at != self.switch {
-            return self.inner.next_hop(at, state, dst);
-        }
         let entry = self.rtl_entry(dst)?;
-        let hop = match self.net.port(at, entry.port) {
+        Ok(match self.net.port(at, entry.port) {
             Port::Terminal(_) => Hop::Eject { port: entry.port },
             Port::Link(_) => {
                 state.vc = entry.vc;
@@ -123,17 +100,6 @@ impl Routing for RtlSwitchRouting<'_> {
                     port: entry.port,
                 })
             }
-        };
-        self.hops.borrow_mut().push((dst, hop));
-        Ok(hop)
-    }
-}
-
-impl SwitchRouting for RtlSwitchRouting<'_> {
-    fn lookups(&self) -> u64 {
-        self.lookups.get()
-    }
-    fn hops(&self) -> Vec<(TerminalId, Hop)> {
-        self.hops.borrow().clone()
+        })
     }
 }

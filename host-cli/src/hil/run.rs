@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::device_engine::{DeviceEngine, DeviceSetup};
 use super::engines::{ClockedEngine, ImageCoreEngine};
 use super::images::{self, NodeImage};
-use super::switch_route::{self, HeadCounter, SwitchRouting};
+use super::switch_route::{self, AtSwitch, ForwardingStage, HeadCounter, InProcess};
 use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
 use crate::build::routing::{self, RouteStore};
 use crate::commands::sim::Setup;
@@ -118,7 +118,7 @@ pub struct RtlRouterSummary {
     pub table_runs: usize,
     /// Head flits the in-process routing routed at the switch in the reference run.
     pub reference_heads: u64,
-    /// Lookups the RTL did in the HIL run.
+    /// Head flits the RTL routed (looked up and moved) in the HIL run.
     pub rtl_lookups: u64,
     /// The deliberate table change, if any.
     pub mutation: Option<String>,
@@ -201,22 +201,20 @@ fn rtl_engine(name: String, program: &[Op]) -> Result<Box<dyn NicEngine>> {
 #[cfg(feature = "rtl")]
 fn rtl_switch<'a>(
     net: &'a jumpnet_core::topology::Network<'a>,
-    routing: &'a dyn jumpnet_core::routing::Routing,
     switch: u32,
     runs: &[jumpnet_core::routing::Run<jumpnet_core::routing::RouteEntry>],
-) -> Result<Box<dyn SwitchRouting + 'a>> {
-    Ok(Box::new(super::rtl_router::RtlSwitchRouting::new(
-        net, routing, switch, runs,
+) -> Result<Box<dyn ForwardingStage + 'a>> {
+    Ok(Box::new(super::rtl_router::RtlStage::new(
+        net, switch, runs,
     )?))
 }
 
 #[cfg(not(feature = "rtl"))]
 fn rtl_switch<'a>(
     _: &'a jumpnet_core::topology::Network<'a>,
-    _: &'a dyn jumpnet_core::routing::Routing,
     _: u32,
     _: &[jumpnet_core::routing::Run<jumpnet_core::routing::RouteEntry>],
-) -> Result<Box<dyn SwitchRouting + 'a>> {
+) -> Result<Box<dyn ForwardingStage + 'a>> {
     bail!(
         "--rtl-router needs a jumpnet built with the `rtl` feature (and verilator): \
          cargo run --features rtl -- hil ..."
@@ -239,7 +237,10 @@ fn rtl_router_setup<'a>(
     routing: &'a dyn jumpnet_core::routing::Routing,
     s: u32,
     counter: &HeadCounter<'_>,
-) -> Result<(Box<dyn SwitchRouting + 'a>, RtlRouterSummary)> {
+) -> Result<(
+    AtSwitch<'a, Box<dyn ForwardingStage + 'a>>,
+    RtlRouterSummary,
+)> {
     let mut entries = switch_route::switch_entries(net, routing, s)?;
     let mutation = if req.mutate_rtl_table {
         let dst = counter.first_forward().ok_or_else(|| {
@@ -258,7 +259,8 @@ fn rtl_router_setup<'a>(
         mutation,
         hop_difference: None,
     };
-    Ok((rtl_switch(net, routing, s, &runs)?, summary))
+    let stage = rtl_switch(net, s, &runs)?;
+    Ok((AtSwitch::new(routing, s, stage), summary))
 }
 
 /// Runs the reference and the HIL run and compares them (see the module documentation).
@@ -295,7 +297,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         }
         switch_route::check_table_routable(req.setup.route.algo)?;
         if cfg!(not(feature = "rtl")) {
-            rtl_switch(&net, routing.as_ref(), s, &[]).map(drop)?;
+            rtl_switch(&net, s, &[]).map(drop)?;
         }
     } else if req.mutate_rtl_table {
         bail!("--mutate-rtl-table needs --rtl-router SWITCH");
@@ -368,7 +370,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     let mut reference = Recorder::new(&ranks, None);
     let counter = req
         .rtl_router
-        .map(|s| HeadCounter::new(routing.as_ref(), s));
+        .map(|s| HeadCounter::new(routing.as_ref(), s, InProcess));
     // The reference run and the hardware run differ only in routing, engines and recorder.
     let run = |routing: &dyn jumpnet_core::routing::Routing,
                engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
@@ -421,7 +423,7 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     let mut recorder = Recorder::new(&ranks, Some(expected));
     let hil_start = Instant::now();
     let result = run(
-        switch_routing.as_deref().map_or(routing.as_ref(), |r| {
+        switch_routing.as_ref().map_or(routing.as_ref(), |r| {
             r as &dyn jumpnet_core::routing::Routing
         }),
         engines,
@@ -451,8 +453,8 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         }
     };
     let divergence = recorder.finish().cloned();
-    if let (Some(sum), Some(r)) = (rtl_summary.as_mut(), switch_routing.as_deref()) {
-        sum.rtl_lookups = r.lookups();
+    if let (Some(sum), Some(r)) = (rtl_summary.as_mut(), switch_routing.as_ref()) {
+        sum.rtl_lookups = r.heads();
         if let Some(c) = &counter {
             sum.hop_difference =
                 switch_route::first_hop_difference(sum.switch, &c.hops(), &r.hops());

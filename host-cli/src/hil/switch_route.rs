@@ -1,8 +1,9 @@
 //! One switch's forwarding stage in a HIL run (`jumpnet hil --rtl-router SWITCH`, issue 12
 //! "In the loop"): which routings can be replaced by a table at one switch, that switch's
 //! compiled table (core's `switch_table`, `VcMode::InTable`), the deliberate wrong entry of
-//! the testing aid, and [`HeadCounter`], which counts the head flits the in-process routing
-//! routes at the switch in the reference run.
+//! the testing aid, and [`AtSwitch`], the run's routing with one switch's head flits
+//! forwarded by a [`ForwardingStage`] — the in-process routing in the reference run
+//! ([`HeadCounter`]), the RTL table router in the HIL run — logging the hops chosen there.
 
 use std::cell::RefCell;
 
@@ -16,12 +17,45 @@ use jumpnet_core::topology::{Network, Port, SwitchId, TerminalId, Topology};
 
 use crate::build::routing::RouteAlgo;
 
-/// A routing that replaces the forwarding stage of one switch and counts its lookups.
-pub trait SwitchRouting: Routing {
-    /// Lookups done by the replaced forwarding stage so far.
-    fn lookups(&self) -> u64;
-    /// The hops it chose there, in order.
-    fn hops(&self) -> Vec<(TerminalId, Hop)>;
+/// How one switch of a HIL run forwards its head flits.
+pub trait ForwardingStage {
+    /// The hop of a head flit to `dst` at switch `at`; `inner` is the run's routing (whose
+    /// packet state the stage updates).
+    fn hop(
+        &self,
+        inner: &dyn Routing,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError>;
+}
+
+impl<T: ForwardingStage + ?Sized> ForwardingStage for Box<T> {
+    fn hop(
+        &self,
+        inner: &dyn Routing,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        (**self).hop(inner, at, state, dst)
+    }
+}
+
+/// The run's routing itself as the forwarding stage (the reference run).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InProcess;
+
+impl ForwardingStage for InProcess {
+    fn hop(
+        &self,
+        inner: &dyn Routing,
+        at: SwitchId,
+        state: &mut PacketState,
+        dst: TerminalId,
+    ) -> Result<Hop, RoutingError> {
+        inner.next_hop(at, state, dst)
+    }
 }
 
 /// The first head flit routed differently at `switch` by the run (`got`) than by the
@@ -146,20 +180,27 @@ pub fn mutate_entry(
     Ok(text)
 }
 
-/// The run's routing, logging the hops of the head flits it routes at one switch (the
-/// first destination it forwards there is the target of the testing aid's wrong entry).
-pub struct HeadCounter<'a> {
+/// The run's routing with the head flits at switch `switch` forwarded by `stage`, logging
+/// the hops chosen there in order.
+pub struct AtSwitch<'a, S> {
     inner: &'a dyn Routing,
     switch: SwitchId,
+    stage: S,
     hops: RefCell<Vec<(TerminalId, Hop)>>,
 }
 
-impl<'a> HeadCounter<'a> {
-    /// Counts `inner`'s routing decisions at `switch`.
-    pub fn new(inner: &'a dyn Routing, switch: SwitchId) -> Self {
-        HeadCounter {
+/// The in-process routing logging its decisions at one switch: the reference run's head
+/// flits there (the first destination it forwards is the target of the testing aid's wrong
+/// entry).
+pub type HeadCounter<'a> = AtSwitch<'a, InProcess>;
+
+impl<'a, S> AtSwitch<'a, S> {
+    /// `inner` with switch `switch` forwarding through `stage`.
+    pub fn new(inner: &'a dyn Routing, switch: SwitchId, stage: S) -> Self {
+        AtSwitch {
             inner,
             switch,
+            stage,
             hops: RefCell::new(Vec::new()),
         }
     }
@@ -184,16 +225,16 @@ impl<'a> HeadCounter<'a> {
     }
 }
 
-impl std::fmt::Debug for HeadCounter<'_> {
+impl<S> std::fmt::Debug for AtSwitch<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HeadCounter")
+        f.debug_struct("AtSwitch")
             .field("switch", &self.switch)
             .field("heads", &self.heads())
             .finish_non_exhaustive()
     }
 }
 
-impl Routing for HeadCounter<'_> {
+impl<S: ForwardingStage> Routing for AtSwitch<'_, S> {
     fn ugal(&self) -> Option<&jumpnet_core::routing::dragonfly::ugal::DragonflyUgal<'_>> {
         self.inner.ugal()
     }
@@ -209,10 +250,11 @@ impl Routing for HeadCounter<'_> {
         state: &mut PacketState,
         dst: TerminalId,
     ) -> Result<Hop, RoutingError> {
-        let hop = self.inner.next_hop(at, state, dst)?;
-        if at == self.switch {
-            self.hops.borrow_mut().push((dst, hop));
+        if at != self.switch {
+            return self.inner.next_hop(at, state, dst);
         }
+        let hop = self.stage.hop(self.inner, at, state, dst)?;
+        self.hops.borrow_mut().push((dst, hop));
         Ok(hop)
     }
 }

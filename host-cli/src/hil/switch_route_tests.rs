@@ -81,7 +81,7 @@ fn the_counter_counts_hops_at_its_switch_only() {
         unreachable!()
     };
     let dor = TorusDor::new(t, TorusVcs::Single).unwrap();
-    let counter = HeadCounter::new(&dor, 1);
+    let counter = HeadCounter::new(&dor, 1, InProcess);
     // 0 -> 2 on the ring of row 0: a tie, which goes +: 0 -> 1 -> 2 (passes switch 1 once);
     // 1 -> 1's own terminal: one eject at 1; 4 -> 8: never at 1.
     for (src, dst) in [(0, 2), (1, 1), (4, 8)] {
