@@ -104,22 +104,7 @@ fn bad_hil_arguments_are_clear_errors() {
     );
     assert!(err.contains("allowed: minimal, dor,"), "{err}");
     if cfg!(not(feature = "rtl")) {
-        let (code, _, err) = hil_support::jumpnet(&[
-            "hil",
-            "torus",
-            "k=4,4",
-            "--algo",
-            "dor",
-            "--collective",
-            "bcast",
-            "--nodes",
-            "3",
-            "--engine",
-            "core",
-            "--rtl-router",
-            "5",
-            "-q",
-        ]);
+        let (code, err) = hil_support::rtl_router_bcast("5");
         assert_eq!(code, 2);
         assert!(
             err.contains("--rtl-router needs a jumpnet built with the `rtl` feature"),

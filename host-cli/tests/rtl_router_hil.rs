@@ -12,7 +12,7 @@
 
 mod hil_support;
 
-use hil_support::{jumpnet, COLLECTIVES};
+use hil_support::{jumpnet, rtl_router_bcast, COLLECTIVES};
 
 /// A test network: topology arguments, routing, traced nodes and the RTL router's switch.
 struct Net {
@@ -133,22 +133,7 @@ fn a_wrong_table_entry_is_caught() {
 /// dateline rule is checked in `cli_hil.rs`, which every CI run has).
 #[test]
 fn an_out_of_range_switch_is_refused() {
-    let (code, _, err) = jumpnet(&[
-        "hil",
-        "torus",
-        "k=4,4",
-        "--algo",
-        "dor",
-        "--collective",
-        "bcast",
-        "--nodes",
-        "3",
-        "--engine",
-        "core",
-        "--rtl-router",
-        "16",
-        "-q",
-    ]);
+    let (code, err) = rtl_router_bcast("16");
     assert_eq!(code, 2);
     assert!(err.contains("--rtl-router 16 is out of range"), "{err}");
 }

@@ -12,6 +12,29 @@ pub use common::{jumpnet, tmpdir};
 /// The collectives of issue 11's "Must show".
 pub const COLLECTIVES: [&str; 3] = ["bcast", "allreduce", "alltoall"];
 
+/// `jumpnet hil --rtl-router switch` of a broadcast on a 4×4 torus with plain dimension
+/// order (a table-routable routing), node 3 on the in-process engine; returns (exit code,
+/// stderr).
+pub fn rtl_router_bcast(switch: &str) -> (i32, String) {
+    let (code, _, err) = jumpnet(&[
+        "hil",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor",
+        "--collective",
+        "bcast",
+        "--nodes",
+        "3",
+        "--engine",
+        "core",
+        "--rtl-router",
+        switch,
+        "-q",
+    ]);
+    (code, err)
+}
+
 /// `jumpnet hil` on the test network with `--collective collective --engine engine`,
 /// `--json`, plus `extra`; returns (exit code, parsed JSON report or Null, stderr).
 pub fn hil(collective: &str, engine: &str, extra: &[&str]) -> (i32, serde_json::Value, String) {
