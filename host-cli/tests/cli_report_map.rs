@@ -21,21 +21,7 @@ const SCENARIO: &str = r#"{
 #[test]
 fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
     let dir = tmpdir("rm-report");
-    std::fs::write(dir.join("s.json"), SCENARIO).unwrap();
-    let (code, out, err) = jumpnet_in(
-        Some(&dir),
-        &[
-            "report",
-            "--scenario",
-            "s.json",
-            "--out",
-            "r",
-            "--json",
-            "--quiet",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = report_json(&dir, SCENARIO, "r", &[]);
     let hop = |topo: &str, coll: &str, ranks: u64, mapping: &str| -> &serde_json::Value {
         v["hops"]
             .as_array()
@@ -251,8 +237,8 @@ fn report_shows_topology_notes() {
     // round-robin assignment on (n, q) = (3, 5); the report must say so. The balanced
     // Dragonfly has nothing to note.
     let dir = tmpdir("rm-notes");
-    std::fs::write(
-        dir.join("s.json"),
+    let v = report_json(
+        &dir,
         r#"{
   "title": "notes",
   "topologies": [
@@ -266,22 +252,9 @@ fn report_shows_topology_notes() {
   "two_opt_iterations": 10,
   "seed": 1
 }"#,
-    )
-    .unwrap();
-    let (code, out, err) = jumpnet_in(
-        Some(&dir),
-        &[
-            "report",
-            "--scenario",
-            "s.json",
-            "--out",
-            "r",
-            "--json",
-            "--quiet",
-        ],
+        "r",
+        &[],
     );
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let notes = |label: &str| -> Vec<String> {
         let t = v["topologies"]
             .as_array()

@@ -31,21 +31,7 @@ const SCENARIO: &str = r#"{
 #[test]
 fn report_simulates_makespans_and_says_whether_the_circulant_network_wins() {
     let dir = tmpdir("rs-report");
-    std::fs::write(dir.join("s.json"), SCENARIO).unwrap();
-    let (code, out, err) = jumpnet_in(
-        Some(&dir),
-        &[
-            "report",
-            "--scenario",
-            "s.json",
-            "--out",
-            "r",
-            "--json",
-            "--quiet",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = report_json(&dir, SCENARIO, "r", &[]);
     let m = &v["makespans"];
     let rows = m["rows"].as_array().unwrap();
     // 3 topologies × 3 collectives × 2 sizes × 4 mappings, every one simulated.
@@ -104,21 +90,7 @@ fn report_simulates_makespans_and_says_whether_the_circulant_network_wins() {
         }
     }
     // --no-simulation leaves them out.
-    let (code, out, err) = jumpnet_in(
-        Some(&dir),
-        &[
-            "report",
-            "--scenario",
-            "s.json",
-            "--out",
-            "r2",
-            "--json",
-            "--quiet",
-            "--no-simulation",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let v = report_json(&dir, SCENARIO, "r2", &["--no-simulation"]);
     assert!(v["makespans"].is_null());
 }
 

@@ -31,3 +31,22 @@ pub fn tmpdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&d).expect("create temp dir");
     d
 }
+
+/// Writes `scenario` to `dir/s.json` and runs `jumpnet report --scenario s.json --out out
+/// --json --quiet` plus `extra` in `dir`; asserts exit 0 and returns the JSON report.
+pub fn report_json(dir: &Path, scenario: &str, out: &str, extra: &[&str]) -> serde_json::Value {
+    std::fs::write(dir.join("s.json"), scenario).expect("write the scenario");
+    let mut args = vec![
+        "report",
+        "--scenario",
+        "s.json",
+        "--out",
+        out,
+        "--json",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let (code, stdout, err) = jumpnet_in(Some(dir), &args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
