@@ -115,16 +115,8 @@ fn bad_input_is_named_and_nothing_is_written() {
         stderr.contains("--chip and --probe apply to --transport probe only"),
         "{stderr}"
     );
-    let (code, _, stderr) = jumpnet(&[
-        "device",
-        "info",
-        "--transport",
-        "probe",
-        "--chip",
-        "RP2040",
-        "--probe",
-        "0483:zz",
-    ]);
+    let (code, _, stderr) =
+        jumpnet_line("device info --transport probe --chip RP2040 --probe 0483:zz");
     assert_ne!(code, 0);
     assert!(
         stderr.contains("bad probe selector `0483:zz`: the product id `zz`"),

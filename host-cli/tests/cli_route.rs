@@ -17,26 +17,9 @@ fn torus_ring_deadlocks_with_one_vc_and_not_with_datelines() {
         let next = &cycle[(i + 1) % cycle.len()];
         assert_eq!(c["to"], next["switch"]);
     }
-    let (code, out, _) = jumpnet(&[
-        "route",
-        "check",
-        "torus",
-        "k=6,5",
-        "--algo",
-        "dor-dateline",
-        "--json",
-    ]);
+    let (code, out, _) = jumpnet_line("route check torus k=6,5 --algo dor-dateline --json");
     assert_eq!(code, 0, "{out}");
-    let (code, _, _) = jumpnet(&[
-        "route",
-        "check",
-        "torus",
-        "k=6,5",
-        "--algo",
-        "dor-dateline",
-        "--vcs",
-        "1",
-    ]);
+    let (code, _, _) = jumpnet_line("route check torus k=6,5 --algo dor-dateline --vcs 1");
     assert_eq!(code, 1, "2 VCs exceed --vcs 1");
 }
 
@@ -125,43 +108,16 @@ fn lft_dump_round_trips_and_bad_tables_are_caught() {
 
 #[test]
 fn tables_json_and_stats() {
-    let (code, out, err) = jumpnet(&[
-        "route",
-        "table",
-        "hypercube",
-        "dim=4",
-        "--algo",
-        "ecube",
-        "--json",
-        "--switch",
-        "3",
-    ]);
+    let (code, out, err) =
+        jumpnet_line("route table hypercube dim=4 --algo ecube --json --switch 3");
     assert_eq!(code, 2, "no --json flag on route table: {out}{err}");
-    let (code, out, err) = jumpnet(&[
-        "route",
-        "table",
-        "hypercube",
-        "dim=4",
-        "--algo",
-        "ecube",
-        "-f",
-        "json",
-        "--switch",
-        "3",
-    ]);
+    let (code, out, err) =
+        jumpnet_line("route table hypercube dim=4 --algo ecube -f json --switch 3");
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["switches"].as_array().unwrap().len(), 1);
     assert_eq!(v["switches"][0]["switch"], 3);
-    let (code, out, err) = jumpnet(&[
-        "route",
-        "stats",
-        "hypercube",
-        "dim=4",
-        "--algo",
-        "ecube",
-        "--json",
-    ]);
+    let (code, out, err) = jumpnet_line("route stats hypercube dim=4 --algo ecube --json");
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     // 16 terminals, 240 ordered pairs, mean distance over distinct pairs 4·8/15 = 32/15.
@@ -173,17 +129,7 @@ fn tables_json_and_stats() {
     let (code, out, err) = jumpnet(&["route", "table", "torus", "k=4,4", "--algo", "dor-dateline"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("VC rule") && out.contains("dateline"), "{out}");
-    let (code, _, err) = jumpnet(&[
-        "route",
-        "table",
-        "dragonfly",
-        "g=9",
-        "a=4",
-        "p=2",
-        "h=2",
-        "--algo",
-        "df-valiant",
-    ]);
+    let (code, _, err) = jumpnet_line("route table dragonfly g=9 a=4 p=2 h=2 --algo df-valiant");
     assert_eq!(code, 2);
     assert!(err.contains("not destination-based"), "{err}");
     let (code, _, err) = jumpnet(&["route", "check", "torus", "k=4,4", "--algo", "naf"]);
@@ -225,16 +171,7 @@ fn dragonfly_and_parx() {
         "route", "check", "hyperx", "s=4,4", "t=2", "--algo", "parx", "--json",
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    let (code, out, _) = jumpnet(&[
-        "route",
-        "stats",
-        "hyperx",
-        "s=4,4",
-        "t=2",
-        "--algo",
-        "parx-large",
-        "--json",
-    ]);
+    let (code, out, _) = jumpnet_line("route stats hyperx s=4,4 t=2 --algo parx-large --json");
     assert_eq!(code, 0);
     let large: serde_json::Value = serde_json::from_str(&out).unwrap();
     let (_, out, _) = jumpnet(&[

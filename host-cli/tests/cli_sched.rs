@@ -412,29 +412,13 @@ fn ring_allreduce_chunks_are_whole_elements() {
         .collect();
     assert_eq!(sizes, vec![21844, 21844, 21848]);
     // --bytes must be whole elements; both flags are named.
-    let (code, _, err) = jumpnet(&[
-        "sched",
-        "show",
-        "allreduce-ring",
-        "-n",
-        "3",
-        "--bytes",
-        "10",
-    ]);
+    let (code, _, err) = jumpnet_line("sched show allreduce-ring -n 3 --bytes 10");
     assert_eq!(code, 2);
     assert!(
         err.contains("--bytes 10") && err.contains("--elem-bytes 4"),
         "{err}"
     );
-    let (code, _, err) = jumpnet(&[
-        "sched",
-        "show",
-        "allreduce-ring",
-        "-n",
-        "3",
-        "--elem-bytes",
-        "0",
-    ]);
+    let (code, _, err) = jumpnet_line("sched show allreduce-ring -n 3 --elem-bytes 0");
     assert_eq!(code, 2);
     assert!(err.contains("--elem-bytes"), "{err}");
 }

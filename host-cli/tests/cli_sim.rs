@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{jumpnet, tmpdir};
+use common::{jumpnet, jumpnet_line, tmpdir};
 use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
@@ -221,14 +221,7 @@ fn unknown_keys_exit_2_and_are_named() {
     let (code, _, err) = jumpnet(&["sim", "torus", "k=4,4", "injection_rate=0.1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--algo"), "{err}");
-    let (code, out, err) = jumpnet(&[
-        "sim",
-        "torus",
-        "k=4,4",
-        "--algo",
-        "dor-dateline",
-        "internal_speedup=0.5",
-    ]);
+    let (code, out, err) = jumpnet_line("sim torus k=4,4 --algo dor-dateline internal_speedup=0.5");
     assert_eq!((code, out.is_empty()), (2, true));
     assert!(
         err.contains("internal_speedup") && err.contains("'0.5'") && err.contains("1..=255"),
@@ -531,69 +524,25 @@ fn collective_mappings_and_errors() {
         t.sort_unstable();
         assert_eq!(t, (0..16).collect::<Vec<u64>>(), "{mapping}");
     }
-    let (code, _, err) = jumpnet(&[
-        "sim",
-        "--collective",
-        "bcast",
-        "--msg",
-        "lots",
-        "torus",
-        "k=4",
-        "--algo",
-        "dor-dateline",
-    ]);
+    let (code, _, err) =
+        jumpnet_line("sim --collective bcast --msg lots torus k=4 --algo dor-dateline");
     assert_ne!(code, 0);
     assert!(err.contains("KiB"), "{err}");
-    let (code, _, err) = jumpnet(&[
-        "sim",
-        "--collective",
-        "llf",
-        "--ranks",
-        "8",
-        "--mapping",
-        "ring",
-        "dragonfly",
-        "g=5",
-        "a=2",
-        "p=2",
-        "h=2",
-        "--algo",
-        "df-minimal",
-        "packet_size=4",
-    ]);
+    let (code, _, err) = jumpnet_line(
+        "sim --collective llf --ranks 8 --mapping ring dragonfly g=5 a=2 p=2 \
+            h=2 --algo df-minimal packet_size=4",
+    );
     assert_ne!(code, 0);
     assert!(err.contains("places its own job"), "{err}");
     // Topology-aware broadcast on a random job of a dragonfly.
-    let (code, out, err) = jumpnet(&[
-        "sim",
-        "--collective",
-        "glf",
-        "--ranks",
-        "8",
-        "--mapping",
-        "random",
-        "dragonfly",
-        "g=5",
-        "a=2",
-        "p=2",
-        "h=2",
-        "--algo",
-        "df-minimal",
-        "packet_size=4",
-        "--json",
-    ]);
+    let (code, out, err) = jumpnet_line(
+        "sim --collective glf --ranks 8 --mapping random dragonfly g=5 a=2 p=2 \
+            h=2 --algo df-minimal packet_size=4 --json",
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(json(&out)["data_checked"], true);
     // One-flit packets with a header flit carry nothing.
-    let (code, _, err) = jumpnet(&[
-        "sim",
-        "--collective",
-        "bcast",
-        "torus",
-        "k=4",
-        "--algo",
-        "dor-dateline",
-    ]);
+    let (code, _, err) = jumpnet_line("sim --collective bcast torus k=4 --algo dor-dateline");
     assert_ne!(code, 0);
     assert!(err.contains("carry no payload"), "{err}");
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{jumpnet, tmpdir};
+use common::{jumpnet, jumpnet_line, tmpdir};
 use serde_json::Value;
 
 fn json(out: &str) -> Value {
@@ -52,23 +52,10 @@ fn collective_sweep_writes_csv_json_and_chart() {
 
 #[test]
 fn sim_with_background_reports_both_makespans() {
-    let (code, stdout, err) = jumpnet(&[
-        "sim",
-        "mesh",
-        "k=4,4",
-        "--algo",
-        "dor",
-        "packet_size=5",
-        "--collective",
-        "bcast",
-        "--ranks",
-        "8",
-        "--msg",
-        "4KiB",
-        "--background-mean",
-        "20",
-        "--json",
-    ]);
+    let (code, stdout, err) = jumpnet_line(
+        "sim mesh k=4,4 --algo dor packet_size=5 --collective bcast --ranks 8 \
+            --msg 4KiB --background-mean 20 --json",
+    );
     assert_eq!(code, 0, "{err}");
     let v = json(&stdout);
     assert!(v["makespan_without_background"].as_u64().unwrap() > 0);
@@ -78,14 +65,7 @@ fn sim_with_background_reports_both_makespans() {
 
 #[test]
 fn galaxyfly_study_reports_exact_delivery() {
-    let (code, stdout, err) = jumpnet(&[
-        "study",
-        "galaxyfly-a2a",
-        "--config",
-        "3,5,4",
-        "--json",
-        "-q",
-    ]);
+    let (code, stdout, err) = jumpnet_line("study galaxyfly-a2a --config 3,5,4 --json -q");
     assert_eq!(code, 0, "{err}");
     let v = json(&stdout);
     let rows = v["rows"].as_array().unwrap();

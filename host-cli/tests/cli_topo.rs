@@ -33,16 +33,7 @@ fn export_then_import_gives_same_metrics() {
         file.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    let a = jumpnet(&[
-        "topo",
-        "metrics",
-        "random-shortcut",
-        "n=300",
-        "d=7",
-        "seed=5",
-        "--json",
-        "--check",
-    ]);
+    let a = jumpnet_line("topo metrics random-shortcut n=300 d=7 seed=5 --json --check");
     let b = jumpnet(&[
         "topo",
         "metrics",
@@ -251,15 +242,7 @@ fn galaxyfly_round_robin_with_a2_notes_its_diameter() {
     assert_eq!(n.len(), 1, "{n:?}");
     assert!(n[0].contains("diameter is 5") && n[0].contains("assignment=cluster-split"));
     // The note also reaches `topo metrics`.
-    let (_, out, _) = jumpnet(&[
-        "topo",
-        "metrics",
-        "galaxyfly",
-        "n=3",
-        "q=5",
-        "a=2",
-        "--quiet",
-    ]);
+    let (_, out, _) = jumpnet_line("topo metrics galaxyfly n=3 q=5 a=2 --quiet");
     assert!(out.contains("assignment=cluster-split"), "{out}");
     // No note where the diameter is 4, nor for other a.
     assert!(notes(&cs).is_empty());
@@ -284,16 +267,7 @@ fn dragonfly_with_surplus_global_ports_says_how_many_are_unconnected() {
         "{}",
         n[0]
     );
-    let (_, out, _) = jumpnet(&[
-        "topo",
-        "info",
-        "dragonfly",
-        "g=64",
-        "a=16",
-        "p=1",
-        "h=4",
-        "--json",
-    ]);
+    let (_, out, _) = jumpnet_line("topo info dragonfly g=64 a=16 p=1 h=4 --json");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let global = v["links_by_class"]
         .as_array()

@@ -50,3 +50,9 @@ pub fn report_json(dir: &Path, scenario: &str, out: &str, extra: &[&str]) -> ser
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
+
+/// Runs the `jumpnet` binary with the whitespace-separated words of `line`.
+pub fn jumpnet_line(line: &str) -> (i32, String, String) {
+    let args: Vec<&str> = line.split_whitespace().collect();
+    jumpnet(&args)
+}
