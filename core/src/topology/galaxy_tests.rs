@@ -1,29 +1,10 @@
 //! Unit tests of [`super`] (galaxy.rs), kept beside it.
 
 use super::*;
-use crate::topology::testutil::{assert_port_symmetry, diameter_aspl, neighbours};
+use crate::topology::testutil::{assert_port_symmetry, diameter_aspl, neighbours, TABLE_3_5};
 use std::collections::BTreeSet;
 use std::vec;
 use std::vec::Vec;
-
-/// spec/topologies.md §10 worked example n = 3, q = 5: neighbours of S1..S15 (1-based).
-const TABLE_3_5: [[u32; 4]; 15] = [
-    [2, 5, 6, 11],
-    [1, 3, 9, 14],
-    [2, 4, 7, 12],
-    [3, 5, 10, 15],
-    [1, 4, 8, 13],
-    [1, 7, 10, 11],
-    [3, 6, 8, 14],
-    [5, 7, 9, 12],
-    [2, 8, 10, 15],
-    [4, 6, 9, 13],
-    [1, 6, 12, 15],
-    [3, 8, 11, 13],
-    [5, 10, 12, 14],
-    [2, 7, 13, 15],
-    [4, 9, 11, 14],
-];
 
 /// Independent Galaxy graph from [GF-ICS] Algorithms 1–3 (coordinate matrices), with ξ
 /// found by brute force and X from the spec exponent lists. Returns sorted neighbour lists.

@@ -149,3 +149,23 @@ pub fn assert_same_histogram_everywhere<T: Topology>(t: &T) -> Vec<u64> {
     }
     h0
 }
+
+/// spec/topologies.md §10 worked example, Galaxy graph n = 3, q = 5: neighbours of S1..S15
+/// (1-based labels).
+pub(crate) const TABLE_3_5: [[u32; 4]; 15] = [
+    [2, 5, 6, 11],
+    [1, 3, 9, 14],
+    [2, 4, 7, 12],
+    [3, 5, 10, 15],
+    [1, 4, 8, 13],
+    [1, 7, 10, 11],
+    [3, 6, 8, 14],
+    [5, 7, 9, 12],
+    [2, 8, 10, 15],
+    [4, 6, 9, 13],
+    [1, 6, 12, 15],
+    [3, 8, 11, 13],
+    [5, 10, 12, 14],
+    [2, 7, 13, 15],
+    [4, 9, 11, 14],
+];
