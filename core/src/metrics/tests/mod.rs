@@ -10,7 +10,7 @@ use super::*;
 use crate::rng::Rng;
 use crate::topology::random_shortcut;
 use crate::topology::stored::from_edges;
-use crate::topology::testutil::bfs as plain_bfs;
+use crate::topology::testutil::{bfs as plain_bfs, G_CIRCULANT_TABLE};
 use crate::topology::{
     Family, Port, PortIndex, Slot, StoredGraph, SwitchId, Symmetry, TerminalId, Topology,
 };
@@ -354,25 +354,9 @@ fn with_g<R>(n: u32, f: impl FnOnce(&StoredGraph<'_>) -> R) -> R {
     f(&g)
 }
 
-/// Spec table of topologies.md §2 (reference-results A1): n, diameter, ASPL to 4 decimals.
-const G_TABLE: [(u32, u32, f64); 12] = [
-    (4, 1, 1.0000),
-    (8, 2, 1.2857),
-    (16, 2, 1.5333),
-    (32, 3, 1.8387),
-    (64, 3, 2.1429),
-    (128, 4, 2.4646),
-    (256, 4, 2.7882),
-    (512, 5, 3.1174),
-    (1024, 5, 3.4477),
-    (2048, 6, 3.7797),
-    (4096, 6, 4.1121),
-    (8192, 7, 4.4450),
-];
-
 #[test]
 fn g_circulant_spec_values_through_the_bit_bfs() {
-    for &(n, diameter, aspl) in G_TABLE.iter().filter(|r| r.0 <= 4096) {
+    for &(n, diameter, aspl) in G_CIRCULANT_TABLE.iter().filter(|r| r.0 <= 4096) {
         with_g(n, |g| {
             let (mut off, mut tg) = build_csr(g);
             let csr = Csr::build(g, &mut off, &mut tg).unwrap();
@@ -391,7 +375,7 @@ fn g_circulant_spec_values_through_the_bit_bfs() {
 
 #[test]
 fn g_circulant_single_bfs_matches_all_pairs() {
-    for &(n, diameter, aspl) in G_TABLE.iter() {
+    for &(n, diameter, aspl) in G_CIRCULANT_TABLE.iter() {
         with_g(n, |g| {
             let t = VertexTransitive(*g);
             let (mut off, mut tg) = build_csr(g);

@@ -13,6 +13,7 @@ use crate::routing::circulant::jump::Jump;
 use crate::routing::circulant::naf::CirculantNaf;
 use crate::routing::testgraphs::bfs;
 use crate::routing::{Hop, Routing, RoutingError};
+use crate::topology::testutil::G_CIRCULANT_TABLE;
 use crate::topology::Circulant;
 
 /// Greedy jump sequence from offset `x` written from spec/routing.md §3: try every signed
@@ -169,24 +170,9 @@ fn naf_jumps(n: i64, x: i64) -> Vec<i64> {
     out
 }
 
-/// Diameter and ASPL of G(2^k, k) for k = 2..12 (spec/topologies.md §2 table).
-const G_TABLE: [(u32, u32, f64); 11] = [
-    (4, 1, 1.0000),
-    (8, 2, 1.2857),
-    (16, 2, 1.5333),
-    (32, 3, 1.8387),
-    (64, 3, 2.1429),
-    (128, 4, 2.4646),
-    (256, 4, 2.7882),
-    (512, 5, 3.1174),
-    (1024, 5, 3.4477),
-    (2048, 6, 3.7797),
-    (4096, 6, 4.1121),
-];
-
 #[test]
 fn naf_routes_have_bfs_length_for_all_n_up_to_4096() {
-    for (n, diameter, aspl) in G_TABLE {
+    for &(n, diameter, aspl) in G_CIRCULANT_TABLE.iter().filter(|r| r.0 <= 4096) {
         let c = Circulant::g(n).unwrap();
         let r = CirculantNaf::new(&c).unwrap();
         let dist = bfs(&c, 0);
