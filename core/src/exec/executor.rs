@@ -29,6 +29,36 @@ pub enum OpStatus {
     Done,
 }
 
+/// The executor's matching rule: a message from `peer` carrying `blocks` belongs to the
+/// first of the `pending` receives `(op, peer, blocks)` (in program order) from that peer
+/// with the same blocks. Errors: the first pending receive from `peer` expects other blocks
+/// ([`ExecError::BlocksMismatch`]), or none is from `peer` ([`ExecError::UnexpectedMessage`]).
+pub fn match_receive(
+    pending: impl IntoIterator<Item = (u32, Rank, Blocks)>,
+    peer: Rank,
+    blocks: Blocks,
+) -> Result<u32, ExecError> {
+    let mut first_from_peer = None;
+    for (op, p, b) in pending {
+        if p != peer {
+            continue;
+        }
+        if b == blocks {
+            return Ok(op);
+        }
+        first_from_peer.get_or_insert((op, b));
+    }
+    Err(match first_from_peer {
+        Some((op, expected)) => ExecError::BlocksMismatch {
+            op,
+            peer,
+            expected,
+            got: blocks,
+        },
+        None => ExecError::UnexpectedMessage { peer, blocks },
+    })
+}
+
 /// What the executor asks its host to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
@@ -253,38 +283,21 @@ impl<'p, 's> Executor<'p, 's> {
     /// Records the arrival of a message from `peer` carrying `blocks`, matching it to the
     /// first pending receive from `peer` with the same blocks. Returns the receive's index.
     pub fn on_receive(&mut self, peer: Rank, blocks: Blocks) -> Result<u32, ExecError> {
-        let mut first_from_peer = None;
         let start = self.cur.done_prefix as usize;
-        for (i, (op, st)) in self
+        let pending = self
             .program
             .iter()
-            .zip(self.status.iter_mut())
+            .zip(self.status.iter())
             .enumerate()
             .skip(start)
-        {
-            if *st != OpStatus::Pending {
-                continue;
-            }
-            if let Some((p, b)) = op.as_recv() {
-                if p == peer {
-                    if b == blocks {
-                        *st = OpStatus::Arrived;
-                        self.cur.progressed = true;
-                        return Ok(i as u32);
-                    }
-                    first_from_peer.get_or_insert((i as u32, b));
-                }
-            }
+            .filter(|(_, (_, st))| **st == OpStatus::Pending)
+            .filter_map(|(i, (op, _))| op.as_recv().map(|(p, b)| (i as u32, p, b)));
+        let i = match_receive(pending, peer, blocks)?;
+        if let Some(st) = self.status.get_mut(i as usize) {
+            *st = OpStatus::Arrived;
         }
-        Err(match first_from_peer {
-            Some((op, expected)) => ExecError::BlocksMismatch {
-                op,
-                peer,
-                expected,
-                got: blocks,
-            },
-            None => ExecError::UnexpectedMessage { peer, blocks },
-        })
+        self.cur.progressed = true;
+        Ok(i)
     }
 
     fn ready(&self, i: usize) -> bool {

@@ -41,4 +41,4 @@ pub(crate) mod testutil;
 pub mod timing;
 
 pub use check::{check, CheckBuffers, CheckError, CheckOptions, CheckReport, CheckSizes, DataFlow};
-pub use executor::{Action, ExecCursor, ExecError, Executor, OpStatus};
+pub use executor::{match_receive, Action, ExecCursor, ExecError, Executor, OpStatus};

@@ -38,9 +38,9 @@ fn sched(algorithm: Algorithm, ranks: u32) -> crate::build::schedule::OwnedSched
     schedule::build(&req, None).unwrap()
 }
 
-/// The matcher is an independent implementation of `Executor::on_receive`'s rule: both
-/// give the same receive (or the same error) for arrivals in reverse program order, a
-/// stray sender and wrong blocks.
+/// The matcher and `Executor::on_receive` share core's `match_receive` but keep their own
+/// record of the receives already taken: both give the same receive (or the same error) for
+/// arrivals in reverse program order, a stray sender and wrong blocks.
 #[test]
 fn recv_matcher_agrees_with_the_executor() {
     for algorithm in [Algorithm::Bcast, Algorithm::Allreduce, Algorithm::Alltoall] {

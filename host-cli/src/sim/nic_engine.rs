@@ -21,7 +21,7 @@
 //!   arrival becomes visible.
 
 use jumpnet_core::collective::{Blocks, Dep, Op, Rank, Schedule};
-use jumpnet_core::exec::{Action, ExecCursor, ExecError, Executor, OpStatus};
+use jumpnet_core::exec::{match_receive, Action, ExecCursor, ExecError, Executor, OpStatus};
 
 use super::background::BackgroundConfig;
 use super::collective::CollectiveError;
@@ -88,8 +88,9 @@ pub trait ActionObserver {
     fn action(&mut self, now: u64, rank: Rank, action: &Action) -> Result<(), String>;
 }
 
-/// Matches arrivals to receive ops by the executor's rule (first pending receive from the
-/// peer with the same blocks), for engines that report the match only when they deliver.
+/// Matches arrivals to receive ops by the executor's rule ([`match_receive`]: the first
+/// pending receive from the peer with the same blocks), for engines that report the match
+/// only when they deliver.
 #[derive(Debug, Clone)]
 pub struct RecvMatcher {
     recvs: Vec<(u32, Rank, Blocks)>,
@@ -113,26 +114,17 @@ impl RecvMatcher {
     /// The receive op a message from `peer` with `blocks` is matched to (the executor's
     /// errors when none is).
     pub fn arrive(&mut self, peer: Rank, blocks: Blocks) -> Result<u32, ExecError> {
-        let mut first_from_peer = None;
-        for (k, &(op, p, b)) in self.recvs.iter().enumerate() {
-            if p != peer || self.matched[k] {
-                continue;
-            }
-            if b == blocks {
-                self.matched[k] = true;
-                return Ok(op);
-            }
-            first_from_peer.get_or_insert((op, b));
+        let pending = self
+            .recvs
+            .iter()
+            .zip(&self.matched)
+            .filter(|(_, m)| !**m)
+            .map(|(r, _)| *r);
+        let op = match_receive(pending, peer, blocks)?;
+        if let Ok(k) = self.recvs.binary_search_by_key(&op, |r| r.0) {
+            self.matched[k] = true;
         }
-        Err(match first_from_peer {
-            Some((op, expected)) => ExecError::BlocksMismatch {
-                op,
-                peer,
-                expected,
-                got: blocks,
-            },
-            None => ExecError::UnexpectedMessage { peer, blocks },
-        })
+        Ok(op)
     }
 }
 
