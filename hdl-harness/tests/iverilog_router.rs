@@ -5,27 +5,18 @@
 //! destinations beyond the table (no route: dropped). Every switch of each is checked under
 //! Verilator (`verilator_router.rs`). A vector file with one expectation changed must fail.
 
+mod common;
 mod icarus;
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+use common::{compiled_runs, core_entry};
 use jumpnet_core::exec::rtl_program::encode_run;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
-use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
-use jumpnet_core::routing::{
-    CirculantNaf, Hop, PacketState, RouteEntry, Routing, Run, RunTableBuilder, TorusDor, TorusVcs,
-};
+use jumpnet_core::routing::RunTable;
+use jumpnet_core::routing::{CirculantNaf, RouteEntry, Routing, TorusDor, TorusVcs};
 use jumpnet_core::topology::{Circulant, Dragonfly, GlobalArrangement, Topology, Torus};
-
-/// Core's forwarding entry of `s` toward `d`, straight from the routing.
-fn core_entry<R: Routing>(routing: &R, s: u32, d: u32) -> RouteEntry {
-    match routing.next_hop(s, &mut PacketState::new(s), d) {
-        Ok(Hop::Forward { port, vc }) => RouteEntry { port, vc },
-        Ok(Hop::Eject { port }) => RouteEntry { port, vc: 0 },
-        Err(_) => RouteEntry::NONE,
-    }
-}
 
 /// The vector words of every 8th switch of `topo` and its last (format in
 /// `tb/table_router_tb.v`, without the leading table count); returns the number of tables
@@ -35,16 +26,8 @@ fn tables<T: Topology, R: Routing>(topo: &T, routing: &R, words: &mut Vec<u64>) 
     let (mut tables, mut checks) = (0, 0);
     let last = topo.num_switches() - 1;
     for s in (0..topo.num_switches()).filter(|&s| s % 8 == 0 || s == last) {
-        let mut runs = vec![
-            Run {
-                first: 0,
-                value: RouteEntry::NONE
-            };
-            dests as usize
-        ];
-        let mut b = RunTableBuilder::new(&mut runs);
-        switch_table(topo, routing, s, VcMode::InTable, &mut b).expect("compile");
-        let table = b.finish();
+        let runs = compiled_runs(topo, routing, s);
+        let table = RunTable::new(&runs, dests).expect("table");
         let probe: Vec<u32> = (0..dests).chain([dests, dests + 5]).collect();
         words.extend([
             table.runs().len() as u64,

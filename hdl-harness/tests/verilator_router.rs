@@ -3,25 +3,18 @@
 //! the RTL and must give core's port and VC; the arbiter is round-robin and honours
 //! back-pressure.
 
+mod common;
+
 use std::collections::VecDeque;
 
+use common::{compiled_runs, core_entry};
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
-use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
+use jumpnet_core::routing::RunTable;
 use jumpnet_core::routing::{
-    CirculantNaf, DistanceMatrix, Hop, MinimalRouting, PacketState, RouteEntry, Routing, Run,
-    RunTableBuilder, TorusDor, TorusVcs,
+    CirculantNaf, DistanceMatrix, MinimalRouting, RouteEntry, Routing, Run, TorusDor, TorusVcs,
 };
 use jumpnet_core::topology::{Circulant, Dragonfly, GlobalArrangement, Topology, Torus};
 use jumpnet_hdl::TableRouterRtl;
-
-/// Core's forwarding entry of `s` toward `d`, straight from the routing (not the table).
-fn core_entry<R: Routing>(routing: &R, s: u32, d: u32) -> RouteEntry {
-    match routing.next_hop(s, &mut PacketState::new(s), d) {
-        Ok(Hop::Forward { port, vc }) => RouteEntry { port, vc },
-        Ok(Hop::Eject { port }) => RouteEntry { port, vc: 0 },
-        Err(_) => RouteEntry::NONE,
-    }
-}
 
 /// Loads each switch's compiled table into one RTL router and streams every destination
 /// through the four inputs; checks each lookup and each move against core. Returns the
@@ -31,16 +24,8 @@ fn check_every_route<T: Topology, R: Routing>(topo: &T, routing: &R, what: &str)
     let mut checked = 0;
     let mut seen_vcs = [false; 16];
     for s in 0..topo.num_switches() {
-        let mut runs = vec![
-            Run {
-                first: 0,
-                value: RouteEntry::NONE
-            };
-            dests as usize
-        ];
-        let mut b = RunTableBuilder::new(&mut runs);
-        switch_table(topo, routing, s, VcMode::InTable, &mut b).expect("compile");
-        let table = b.finish();
+        let runs = compiled_runs(topo, routing, s);
+        let table = RunTable::new(&runs, dests).expect("table");
         let mut rtl = TableRouterRtl::new();
         rtl.load_table(&table).expect("load");
         let mut queues: Vec<VecDeque<u32>> = (0..4)

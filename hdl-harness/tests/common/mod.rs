@@ -1,5 +1,6 @@
-//! Shared drivers of the engine tests: programs of a schedule, random valid programs, and
-//! the lock-step co-simulation of the RTL against `TimedExecutor`.
+//! Shared drivers of the engine and router tests: programs of a schedule, random valid
+//! programs, the lock-step co-simulation of the RTL against `TimedExecutor`, and core's
+//! forwarding entries and compiled switch tables.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
@@ -8,6 +9,9 @@ use jumpnet_core::collective::{Blocks, Dep, Op, Rank, Schedule, Span};
 use jumpnet_core::exec::timing::{Arrival, CycleOutput, TimedExecutor};
 use jumpnet_core::exec::{Action, OpStatus};
 use jumpnet_core::rng::Rng;
+use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
+use jumpnet_core::routing::{Hop, PacketState, RouteEntry, Routing, Run, RunTableBuilder};
+use jumpnet_core::topology::Topology;
 use jumpnet_hdl::SchedEngineRtl;
 
 /// Every rank's program of `s`.
@@ -253,4 +257,34 @@ pub fn model_network(programs: &[Vec<Op>], latency: u64) -> Vec<Vec<Cycle>> {
         t += 1;
     }
     traces
+}
+
+/// Core's forwarding entry of `s` toward `d`, straight from the routing (not the table).
+pub fn core_entry<R: Routing>(routing: &R, s: u32, d: u32) -> RouteEntry {
+    match routing.next_hop(s, &mut PacketState::new(s), d) {
+        Ok(Hop::Forward { port, vc }) => RouteEntry { port, vc },
+        Ok(Hop::Eject { port }) => RouteEntry { port, vc: 0 },
+        Err(_) => RouteEntry::NONE,
+    }
+}
+
+/// Switch `s`'s forwarding table compiled by core (`switch_table`, `VcMode::InTable`), one
+/// run per change.
+pub fn compiled_runs<T: Topology, R: Routing>(
+    topo: &T,
+    routing: &R,
+    s: u32,
+) -> Vec<Run<RouteEntry>> {
+    let mut runs = vec![
+        Run {
+            first: 0,
+            value: RouteEntry::NONE
+        };
+        topo.num_terminals() as usize
+    ];
+    let mut b = RunTableBuilder::new(&mut runs);
+    switch_table(topo, routing, s, VcMode::InTable, &mut b).expect("compile");
+    let used = b.runs_used();
+    runs.truncate(used);
+    runs
 }
