@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::sim::sweep::collective::CollectiveRecord;
+use crate::study::verdict;
 
 fn record(alg: &str, ranks: u32, seed: u32, makespan: u64, hops: f64) -> CollectiveRecord {
     CollectiveRecord {
@@ -60,14 +61,6 @@ fn table(small: [u64; 4], spread: [u64; 4], large: [u64; 4]) -> Vec<Row> {
         recs.push(record(alg, 512, 2, large[i], 1.0));
     }
     aggregate(&recs)
-}
-
-fn verdict(claims: &[Claim], prefix: &str) -> bool {
-    claims
-        .iter()
-        .find(|c| c.claim.starts_with(prefix))
-        .map(|c| c.holds)
-        .unwrap()
 }
 
 #[test]

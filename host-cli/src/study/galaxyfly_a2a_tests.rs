@@ -3,6 +3,7 @@
 //! on the paper's own Tables 3–4.
 
 use super::*;
+use crate::study::verdict;
 
 /// Galaxyfly(3, 5, 4): 60 routers. SFATA: every router ends with all 60 packets, none
 /// delivered twice, so exactly 60 · 59 packets cross the network (one block = one packet).
@@ -60,14 +61,6 @@ fn paper_rows() -> Vec<Row> {
         }
     }
     rows
-}
-
-fn verdict(claims: &[Claim], prefix: &str) -> bool {
-    claims
-        .iter()
-        .find(|c| c.claim.starts_with(prefix))
-        .map(|c| c.holds)
-        .unwrap()
 }
 
 /// The paper's own tables satisfy its stated claims except where the tables contradict

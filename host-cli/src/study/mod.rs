@@ -32,6 +32,16 @@ pub struct Claim {
     pub evidence: String,
 }
 
+/// The verdict of the claim that starts with `prefix` (study tests).
+#[cfg(test)]
+pub(crate) fn verdict(claims: &[Claim], prefix: &str) -> bool {
+    claims
+        .iter()
+        .find(|c| c.claim.starts_with(prefix))
+        .map(|c| c.holds)
+        .unwrap_or_else(|| panic!("no claim starts with {prefix:?}"))
+}
+
 /// The simulation setup of `words` (topology and simulator keys, sweep axes allowed) with
 /// routing `algo`.
 pub fn setup(words: &[String], algo: RouteAlgo) -> Result<Setup> {
