@@ -12,7 +12,7 @@
 
 mod hil_support;
 
-use hil_support::{jumpnet, rtl_router_bcast, COLLECTIVES};
+use hil_support::{jumpnet_json, rtl_router_bcast, COLLECTIVES};
 
 /// A test network: topology arguments, routing, traced nodes and the RTL router's switch.
 struct Net {
@@ -65,9 +65,7 @@ fn hil_rtl_router(
         "-q",
     ]);
     args.extend_from_slice(extra);
-    let (code, out, err) = jumpnet(&args);
-    let json = serde_json::from_str(&out).unwrap_or(serde_json::Value::Null);
-    (code, json, err)
+    jumpnet_json(&args)
 }
 
 #[test]

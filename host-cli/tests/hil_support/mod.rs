@@ -58,7 +58,12 @@ pub fn hil(collective: &str, engine: &str, extra: &[&str]) -> (i32, serde_json::
         "-q",
     ];
     args.extend_from_slice(extra);
-    let (code, out, err) = jumpnet(&args);
+    jumpnet_json(&args)
+}
+
+/// Runs `jumpnet args`; returns (exit code, its JSON report or Null, stderr).
+pub fn jumpnet_json(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let (code, out, err) = jumpnet(args);
     let json = serde_json::from_str(&out).unwrap_or(serde_json::Value::Null);
     (code, json, err)
 }
