@@ -5,31 +5,16 @@
 //! `<class>_latency`; a class without one takes `link_latency`.
 
 use jumpnet_core::topology::LinkClass;
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
-/// Channel latency of the network links of each class, cycles (`None` = `link_latency`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ClassLatency {
-    /// Dragonfly / Galaxyfly / Slim Fly intra-group links, a random shortcut graph's ring.
-    #[serde(rename = "local_latency")]
-    pub local: Option<u16>,
-    /// Dragonfly / Galaxyfly / Slim Fly inter-group links.
-    #[serde(rename = "global_latency")]
-    pub global: Option<u16>,
-    /// A random shortcut graph's shortcuts.
-    #[serde(rename = "shortcut_latency")]
-    pub shortcut: Option<u16>,
-    /// Dimension links of tori, meshes, rings, circulants, hypercubes and HyperX (every
-    /// dimension).
-    #[serde(rename = "dim_latency")]
-    pub dim: Option<u16>,
-    /// Fat-tree links towards the roots.
-    #[serde(rename = "up_latency")]
-    pub up: Option<u16>,
-    /// Fat-tree links towards the leaves.
-    #[serde(rename = "down_latency")]
-    pub down: Option<u16>,
-}
+/// Channel latency of the network links of each class, cycles (`None` = `link_latency`), in
+/// the order of [`ClassLatency::KEYS`]: intra-group links of Dragonfly / Galaxyfly / Slim Fly
+/// and a random shortcut graph's ring, inter-group links, a random shortcut graph's
+/// shortcuts, dimension links of tori, meshes, rings, circulants, hypercubes and HyperX
+/// (every dimension), fat-tree links towards the roots and towards the leaves. Serialised
+/// as one `<class>_latency` entry per class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassLatency([Option<u16>; 6]);
 
 impl ClassLatency {
     /// The configuration keys, one per class.
@@ -42,46 +27,46 @@ impl ClassLatency {
         "down_latency",
     ];
 
+    /// Index into [`ClassLatency::KEYS`] of class `class` (`None` for terminal channels).
+    fn index(class: LinkClass) -> Option<usize> {
+        Some(match class {
+            LinkClass::Terminal => return None,
+            LinkClass::Local => 0,
+            LinkClass::Global => 1,
+            LinkClass::Shortcut => 2,
+            LinkClass::Dim(_) => 3,
+            LinkClass::Up => 4,
+            LinkClass::Down => 5,
+        })
+    }
+
     /// The latency slot of key `key` (one of [`ClassLatency::KEYS`]).
     pub fn slot(&mut self, key: &str) -> Option<&mut Option<u16>> {
-        Some(match key {
-            "local_latency" => &mut self.local,
-            "global_latency" => &mut self.global,
-            "shortcut_latency" => &mut self.shortcut,
-            "dim_latency" => &mut self.dim,
-            "up_latency" => &mut self.up,
-            "down_latency" => &mut self.down,
-            _ => return None,
-        })
+        let i = Self::KEYS.iter().position(|k| *k == key)?;
+        self.0.get_mut(i)
     }
 
     /// The key and the configured latency of class `class` (`None` for terminal channels).
     pub fn of(&self, class: LinkClass) -> Option<(&'static str, Option<u16>)> {
-        Some(match class {
-            LinkClass::Terminal => return None,
-            LinkClass::Local => ("local_latency", self.local),
-            LinkClass::Global => ("global_latency", self.global),
-            LinkClass::Shortcut => ("shortcut_latency", self.shortcut),
-            LinkClass::Dim(_) => ("dim_latency", self.dim),
-            LinkClass::Up => ("up_latency", self.up),
-            LinkClass::Down => ("down_latency", self.down),
-        })
+        Self::index(class).map(|i| (Self::KEYS[i], self.0[i]))
     }
 
     /// The keys that are set, with their values.
     pub fn set_keys(&self) -> impl Iterator<Item = (&'static str, u16)> {
-        let values = [
-            self.local,
-            self.global,
-            self.shortcut,
-            self.dim,
-            self.up,
-            self.down,
-        ];
         Self::KEYS
             .into_iter()
-            .zip(values)
+            .zip(self.0)
             .filter_map(|(k, v)| v.map(|v| (k, v)))
+    }
+}
+
+impl Serialize for ClassLatency {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(Self::KEYS.len()))?;
+        for (k, v) in Self::KEYS.iter().zip(&self.0) {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
     }
 }
 

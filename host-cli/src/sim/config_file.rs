@@ -168,6 +168,7 @@ impl ConfigFile {
 mod tests {
     use super::*;
     use crate::sim::config::Pattern;
+    use jumpnet_core::topology::LinkClass;
 
     #[test]
     fn preset_then_keys() {
@@ -208,7 +209,10 @@ mod tests {
             })
             .collect();
         let c = ConfigFile::parse(&text).unwrap().config(None).unwrap();
-        assert_eq!((c.num_vcs, c.class_latency.global), (3, Some(3)));
+        assert_eq!(
+            (c.num_vcs, c.class_latency.of(LinkClass::Global)),
+            (3, Some(("global_latency", Some(3))))
+        );
     }
 
     #[test]
