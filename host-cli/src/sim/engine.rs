@@ -13,7 +13,6 @@ use super::config::{Injection, SimConfig};
 use super::network::{Event, Fabric, Flit, Slot, Wheel};
 use super::partition::{self, Direct, Part};
 use super::router::{self, Routers, Shared};
-use super::speedup::Speedup;
 use super::stats::Histogram;
 use super::terminal::{Packet, Pending, Terminal, NO_TAG};
 use super::traffic::Driver;
@@ -160,8 +159,6 @@ pub(super) struct State<'r> {
     /// (internal speedup, `sim::router`).
     pub out_free: Vec<u64>,
     pub cred_free: Vec<u64>,
-    /// Internal steps per cycle.
-    pub speedup: Speedup,
     /// Flits of the packets created since cycle 0.
     pub gen_flits: u64,
     pub total_packets: u64,
@@ -213,10 +210,9 @@ impl<'r> State<'r> {
                 ..Default::default()
             })
             .collect();
-        let speedup = cfg.internal_speedup;
         // With speedup a flit or credit may wait in its port's queue: at most a VC buffer per
         // VC of them (the credits bound the queue; ejection queues are bounded to that).
-        let queueing = if speedup.is_one() {
+        let queueing = if cfg.internal_speedup.is_one() {
             0
         } else {
             2 * u64::from(cfg.num_vcs) * u64::from(cfg.vc_buf_size) + 2
@@ -267,7 +263,6 @@ impl<'r> State<'r> {
             channel_flits: vec![0; nports],
             out_free: vec![0; nports],
             cred_free: vec![0; nports],
-            speedup,
             gen_flits: 0,
             total_packets: 0,
             total_flits: 0,
@@ -488,7 +483,7 @@ impl<'r> State<'r> {
 
     fn step_routers(&mut self) -> Result<(), SimError> {
         let shape = self.arb.shape();
-        let sp = self.speedup;
+        let sp = self.cfg.internal_speedup;
         let first = sp.first_step(self.now);
         let c = &self.cfg;
         let head_ready = [c.routing_delay, c.vc_alloc_delay, c.sw_alloc_delay]
@@ -513,7 +508,6 @@ impl<'r> State<'r> {
                     first,
                     steps: sp.steps_in(self.now),
                     speedup: sp,
-                    unit: sp.is_one(),
                     head_ready,
                     body_ready,
                     out_limit: self.cfg.output_buffer_size.map_or(u64::MAX, u64::from),

@@ -65,9 +65,8 @@ pub(super) struct Shared<'a, R: ?Sized> {
     /// speedup).
     pub first: u64,
     pub steps: u64,
-    /// The internal speedup, and whether it is 1 (no output or credit queueing).
+    /// The internal speedup (1: no output or credit queueing).
     pub speedup: Speedup,
-    pub unit: bool,
     /// First step at which a head flit / a body flit arriving this cycle may take part in
     /// switch allocation (after route computation and VC allocation / after nothing).
     pub head_ready: u64,
@@ -364,7 +363,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state {
                     let lopi = ls * radix + usize::from(port);
                     let ov = lopi * vcs + usize::from(vc);
-                    let room = sh.unit || {
+                    let room = sh.speedup.is_one() || {
                         // Flits in the output queue that have not left yet.
                         let queued = self.r.out_free[lopi].saturating_sub(sh.cycle + 1);
                         queued < if eject { sh.eject_limit } else { sh.out_limit }
@@ -545,7 +544,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let opi = s * radix + usize::from(port);
         let lopi = ls * radix + usize::from(port);
         // The cycle the flit goes onto its channel (+ the channel latency: its arrival).
-        let depart = if sh.unit {
+        let depart = if sh.speedup.is_one() {
             now + st
         } else {
             let q = sh.speedup.cycle_after(sh.speedup.after_stage(now, st));
@@ -584,7 +583,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         r.channel_flits[lopi] += 1;
         let cd = u64::from(sh.cfg.credit_delay);
         // The cycle the freed slot's credit goes back (+ latency and credit delay).
-        let credit = if sh.unit {
+        let credit = if sh.speedup.is_one() {
             now
         } else {
             let lpi = ls * radix + p;
