@@ -7,8 +7,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use jumpnet::build::ga::run::pattern_tables;
-use jumpnet::sim::ga_fitness::GaTorus;
+use jumpnet::ga::run::pattern_tables;
+use jumpnet::ga::sim_fitness::GaTorus;
 use jumpnet::sim::SimConfig;
 use jumpnet_core::mapping::ga::{randomize, Address, Fitness, PatternSet, TrafficPattern};
 use jumpnet_core::rng::Rng;

@@ -11,10 +11,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use jumpnet::build::network::OwnedNetwork;
-use jumpnet::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
-use jumpnet::build::topology::TopologySpec;
-use jumpnet::sim::speedup::Speedup;
+use jumpnet::builder::network::OwnedNetwork;
+use jumpnet::builder::routing::{build, RouteAlgo, RouteOptions, RouteStore};
+use jumpnet::builder::topology::TopologySpec;
+use jumpnet::sim::router::speedup::Speedup;
 use jumpnet::sim::{run_parallel, SimConfig};
 use jumpnet_core::topology::Topology;
 

@@ -28,7 +28,7 @@ impl OwnedCsr {
     /// Compiles `t`'s switch graph.
     pub fn build<T: Topology + ?Sized>(t: &T) -> Result<Self> {
         let size = csr_size(t);
-        crate::build::network::check_alloc::<u32>(
+        crate::builder::network::check_alloc::<u32>(
             &format!(
                 "the adjacency ({} switches, {} arcs)",
                 t.num_switches(),

@@ -1,45 +1,49 @@
 //! # jumpnet (host library)
 //!
-//! The library behind the `jumpnet` command: every subcommand computes plain data in library
-//! functions, and printing is separate. Topologies are described by
-//! [`build::topology::TopologySpec`] and built by [`build::network::OwnedNetwork`] over
-//! `jumpnet-core`.
+//! The library behind the `jumpnet` command. Every subcommand turns its flags into a plain
+//! request of this library once ([`commands`]); the library computes plain data and never
+//! parses a command line; printing is separate from computing ([`io::output`]). Topologies
+//! are described by [`builder::topology::TopologySpec`] and built by
+//! [`builder::network::OwnedNetwork`] over `jumpnet-core`. The layout is described in the
+//! repository's `docs/architecture.md` §4.
 //!
 //! ## Module map
 //!
-//! - [`commands`]: the command line. [`commands::Cli`] and [`commands::Command`] are the top
-//!   level and [`commands::run`] dispatches; one module per subcommand ([`commands::report`],
-//!   [`commands::topo`], [`commands::route`], [`commands::map`], [`commands::sched`],
-//!   [`commands::sim`], [`commands::sweep`], [`commands::device`]) holds
-//!   the functions that compute its results, its clap arguments and its `run`;
-//!   [`commands::args`] holds the argument groups several subcommands share (topology,
-//!   output format, routing, schedule).
-//! - [`build`]: builders from what users write to owned core objects: topology
-//!   specifications ([`build::topology`]), networks ([`build::network`]), routings
-//!   ([`build::routing`]), collective schedules ([`build::schedule`]) and process placements
-//!   ([`build::placement`]).
+//! - [`commands`]: the command line only — clap arguments, their translation into the
+//!   library's requests, and printing. Nothing else imports it.
+//! - [`builder`]: from what users write to owned core objects: topology specifications
+//!   ([`builder::topology`]), networks ([`builder::network`]), routings
+//!   ([`builder::routing`]), compiled route tables ([`builder::route_tables`]), collective
+//!   schedules ([`builder::schedule`]), process placements ([`builder::placement`]) and
+//!   device images ([`builder::image`]).
 //! - [`io`]: formats and output: edge lists, LFT dumps, DOT/GraphML export, SVG charts,
-//!   table/JSON/CSV rendering and progress bars.
+//!   byte sizes and time spans as users write them, table/JSON/CSV rendering and progress
+//!   bars.
 //! - [`distances`]: all-pairs distance metrics (parallel fast paths and the reference BFS),
 //!   used by `topo metrics` and `report`.
-//!
-//! - [`sim`]: the flit-level, cycle-driven network simulator (engine, statistics, watchdog)
-//!   and its configuration files and sweeps.
-//! - [`study`]: the seeds' simulated studies (Dragonfly broadcasts B3, Galaxyfly
-//!   all-to-all E1/E2) with their paper claims checked.
-//! - [`device`]: device images and transports to devices (QEMU, a fault injector) with a
-//!   retrying client.
-//!
+//! - [`sim`]: the flit-level, cycle-driven network simulator: [`sim::engine`],
+//!   [`sim::router`], [`sim::network`], [`sim::workload`], and its front ends
+//!   [`sim::config`] (TOML and BookSim2 files) and [`sim::sweep`].
+//! - [`ga`]: GA node mapping on a torus, with the contention proxy or the simulator as its
+//!   fitness.
+//! - [`report`]: the main job — the topology comparison on a scenario, its hop counts and
+//!   simulated makespans, written as Markdown, JSON and SVG.
+//! - [`study`]: the papers' simulated studies (Dragonfly broadcasts B3, Galaxyfly
+//!   all-to-all E1/E2, GA mapping C2/C4) with their claims checked.
+//! - [`device`]: transports to devices (QEMU, probe-rs, a fault injector) and the retrying
+//!   client that speaks the device protocol over them.
 //! - [`hil`]: hardware-in-the-loop runs: the simulator with chosen nodes' NIC engines on
 //!   devices (QEMU) or RTL (feature `rtl`), traces compared with the in-process run, golden
 //!   trace files.
 #![warn(missing_docs)]
 
-pub mod build;
+pub mod builder;
 pub mod commands;
 pub mod device;
 pub mod distances;
+pub mod ga;
 pub mod hil;
 pub mod io;
+pub mod report;
 pub mod sim;
 pub mod study;

@@ -278,8 +278,8 @@ fn read_lft(text: &str, n: usize, d: usize) -> (String, u64, Expanded) {
 /// class 1 iff the packet arrived in the same dimension on VC 1 or over that dimension's
 /// wrap-around link; for the input-vc rule, the VC it arrived on.
 fn assert_table_matches_core_walk(topology: &[&str], table: &Expanded, rule: &str) {
-    use jumpnet::build::network::OwnedNetwork;
-    use jumpnet::build::topology::TopologySpec;
+    use jumpnet::builder::network::OwnedNetwork;
+    use jumpnet::builder::topology::TopologySpec;
     use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
     use jumpnet_core::routing::{Hop, Routing, TorusDor, TorusVcs};
     use jumpnet_core::topology::{Network, Topology};

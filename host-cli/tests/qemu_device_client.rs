@@ -1,5 +1,5 @@
 //! The host library against the real firmware under QEMU: images built with the CLI's
-//! builders (`jumpnet::device::image`) for `G(64, 6)` (NAF), a 4×4 torus (DOR) and a
+//! builders (`jumpnet::builder::image`) for `G(64, 6)` (NAF), a 4×4 torus (DOR) and a
 //! Dragonfly (g 9, a 4, p 2, h 2; minimal on one VC), flashed through
 //! `jumpnet::device::Client` over the QEMU transport: equal bytes read back, device routes
 //! equal to the host's tables, a corrupted and a truncated image rejected with the previous
@@ -10,13 +10,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jumpnet::build::network::OwnedNetwork;
-use jumpnet::build::routing::{RouteAlgo, RouteOptions};
-use jumpnet::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use jumpnet::build::topology::TopologySpec;
+use jumpnet::builder::image::{self, BuiltImage};
+use jumpnet::builder::network::OwnedNetwork;
+use jumpnet::builder::routing::{RouteAlgo, RouteOptions};
+use jumpnet::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use jumpnet::builder::topology::TopologySpec;
 use jumpnet::device::client::CallError;
 use jumpnet::device::fault::FaultInjector;
-use jumpnet::device::image::{self, BuiltImage};
 use jumpnet::device::qemu::Qemu;
 use jumpnet::device::Client;
 use jumpnet_core::topology::Topology;

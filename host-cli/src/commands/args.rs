@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use crate::build::bytes::parse_size;
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{RouteAlgo, RouteOptions};
-use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
-use crate::build::topology::TopologySpec;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{RouteAlgo, RouteOptions};
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
+use crate::builder::topology::TopologySpec;
+use crate::io::bytes::parse_size;
 use crate::io::output::Format;
 
 /// Routing algorithm choice.

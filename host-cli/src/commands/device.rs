@@ -25,11 +25,11 @@ use jumpnet_core::image::frame;
 use jumpnet_core::topology::Topology;
 use jumpnet_firmware::wire::{Command, Reply};
 
-use crate::build::network::OwnedNetwork;
-use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::build::topology::TopologySpec;
+use crate::builder::image::{self, BuiltImage};
+use crate::builder::network::OwnedNetwork;
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::topology::TopologySpec;
 use crate::commands::args::RouteArgs;
-use crate::device::image::{self, BuiltImage};
 use crate::device::probe_selector::ProbeSelector;
 use crate::device::qemu::{self, Qemu};
 use crate::device::{Client, Transport};
@@ -77,7 +77,7 @@ pub struct ContentArgs {
     #[arg(long, short = 'n')]
     pub ranks: Option<u32>,
     /// Message size in bytes of the collectives (plain, KiB/MiB/GiB, kB/MB/GB or 2^k).
-    #[arg(long, default_value = "1024", value_parser = crate::build::bytes::parse_size)]
+    #[arg(long, default_value = "1024", value_parser = crate::io::bytes::parse_size)]
     pub bytes: u64,
     /// Element size of reductions in bytes (`allreduce-ring` chunks whole elements).
     #[arg(long, default_value_t = 4)]

@@ -14,16 +14,16 @@ use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
 use jumpnet_core::mapping::NodeId;
 use jumpnet_core::topology::Topology;
 
-use crate::build;
-use crate::build::ga::study::{phys_study, variants_study, VariantsRequest};
-pub use crate::build::ga::{ga, FitnessKind, GaRequest, GaResult, RoutedPaths, ScoreRow};
-use crate::build::network::OwnedNetwork;
-use crate::build::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
-use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::commands::args::{FormatArgs, TopologyArgs};
+pub use crate::ga::{ga, FitnessKind, GaRequest, GaResult, RoutedPaths, ScoreRow};
 use crate::io::output::{self, Render, Section};
 use crate::io::progress::Progress;
 use crate::sim::SimConfig;
+use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest};
 
 /// What `map place` should do.
 #[derive(Clone, Debug)]
@@ -174,7 +174,7 @@ pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
     let owned = rank_schedule(req.collective, req.ranks, req.root)?;
     let schedule = owned.schedule()?;
     let (mut dist, mut queue) = (Vec::new(), Vec::new());
-    let dm = build::routing::distance_matrix(&t, &mut dist, &mut queue)?;
+    let dm = builder::routing::distance_matrix(&t, &mut dist, &mut queue)?;
     let mut pl = placement::initial(&t, req.strategy, req.order, req.ranks, req.seed)?;
     let before = placement::hop_stats(&dm, &schedule, &pl)?;
     let traffic = Traffic::of(&schedule)?;

@@ -12,7 +12,7 @@ use jumpnet_core::collective::{Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
 use jumpnet_core::image::program as program_image;
 
-use crate::build::schedule::{Algorithm, OwnedSchedule};
+use crate::builder::schedule::{Algorithm, OwnedSchedule};
 use crate::commands::args::{FormatArgs, ScheduleArgs};
 use crate::io::output::{self, Format, Render, Section};
 

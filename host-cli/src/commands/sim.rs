@@ -17,16 +17,16 @@ use clap::Args;
 use jumpnet_core::topology::Topology;
 use serde::Serialize;
 
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{self, RouteAlgo, RouteOptions, RouteStore};
-use crate::build::topology::{TopologySpec, FAMILIES};
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
+use crate::builder::topology::{TopologySpec, FAMILIES};
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::io::output::{self, Render, Section};
 use crate::io::progress::Progress;
-use crate::sim::booksim;
+use crate::sim::config::booksim;
+use crate::sim::config::toml_file::{ConfigFile, Preset};
 use crate::sim::config::SimConfig;
-use crate::sim::config_file::{ConfigFile, Preset};
-use crate::sim::stats::SimResult;
+use crate::sim::engine::stats::SimResult;
 use crate::sim::sweep::{canonical_key, Axis};
 
 /// What to simulate: topology, routing and simulator configuration (shared by `jumpnet sim`

@@ -1,5 +1,5 @@
 //! `jumpnet sim --collective ALGO`: runs a collective schedule (any `jumpnet sched`
-//! algorithm) under a placement on the flit-level simulator ([`crate::sim::collective`])
+//! algorithm) under a placement on the flit-level simulator ([`crate::sim::workload::collective`])
 //! and reports its makespan, the ranks' finish times, link-class utilisation and the
 //! critical path.
 
@@ -11,17 +11,19 @@ use jumpnet_core::collective::Schedule;
 use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
-use crate::build::bytes::parse_size;
-use crate::build::duration::{parse_span, Span};
-use crate::build::network::OwnedNetwork;
-use crate::build::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
-use crate::build::routing::{self, RouteStore};
-use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::network::OwnedNetwork;
+use crate::builder::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
+use crate::builder::routing::{self, RouteStore};
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::commands::sim::Setup;
+use crate::io::bytes::parse_size;
+use crate::io::duration::{parse_span, Span};
 use crate::io::output::{Render, Section};
-use crate::sim::background::BackgroundConfig;
-use crate::sim::collective::{run_collective_with_background, CollectiveResult, NicConfig};
 use crate::sim::config::SimConfig;
+use crate::sim::workload::background::BackgroundConfig;
+use crate::sim::workload::collective::{
+    run_collective_with_background, CollectiveResult, NicConfig,
+};
 
 /// Rank → terminal placements of `--mapping`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]

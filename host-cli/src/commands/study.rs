@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 
-use crate::build::bytes::parse_size;
-use crate::build::routing::RouteAlgo;
+use crate::builder::routing::RouteAlgo;
 use crate::commands::args::FormatArgs;
+use crate::io::bytes::parse_size;
 use crate::io::output;
 use crate::io::progress::Progress;
 use crate::study::{dragonfly_bcast, galaxyfly_a2a};

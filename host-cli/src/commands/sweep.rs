@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{self, RouteStore};
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{self, RouteStore};
 use crate::commands::args::FormatArgs;
 use crate::commands::sim::SetupArgs;
 use crate::commands::sim_collective::CollectiveArgs;

@@ -12,12 +12,12 @@
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 
-use crate::build::bytes::parse_size;
-use crate::build::duration::parse_span;
-use crate::build::routing::{RouteAlgo, RouteOptions};
-use crate::build::schedule::Algorithm;
+use crate::builder::routing::{RouteAlgo, RouteOptions};
+use crate::builder::schedule::Algorithm;
 use crate::commands::sim::Setup;
 use crate::commands::sim_collective::{simulate, CollectiveArgs, Mapping};
+use crate::io::bytes::parse_size;
+use crate::io::duration::parse_span;
 use crate::io::progress::Progress;
 use crate::sim::sweep::collective::{CollectiveRecord, CollectiveSweepResult};
 use crate::sim::sweep::{self, Axis, Plan, Queue};

@@ -14,8 +14,8 @@ use jumpnet_core::metrics::{
 };
 use jumpnet_core::topology::{Symmetry, Topology};
 
-use crate::build::network::OwnedNetwork;
-use crate::build::topology::{FamilyHelp, FAMILIES};
+use crate::builder::network::OwnedNetwork;
+use crate::builder::topology::{FamilyHelp, FAMILIES};
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::distances;
 use crate::io::export::{self, ExportFormat};

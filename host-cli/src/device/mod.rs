@@ -19,7 +19,6 @@ use anyhow::Result;
 pub mod chip;
 pub mod client;
 pub mod fault;
-pub mod image;
 #[cfg(feature = "probe")]
 pub mod probe;
 pub mod probe_selector;

@@ -6,13 +6,13 @@ use std::collections::VecDeque;
 use jumpnet_firmware::device::DeviceService;
 use jumpnet_firmware::serve::Server;
 
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{RouteAlgo, RouteOptions};
-use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::build::topology::TopologySpec;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{RouteAlgo, RouteOptions};
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::topology::TopologySpec;
 
 /// The image of switch 5 of `G(64, 6)` (NAF) with a 64-rank allreduce program.
-pub(crate) fn g64_image() -> crate::device::image::BuiltImage {
+pub(crate) fn g64_image() -> crate::builder::image::BuiltImage {
     let spec = TopologySpec::parse(&["gcirculant".into(), "n=64".into()]).unwrap();
     let owned = OwnedNetwork::build(&spec).unwrap();
     let req = CollectiveRequest {
@@ -30,7 +30,7 @@ pub(crate) fn g64_image() -> crate::device::image::BuiltImage {
         max_layers: 8,
         seed: 1,
     };
-    crate::device::image::build(&owned, 5, &opts, &[sched]).unwrap()
+    crate::builder::image::build(&owned, 5, &opts, &[sched]).unwrap()
 }
 
 /// Byte pipe feeding an in-process firmware server: it reads what the host wrote

@@ -32,7 +32,7 @@ use crate::device::client::Step;
 use crate::device::fault::FaultInjector;
 use crate::device::qemu::Qemu;
 use crate::device::Client;
-use crate::sim::nic_engine::{NicEngine, NicError, RecvMatcher};
+use crate::sim::workload::nic_engine::{NicEngine, NicError, RecvMatcher};
 
 /// Faults injected into a device engine's link (testing aids of `jumpnet hil`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! Host-side NIC engines of HIL runs (see [`crate::sim::nic_engine`] for the contract):
+//! Host-side NIC engines of HIL runs (see [`crate::sim::workload::nic_engine`] for the contract):
 //!
 //! - [`ImageCoreEngine`]: the in-process `Executor` over a program read from a device image
 //!   (`--engine core`: the whole HIL path without hardware);
@@ -12,7 +12,7 @@ use jumpnet_core::collective::{Blocks, Op, Rank};
 use jumpnet_core::exec::timing::{CycleOutput, TimedExecutor};
 use jumpnet_core::exec::{Action, ExecCursor, Executor, OpStatus};
 
-use crate::sim::nic_engine::{NicEngine, NicError, RecvMatcher};
+use crate::sim::workload::nic_engine::{NicEngine, NicError, RecvMatcher};
 
 /// Which ops of a program are done, from the actions seen (for deadlock reports).
 #[derive(Debug, Clone)]

@@ -3,13 +3,13 @@ use jumpnet_core::exec::timing::ErrorCode;
 use jumpnet_core::topology::Topology;
 
 use super::*;
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{self, RouteAlgo, RouteOptions, RouteStore};
-use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::build::topology::TopologySpec;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::topology::TopologySpec;
 use crate::hil::trace::Recorder;
-use crate::sim::collective::{run_collective, run_collective_with, NicConfig};
-use crate::sim::nic_engine::RunHooks;
+use crate::sim::workload::collective::{run_collective, run_collective_with, NicConfig};
+use crate::sim::workload::nic_engine::RunHooks;
 use crate::sim::SimConfig;
 
 const BLANK: Op = Op::Permute {
@@ -25,7 +25,7 @@ fn program_of<S: Schedule>(s: &S, r: Rank) -> Vec<Op> {
     p
 }
 
-fn sched(algorithm: Algorithm, ranks: u32) -> crate::build::schedule::OwnedSchedule {
+fn sched(algorithm: Algorithm, ranks: u32) -> crate::builder::schedule::OwnedSchedule {
     let req = CollectiveRequest {
         algorithm,
         ranks: Some(ranks),

@@ -1,4 +1,4 @@
-//! The device images of the HIL nodes (`crate::device::image::build`, the same images
+//! The device images of the HIL nodes (`crate::builder::image::build`, the same images
 //! `jumpnet device image` writes) and the programs read back from them: what the device,
 //! RTL and image-core engines run is what the image holds, not the host's schedule.
 
@@ -7,9 +7,9 @@ use jumpnet_core::collective::{Dep, Op, Rank};
 use jumpnet_core::image::device::{self, DeviceBuffers, DeviceContent, ProgramEntry};
 use jumpnet_core::routing::{RouteEntry, Run};
 
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::RouteOptions;
-use crate::build::schedule::OwnedSchedule;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::RouteOptions;
+use crate::builder::schedule::OwnedSchedule;
 
 /// One rank's program in a node's image.
 #[derive(Debug, Clone)]
@@ -84,8 +84,9 @@ pub fn node_images(
 ) -> Result<Vec<NodeImage>> {
     let mut out = Vec::new();
     for &node in nodes {
-        let built = crate::device::image::build(owned, node, route, std::slice::from_ref(schedule))
-            .with_context(|| format!("device image of node {node}"))?;
+        let built =
+            crate::builder::image::build(owned, node, route, std::slice::from_ref(schedule))
+                .with_context(|| format!("device image of node {node}"))?;
         let total: usize = built.programs.iter().map(|p| p.ops as usize).sum();
         let OwnedImage {
             programs: entries,

@@ -1,9 +1,9 @@
 //! Hardware-in-the-loop collective runs (`jumpnet hil`, issues 11 and 12): the flit-level
-//! simulator runs a whole collective ([`crate::sim::collective`]) while the NIC engines of
+//! simulator runs a whole collective ([`crate::sim::workload::collective`]) while the NIC engines of
 //! chosen nodes run elsewhere — the firmware under QEMU (one instance per rank of the node,
 //! flashed with the node's device image), the schedule-engine RTL under Verilator (feature
 //! `rtl`), or the in-process executor over the image's program (`core`, no hardware) — fed
-//! the same events ([`crate::sim::nic_engine`]). Every action of those nodes' ranks is traced
+//! the same events ([`crate::sim::workload::nic_engine`]). Every action of those nodes' ranks is traced
 //! ([`trace`]) and compared, event by event, with the run where they are in process: core's
 //! `Executor` for device and core engines, core's cycle-stepped `TimedExecutor` (the timing
 //! contract the RTL is held to) for RTL engines. The first divergence stops the run and is

@@ -16,12 +16,12 @@ use super::engines::{ClockedEngine, ImageCoreEngine};
 use super::images::{self, NodeImage};
 use super::switch_route::{self, AtSwitch, ForwardingStage, HeadCounter, InProcess};
 use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
-use crate::build::routing::{self, RouteStore};
+use crate::builder::routing::{self, RouteStore};
 use crate::commands::sim::Setup;
 use crate::commands::sim_collective::{self, CollectiveArgs};
-use crate::sim::collective::{run_collective_with, CollectiveError};
-use crate::sim::nic_engine::NicEngine;
-use crate::sim::nic_engine::RunHooks;
+use crate::sim::workload::collective::{run_collective_with, CollectiveError};
+use crate::sim::workload::nic_engine::NicEngine;
+use crate::sim::workload::nic_engine::RunHooks;
 
 /// What runs the chosen nodes' NIC engines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]

@@ -15,7 +15,7 @@ use jumpnet_core::routing::{
 };
 use jumpnet_core::topology::{Network, Port, SwitchId, TerminalId, Topology};
 
-use crate::build::routing::RouteAlgo;
+use crate::builder::routing::RouteAlgo;
 
 /// How one switch of a HIL run forwards its head flits.
 pub trait ForwardingStage {

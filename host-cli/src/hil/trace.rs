@@ -22,7 +22,7 @@ use jumpnet_core::collective::{Blocks, Rank};
 use jumpnet_core::exec::Action;
 use serde::{Deserialize, Serialize};
 
-use crate::sim::nic_engine::ActionObserver;
+use crate::sim::workload::nic_engine::ActionObserver;
 
 /// Version of the trace file format.
 pub const TRACE_VERSION: u32 = 1;

@@ -8,6 +8,8 @@
 //! - [`progress`]: progress bars on stderr for long runs.
 //! - [`read`]: bounded reading of user files (line length and file size limits).
 
+pub mod bytes;
+pub mod duration;
 pub mod edgelist;
 pub mod export;
 pub mod lft;

@@ -5,13 +5,13 @@
 use jumpnet_core::routing::{Hop, Routing};
 use jumpnet_core::topology::{Network, Topology};
 
-use super::speedup::Speedup;
-use super::*;
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{build, RouteAlgo, RouteOptions, RouteStore};
-use crate::build::topology::TopologySpec;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{build, RouteAlgo, RouteOptions, RouteStore};
+use crate::builder::topology::TopologySpec;
+use crate::sim::router::speedup::Speedup;
+use crate::sim::*;
 
-pub(super) fn with_net<T>(
+pub(crate) fn with_net<T>(
     words: &str,
     algo: RouteAlgo,
     f: impl FnOnce(&Network<'_>, &(dyn Routing + Sync)) -> T,
@@ -32,7 +32,7 @@ pub(super) fn with_net<T>(
 
 /// Router-to-router hops of `src → dst`, walked with the core routing itself (independent
 /// of the simulator).
-pub(super) fn hops(net: &Network<'_>, r: &dyn Routing, src: u32, dst: u32) -> u64 {
+pub(crate) fn hops(net: &Network<'_>, r: &dyn Routing, src: u32, dst: u32) -> u64 {
     let mut st = r.inject(src, dst).unwrap();
     let mut at = net.terminal_switch(src).unwrap();
     let mut h = 0;
@@ -136,7 +136,7 @@ fn ga_four_packets_of_eight_flits_to_a_neighbour_take_34_cycles() {
     });
 }
 
-pub(super) fn bernoulli(rate: f64, l: u16) -> SimConfig {
+pub(crate) fn bernoulli(rate: f64, l: u16) -> SimConfig {
     let mut c = SimConfig::booksim();
     c.num_vcs = 2;
     c.packet_size = l;
@@ -205,7 +205,7 @@ fn packet_latency_is_queueing_plus_network_latency() {
     });
 }
 
-pub(super) fn heavy(num_vcs: u8) -> SimConfig {
+pub(crate) fn heavy(num_vcs: u8) -> SimConfig {
     let mut c = bernoulli(0.8, 8);
     c.num_vcs = num_vcs;
     c.vc_buf_size = 2;
@@ -259,7 +259,7 @@ fn flit_conservation_on_every_family() {
 /// Loaded runs and random traces on every family with internal speedup `speedup`: every
 /// flit ejected exactly once, in order, at its destination, credits never above their
 /// limit (`conservation_errors` counts any violation), nothing left behind.
-pub(super) fn conserves_flits_on_every_family(speedup: Speedup) {
+pub(crate) fn conserves_flits_on_every_family(speedup: Speedup) {
     let cases = [
         ("ring n=8", RouteAlgo::Minimal),
         ("circulant n=12 jumps=1,3", RouteAlgo::Greedy),
@@ -558,7 +558,7 @@ fn golden_loaded_torus_run_is_bit_identical() {
 fn fast_division_matches_integer_division() {
     let ns = (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, (1 << 31) - 1, 123_456_789]);
     for d in [1u32, 2, 3, 5, 7, 10, 12, 40, 64, 97, 1000, 65_535, u32::MAX] {
-        let f = super::engine::FastDiv::new(d);
+        let f = crate::sim::engine::FastDiv::new(d);
         for n in ns.clone() {
             assert_eq!(f.div(n), n / d, "{n} / {d}");
         }

@@ -16,7 +16,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use super::{claims_section, collective_args, mean_sd, setup, Claim};
-use crate::build::routing::RouteAlgo;
+use crate::builder::routing::RouteAlgo;
 use crate::commands::sweep_collective::{run_sweep, CollectiveSweep};
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;

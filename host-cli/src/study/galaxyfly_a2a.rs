@@ -32,7 +32,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use super::{collective_args, setup, Claim};
-use crate::build::routing::RouteAlgo;
+use crate::builder::routing::RouteAlgo;
 use crate::commands::sim_collective::simulate;
 use crate::io::output::{Render, Section};
 

@@ -1,5 +1,5 @@
 //! The seeds' simulated studies (issue 10, spec/reference-results.md rows marked S): each
-//! runs collectives on the flit-level simulator ([`crate::sim::collective`]), aggregates
+//! runs collectives on the flit-level simulator ([`crate::sim::workload::collective`]), aggregates
 //! the results into the paper's metrics and checks the paper's qualitative claims.
 //!
 //! - [`dragonfly_bcast`]: [DF-BC] B3 — TREE / LLF / GLF / FOREST broadcasts over random
@@ -10,13 +10,14 @@
 //!   AvgChannel beside the paper's Tables 3–4.
 
 pub mod dragonfly_bcast;
+pub mod ga_mapping;
 pub mod galaxyfly_a2a;
 
 use anyhow::{Context, Result};
 use clap::Parser;
 use serde::Serialize;
 
-use crate::build::routing::RouteAlgo;
+use crate::builder::routing::RouteAlgo;
 use crate::commands::sim::{Setup, SetupArgs};
 use crate::commands::sim_collective::CollectiveArgs;
 use crate::io::output::Section;

@@ -10,9 +10,9 @@ use jumpnet_core::routing::{
 };
 use jumpnet_core::topology::{Network, Topology};
 
-use crate::build;
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{RouteOptions, RouteStore};
+use crate::builder;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{RouteOptions, RouteStore};
 use crate::io::lft;
 use crate::io::output::{Render, Section};
 
@@ -127,7 +127,7 @@ fn check_routing<T: Topology>(
     let limit = routing::default_hop_limit(topo);
     let mut dist = Vec::new();
     let mut queue = Vec::new();
-    let dm = build::routing::distance_matrix(net, &mut dist, &mut queue)?;
+    let dm = builder::routing::distance_matrix(net, &mut dist, &mut queue)?;
     let rep = walk::check_all(topo, routing, Some(&dm), false, limit);
     let (delivery, delivery_error, pairs, non_minimal, max_hops, mean) = match rep {
         Ok(r) => (
@@ -207,7 +207,7 @@ fn check_routing<T: Topology>(
 pub fn check(net: &OwnedNetwork, opts: &RouteOptions, vc_limit: Option<u8>) -> Result<Verdict> {
     let t = net.network();
     let mut store = RouteStore::default();
-    let (routing, info) = build::routing::build(&t, opts, &mut store)?;
+    let (routing, info) = builder::routing::build(&t, opts, &mut store)?;
     let mut v = check_routing(&t, &t, routing.as_ref(), opts.algo.is_minimal(), vc_limit)?;
     v.topology = net.spec().to_string();
     v.routing = format!("--algo {}", info.algorithm);
@@ -229,7 +229,7 @@ pub fn check_table(
     let n = t.num_switches();
     let d = t.num_terminals();
     let full = n as u128 * d as u128;
-    build::network::check_alloc::<Run<RouteEntry>>(
+    builder::network::check_alloc::<Run<RouteEntry>>(
         &format!("the tables of {n} switches × {d} destinations"),
         full,
     )?;
@@ -247,7 +247,7 @@ pub fn check_table(
             let entry = match *e {
                 Some(e) if lft.rule.is_some() => RouteEntry {
                     port: e.port,
-                    vc: build::routing::pack_class_vcs(e.vc),
+                    vc: builder::routing::pack_class_vcs(e.vc),
                 },
                 Some(e) => RouteEntry {
                     port: e.port,
@@ -262,7 +262,7 @@ pub fn check_table(
     let vcs = lft.vcs();
     let mut v = match lft.rule {
         Some(rule) => {
-            let routing = build::routing::RuleTableRouting::new(&t, rule, set)
+            let routing = builder::routing::RuleTableRouting::new(&t, rule, set)
                 .with_context(|| name.to_string())?;
             check_routing(&t, &t, &routing, false, vc_limit)?
         }

@@ -3,12 +3,10 @@
 //! command's arguments ([`RouteAction`]) and [`run`].
 
 mod check;
-mod compile;
 mod stats;
 mod table;
 
 pub use check::{check, check_table, CycleChannel, Verdict};
-pub use compile::{compile, OwnedTables};
 pub use stats::{path_stats, Stats};
 pub use table::{tables, tables_csv, RunRow, SwitchTable, Tables};
 

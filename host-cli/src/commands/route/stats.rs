@@ -6,9 +6,9 @@ use serde::Serialize;
 use jumpnet_core::routing::{self, paths::stats};
 use jumpnet_core::topology::Topology;
 
-use crate::build;
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{RouteOptions, RouteStore, RoutingInfo};
+use crate::builder;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{RouteOptions, RouteStore, RoutingInfo};
 use crate::io::export::class_name;
 use crate::io::output::{Render, Section};
 
@@ -69,7 +69,7 @@ impl Render for Stats {
 pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
     let t = net.network();
     let mut store = RouteStore::default();
-    let (routing, info) = build::routing::build(&t, opts, &mut store)?;
+    let (routing, info) = builder::routing::build(&t, opts, &mut store)?;
     let limit = routing::default_hop_limit(&t);
     let mut loads = vec![0u64; t.num_switches() as usize * t.radix() as usize];
     let mut hist = vec![0u64; limit as usize + 1];

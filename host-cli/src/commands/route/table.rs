@@ -11,13 +11,13 @@ use jumpnet_core::routing::PacketState;
 use jumpnet_core::routing::{RouteEntry, Run};
 use jumpnet_core::topology::{Network, Topology};
 
-use crate::build;
-use crate::build::network::OwnedNetwork;
-use crate::build::routing::{RouteAlgo, RouteOptions, RouteStore, RoutingInfo};
+use crate::builder;
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::{RouteAlgo, RouteOptions, RouteStore, RoutingInfo};
 use crate::io::lft::{self, Lft};
 use crate::io::output::{Render, Section};
 
-use super::compile::compile;
+use crate::builder::route_tables::compile;
 
 /// One run of a table as printed.
 #[derive(Debug, Serialize)]
@@ -113,7 +113,7 @@ pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> R
         }
     }
     let mut store = RouteStore::default();
-    let (routing, info) = build::routing::build(&t, opts, &mut store)?;
+    let (routing, info) = builder::routing::build(&t, opts, &mut store)?;
     let layered = opts.algo == RouteAlgo::Dfsssp;
     let owned = compile(&t, routing.as_ref(), layered)?;
     let set = owned.routes()?;

@@ -17,10 +17,10 @@ use super::axis::Axis;
 use super::plan::Point;
 use super::record::SweepRecord;
 use super::series;
-use crate::build::bytes::parse_size;
+use crate::io::bytes::parse_size;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
-use crate::sim::collective::CollectiveResult;
+use crate::sim::workload::collective::CollectiveResult;
 
 /// The result of one collective point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::plan::Point;
-use crate::sim::stats::{LatencyStats, SimResult};
+use crate::sim::engine::stats::{LatencyStats, SimResult};
 
 /// Latency summary as stored in sweep results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use super::record::SweepRecord;
 
 /// A series' name: the settings other than the x axis as `key=value`, space-separated, or
 /// `fallback` (the routing) when the x axis is the only axis.
-pub(super) fn series_name(settings: &[(String, String)], x_key: &str, fallback: &str) -> String {
+pub(crate) fn series_name(settings: &[(String, String)], x_key: &str, fallback: &str) -> String {
     let s: Vec<String> = settings
         .iter()
         .filter(|(k, _)| k != x_key)
@@ -22,7 +22,7 @@ pub(super) fn series_name(settings: &[(String, String)], x_key: &str, fallback: 
 
 /// A chart's lines: one per series in order of first appearance, named by `name` of its
 /// first record, holding `xy` of each of its records in record order.
-pub(super) fn chart_lines<R: SweepRecord>(
+pub(crate) fn chart_lines<R: SweepRecord>(
     records: &[R],
     name: impl Fn(&R) -> String,
     xy: impl Fn(&R) -> (f64, f64),
@@ -44,7 +44,7 @@ pub(super) fn chart_lines<R: SweepRecord>(
 }
 
 /// A table's headers: `point`, the key of every axis, then `rest`.
-pub(super) fn headers<'a>(axes: &'a [Axis], rest: &[&'a str]) -> Vec<&'a str> {
+pub(crate) fn headers<'a>(axes: &'a [Axis], rest: &[&'a str]) -> Vec<&'a str> {
     let mut headers: Vec<&str> = vec!["point"];
     headers.extend(axes.iter().map(|a| a.key.as_str()));
     headers.extend(rest);

@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use super::*;
 use crate::io::progress::Progress;
 use crate::sim::config::SimConfig;
-use crate::sim::stats::{LatencyStats, SimResult};
+use crate::sim::engine::stats::{LatencyStats, SimResult};
 
 #[test]
 fn ranges_and_lists() {

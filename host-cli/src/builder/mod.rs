@@ -1,0 +1,20 @@
+//! Builders: from what the user wrote to the owned core objects the commands work on.
+//!
+//! - [`topology`]: topology specifications as users write them (`<family> key=value ...`),
+//!   parsed into a [`topology::TopologySpec`] (the host side of core's
+//!   `jumpnet_core::topology::spec`).
+//! - [`network`]: a core `Network` built from a spec, owning the storage it borrows.
+//! - [`routing`]: choosing and building a routing algorithm for a network.
+//! - [`schedule`]: collective send schedules, in rank space or topology-aware.
+//! - [`route_tables`]: a routing compiled into owned forwarding (and layer) tables.
+//! - [`image`]: the device image of one node (route tables and programs), encoded for
+//!   flashing.
+//! - [`placement`]: process mappings — the job's nodes, rank order and placement optimisation.
+
+pub mod image;
+pub mod network;
+pub mod placement;
+pub mod route_tables;
+pub mod routing;
+pub mod schedule;
+pub mod topology;

@@ -1,0 +1,287 @@
+//! Building a core [`Network`] from a [`TopologySpec`], owning the storage that random and
+//! arbitrary graphs need.
+
+use anyhow::{anyhow, bail, Context, Result};
+use jumpnet_core::rng::Rng;
+use jumpnet_core::topology::{
+    random_shortcut, stored, Family, Network, Port, Slot, StoredGraph, Topology,
+};
+
+use crate::builder::topology::{Assignment, TopologySpec};
+use crate::io::edgelist;
+
+/// Upper bound on the memory limit of [`memory_limit`]: 16 GiB.
+pub const MEMORY_CAP: u64 = 16 << 30;
+
+/// The most memory one table of jumpnet (adjacency, distance matrix, route tables, …) may
+/// take: half of the machine's physical memory, at most [`MEMORY_CAP`]
+/// (16 GiB when the physical memory is unknown). Sizes above it are refused with a message
+/// ([`check_memory`]) instead of aborting the process on a failed allocation.
+pub fn memory_limit() -> u64 {
+    let physical = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map(|kib| kib.saturating_mul(1024));
+    match physical {
+        Some(b) if b > 0 => (b / 2).min(MEMORY_CAP),
+        _ => MEMORY_CAP,
+    }
+}
+
+/// `bytes` in the largest binary unit that keeps it at least 1 (`152 GiB`, `512 MiB`).
+pub fn format_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut unit = 0;
+    let mut v = bytes as f64;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else if v >= 10.0 {
+        format!("{v:.0} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// Refuses to allocate `count` items of `T` for `what` when they would exceed
+/// [`memory_limit`]: the error names what needs the memory, how much, and the limit.
+pub fn check_alloc<T>(what: &str, count: u128) -> Result<()> {
+    check_memory(what, count.saturating_mul(std::mem::size_of::<T>() as u128))
+}
+
+/// Refuses `bytes` of memory for `what` when they exceed [`memory_limit`]. Call before
+/// allocating anything whose size comes from the user (parameters, files).
+pub fn check_memory(what: &str, bytes: u128) -> Result<()> {
+    let limit = memory_limit();
+    if bytes > limit as u128 {
+        bail!(
+            "{what}: {} needed, more than the memory limit of {}: too large",
+            format_bytes(bytes),
+            format_bytes(limit as u128)
+        );
+    }
+    Ok(())
+}
+
+/// A network together with the storage it borrows (for stored graphs).
+#[derive(Debug)]
+pub struct OwnedNetwork {
+    spec: TopologySpec,
+    inner: Inner,
+    notes: Vec<String>,
+}
+
+#[derive(Debug)]
+enum Inner {
+    Structured(Network<'static>),
+    Stored {
+        family: Family,
+        n: u32,
+        width: u16,
+        terminals_per_switch: u16,
+        slots: Vec<Slot>,
+    },
+}
+
+impl OwnedNetwork {
+    /// Builds the network a spec describes (reads the edge list for `arbitrary`).
+    pub fn build(spec: &TopologySpec) -> Result<Self> {
+        let invalid = || format!("invalid {}", spec.family_name());
+        let mut notes = Vec::new();
+        let inner = match spec {
+            TopologySpec::RandomShortcut { n, d, seed } => {
+                build_random_shortcut(spec, *n, *d, *seed, &mut notes)?
+            }
+            TopologySpec::Arbitrary { edges, t } => {
+                let list = edgelist::read(edges)?;
+                check_alloc::<Slot>(
+                    &format!(
+                        "the adjacency table of {} ({} switches, up to {} links each)",
+                        edges.display(),
+                        list.n,
+                        list.max_degree()
+                    ),
+                    list.n as u128 * list.max_degree() as u128,
+                )?;
+                let width = u16::try_from(list.max_degree()).map_err(|_| {
+                    anyhow!(
+                        "{}: a switch has {} links, at most 65535 are supported",
+                        edges.display(),
+                        list.max_degree()
+                    )
+                })?;
+                let mut slots = vec![Slot::EMPTY; list.n as usize * width as usize];
+                let mut degree = vec![0u16; list.n as usize];
+                stored::from_edges(
+                    list.n,
+                    width,
+                    *t,
+                    list.edges.iter().copied(),
+                    &mut slots,
+                    &mut degree,
+                )
+                .with_context(invalid)
+                .with_context(|| format!("loading {}", edges.display()))?;
+                Inner::Stored {
+                    family: Family::Arbitrary,
+                    n: list.n,
+                    width,
+                    terminals_per_switch: *t,
+                    slots,
+                }
+            }
+            computed => {
+                let network = computed
+                    .network_spec()
+                    .with_context(invalid)?
+                    .ok_or_else(|| anyhow!("{} is not a computed family", spec.family_name()))?;
+                Inner::Structured(network.build().with_context(invalid)?)
+            }
+        };
+        if let Inner::Structured(net) = &inner {
+            structure_notes(spec, net, &mut notes);
+        }
+        Ok(OwnedNetwork {
+            spec: spec.clone(),
+            inner,
+            notes,
+        })
+    }
+
+    /// The specification this network was built from.
+    pub fn spec(&self) -> &TopologySpec {
+        &self.spec
+    }
+
+    /// Remarks made while building (e.g. short nodes of a random shortcut graph).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The network as a core topology.
+    pub fn network(&self) -> Network<'_> {
+        match &self.inner {
+            Inner::Structured(n) => n.clone(),
+            Inner::Stored {
+                family,
+                n,
+                width,
+                terminals_per_switch,
+                slots,
+            } => match StoredGraph::from_slots(*family, *n, *width, *terminals_per_switch, slots) {
+                Ok(g) => Network::Stored(g),
+                // The table was validated when it was built; re-opening it cannot fail.
+                Err(e) => unreachable!("stored graph re-open failed: {e}"),
+            },
+        }
+    }
+}
+
+fn build_random_shortcut(
+    spec: &TopologySpec,
+    n: u32,
+    d: u32,
+    seed: u64,
+    notes: &mut Vec<String>,
+) -> Result<Inner> {
+    let d16 = u16::try_from(d)
+        .map_err(|_| anyhow!("invalid random-shortcut: d = {d} is too large (at most 65534)"))?;
+    let need = random_shortcut::RandomShortcutSizes::of(n, d16);
+    check_memory(
+        &format!("the adjacency table of random-shortcut n={n} d={d}"),
+        (need.slots as u128) * std::mem::size_of::<Slot>() as u128
+            + (need.degree as u128) * std::mem::size_of::<u16>() as u128,
+    )?;
+    let mut slots = vec![Slot::EMPTY; need.slots];
+    let mut degree = vec![0u16; need.degree];
+    let mut rng = Rng::new(seed);
+    let (_, info) = random_shortcut::build(n, d16, &mut rng, &mut slots, &mut degree)
+        .with_context(|| format!("invalid {}", spec.family_name()))?;
+    if info.short_nodes > 0 {
+        notes.push(format!(
+            "{} switch(es) below degree {d} ({} port(s) left unconnected): no addable pair was left",
+            info.short_nodes, info.missing_ports
+        ));
+    }
+    Ok(Inner::Stored {
+        family: Family::RandomShortcut,
+        n,
+        width: d16,
+        terminals_per_switch: 1,
+        slots,
+    })
+}
+
+/// Largest Galaxyfly (routers) whose router-level diameter is computed for the
+/// assignment note of [`structure_notes`].
+const GALAXYFLY_DIAMETER_CHECK_MAX: u32 = 1 << 15;
+
+/// Remarks the user should see about a structured network (shown by `topo info`,
+/// `topo metrics` and the report):
+///
+/// * a Galaxyfly with `a = 2`, `q > 1` and the round-robin router assignment whose
+///   router-level diameter exceeds the 4 of spec/topologies.md §10 (cluster-split gives 4);
+/// * a Dragonfly with `a·h > g − 1` (e.g. the [DISS] 64 × 16 × 4 network), whose surplus
+///   global ports stay unconnected: how many.
+fn structure_notes(spec: &TopologySpec, net: &Network<'_>, notes: &mut Vec<String>) {
+    match (spec, net) {
+        (
+            TopologySpec::Galaxyfly {
+                q,
+                a: 2,
+                assignment: Assignment::RoundRobin,
+                ..
+            },
+            Network::Galaxyfly(_),
+        ) if *q > 1 => {
+            let routers = net.num_switches();
+            if routers > GALAXYFLY_DIAMETER_CHECK_MAX {
+                notes.push(format!(
+                    "router-level diameter not checked ({routers} routers): with a = 2 the round-robin assignment can give diameter 5 instead of the 4 of spec/topologies.md §10 (q > 1, a = 2); assignment=cluster-split gives 4"
+                ));
+                return;
+            }
+            if let Ok(d) = crate::distances::fast(net, false) {
+                if d.summary.connected && d.summary.diameter > 4 {
+                    notes.push(format!(
+                        "router-level diameter is {} with the round-robin router assignment, not the 4 of spec/topologies.md §10 (q > 1, a = 2): use assignment=cluster-split for diameter 4",
+                        d.summary.diameter
+                    ));
+                }
+            }
+        }
+        (_, Network::Dragonfly(df)) => {
+            let (g, a, h) = (df.g() as u64, df.a() as u64, df.h() as u64);
+            if a * h <= g.saturating_sub(1) {
+                return;
+            }
+            let first = df.first_global_port();
+            let mut unconnected = 0u64;
+            for s in 0..df.num_switches() {
+                for c in 0..df.h() {
+                    let port = first as u32 + c;
+                    if port <= u16::MAX as u32
+                        && matches!(df.port(s, port as u16), Port::Unconnected)
+                    {
+                        unconnected += 1;
+                    }
+                }
+            }
+            let surplus = a * h - (g - 1);
+            notes.push(format!(
+                "a·h = {} > g − 1 = {}: every group has {surplus} global port(s) more than one link per other group; {unconnected} of the {} global ports are unconnected (surplus ports are used for second links where the arrangement allows; results are arrangement-dependent, spec/topologies.md §7)",
+                a * h,
+                g - 1,
+                g * a * h
+            ));
+        }
+        _ => {}
+    }
+}

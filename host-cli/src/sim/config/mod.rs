@@ -1,0 +1,555 @@
+//! Simulator configuration (issue 9): every parameter of the flit-level engine, two named
+//! presets and `key=value` overrides.
+//!
+//! The topology and the routing algorithm are passed to the engine separately (as
+//! `jumpnet route` names them); everything else is here. Times are in cycles, sizes in flits.
+
+pub mod booksim;
+pub mod toml_file;
+
+use core::fmt;
+
+use serde::Serialize;
+
+use crate::sim::network::class_latency::ClassLatency;
+use crate::sim::router::speedup::Speedup;
+
+/// Switch allocator / VC allocator type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Allocator {
+    /// Separable input-first allocator with round-robin arbiters (one iteration).
+    SeparableInputFirst,
+    /// iSLIP (separable, round-robin pointers advanced only on a granted-and-accepted match;
+    /// BookSim2's default `vc_allocator = sw_allocator = islip`).
+    Islip,
+}
+
+/// Injection process.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum Injection {
+    /// Bernoulli: every cycle every terminal starts a new packet with probability
+    /// `rate / packet_size` (rate in flits/node/cycle) or `rate` (rate in packets).
+    Bernoulli,
+    /// Batch: every terminal injects `batch_size` packets at cycle 0 (into its infinite source
+    /// queue) and the run ends when all are delivered.
+    Batch,
+}
+
+/// Destination pattern (core `traffic` module; spec/mapping.md §5 for the bit patterns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Pattern {
+    /// Uniform random destination other than the source.
+    Uniform,
+    /// `d = s XOR (N-1)`.
+    BitComplement,
+    /// `d_i = s_{b-1-i}`.
+    BitReversal,
+    /// Rotate right by one bit.
+    BitRotation,
+    /// Perfect shuffle: rotate left by one bit.
+    Shuffle,
+    /// `(x, y) ↦ (y, x)`.
+    Transpose,
+    /// `d = (x + ceil(k/2) - 1 mod k)` per dimension (BookSim2 `tornado`).
+    Tornado,
+    /// `d = (x + 1 mod k)` per dimension (BookSim2 `neighbor`).
+    Neighbour,
+    /// A random permutation drawn once per run from the seed.
+    RandomPermutation,
+    /// Uniform, but a fraction `hotspot_fraction` of packets goes to terminal `hotspot_node`.
+    Hotspot,
+}
+
+/// Simulator configuration. Start from [`SimConfig::booksim`] or [`SimConfig::ga`] and
+/// override with [`SimConfig::set`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimConfig {
+    /// Virtual channels per physical channel (at least the routing's `num_vcs()`; extra VCs
+    /// are used as duplicates of the routing's VCs: VC `v` may use buffers `v, v+R, v+2R…`).
+    pub num_vcs: u8,
+    /// Buffer depth of one VC, in flits.
+    pub vc_buf_size: u16,
+    /// Packet size, in flits.
+    pub packet_size: u16,
+    /// Route computation delay, cycles (BookSim2 `routing_delay`).
+    pub routing_delay: u16,
+    /// VC allocation delay, cycles (BookSim2 `vc_alloc_delay`).
+    pub vc_alloc_delay: u16,
+    /// Switch allocation delay, cycles (BookSim2 `sw_alloc_delay`).
+    pub sw_alloc_delay: u16,
+    /// Switch traversal delay, cycles (BookSim2 `st_prepare_delay + st_final_delay`).
+    pub st_delay: u16,
+    /// Channel latency of terminal (injection / ejection) channels, cycles.
+    pub terminal_latency: u16,
+    /// Channel latency of network links of every class unless overridden, cycles.
+    pub link_latency: u16,
+    /// Channel latency of the links of one class (`global_latency`, `shortcut_latency`, …),
+    /// cycles; unset classes take `link_latency`.
+    #[serde(flatten)]
+    pub class_latency: ClassLatency,
+    /// Credit return delay beyond the channel latency, cycles (BookSim2 `credit_delay`).
+    pub credit_delay: u16,
+    /// Internal speedup (BookSim2 `internal_speedup`, `sim::router::speedup`): the router pipeline
+    /// runs this many internal steps per cycle (a fraction such as 1.5 alternates), each
+    /// moving at most one flit per input and per output through the crossbar into the
+    /// output's queue, which sends one flit per cycle onto its channel.
+    pub internal_speedup: Speedup,
+    /// Flits an output queue may hold before its switch requests wait (BookSim2
+    /// `output_buffer_size`; `None` = BookSim2's `-1`, unlimited: the downstream credits
+    /// bound it). Ejection queues are also bounded by `num_vcs · vc_buf_size` flits, the
+    /// credits of a BookSim2 terminal's input. Only a speedup above 1 fills output queues.
+    pub output_buffer_size: Option<u32>,
+    /// Allocator of VCs and of the switch.
+    pub allocator: Allocator,
+    /// Injection process.
+    pub injection: Injection,
+    /// Injection rate: flits/node/cycle if `rate_in_flits`, else packets/node/cycle.
+    pub injection_rate: f64,
+    /// Unit of `injection_rate` (BookSim2 `injection_rate_uses_flits`).
+    pub rate_in_flits: bool,
+    /// Packets per terminal of a batch run.
+    pub batch_size: u32,
+    /// Destination pattern.
+    pub traffic: Pattern,
+    /// Hotspot terminal of [`Pattern::Hotspot`].
+    pub hotspot_node: u32,
+    /// Fraction of packets sent to the hotspot (0..=1).
+    pub hotspot_fraction: f64,
+    /// Seed of traffic, permutations and Valiant hashes.
+    pub seed: u64,
+    /// Warm-up sample periods before measuring (BookSim2 `warmup_periods`); 0 = warm up
+    /// until the mean latency converges within `warmup_thres` (at most `max_samples`
+    /// periods).
+    pub warmup_periods: u32,
+    /// Length of one sample period, cycles (BookSim2 `sample_period`).
+    pub sample_period: u32,
+    /// Maximum number of measurement samples (BookSim2 `max_samples`).
+    pub max_samples: u32,
+    /// Mean packet latency above which the network is declared saturated, cycles
+    /// (BookSim2 `latency_thres`).
+    pub latency_thres: f64,
+    /// Relative change of mean latency between samples under which the warm-up ends
+    /// (BookSim2 `warmup_thres`).
+    pub warmup_thres: f64,
+    /// Relative change of mean latency between samples under which measurement stops
+    /// (BookSim2 `stopping_thres`).
+    pub stopping_thres: f64,
+    /// Drain: after measurement, run until every measured packet is delivered.
+    pub drain: bool,
+    /// Watchdog: flits in flight and nothing moved for this many cycles = deadlock
+    /// (BookSim2 `deadlock_warn_timeout`).
+    pub watchdog_cycles: u32,
+}
+
+/// Error of [`SimConfig::set`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimConfigError {
+    /// No such key; `known` lists every key.
+    UnknownKey {
+        /// The key given.
+        key: String,
+        /// All keys.
+        known: &'static [&'static str],
+    },
+    /// The value does not parse for the key.
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        allowed: &'static str,
+    },
+}
+
+impl fmt::Display for SimConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimConfigError::UnknownKey { key, known } => {
+                write!(
+                    f,
+                    "unknown sim key '{key}'; known keys: {}",
+                    known.join(", ")
+                )
+            }
+            SimConfigError::BadValue {
+                key,
+                value,
+                allowed,
+            } => write!(f, "bad value '{value}' for {key}: allowed {allowed}"),
+        }
+    }
+}
+
+impl std::error::Error for SimConfigError {}
+
+/// `a`, `b` and `c` one after the other (`N = A + B + C`).
+const fn concat3<const A: usize, const B: usize, const C: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+    c: [&'static str; C],
+) -> [&'static str; N] {
+    assert!(N == A + B + C, "N must be A + B + C");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < A {
+            a[i]
+        } else if i < A + B {
+            b[i - A]
+        } else {
+            c[i - A - B]
+        };
+        i += 1;
+    }
+    out
+}
+
+impl SimConfig {
+    /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
+    /// latencies ([`ClassLatency::KEYS`]), then the rest.
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 35>(
+        [
+            "num_vcs",
+            "vc_buf_size",
+            "packet_size",
+            "routing_delay",
+            "vc_alloc_delay",
+            "sw_alloc_delay",
+            "st_delay",
+            "terminal_latency",
+            "link_latency",
+        ],
+        ClassLatency::KEYS,
+        [
+            "credit_delay",
+            "internal_speedup",
+            "output_buffer_size",
+            "allocator",
+            "injection",
+            "injection_rate",
+            "rate_in_flits",
+            "batch_size",
+            "traffic",
+            "hotspot_node",
+            "hotspot_fraction",
+            "seed",
+            "warmup_periods",
+            "sample_period",
+            "max_samples",
+            "latency_thres",
+            "warmup_thres",
+            "stopping_thres",
+            "drain",
+            "watchdog_cycles",
+        ],
+    );
+
+    /// BookSim2's input-queued router with its default parameters (booksim2
+    /// `src/booksim_config.cpp`): `num_vcs = 16`, `vc_buf_size = 8`, `routing_delay = 1`,
+    /// `vc_alloc_delay = 1`, `sw_alloc_delay = 1`, `st_prepare_delay = 0` +
+    /// `st_final_delay = 1` (→ `st_delay = 1`), `credit_delay = 0`, `internal_speedup = 1.0`,
+    /// `vc_allocator = sw_allocator = islip`, `injection_rate = 0.1` packets
+    /// (`injection_rate_uses_flits = 0`), `const_flits_per_packet = 1`,
+    /// `injection_process = bernoulli`, `traffic = uniform`, `warmup_periods = 0`,
+    /// `sample_period = 1000`, `max_samples = 10`, `latency_thres = 500`,
+    /// `warmup_thres = stopping_thres = 0.05`, `seed = 0`, `deadlock_warn_timeout = 256`; all
+    /// channels (injection, ejection, network) have latency 1 as in BookSim2's torus/mesh
+    /// networks.
+    ///
+    /// Zero-load latency of one packet of `L` flits over `H` router-to-router hops
+    /// (`H + 1` routers), `t_r` = routing + VC alloc + switch alloc + switch traversal
+    /// delays, `t_c` channel latency (all 1), from creation to the tail's arrival:
+    /// `T0 = t_c + (H + 1)·t_r + H·t_c + t_c + (L - 1)` = `5H + L + 5` with the defaults
+    /// (injection channel, per-router pipeline, links, ejection channel, serialisation).
+    ///
+    /// With an integral `internal_speedup = S` the `n` one-cycle stages of a router (4 here)
+    /// take `n` internal steps, `⌈n/S⌉` cycles:
+    /// `T0 = t_c + (H + 1)·⌈n/S⌉ + H·t_c + t_c + (L - 1)`, i.e. `3H + L + 3` for `S = 2`
+    /// and `2H + L + 2` for `S ≥ 4` (a fractional `S` follows `sim::router::speedup`'s step
+    /// numbering).
+    pub fn booksim() -> Self {
+        SimConfig {
+            num_vcs: 16,
+            vc_buf_size: 8,
+            packet_size: 1,
+            routing_delay: 1,
+            vc_alloc_delay: 1,
+            sw_alloc_delay: 1,
+            st_delay: 1,
+            terminal_latency: 1,
+            link_latency: 1,
+            class_latency: ClassLatency::default(),
+            credit_delay: 0,
+            internal_speedup: Speedup::ONE,
+            output_buffer_size: None,
+            allocator: Allocator::Islip,
+            injection: Injection::Bernoulli,
+            injection_rate: 0.1,
+            rate_in_flits: false,
+            batch_size: 1000,
+            traffic: Pattern::Uniform,
+            hotspot_node: 0,
+            hotspot_fraction: 0.0,
+            seed: 0,
+            warmup_periods: 0,
+            sample_period: 1000,
+            max_samples: 10,
+            latency_thres: 500.0,
+            warmup_thres: 0.05,
+            stopping_thres: 0.05,
+            drain: true,
+            watchdog_cycles: 256,
+        }
+    }
+
+    /// The idealised router of spec/mapping.md §5 (\[GA\]): no pipeline delay in the router,
+    /// one cycle per channel, 3 VCs, packets of 8 flits, a batch of 4 packets per node.
+    ///
+    /// Injection and reception cost one cycle each (terminal channels of latency 1), a flit
+    /// crosses a link per cycle and the router adds nothing, so a packet of `L` flits over
+    /// `H` router-to-router hops, alone in the network, is received completely
+    /// `T0 = H + L + 1` cycles after its creation (head: 1 injection + `H` links + 1
+    /// reception; the tail `L - 1` cycles behind). `P` back-to-back packets to a neighbour
+    /// (`H = 1`, conflict free) end at `1 + P·L + 1`: 4 packets of 8 flits take exactly 34
+    /// cycles (spec/mapping.md §5).
+    pub fn ga() -> Self {
+        SimConfig {
+            num_vcs: 3,
+            vc_buf_size: 8,
+            packet_size: 8,
+            routing_delay: 0,
+            vc_alloc_delay: 0,
+            sw_alloc_delay: 0,
+            st_delay: 0,
+            terminal_latency: 1,
+            link_latency: 1,
+            class_latency: ClassLatency::default(),
+            credit_delay: 0,
+            internal_speedup: Speedup::ONE,
+            output_buffer_size: None,
+            allocator: Allocator::SeparableInputFirst,
+            injection: Injection::Batch,
+            injection_rate: 1.0,
+            rate_in_flits: true,
+            batch_size: 4,
+            traffic: Pattern::Neighbour,
+            hotspot_node: 0,
+            hotspot_fraction: 0.0,
+            seed: 0,
+            warmup_periods: 0,
+            sample_period: 1000,
+            max_samples: 10,
+            latency_thres: 500.0,
+            warmup_thres: 0.05,
+            stopping_thres: 0.05,
+            drain: true,
+            watchdog_cycles: 256,
+        }
+    }
+
+    /// Router pipeline delay `routing + vc_alloc + sw_alloc + st` of one head flit.
+    pub fn router_delay(&self) -> u32 {
+        u32::from(self.routing_delay)
+            + u32::from(self.vc_alloc_delay)
+            + u32::from(self.sw_alloc_delay)
+            + u32::from(self.st_delay)
+    }
+
+    /// Sets `key` to `value` (the CLI's `key=value` overrides); unknown keys and bad values
+    /// are named in the error.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SimConfigError> {
+        fn num<T: core::str::FromStr>(
+            key: &str,
+            value: &str,
+            allowed: &'static str,
+        ) -> Result<T, SimConfigError> {
+            value.trim().parse().map_err(|_| SimConfigError::BadValue {
+                key: key.to_string(),
+                value: value.to_string(),
+                allowed,
+            })
+        }
+        /// A positive integer (0 is refused with the same message as a parse error).
+        fn positive<T: core::str::FromStr + PartialEq + Default>(
+            key: &str,
+            value: &str,
+            allowed: &'static str,
+        ) -> Result<T, SimConfigError> {
+            let v: T = num(key, value, allowed)?;
+            if v == T::default() {
+                return Err(SimConfigError::BadValue {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    allowed,
+                });
+            }
+            Ok(v)
+        }
+        /// A number in 0..=1.
+        fn fraction(key: &str, value: &str) -> Result<f64, SimConfigError> {
+            const ALLOWED: &str = "a number in 0..=1";
+            let v: f64 = num(key, value, ALLOWED)?;
+            if !(0.0..=1.0).contains(&v) {
+                return Err(SimConfigError::BadValue {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    allowed: ALLOWED,
+                });
+            }
+            Ok(v)
+        }
+        let bad = |allowed: &'static str| SimConfigError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            allowed,
+        };
+        const U8P: &str = "an integer 1..=255";
+        const U16: &str = "an integer 0..=65535";
+        const U16P: &str = "an integer 1..=65535";
+        const U32P: &str = "an integer 1..=4294967295";
+        const U32: &str = "an integer 0..=4294967295";
+        const F: &str = "a number";
+        const B: &str = "true/false/1/0";
+        let boolean = |v: &str| match v.trim() {
+            "1" | "true" | "yes" => Ok(true),
+            "0" | "false" | "no" => Ok(false),
+            _ => Err(bad(B)),
+        };
+        match key {
+            "num_vcs" => self.num_vcs = positive(key, value, U8P)?,
+            "vc_buf_size" => self.vc_buf_size = positive(key, value, U16P)?,
+            "packet_size" => self.packet_size = positive(key, value, U16P)?,
+            "routing_delay" => self.routing_delay = num(key, value, U16)?,
+            "vc_alloc_delay" => self.vc_alloc_delay = num(key, value, U16)?,
+            "sw_alloc_delay" => self.sw_alloc_delay = num(key, value, U16)?,
+            "st_delay" => self.st_delay = num(key, value, U16)?,
+            "terminal_latency" => self.terminal_latency = positive(key, value, U16P)?,
+            "link_latency" => self.link_latency = positive(key, value, U16P)?,
+            k if ClassLatency::KEYS.contains(&k) => {
+                let v = positive(key, value, U16P)?;
+                if let Some(slot) = self.class_latency.slot(k) {
+                    *slot = Some(v);
+                }
+            }
+            "credit_delay" => self.credit_delay = num(key, value, U16)?,
+            "internal_speedup" => {
+                self.internal_speedup =
+                    Speedup::parse(value).ok_or_else(|| bad(Speedup::ALLOWED))?
+            }
+            "output_buffer_size" => {
+                self.output_buffer_size = match value.trim() {
+                    "-1" => None,
+                    _ => Some(positive(
+                        key,
+                        value,
+                        "-1 (unlimited) or an integer 1..=4294967295",
+                    )?),
+                }
+            }
+            "allocator" => {
+                self.allocator = match value.trim() {
+                    "separable_input_first" | "separable" | "round_robin" => {
+                        Allocator::SeparableInputFirst
+                    }
+                    "islip" => Allocator::Islip,
+                    _ => return Err(bad("separable_input_first, islip")),
+                }
+            }
+            "injection" => {
+                self.injection = match value.trim() {
+                    "bernoulli" => Injection::Bernoulli,
+                    "batch" => Injection::Batch,
+                    _ => return Err(bad("bernoulli, batch")),
+                }
+            }
+            "injection_rate" => self.injection_rate = fraction(key, value)?,
+            "rate_in_flits" => self.rate_in_flits = boolean(value)?,
+            "batch_size" => self.batch_size = num(key, value, U32)?,
+            "traffic" => {
+                self.traffic = match value.trim() {
+                    "uniform" => Pattern::Uniform,
+                    "bitcomp" | "bit-complement" | "bcmp" => Pattern::BitComplement,
+                    "bitrev" | "bit-reversal" | "brev" => Pattern::BitReversal,
+                    "bitrot" | "bit-rotation" | "brot" => Pattern::BitRotation,
+                    "shuffle" | "shfl" => Pattern::Shuffle,
+                    "transpose" | "trns" => Pattern::Transpose,
+                    "tornado" | "torn" => Pattern::Tornado,
+                    "neighbor" | "neighbour" => Pattern::Neighbour,
+                    "randperm" | "random-permutation" => Pattern::RandomPermutation,
+                    "hotspot" => Pattern::Hotspot,
+                    _ => {
+                        return Err(bad(
+                            "uniform, bitcomp, bitrev, bitrot, shuffle, transpose, tornado, \
+                             neighbor, randperm, hotspot",
+                        ))
+                    }
+                }
+            }
+            "hotspot_node" => self.hotspot_node = num(key, value, U32)?,
+            "hotspot_fraction" => self.hotspot_fraction = fraction(key, value)?,
+            "seed" => self.seed = num(key, value, "an integer 0..=2^64-1")?,
+            "warmup_periods" => self.warmup_periods = num(key, value, U32)?,
+            "sample_period" => self.sample_period = positive(key, value, U32P)?,
+            "max_samples" => self.max_samples = num(key, value, U32)?,
+            "latency_thres" => self.latency_thres = num(key, value, F)?,
+            "warmup_thres" => self.warmup_thres = num(key, value, F)?,
+            "stopping_thres" => self.stopping_thres = num(key, value, F)?,
+            "drain" => self.drain = boolean(value)?,
+            "watchdog_cycles" => self.watchdog_cycles = positive(key, value, U32P)?,
+            _ => {
+                return Err(SimConfigError::UnknownKey {
+                    key: key.to_string(),
+                    known: Self::KEYS,
+                })
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn booksim_matches_booksim2_defaults() {
+        let c = SimConfig::booksim();
+        assert_eq!((c.num_vcs, c.vc_buf_size, c.packet_size), (16, 8, 1));
+        assert_eq!(c.router_delay(), 4);
+        assert_eq!(
+            (c.credit_delay, c.link_latency, c.terminal_latency),
+            (0, 1, 1)
+        );
+        assert_eq!(
+            (c.sample_period, c.max_samples, c.watchdog_cycles),
+            (1000, 10, 256)
+        );
+    }
+
+    #[test]
+    fn every_key_sets_and_unknown_is_named() {
+        let mut c = SimConfig::booksim();
+        c.set("num_vcs", "2").unwrap();
+        c.set("traffic", "tornado").unwrap();
+        c.set("allocator", "separable_input_first").unwrap();
+        assert_eq!((c.num_vcs, c.traffic), (2, Pattern::Tornado));
+        let e = c.set("nope", "1").unwrap_err();
+        assert!(e.to_string().contains("nope") && e.to_string().contains("vc_buf_size"));
+        let e = c.set("traffic", "zigzag").unwrap_err();
+        assert!(e.to_string().contains("uniform"));
+        assert!(c.set("num_vcs", "0").is_err());
+        c.set("internal_speedup", "1.5").unwrap();
+        assert_eq!(c.internal_speedup.value(), 1.5);
+        let e = c.set("internal_speedup", "0.5").unwrap_err().to_string();
+        assert!(
+            e.contains("1..=255") && e.contains("internal_speedup"),
+            "{e}"
+        );
+        c.set("output_buffer_size", "4").unwrap();
+        assert_eq!(c.output_buffer_size, Some(4));
+        c.set("output_buffer_size", "-1").unwrap();
+        assert_eq!(c.output_buffer_size, None);
+        assert!(c.set("output_buffer_size", "0").is_err());
+    }
+}

@@ -1,0 +1,273 @@
+//! Channels of the simulated network (issue 9): the port map of every switch with the
+//! latency and link class of the channel leaving each port, and the event wheel that carries
+//! flits and credits across channels with their latency.
+
+pub mod class_latency;
+pub mod terminal;
+
+use jumpnet_core::topology::{LinkClass, Port, Topology};
+
+use crate::sim::config::SimConfig;
+
+/// What a switch port connects to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortKind {
+    /// No cable.
+    Unconnected,
+    /// Terminal (injection / ejection channels).
+    Terminal(u32),
+    /// Network link to `peer`'s port `peer_port`.
+    Link {
+        /// Switch at the other end.
+        peer: u32,
+        /// Port of `peer` leading back.
+        peer_port: u16,
+    },
+}
+
+/// The port map: `ports[s·radix + p]`, with the latency and the link-class index of the
+/// channel leaving each port.
+#[derive(Debug)]
+pub struct Fabric {
+    /// Switches.
+    pub switches: u32,
+    /// Terminals.
+    pub terminals: u32,
+    /// Ports per switch.
+    pub radix: usize,
+    /// Port kinds.
+    pub ports: Vec<PortKind>,
+    /// Latency (cycles) of the channel leaving each port.
+    pub latency: Vec<u16>,
+    /// Index into [`Fabric::class_names`] of each port's channel.
+    pub class: Vec<u8>,
+    /// Link class names (`terminal` first).
+    pub class_names: Vec<String>,
+    /// `(switch, port)` of each terminal.
+    pub terminal_port: Vec<(u32, u16)>,
+}
+
+fn class_name(c: LinkClass) -> String {
+    match c {
+        LinkClass::Terminal => "terminal".into(),
+        LinkClass::Local => "local".into(),
+        LinkClass::Global => "global".into(),
+        LinkClass::Dim(i) => format!("dim{i}"),
+        LinkClass::Up => "up".into(),
+        LinkClass::Down => "down".into(),
+        LinkClass::Shortcut => "shortcut".into(),
+    }
+}
+
+impl Fabric {
+    /// Reads the port map of `net` with channel latencies from `cfg`.
+    pub fn new<T: Topology + ?Sized>(net: &T, cfg: &SimConfig) -> Result<Self, String> {
+        let switches = net.num_switches();
+        let terminals = net.num_terminals();
+        let radix = usize::from(net.radix());
+        let n = switches as usize * radix;
+        let mut ports = vec![PortKind::Unconnected; n];
+        let mut latency = vec![cfg.link_latency; n];
+        let mut class = vec![0u8; n];
+        let mut class_names = vec!["terminal".to_string()];
+        // The class-latency keys of the links present.
+        let mut used: Vec<&str> = Vec::new();
+        for s in 0..switches {
+            for p in 0..radix {
+                let i = s as usize * radix + p;
+                match net.port(s, p as u16) {
+                    Port::Unconnected => {}
+                    Port::Terminal(t) => {
+                        ports[i] = PortKind::Terminal(t);
+                        latency[i] = cfg.terminal_latency;
+                    }
+                    Port::Link(l) => {
+                        ports[i] = PortKind::Link {
+                            peer: l.peer,
+                            peer_port: l.peer_port,
+                        };
+                        if let Some((key, set)) = cfg.class_latency.of(l.class) {
+                            if let Some(v) = set {
+                                latency[i] = v;
+                            }
+                            if !used.contains(&key) {
+                                used.push(key);
+                            }
+                        }
+                        let name = class_name(l.class);
+                        let idx = match class_names.iter().position(|c| *c == name) {
+                            Some(k) => k,
+                            None => {
+                                class_names.push(name);
+                                class_names.len() - 1
+                            }
+                        };
+                        class[i] = idx as u8;
+                    }
+                }
+            }
+        }
+        if let Some((key, v)) = cfg
+            .class_latency
+            .set_keys()
+            .find(|(k, _)| !used.contains(k))
+        {
+            return Err(format!(
+                "{key} = {v}, but the network has no such links; its links take {}",
+                if used.is_empty() {
+                    "no class latency".to_string()
+                } else {
+                    used.join(", ")
+                }
+            ));
+        }
+        let mut terminal_port = Vec::with_capacity(terminals as usize);
+        for t in 0..terminals {
+            let (s, p) = net
+                .terminal_port(t)
+                .ok_or_else(|| format!("terminal {t} has no switch port"))?;
+            terminal_port.push((s, p));
+        }
+        Ok(Fabric {
+            switches,
+            terminals,
+            radix,
+            ports,
+            latency,
+            class,
+            class_names,
+            terminal_port,
+        })
+    }
+
+    /// Largest channel latency.
+    pub fn max_latency(&self) -> u16 {
+        self.latency.iter().copied().max().unwrap_or(1)
+    }
+}
+
+/// A flit: packet id, sequence number in the packet, tail flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Flit {
+    /// Packet pool index.
+    pub pkt: u32,
+    /// Position in the packet (0 = head).
+    pub seq: u16,
+    /// Last flit of the packet.
+    pub tail: bool,
+}
+
+/// One slot of an input-VC buffer: a flit and the cycle it becomes eligible.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Slot {
+    /// First cycle the flit may take part in allocation.
+    pub ready: u64,
+    /// The flit.
+    pub flit: Flit,
+}
+
+/// Something a channel delivers at a later cycle.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// Flit enters input VC `iv` (global index `(s·radix + p)·vcs + v`).
+    Arrive {
+        /// Input VC.
+        iv: u32,
+        /// The flit.
+        flit: Flit,
+    },
+    /// Flit reaches terminal `term` through its ejection channel.
+    Eject {
+        /// Terminal.
+        term: u32,
+        /// The flit.
+        flit: Flit,
+    },
+    /// Credit for output VC `ov` (same indexing as input VCs).
+    Credit {
+        /// Output VC.
+        ov: u32,
+    },
+    /// Credit for terminal `term`'s injection VC `vc`.
+    TermCredit {
+        /// Terminal.
+        term: u32,
+        /// VC.
+        vc: u8,
+    },
+}
+
+/// Event wheel: slot `t mod len` holds the events of cycle `t`; slots keep their capacity,
+/// so the steady state allocates nothing.
+#[derive(Debug)]
+pub struct Wheel {
+    slots: Vec<Vec<Event>>,
+    mask: u64,
+    /// Events pending.
+    pub pending: u64,
+    /// The cycle last taken (debug builds check every push against the wheel's reach).
+    #[cfg(debug_assertions)]
+    taken: u64,
+}
+
+impl Wheel {
+    /// A wheel for delays up to `max_delay` cycles.
+    pub fn new(max_delay: u64) -> Self {
+        let len = (max_delay + 2).next_power_of_two();
+        Wheel {
+            slots: (0..len).map(|_| Vec::new()).collect(),
+            mask: len - 1,
+            pending: 0,
+            #[cfg(debug_assertions)]
+            taken: 0,
+        }
+    }
+
+    /// Schedules `ev` at cycle `at`.
+    #[inline]
+    pub fn push(&mut self, at: u64, ev: Event) {
+        #[cfg(debug_assertions)]
+        assert!(
+            at >= self.taken && at - self.taken <= self.mask,
+            "event at cycle {at} beyond the wheel's reach from cycle {}",
+            self.taken
+        );
+        self.slots[(at & self.mask) as usize].push(ev);
+        self.pending += 1;
+    }
+
+    /// Takes the events of cycle `now` (give the vector back with [`Wheel::give_back`]).
+    #[inline]
+    pub fn take(&mut self, now: u64) -> Vec<Event> {
+        #[cfg(debug_assertions)]
+        {
+            self.taken = now;
+        }
+        let v = std::mem::take(&mut self.slots[(now & self.mask) as usize]);
+        self.pending -= v.len() as u64;
+        v
+    }
+
+    /// Drops every pending event, keeping the slots' capacity (engine reuse).
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            s.clear();
+        }
+        self.pending = 0;
+        #[cfg(debug_assertions)]
+        {
+            self.taken = 0;
+        }
+    }
+
+    /// Returns a slot's vector (cleared, capacity kept).
+    #[inline]
+    pub fn give_back(&mut self, now: u64, mut v: Vec<Event>) {
+        v.clear();
+        let slot = &mut self.slots[(now & self.mask) as usize];
+        if slot.is_empty() {
+            std::mem::swap(slot, &mut v);
+            slot.append(&mut v);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! Switch allocators of the router (issue 9): separable input-first round robin and
+//! single-iteration iSLIP. Both work on the request list of one router and cost O(requests);
+//! round-robin priority is "distance from the pointer" modulo the port count.
+
+use crate::sim::config::Allocator;
+
+/// One request: input port `input` wants output port `output` for its VC `vc`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Input port.
+    pub input: u16,
+    /// Input VC.
+    pub vc: u8,
+    /// Output port.
+    pub output: u16,
+}
+
+const NONE: u16 = u16::MAX;
+
+/// Round-robin distance of `i` from pointer `ptr` among `n` (both `< n`: pointers are
+/// always stored reduced).
+#[inline]
+fn dist(i: u16, ptr: u16, n: u16) -> u16 {
+    let d = i + n - ptr;
+    if d >= n {
+        d - n
+    } else {
+        d
+    }
+}
+
+/// Whether no two of `reqs` share an input or an output (ports `< 64`).
+#[inline]
+fn all_distinct(reqs: &[Request]) -> bool {
+    let (mut ins, mut outs) = (0u64, 0u64);
+    for q in reqs {
+        let (i, o) = (1u64 << q.input, 1u64 << q.output);
+        if ins & i != 0 || outs & o != 0 {
+            return false;
+        }
+        ins |= i;
+        outs |= o;
+    }
+    true
+}
+
+/// `(i + 1) mod n` for `i < n`.
+#[inline]
+fn succ(i: u16, n: u16) -> u16 {
+    if i + 1 == n {
+        0
+    } else {
+        i + 1
+    }
+}
+
+/// Scratch space of one allocation (one router at a time): per port the granted input and
+/// the picked VC / output, `NONE` between allocations.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    grant: Vec<u16>,
+    pick: Vec<u16>,
+}
+
+impl Scratch {
+    /// Every entry back to `NONE` (engine reuse).
+    pub fn reset(&mut self) {
+        self.grant.fill(NONE);
+        self.pick.fill(NONE);
+    }
+
+    /// Scratch for routers of `radix` ports.
+    pub fn new(radix: usize) -> Self {
+        Scratch {
+            grant: vec![NONE; radix],
+            pick: vec![NONE; radix],
+        }
+    }
+}
+
+/// Kind and shape of the allocators of one network.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Allocator kind.
+    pub kind: Allocator,
+    /// Ports per router.
+    pub radix: u16,
+    /// VCs per port.
+    pub vcs: u8,
+}
+
+impl Shape {
+    /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]).
+    pub fn pointers(&self) -> usize {
+        3 * usize::from(self.radix)
+    }
+}
+
+/// Round-robin pointers and scratch space of one allocator kind for a router of `radix`
+/// ports and `vcs` VCs.
+#[derive(Debug)]
+pub struct Arbiters {
+    shape: Shape,
+    /// Per router, [`Shape::pointers`] entries: per input port the VC pointer
+    /// (input-first) / output pointer (iSLIP accept), per output port the input pointer,
+    /// per input port the VC pointer of iSLIP's VC choice.
+    ptrs: Vec<u16>,
+    scratch: Scratch,
+}
+
+impl Arbiters {
+    /// Pointers for `switches` routers.
+    pub fn new(kind: Allocator, switches: usize, radix: usize, vcs: u8) -> Self {
+        let shape = Shape {
+            kind,
+            radix: radix as u16,
+            vcs,
+        };
+        Arbiters {
+            shape,
+            ptrs: vec![0; switches * shape.pointers()],
+            scratch: Scratch::new(radix),
+        }
+    }
+
+    /// Puts every pointer back where [`Arbiters::new`] starts it (engine reuse).
+    pub fn reset(&mut self) {
+        self.ptrs.fill(0);
+        self.scratch.reset();
+    }
+
+    /// Kind and shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Every router's pointers (router `s` at `s · shape().pointers()`).
+    pub fn pointers_mut(&mut self) -> &mut [u16] {
+        &mut self.ptrs
+    }
+
+    /// Matches `reqs` of router `s` (every input at most once, every output at most once);
+    /// the winners are written to `out`.
+    pub fn allocate(&mut self, s: usize, reqs: &[Request], out: &mut Vec<Request>) {
+        let n = self.shape.pointers();
+        let ptrs = &mut self.ptrs[s * n..(s + 1) * n];
+        if self.shape.allocate(ptrs, &mut self.scratch, reqs, out) {
+            out.clear();
+            out.extend_from_slice(reqs);
+        }
+    }
+}
+
+impl Shape {
+    /// Matches `reqs` of the router whose pointers are `ptrs` (every input at most once,
+    /// every output at most once). Returns `true` when every request wins (`out` is then
+    /// left untouched); else the winners are written to `out`.
+    #[inline]
+    pub fn allocate(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut Scratch,
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) -> bool {
+        let r = self.radix;
+        if !(r <= 64 && all_distinct(reqs)) {
+            self.allocate_conflicts(ptrs, scratch, reqs, out);
+            return false;
+        }
+        // Every input and every output requested once (the common case at low load): both
+        // allocators grant every request, pointers as in `allocate_conflicts`.
+        let ru = usize::from(r);
+        let v = u16::from(self.vcs);
+        let (in_ptr, rest) = ptrs.split_at_mut(ru);
+        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
+        for q in reqs {
+            let i = q.input as usize;
+            out_ptr[q.output as usize] = succ(q.input, r);
+            match self.kind {
+                Allocator::SeparableInputFirst => {
+                    in_ptr[i] = succ(u16::from(q.vc), v);
+                }
+                Allocator::Islip => {
+                    in_ptr[i] = succ(q.output, r);
+                    vc_ptr[i] = succ(u16::from(q.vc), v);
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Shape::allocate`] when some input or output is requested more than once (or the
+    /// radix exceeds 64): the allocator's stages; the winners are written to `out`.
+    #[inline(never)]
+    fn allocate_conflicts(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut Scratch,
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) {
+        out.clear();
+        if reqs.is_empty() {
+            return;
+        }
+        let r = self.radix;
+        let ru = usize::from(r);
+        let (in_ptr, rest) = ptrs.split_at_mut(ru);
+        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
+        let Scratch { grant, pick } = scratch;
+        let v = u16::from(self.vcs);
+        match self.kind {
+            Allocator::SeparableInputFirst => {
+                // Input stage: each input picks its VC closest to its VC pointer.
+                for q in reqs {
+                    let i = q.input as usize;
+                    let cur = pick[i];
+                    let d = dist(u16::from(q.vc), in_ptr[i], v);
+                    if cur == NONE || d < dist(cur, in_ptr[i], v) {
+                        pick[i] = u16::from(q.vc);
+                    }
+                }
+                // Output stage: each output grants the input closest to its pointer.
+                for q in reqs {
+                    if pick[q.input as usize] != u16::from(q.vc) {
+                        continue;
+                    }
+                    let o = q.output as usize;
+                    let cur = grant[o];
+                    if cur == NONE || dist(q.input, out_ptr[o], r) < dist(cur, out_ptr[o], r) {
+                        grant[o] = q.input;
+                    }
+                }
+                for q in reqs {
+                    let o = q.output as usize;
+                    if grant[o] == q.input && pick[q.input as usize] == u16::from(q.vc) {
+                        out.push(*q);
+                        out_ptr[o] = succ(q.input, r);
+                        in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
+                    }
+                }
+            }
+            Allocator::Islip => {
+                // Grant: each output grants the requesting input closest to its pointer.
+                for q in reqs {
+                    let o = q.output as usize;
+                    let cur = grant[o];
+                    if cur == NONE || dist(q.input, out_ptr[o], r) < dist(cur, out_ptr[o], r) {
+                        grant[o] = q.input;
+                    }
+                }
+                // Accept: each input accepts the granting output closest to its pointer.
+                for q in reqs {
+                    let (i, o) = (q.input as usize, q.output);
+                    if grant[o as usize] != q.input {
+                        continue;
+                    }
+                    let cur = pick[i];
+                    if cur == NONE || dist(o, in_ptr[i], r) < dist(cur, in_ptr[i], r) {
+                        pick[i] = o;
+                    }
+                }
+                // VC of the accepted output: closest to the input's VC pointer.
+                let first = out.len();
+                for q in reqs {
+                    let i = q.input as usize;
+                    if pick[i] != q.output || grant[q.output as usize] != q.input {
+                        continue;
+                    }
+                    let p = vc_ptr[i];
+                    match out[first..].iter_mut().find(|w| w.input == q.input) {
+                        Some(w) => {
+                            if dist(u16::from(q.vc), p, v) < dist(u16::from(w.vc), p, v) {
+                                *w = *q;
+                            }
+                        }
+                        None => out.push(*q),
+                    }
+                }
+                for w in out.iter() {
+                    let i = w.input as usize;
+                    out_ptr[w.output as usize] = succ(w.input, r);
+                    in_ptr[i] = succ(w.output, r);
+                    vc_ptr[i] = succ(u16::from(w.vc), v);
+                }
+            }
+        }
+        for q in reqs {
+            grant[q.output as usize] = NONE;
+            pick[q.input as usize] = NONE;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rq(input: u16, vc: u8, output: u16) -> Request {
+        Request { input, vc, output }
+    }
+
+    #[test]
+    fn conflicts_resolve_round_robin() {
+        for kind in [Allocator::SeparableInputFirst, Allocator::Islip] {
+            let mut a = Arbiters::new(kind, 1, 4, 2);
+            let mut out = Vec::new();
+            let reqs = [rq(0, 0, 3), rq(1, 0, 3), rq(2, 1, 1)];
+            a.allocate(0, &reqs, &mut out);
+            assert_eq!(out, [rq(0, 0, 3), rq(2, 1, 1)], "{kind:?}");
+            a.allocate(0, &reqs, &mut out);
+            assert!(out.contains(&rq(1, 0, 3)), "{kind:?} rotates");
+        }
+    }
+
+    #[test]
+    fn distinct_requests_are_all_granted_and_move_the_pointers() {
+        for kind in [Allocator::SeparableInputFirst, Allocator::Islip] {
+            let mut a = Arbiters::new(kind, 2, 4, 2);
+            let mut out = Vec::new();
+            let reqs = [rq(2, 1, 0), rq(0, 0, 3), rq(3, 1, 1)];
+            a.allocate(1, &reqs, &mut out);
+            assert_eq!(out, reqs, "{kind:?}");
+            // Output 3 granted input 0: its pointer is at input 1 now, so of inputs 0 and
+            // 1 it grants 1; router 0's pointers did not move, so there it grants 0.
+            let conflict = [rq(0, 0, 3), rq(1, 0, 3)];
+            a.allocate(1, &conflict, &mut out);
+            assert_eq!(out, [rq(1, 0, 3)], "{kind:?}");
+            a.allocate(0, &conflict, &mut out);
+            assert_eq!(out, [rq(0, 0, 3)], "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn one_grant_per_input_and_output() {
+        let mut a = Arbiters::new(Allocator::Islip, 1, 3, 2);
+        let mut out = Vec::new();
+        let reqs = [rq(0, 0, 1), rq(0, 1, 2), rq(1, 0, 1), rq(2, 0, 2)];
+        a.allocate(0, &reqs, &mut out);
+        let mut ins: Vec<u16> = out.iter().map(|w| w.input).collect();
+        let mut outs: Vec<u16> = out.iter().map(|w| w.output).collect();
+        ins.dedup();
+        outs.sort_unstable();
+        outs.dedup();
+        assert_eq!((ins.len(), outs.len()), (out.len(), out.len()));
+        // One iSLIP iteration: outputs 1 and 2 both grant input 0, which accepts output 1
+        // (closest to its pointer 0); inputs 1 and 2 were not granted.
+        assert_eq!(out, [rq(0, 0, 1)]);
+        a.allocate(0, &reqs, &mut out);
+        // Pointers moved past the match: output 1 → input 1, output 2 still at input 0.
+        assert_eq!(out, [rq(0, 1, 2), rq(1, 0, 1)]);
+    }
+}

@@ -1,0 +1,667 @@
+//! Collective traffic (issue 10): every rank's NIC runs its program with
+//! `jumpnet_core::exec::Executor` over the flit-level network of [`crate::sim::engine`].
+//!
+//! # NIC timing model
+//!
+//! * A message of `B` bytes is cut into `P = max(1, ceil(B / payload))` packets of the
+//!   engine's fixed `packet_size = L` flits, `payload = (L − header_flits) · flit_bytes`
+//!   bytes per packet (the last packet is padded to `L` flits).
+//! * A send the executor returns at cycle `T` queues its `P` packets at the rank's terminal
+//!   at cycle `T + send_overhead`; the NIC goes on with its program at once (sends complete
+//!   when handed to the NIC, as in the program semantics). The terminal injects queued
+//!   packets one flit per cycle in FIFO order, so serialisation is the network's.
+//! * A message has arrived when the tail flit of its last packet is ejected, at cycle `E`;
+//!   the receiving NIC sees it (`Executor::on_receive`) at cycle `E + 1 + recv_overhead`
+//!   and delivers it then or, when the receive is not ready yet, when its dependency is.
+//! * A reducing delivery of `B` bytes occupies the NIC for
+//!   `ceil(B · reduce_cycles_per_byte)` cycles: the rank's next op runs no earlier.
+//!   Plain deliveries and permutations take no time.
+//! * A rank finishes at the cycle of its last op (the end of its last reduction); ranks
+//!   without ops finish at 0. The makespan is the latest finish time.
+//!
+//! Hence a single message of one packet between two ranks `H` router-to-router hops apart
+//! takes `makespan = send_overhead + T0(H, L) + 1 + recv_overhead` cycles, with the
+//! engine's zero-load latency `T0 = 5H + L + 5` under the `booksim`/`ga` pipelines
+//! (`SimConfig::booksim`); `P` packets back to back add `(P − 1) · L` cycles when credits
+//! do not stall the injection.
+//!
+//! Optional background traffic on the unused terminals ([`crate::sim::workload::background`]) shares the
+//! network; its packets carry their own tags and never reach the NICs.
+//!
+//! # Data flow
+//!
+//! Every send snapshots its blocks and every delivery applies them through core's
+//! [`DataFlow`] (the data model of `exec::check`), so a run also proves that the simulated
+//! execution leaves every rank with exactly the blocks and reductions `sched verify`
+//! expects.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use jumpnet_core::collective::{Blocks, Rank, Schedule};
+use jumpnet_core::exec::{Action, CheckError, CheckOptions, CheckSizes, DataFlow, ExecError};
+use jumpnet_core::routing::Routing;
+use jumpnet_core::topology::{Network, Topology};
+use serde::Serialize;
+
+use crate::sim::config::{Injection, SimConfig};
+use crate::sim::engine::stats::{ClassUtilisation, DeadlockReport};
+use crate::sim::engine::{SimError, State};
+use crate::sim::workload::background::{
+    is_background, Background, BackgroundConfig, BackgroundStats,
+};
+use crate::sim::workload::nic_engine::{nic_error, CoreEngines, NicError, NicSet, RunHooks};
+
+/// NIC parameters of a collective run (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NicConfig {
+    /// Bytes per flit.
+    pub flit_bytes: u32,
+    /// Header flits per packet (carry no payload).
+    pub header_flits: u16,
+    /// Cycles from a send to its packets entering the terminal's queue.
+    pub send_overhead: u64,
+    /// Cycles from a message's arrival to the NIC seeing it (after the one cycle the
+    /// ejection takes to be noticed).
+    pub recv_overhead: u64,
+    /// Cycles per byte of a reducing delivery.
+    pub reduce_cycles_per_byte: f64,
+    /// Link bandwidth in Gb/s (one flit per cycle per link).
+    pub link_gbps: f64,
+    /// Whether to check the data flow (see the module documentation).
+    pub check_data: bool,
+    /// Accept redundant block deliveries in the data-flow check (scatter + allgather, RFATA).
+    pub allow_redundant: bool,
+}
+
+impl Default for NicConfig {
+    /// 16-byte flits, one header flit, no overheads, reductions free, 100 Gb/s links.
+    fn default() -> Self {
+        NicConfig {
+            flit_bytes: 16,
+            header_flits: 1,
+            send_overhead: 0,
+            recv_overhead: 0,
+            reduce_cycles_per_byte: 0.0,
+            link_gbps: 100.0,
+            check_data: true,
+            allow_redundant: false,
+        }
+    }
+}
+
+impl NicConfig {
+    /// Clock in GHz at which one flit per cycle gives `link_gbps`.
+    pub fn clock_ghz(&self) -> f64 {
+        self.link_gbps / (8.0 * f64::from(self.flit_bytes))
+    }
+
+    /// Packets of a message of `bytes` bytes with `packet_size`-flit packets.
+    pub fn packets(&self, bytes: u64, packet_size: u16) -> Result<u64, String> {
+        let per =
+            u64::from(packet_size.saturating_sub(self.header_flits)) * u64::from(self.flit_bytes);
+        if per == 0 {
+            return Err(format!(
+                "packets of {packet_size} flits with {} header flits of {} bytes carry no payload",
+                self.header_flits, self.flit_bytes
+            ));
+        }
+        Ok(bytes.div_ceil(per).max(1))
+    }
+}
+
+/// One message of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageRecord {
+    /// Sending rank.
+    pub src: Rank,
+    /// Receiving rank.
+    pub dst: Rank,
+    /// Blocks carried.
+    pub blocks: Blocks,
+    /// Payload bytes.
+    pub bytes: u64,
+    /// Packets.
+    pub packets: u64,
+    /// Cycle the sender's executor issued the send.
+    pub sent: u64,
+    /// Cycle the tail of its last packet was ejected.
+    pub arrived: u64,
+    /// Cycle the receiver delivered it.
+    pub delivered: u64,
+}
+
+/// Distribution of the ranks' finish times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FinishSummary {
+    /// Earliest finish.
+    pub min: u64,
+    /// Mean finish.
+    pub mean: f64,
+    /// Median finish.
+    pub median: u64,
+    /// Latest finish (the makespan).
+    pub max: u64,
+}
+
+/// Result of [`run_collective`].
+#[derive(Clone, Debug, Serialize)]
+pub struct CollectiveResult {
+    /// Ranks.
+    pub ranks: u32,
+    /// Latest finish time in cycles.
+    pub makespan_cycles: u64,
+    /// Makespan in seconds at [`NicConfig::clock_ghz`].
+    pub makespan_seconds: f64,
+    /// Clock in GHz used for seconds.
+    pub clock_ghz: f64,
+    /// Finish cycle of every rank.
+    pub finish: Vec<u64>,
+    /// Summary of `finish`.
+    pub finish_summary: FinishSummary,
+    /// Link utilisation per class over `[0, makespan]`.
+    pub class_utilisation: Vec<ClassUtilisation>,
+    /// The critical path: the chain of messages the last rank waited on, in time order
+    /// (from each message back to the latest message its sender delivered before sending).
+    pub critical_path: Vec<MessageRecord>,
+    /// Messages sent.
+    pub messages: u64,
+    /// Packets sent.
+    pub packets: u64,
+    /// Flits delivered.
+    pub flits: u64,
+    /// Redundant block deliveries seen by the data-flow check.
+    pub redundant: u64,
+    /// Whether the data flow was checked (and passed).
+    pub data_checked: bool,
+    /// Engine conservation errors (must be 0).
+    pub conservation_errors: u64,
+    /// Mean router-to-router hops of the collective's packets.
+    pub hops_mean: f64,
+    /// Per rank: blocks delivered to it (with repetitions).
+    pub received_blocks: Vec<u64>,
+    /// Per rank: redundant block deliveries (data-flow check only; else 0).
+    pub redundant_blocks: Vec<u64>,
+    /// Background traffic, when it ran ([`crate::sim::workload::background`]).
+    pub background: Option<BackgroundStats>,
+}
+
+/// Why a collective run failed.
+#[derive(Debug)]
+pub enum CollectiveError {
+    /// The engine refused the configuration or a routing failed.
+    Sim(SimError),
+    /// Bad collective configuration (placement, packet sizes).
+    Config(String),
+    /// A rank's executor reported a protocol error.
+    Exec {
+        /// Rank.
+        rank: Rank,
+        /// Error.
+        error: ExecError,
+    },
+    /// The data-flow check failed.
+    Data(CheckError),
+    /// No rank can progress and nothing is in flight.
+    ProtocolDeadlock {
+        /// First unfinished rank.
+        rank: Rank,
+        /// Its first unfinished op.
+        op: u32,
+        /// Cycle.
+        cycle: u64,
+    },
+    /// The network deadlocked (watchdog).
+    NetworkDeadlock(Box<DeadlockReport>),
+    /// A replaced NIC engine (device, RTL) failed.
+    Engine {
+        /// Rank.
+        rank: Rank,
+        /// What the engine reported.
+        message: String,
+    },
+    /// The [`crate::sim::workload::nic_engine::ActionObserver`] stopped the run.
+    Stopped(String),
+}
+
+impl std::fmt::Display for CollectiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CollectiveError::Sim(e) => e.fmt(f),
+            CollectiveError::Config(s) => write!(f, "collective config: {s}"),
+            CollectiveError::Exec { rank, error } => write!(f, "rank {rank}: {error}"),
+            CollectiveError::Data(e) => write!(f, "data flow: {e}"),
+            CollectiveError::ProtocolDeadlock { rank, op, cycle } => write!(
+                f,
+                "collective deadlock at cycle {cycle}: rank {rank} waits in op {op} and nothing is in flight"
+            ),
+            CollectiveError::NetworkDeadlock(r) => {
+                write!(f, "network deadlock at cycle {}", r.cycle)
+            }
+            CollectiveError::Engine { rank, message } => write!(f, "rank {rank}: {message}"),
+            CollectiveError::Stopped(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for CollectiveError {}
+
+impl From<SimError> for CollectiveError {
+    fn from(e: SimError) -> Self {
+        CollectiveError::Sim(e)
+    }
+}
+
+impl From<CheckError> for CollectiveError {
+    fn from(e: CheckError) -> Self {
+        CollectiveError::Data(e)
+    }
+}
+
+/// A message in flight.
+struct Msg {
+    rec: MessageRecord,
+    remaining: u64,
+    payload: Vec<u64>,
+}
+
+/// Runs `schedule` with rank `r` on terminal `terminals[r]` over `net` with `routing` and
+/// the router parameters of `cfg` (its traffic settings are ignored; `packet_size` is the
+/// packet length in flits). See the module documentation for the timing model.
+pub fn run_collective<S: Schedule>(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    nic: &NicConfig,
+    schedule: &S,
+    terminals: &[u32],
+) -> Result<CollectiveResult, CollectiveError> {
+    run_collective_with_background(net, routing, cfg, nic, schedule, terminals, None)
+}
+
+/// [`run_collective`] with optional background traffic on the terminals the collective
+/// does not use ([`crate::sim::workload::background`]).
+pub fn run_collective_with_background<S: Schedule>(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    nic: &NicConfig,
+    schedule: &S,
+    terminals: &[u32],
+    background: Option<&BackgroundConfig>,
+) -> Result<CollectiveResult, CollectiveError> {
+    let hooks = RunHooks {
+        background,
+        ..RunHooks::default()
+    };
+    run_collective_with(net, routing, cfg, nic, schedule, terminals, hooks)
+}
+
+/// [`run_collective`] with the engines of some ranks replaced, an observer of every
+/// action and background traffic ([`RunHooks`]). A clocked engine is polled once per cycle
+/// while busy (see [`crate::sim::workload::nic_engine`]).
+pub fn run_collective_with<S: Schedule>(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    cfg: &SimConfig,
+    nic: &NicConfig,
+    schedule: &S,
+    terminals: &[u32],
+    hooks: RunHooks<'_, '_>,
+) -> Result<CollectiveResult, CollectiveError> {
+    let n = schedule.ranks();
+    let nu = n as usize;
+    if terminals.len() != nu {
+        return Err(CollectiveError::Config(format!(
+            "{} terminals given for {n} ranks",
+            terminals.len()
+        )));
+    }
+    let nterm = net.num_terminals();
+    let mut used = vec![false; nterm as usize];
+    for (r, &t) in terminals.iter().enumerate() {
+        if t >= nterm || std::mem::replace(&mut used[t as usize], true) {
+            return Err(CollectiveError::Config(format!(
+                "rank {r} on terminal {t}: terminals must be distinct and below {nterm}"
+            )));
+        }
+    }
+    let mut c = cfg.clone();
+    c.injection = Injection::Batch;
+    c.batch_size = 0;
+    let mut st = State::new(net, routing, &c)?;
+    st.measuring = true;
+    let layout = schedule.layout();
+    let mut progs = NicSet::new(CoreEngines::load(schedule)?);
+    let mut held = vec![u32::MAX; progs.core.total_ops()];
+    for (r, engine) in hooks.engines {
+        if r >= n {
+            return Err(CollectiveError::Config(format!(
+                "engine for rank {r}: ranks are 0..{n}"
+            )));
+        }
+        progs.replace(r, engine);
+    }
+    let mut observer = hooks.observer;
+    // Cycle each clocked engine was last polled (clocked engines act once per cycle).
+    let mut polled_at = vec![u64::MAX; nu];
+    let mut bg = hooks
+        .background
+        .map(|b| {
+            nic.packets(b.bytes, c.packet_size)
+                .and_then(|np| Background::new(b, &used, np))
+        })
+        .transpose()
+        .map_err(CollectiveError::Config)?;
+
+    let sizes = CheckSizes::of(schedule);
+    let mut state_words = vec![0u64; if nic.check_data { sizes.state_words } else { 0 }];
+    let mut scratch = vec![0u64; 2 * nu];
+    let mut flow = if nic.check_data {
+        let opts = CheckOptions {
+            allow_redundant: nic.allow_redundant,
+            seed: 0,
+        };
+        Some(DataFlow::new(
+            schedule,
+            &mut state_words,
+            &mut scratch,
+            opts,
+        )?)
+    } else {
+        None
+    };
+
+    let mut msgs: Vec<Msg> = Vec::new();
+    let mut finish = vec![0u64; nu];
+    let mut busy_until = vec![0u64; nu];
+    let mut done = vec![false; nu];
+    let mut ndone = 0usize;
+    // Per rank: (delivery cycle, message) in order, for the critical path.
+    let mut deliveries: Vec<Vec<(u64, u32)>> = vec![Vec::new(); nu];
+    let mut wake: BinaryHeap<Reverse<(u64, u32)>> = (0..n).map(|r| Reverse((0, r))).collect();
+    let mut sendq: VecDeque<(u64, u32)> = VecDeque::new();
+    let mut in_flight = 0u64;
+    let mut packets = 0u64;
+    let mut redundant = 0u64;
+    let mut received_blocks = vec![0u64; nu];
+    let mut redundant_blocks = vec![0u64; nu];
+
+    loop {
+        let now = st.now;
+        // 1. NICs.
+        while let Some(&Reverse((t, r))) = wake.peek() {
+            if t > now {
+                break;
+            }
+            wake.pop();
+            let ru = r as usize;
+            if done[ru] {
+                continue;
+            }
+            if busy_until[ru] > now {
+                wake.push(Reverse((busy_until[ru], r)));
+                continue;
+            }
+            let clocked = progs.clocked(r);
+            if clocked && std::mem::replace(&mut polled_at[ru], now) == now {
+                continue;
+            }
+            loop {
+                let action = progs.poll(r, now).map_err(|e| nic_error(r, e))?;
+                if let Some(o) = observer.as_mut() {
+                    o.action(now, r, &action)
+                        .map_err(CollectiveError::Stopped)?;
+                }
+                match action {
+                    Action::Wait => {
+                        if clocked && progs.busy(r) {
+                            wake.push(Reverse((now + 1, r)));
+                        }
+                        break;
+                    }
+                    Action::Done => {
+                        done[ru] = true;
+                        ndone += 1;
+                        break;
+                    }
+                    Action::Send { op, peer, blocks } => {
+                        if peer >= n {
+                            return Err(CollectiveError::Exec {
+                                rank: r,
+                                error: ExecError::UnexpectedMessage { peer, blocks },
+                            });
+                        }
+                        let bytes = layout.bytes(blocks);
+                        let np = nic
+                            .packets(bytes, c.packet_size)
+                            .map_err(CollectiveError::Config)?;
+                        let mut payload = Vec::new();
+                        if let Some(f) = flow.as_mut() {
+                            payload = vec![0; f.payload_words(blocks)];
+                            f.send(r, op, blocks, &mut payload)?;
+                        }
+                        let id = msgs.len() as u32;
+                        msgs.push(Msg {
+                            rec: MessageRecord {
+                                src: r,
+                                dst: peer,
+                                blocks,
+                                bytes,
+                                packets: np,
+                                sent: now,
+                                arrived: 0,
+                                delivered: 0,
+                            },
+                            remaining: np,
+                            payload,
+                        });
+                        sendq.push_back((now + nic.send_overhead, id));
+                        in_flight += 1;
+                        finish[ru] = now;
+                    }
+                    Action::Deliver {
+                        op,
+                        peer,
+                        blocks,
+                        reduce,
+                    } => {
+                        let id = progs
+                            .core
+                            .global_index(r, op)
+                            .map_or(u32::MAX, |gi| std::mem::replace(&mut held[gi], u32::MAX));
+                        let Some(m) = msgs.get_mut(id as usize) else {
+                            return Err(nic_error(
+                                r,
+                                NicError::Engine(format!(
+                                    "delivered op {op} (from rank {peer}), which holds no message"
+                                )),
+                            ));
+                        };
+                        m.rec.delivered = now;
+                        deliveries[ru].push((now, id));
+                        received_blocks[ru] += u64::from(blocks.count(layout.slots));
+                        if let Some(f) = flow.as_mut() {
+                            let extra = f.deliver(r, op, blocks, reduce, &mut m.payload)?;
+                            redundant += extra;
+                            redundant_blocks[ru] += extra;
+                            m.payload = Vec::new();
+                        }
+                        finish[ru] = now;
+                        if reduce {
+                            let cost =
+                                (m.rec.bytes as f64 * nic.reduce_cycles_per_byte).ceil() as u64;
+                            if cost > 0 {
+                                busy_until[ru] = now + cost;
+                                finish[ru] = now + cost;
+                                wake.push(Reverse((now + cost, r)));
+                                break;
+                            }
+                        }
+                    }
+                    Action::Permute { reflect, shift, .. } => {
+                        if let Some(f) = flow.as_mut() {
+                            f.permute(r, reflect, shift);
+                        }
+                        finish[ru] = now;
+                    }
+                }
+                if clocked {
+                    // One action per cycle: poll again in the next one.
+                    wake.push(Reverse((now + 1, r)));
+                    break;
+                }
+            }
+        }
+        // 2. Packets due.
+        while let Some(&(due, id)) = sendq.front() {
+            if due > now {
+                break;
+            }
+            sendq.pop_front();
+            let m = &msgs[id as usize].rec;
+            let (s, d) = (terminals[m.src as usize], terminals[m.dst as usize]);
+            if s == d {
+                // Same terminal cannot happen (distinct terminals); keep the guard cheap.
+                return Err(CollectiveError::Config(format!(
+                    "rank {} sends to itself",
+                    m.src
+                )));
+            }
+            for _ in 0..m.packets {
+                st.create_tagged(s, d, id);
+            }
+            packets += m.packets;
+        }
+        if let Some(b) = bg.as_mut() {
+            b.inject(&mut st, now);
+        }
+        if ndone == nu && in_flight == 0 && sendq.is_empty() {
+            break;
+        }
+        if wake.is_empty() && in_flight == 0 && sendq.is_empty() {
+            let r = (0..nu).find(|&r| !done[r]).unwrap_or(0);
+            return Err(CollectiveError::ProtocolDeadlock {
+                rank: r as Rank,
+                op: progs.first_pending(r as Rank),
+                cycle: now,
+            });
+        }
+        // 3. One network cycle.
+        st.cycle()?;
+        if st.stuck() {
+            return Err(CollectiveError::NetworkDeadlock(Box::new(
+                st.deadlock_report(),
+            )));
+        }
+        // 4. Arrivals.
+        let log = std::mem::take(&mut st.tail_log);
+        for &(id, e) in &log {
+            if is_background(id) {
+                if let Some(b) = bg.as_mut() {
+                    b.on_tail(id, e);
+                }
+                continue;
+            }
+            let m = &mut msgs[id as usize];
+            m.remaining -= 1;
+            if m.remaining > 0 {
+                continue;
+            }
+            m.rec.arrived = e;
+            in_flight -= 1;
+            let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
+            let visible = e + 1 + nic.recv_overhead;
+            let j = progs
+                .arrive(dst, e, visible, src, blocks)
+                .map_err(|err| nic_error(dst, err))?;
+            let gi = progs.core.global_index(dst, j).ok_or_else(|| {
+                nic_error(
+                    dst,
+                    NicError::Engine(format!(
+                        "matched a message from rank {src} to op {j}, which it does not have"
+                    )),
+                )
+            })?;
+            held[gi] = id;
+            wake.push(Reverse((visible, dst)));
+        }
+        st.tail_log = log;
+        st.tail_log.clear();
+    }
+    if let Some(f) = flow.as_ref() {
+        f.verify()?;
+    }
+    let makespan = finish.iter().copied().max().unwrap_or(0);
+    // The whole collective is the measurement window: cycle 0 to the makespan.
+    let start = st.zero_counters();
+    let mut end = st.counters();
+    end.cycle = makespan.max(1);
+    let outcome = crate::sim::engine::Outcome {
+        cycles: makespan.max(1),
+        samples: 1,
+        saturated: false,
+        deadlock: None,
+    };
+    let sim = st.finish(&c, &start, &end, outcome);
+    let mut sorted = finish.clone();
+    sorted.sort_unstable();
+    let finish_summary = FinishSummary {
+        min: sorted.first().copied().unwrap_or(0),
+        mean: sorted.iter().map(|&x| x as f64).sum::<f64>() / nu.max(1) as f64,
+        median: sorted.get(nu / 2).copied().unwrap_or(0),
+        max: makespan,
+    };
+    let critical_path = critical_path(&finish, &deliveries, &msgs);
+    let clock = nic.clock_ghz();
+    Ok(CollectiveResult {
+        ranks: n,
+        makespan_cycles: makespan,
+        makespan_seconds: makespan as f64 / (clock * 1e9),
+        clock_ghz: clock,
+        finish,
+        finish_summary,
+        class_utilisation: sim.class_utilisation,
+        critical_path,
+        messages: msgs.len() as u64,
+        packets,
+        flits: sim.flits_delivered,
+        redundant,
+        data_checked: nic.check_data,
+        conservation_errors: sim.conservation_errors,
+        hops_mean: sim.hops.mean,
+        received_blocks,
+        redundant_blocks,
+        background: bg.as_ref().map(Background::stats),
+    })
+}
+
+/// From the last rank to finish, back through the latest message each rank delivered no
+/// later than it sent the message on the path.
+fn critical_path(
+    finish: &[u64],
+    deliveries: &[Vec<(u64, u32)>],
+    msgs: &[Msg],
+) -> Vec<MessageRecord> {
+    let Some((last, _)) = finish
+        .iter()
+        .enumerate()
+        .max_by_key(|&(r, &f)| (f, Reverse(r)))
+    else {
+        return Vec::new();
+    };
+    let mut path = Vec::new();
+    let mut rank = last;
+    let mut limit = u64::MAX;
+    while let Some(&(_, id)) = deliveries[rank].iter().rev().find(|&&(t, _)| t <= limit) {
+        let m = msgs[id as usize].rec;
+        path.push(m);
+        if path.len() > msgs.len() {
+            break;
+        }
+        rank = m.src as usize;
+        limit = m.sent;
+    }
+    path.reverse();
+    path
+}

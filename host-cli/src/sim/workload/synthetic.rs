@@ -1,0 +1,88 @@
+//! Traffic driver (issue 9): binds `jumpnet_core::traffic` (Bernoulli injection with a
+//! fixed-point rate, destination patterns) to the simulated terminals. One seeded
+//! [`Rng`] draws, terminal by terminal and cycle by cycle, so a seed fixes every packet.
+
+use jumpnet_core::rng::Rng;
+use jumpnet_core::topology::Network;
+use jumpnet_core::traffic::{Bernoulli, DestPattern, Traffic};
+
+use crate::sim::config::{Pattern, SimConfig};
+
+/// The traffic of one run.
+#[derive(Debug)]
+pub struct Driver {
+    /// Packet injection process per terminal and cycle.
+    pub bernoulli: Bernoulli,
+    pattern: DestPattern,
+    nodes: u32,
+    k: u32,
+    n: u32,
+    perm: Vec<u32>,
+    /// Random source of generation and destinations.
+    pub rng: Rng,
+}
+
+impl Driver {
+    /// Traffic of `cfg` on `net` (digit patterns use `k`, `n` of a torus/mesh with equal
+    /// radices and one terminal per switch, else `k = nodes`, `n = 1`).
+    pub fn new(net: &Network<'_>, nodes: u32, cfg: &SimConfig) -> Result<Self, String> {
+        let (k, n) = match net {
+            Network::Torus(t)
+                if t.radices().iter().all(|&r| r == t.radices()[0])
+                    && t.radices()[0]
+                        .checked_pow(t.radices().len() as u32)
+                        .is_some_and(|p| p == nodes) =>
+            {
+                (t.radices()[0], t.radices().len() as u32)
+            }
+            _ => (nodes, 1),
+        };
+        let pattern = match cfg.traffic {
+            Pattern::Uniform => DestPattern::Uniform,
+            Pattern::BitComplement => DestPattern::BitComplement,
+            Pattern::BitReversal => DestPattern::BitReversal,
+            Pattern::BitRotation => DestPattern::BitRotation,
+            Pattern::Shuffle => DestPattern::Shuffle,
+            Pattern::Transpose => DestPattern::Transpose,
+            Pattern::Tornado => DestPattern::Tornado,
+            Pattern::Neighbour => DestPattern::Neighbour,
+            Pattern::RandomPermutation => DestPattern::Permutation,
+            Pattern::Hotspot => DestPattern::Hotspot {
+                node: cfg.hotspot_node,
+                permille: (cfg.hotspot_fraction * 1000.0).round() as u16,
+            },
+        };
+        let mut rng = Rng::new(cfg.seed);
+        let mut perm = Vec::new();
+        if pattern == DestPattern::Permutation {
+            perm = vec![0; nodes as usize];
+            Traffic::draw_permutation(&mut perm, &mut rng);
+        }
+        Traffic::new(pattern, nodes, k, n, &perm).map_err(|e| e.to_string())?;
+        let p = if cfg.rate_in_flits {
+            cfg.injection_rate / f64::from(cfg.packet_size)
+        } else {
+            cfg.injection_rate
+        };
+        Ok(Driver {
+            bernoulli: Bernoulli::from_f64(p),
+            pattern,
+            nodes,
+            k,
+            n,
+            perm,
+            rng,
+        })
+    }
+
+    /// Destination of a new packet from `src` (may equal `src`: such packets are not sent,
+    /// spec/mapping.md §5).
+    #[inline]
+    pub fn dest(&mut self, src: u32) -> u32 {
+        // Validated in `new`.
+        match Traffic::new(self.pattern, self.nodes, self.k, self.n, &self.perm) {
+            Ok(t) => t.dest(src, &mut self.rng),
+            Err(_) => src,
+        }
+    }
+}
