@@ -31,6 +31,20 @@ pub enum BcastAlgorithm {
 }
 
 /// The algorithm MPICH picks for `nbytes` bytes over `n` ranks.
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet_core::collective::bcast_select::select;
+/// use jumpnet_core::collective::BcastAlgorithm::{Binomial, ScatterRecursiveDoubling, ScatterRing};
+///
+/// // All comparisons are strict, as in MPICH.
+/// assert_eq!(select(12_287, 64), Binomial);
+/// assert_eq!(select(12_288, 64), ScatterRecursiveDoubling);
+/// assert_eq!(select(12_288, 7), Binomial);
+/// assert_eq!(select(12_288, 48), ScatterRing);
+/// assert_eq!(select(524_288, 64), ScatterRing);
+/// ```
 pub fn select(nbytes: u64, n: u32) -> BcastAlgorithm {
     if nbytes < BCAST_SHORT_MSG_SIZE || n < BCAST_MIN_PROCS {
         BcastAlgorithm::Binomial

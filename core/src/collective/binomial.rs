@@ -22,6 +22,28 @@ pub struct Binomial {
 
 impl Binomial {
     /// A binomial broadcast; `n ≥ 1`, `root < n`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::collective::{Binomial, Schedule};
+    ///
+    /// // n = 8, root 0 (docs/reference-results.md A3): {0→4}, {0→2, 4→6}, {0→1, 2→3, 4→5, 6→7}.
+    /// let bcast = Binomial::new(8, 0, 1024)?;
+    /// assert_eq!((bcast.num_steps(), bcast.num_messages()), (3, 7));
+    /// let (mut msgs, mut len) = ([(0, 0, 0); 7], 0);
+    /// bcast.for_each_message(|m| {
+    ///     msgs[len] = (m.step, m.src, m.dst);
+    ///     len += 1;
+    /// });
+    /// assert_eq!(
+    ///     msgs,
+    ///     [(1, 0, 4), (2, 0, 2), (2, 4, 6), (3, 0, 1), (3, 2, 3), (3, 4, 5), (3, 6, 7)]
+    /// );
+    /// // Root 2 of 6 ranks: rank 0 is relative rank 4 and hears from the root in step 1.
+    /// assert_eq!(Binomial::new(6, 2, 1024)?.parent(0), Some(2));
+    /// # Ok::<(), jumpnet_core::collective::ScheduleError>(())
+    /// ```
     pub fn new(n: u32, root: Rank, bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
             return Err(ScheduleError::Invalid(InvalidParam {

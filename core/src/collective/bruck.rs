@@ -24,6 +24,23 @@ pub struct Bruck {
 
 impl Bruck {
     /// A Bruck all-to-all; `n ≥ 1`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::collective::{Blocks, Bruck, Schedule};
+    ///
+    /// // 8 ranks, 16-byte blocks: log2 8 = 3 steps of one message per rank.
+    /// let bruck = Bruck::new(8, 16)?;
+    /// assert_eq!((bruck.num_steps(), bruck.num_messages()), (3, 24));
+    /// // Step 2 (2^k = 2): every rank sends to r + 2 the blocks whose index has bit 1 set,
+    /// // {2, 3, 6, 7}: n/2 blocks of 16 bytes.
+    /// bruck.for_each_message_in_step(2, |m| {
+    ///     assert_eq!(m.dst, (m.src + 2) % 8);
+    ///     assert_eq!((m.blocks, m.bytes), (Blocks::BitMask { bit: 1 }, 64));
+    /// });
+    /// # Ok::<(), jumpnet_core::collective::ScheduleError>(())
+    /// ```
     pub fn new(n: u32, block_bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
             return Err(ScheduleError::Invalid(InvalidParam {

@@ -27,6 +27,25 @@ pub struct RecursiveDoubling {
 
 impl RecursiveDoubling {
     /// A recursive-doubling allreduce; `n ≥ 1`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::collective::{RecursiveDoubling, Schedule};
+    ///
+    /// // Power of two: n·log2 n messages; step j pairs r with r XOR 2^(j−1).
+    /// let rd = RecursiveDoubling::new(8, 64)?;
+    /// assert_eq!((rd.num_steps(), rd.num_messages()), (3, 24));
+    /// rd.for_each_message_in_step(3, |m| assert_eq!(m.dst, m.src ^ 4));
+    ///
+    /// // 6 ranks: pof2 = 4, rem = 2. Ranks 0 and 2 hand their vectors to 1 and 3 (step 1), the
+    /// // new ranks 0..4 = ranks 1, 3, 4, 5 exchange (steps 2–3), 1 and 3 return the result
+    /// // (step 4): 4·2 + 2·2 = 12 messages.
+    /// let rd6 = RecursiveDoubling::new(6, 64)?;
+    /// assert_eq!((rd6.num_steps(), rd6.num_messages()), (4, 12));
+    /// assert_eq!([0, 3, 5].map(|r| rd6.newrank(r)), [None, Some(1), Some(3)]);
+    /// # Ok::<(), jumpnet_core::collective::ScheduleError>(())
+    /// ```
     pub fn new(n: u32, bytes: u64) -> Result<Self, ScheduleError> {
         if n == 0 {
             return Err(ScheduleError::Invalid(InvalidParam {

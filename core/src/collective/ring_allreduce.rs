@@ -25,6 +25,22 @@ pub struct RingAllreduce {
 
 impl RingAllreduce {
     /// A ring allreduce; `n ≥ 1`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::collective::{RingAllreduce, Schedule};
+    ///
+    /// // 4 ranks, 1,000 elements of 4 bytes: 2n(n − 1) = 24 messages in 2(n − 1) = 6 steps,
+    /// // each a chunk of 250 elements to the right-hand neighbour.
+    /// let ring = RingAllreduce::new(4, 1000, 4)?;
+    /// assert_eq!((ring.num_steps(), ring.num_messages()), (6, 24));
+    /// ring.for_each_message(|m| {
+    ///     assert_eq!(m.dst, (m.src + 1) % 4);
+    ///     assert_eq!(m.bytes, 250 * 4);
+    /// });
+    /// # Ok::<(), jumpnet_core::collective::ScheduleError>(())
+    /// ```
     pub fn new(n: u32, elements: u64, elem_bytes: u32) -> Result<Self, ScheduleError> {
         if n == 0 {
             return Err(ScheduleError::Invalid(InvalidParam {

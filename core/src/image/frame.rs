@@ -179,6 +179,34 @@ pub fn parse(bytes: &[u8]) -> Result<Frame<'_>, ImageError> {
 }
 
 /// [`parse`], then requires the kind to be `expected`; returns the payload.
+///
+/// # Examples
+///
+/// A route-table image round trip through the framing: the header names the kind, and the
+/// CRC-32 catches any damaged byte.
+///
+/// ```
+/// use jumpnet_core::image::{frame, route_table, ImageError, ImageKind};
+/// use jumpnet_core::routing::{RouteEntry, Run, RunTableBuilder};
+///
+/// let mut runs = [Run { first: 0, value: RouteEntry::NONE }; 4];
+/// let mut builder = RunTableBuilder::new(&mut runs);
+/// for port in [0, 0, 1, 2] {
+///     builder.push(RouteEntry { port, vc: 0 })?;
+/// }
+/// let mut bytes = [0u8; route_table::max_image_len(3)];
+/// let len = route_table::encode(1, &builder.finish(), &mut bytes)?;
+/// let image = &mut bytes[..len];
+/// assert_eq!(&image[..4], b"JNIM");
+/// assert!(frame::payload_of(image, ImageKind::RouteTable).is_ok());
+/// assert!(matches!(
+///     frame::payload_of(image, ImageKind::Program),
+///     Err(ImageError::WrongKind { found: ImageKind::RouteTable, .. })
+/// ));
+/// image[12] ^= 0x40;
+/// assert!(matches!(frame::parse(image), Err(ImageError::CrcMismatch { .. })));
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub fn payload_of(bytes: &[u8], expected: ImageKind) -> Result<&[u8], ImageError> {
     let frame = parse(bytes)?;
     if frame.kind != expected {

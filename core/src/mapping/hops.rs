@@ -117,6 +117,33 @@ pub(crate) fn check_placement(placement: &[NodeId], m: u32) -> Result<(), Mappin
 /// Hops per step: `per_step[s]` = total hops of the messages of step `s`
 /// (spec/mapping.md §2, as in \[DISS\] Tables 3.1/3.2). Steps beyond `per_step` are ignored;
 /// returns the overall total.
+///
+/// # Examples
+///
+/// \[DISS\] Table 3.1 (docs/reference-results.md A4): a binomial broadcast over job nodes 0..7,
+/// where `d(0,4) = 3`, `d(0,2) = d(4,6) = 2` and every other message takes one hop.
+///
+/// ```
+/// use jumpnet_core::analysis::flatten;
+/// use jumpnet_core::collective::Binomial;
+/// use jumpnet_core::mapping::{hops_per_step, DistanceMatrix, Message};
+///
+/// let mut d = [1u16; 64];
+/// for v in 0..8 {
+///     d[v * 9] = 0;
+/// }
+/// for (a, b, hops) in [(0, 4, 3), (0, 2, 2), (4, 6, 2)] {
+///     d[a * 8 + b] = hops;
+///     d[b * 8 + a] = hops;
+/// }
+/// let dist = DistanceMatrix::new(8, &d)?;
+/// let mut msgs = [Message { step: 0, src_rank: 0, dst_rank: 0 }; 7];
+/// flatten(&Binomial::new(8, 0, 1)?, &mut msgs)?;
+/// let mut per_step = [0u64; 4];
+/// let total = hops_per_step(&dist, &msgs, &[0, 1, 2, 3, 4, 5, 6, 7], &mut per_step);
+/// assert_eq!((total, per_step), (11, [0, 3, 4, 4]));
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub fn hops_per_step<D: DistanceOracle>(
     dist: &D,
     messages: &[Message],

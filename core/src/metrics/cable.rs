@@ -44,6 +44,22 @@ pub struct CabinetLayout {
 
 impl CabinetLayout {
     /// The layout for `switches` switches (at least 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::metrics::{CabinetLayout, CabinetOrder};
+    ///
+    /// // 1,024 switches: 128 cabinets of 8 on a grid of ceil(sqrt(128)) = 12 rows × 11 columns.
+    /// let layout = CabinetLayout::new(1024, CabinetOrder::RowMajor)?;
+    /// assert_eq!((layout.cabinets(), layout.grid()), (128, (12, 11)));
+    /// // In centimetres: 1.0 m inside a cabinet, 2.0 m + 0.6 m to the next cabinet of a row,
+    /// // 2.0 m + 2.1 m to the cabinet below (cabinet 11 starts row 1).
+    /// assert_eq!(layout.cable_cm(0, 7), 100);
+    /// assert_eq!(layout.cable_cm(0, 8), 260);
+    /// assert_eq!(layout.cable_cm(0, 88), 410);
+    /// # Ok::<(), jumpnet_core::metrics::MetricsError>(())
+    /// ```
     pub fn new(switches: u32, order: CabinetOrder) -> Result<Self, MetricsError> {
         if switches == 0 {
             return Err(MetricsError::Invalid(InvalidParam {

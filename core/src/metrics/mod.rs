@@ -77,6 +77,33 @@ impl DistanceSizes {
 /// beforehand ([`Csr::build`]). Vertex-transitive topologies take one
 /// BFS ([`transitive`]); all others the bit-parallel all-pairs BFS ([`bit_bfs`]), which
 /// reports `progress(done, total)` in sources after each batch.
+///
+/// # Examples
+///
+/// `G(16, 4)` is vertex-transitive, so one BFS gives everything: diameter 2 and ASPL
+/// `368 / 240 = 23/15 ≈ 1.5333` over ordered pairs (docs/topologies.md §2).
+///
+/// ```
+/// use jumpnet_core::metrics::{
+///     csr_size, distance_summary, Csr, DistanceBuffers, DistanceOutputs, DistanceSizes,
+/// };
+/// use jumpnet_core::topology::Circulant;
+///
+/// let g = Circulant::g(16)?;
+/// let size = csr_size(&g);
+/// assert_eq!((size.offsets, size.targets), (17, 112));
+/// let (mut offsets, mut targets) = ([0u32; 17], [0u32; 112]);
+/// let csr = Csr::build(&g, &mut offsets, &mut targets)?;
+///
+/// let sizes = DistanceSizes::of(&g);
+/// assert_eq!((sizes.words, sizes.dist, sizes.queue), (0, 16, 16));
+/// let (mut dist, mut queue) = ([0u32; 16], [0u32; 16]);
+/// let scratch = DistanceBuffers::<1> { words: &mut [], dist: &mut dist, queue: &mut queue };
+/// let s = distance_summary(&g, &csr, scratch, DistanceOutputs::none(), &mut |_, _| {})?;
+/// assert_eq!((s.diameter, s.sum, s.pairs), (2, 368, 240));
+/// assert_eq!((s.pairs_at(1), s.pairs_at(2)), (Some(112), Some(128)));
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub fn distance_summary<T: Topology + ?Sized, const W: usize>(
     t: &T,
     csr: &Csr<'_>,

@@ -28,6 +28,25 @@ pub struct FatTreeDmodK<'a> {
 
 impl<'a> FatTreeDmodK<'a> {
     /// D-mod-k routing on `tree`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::routing::FatTreeDmodK;
+    /// use jumpnet_core::topology::FatTree;
+    ///
+    /// // 4-ary 2-tree, node 0 = (0, 0) to node 13 = (3, 1): the digits differ at level 0. The
+    /// // source leaf 4 goes up on port k + t_1 = 5 (D-mod-k) to the root <(1), 0> = switch 1,
+    /// // which goes down on port t_0 = 3 to leaf 7, which ejects on port t_1 = 1.
+    /// let ft = FatTree::new(4, 2)?;
+    /// let route = FatTreeDmodK::new(&ft);
+    /// assert_eq!(route.port_toward(4, 13)?, 5);
+    /// assert_eq!(route.port_toward(1, 13)?, 3);
+    /// assert_eq!(route.port_toward(7, 13)?, 1);
+    /// // A node on the same leaf is reached straight down.
+    /// assert_eq!(route.port_toward(4, 2)?, 2);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn new(tree: &'a FatTree) -> Self {
         FatTreeDmodK { tree }
     }

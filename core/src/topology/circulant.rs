@@ -50,6 +50,26 @@ impl Circulant {
 
     /// `G(n, log2 n) = C(n; 1, 2, 4, ..., n/2)` for `n` a power of two, `n >= 2`
     /// (spec/topologies.md §2).
+    ///
+    /// # Examples
+    ///
+    /// `G(16, 4) = C(16; 1, 2, 4, 8)`: jumps ±1, ±2, ±4 on ports 0–5 and the jump `8 = n/2` on
+    /// port 6 only, so the degree is `2·4 − 1 = 7`; the terminal follows on port 7.
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{Circulant, Port, Topology};
+    ///
+    /// let g = Circulant::g(16)?;
+    /// assert_eq!(g.jumps(), &[1, 2, 4, 8]);
+    /// assert_eq!((g.num_switches(), g.degree(0), g.radix()), (16, 7, 8));
+    /// // Switch 3: port 2 is +2, port 5 is −4 (mod 16), port 6 is +8.
+    /// let peer = |port| g.port(3, port).link().map(|l| l.peer);
+    /// assert_eq!((peer(2), peer(5), peer(6)), (Some(5), Some(15), Some(11)));
+    /// assert_eq!(g.port(3, 7), Port::Terminal(3));
+    /// // n must be a power of two.
+    /// assert!(Circulant::g(24).is_err());
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn g(n: u32) -> Result<Self, TopologyError> {
         if !n.is_power_of_two() {
             return Err(TopologyError::Invalid(InvalidParam {

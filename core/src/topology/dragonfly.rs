@@ -82,6 +82,32 @@ impl Dragonfly {
     /// link); palm-tree and relative-mirror arrangements need `g = a·h + 1` exactly; `g·a` routers
     /// and `g·a·p` terminals must fit in `u32`, the radix `p + a − 1 + h` in `u16`.
     /// `p = 0` gives a switch-only network. With `g = 1` all global ports are unconnected.
+    ///
+    /// # Examples
+    ///
+    /// A balanced Dragonfly with `p = 2`, `a = 4`, `h = 2` and `g = a·h + 1 = 9` groups: radix
+    /// `p + (a − 1) + h = 7` and one global link between every pair of groups.
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{Dragonfly, GlobalArrangement, LinkClass, Port, Topology};
+    ///
+    /// let df = Dragonfly::new(9, 4, 2, 2, GlobalArrangement::Consecutive)?;
+    /// assert_eq!((df.num_switches(), df.num_terminals(), df.radix()), (36, 72, 7));
+    ///
+    /// // Router 1 = (group 0, offset 1): terminals 2 and 3 on ports 0–1, local ports 2–4 to the
+    /// // offsets 0, 2, 3 of its group, global ports 5–6.
+    /// assert_eq!(df.port(1, 0), Port::Terminal(2));
+    /// let local = [2, 3, 4].map(|port| df.port(1, port).link().map(|l| l.peer));
+    /// assert_eq!(local, [Some(0), Some(2), Some(3)]);
+    /// // Global port 5 carries link index i = r·h + c = 2 of group 0; the consecutive arrangement
+    /// // sends it to group i + 1 = 3 (as i ≥ G), arriving on link 0 of group 3: router 12, port 5.
+    /// let Port::Link(link) = df.port(1, 5) else { unreachable!() };
+    /// assert_eq!((link.peer, link.peer_port, link.class), (12, 5, LinkClass::Global));
+    /// assert_eq!(df.global_link(0, 3), Some((1, 5, 12, 5)));
+    /// // One link per group pair needs a·h ≥ g − 1.
+    /// assert!(Dragonfly::new(10, 4, 2, 2, GlobalArrangement::Consecutive).is_err());
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn new(
         g: u32,
         a: u32,

@@ -37,6 +37,25 @@ pub struct FatTree {
 impl FatTree {
     /// k-ary n-tree with `k >= 2` (switch radix `2k <= 65535`) and `n >= 1` levels; at most
     /// 2^30 nodes and 2^30 switches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{FatTree, Port, Topology};
+    ///
+    /// // 4-ary 2-tree: 16 nodes, two levels of 4 switches of radix 2k = 8.
+    /// let ft = FatTree::new(4, 2)?;
+    /// assert_eq!((ft.num_terminals(), ft.num_switches(), ft.radix()), (16, 8, 8));
+    /// // Leaf <w = (1), level 1> is switch 1·4 + 1 = 5. Its down port 2 holds node (1, 2) = 6;
+    /// // its up port k + 3 leads to the root <(3), 0> = switch 3, arriving on down port w_0 = 1.
+    /// assert_eq!(ft.switch_id(1, 1), Some(5));
+    /// assert_eq!(ft.port(5, 2), Port::Terminal(6));
+    /// let up = ft.port(5, 7).link().unwrap();
+    /// assert_eq!((up.peer, up.peer_port), (3, 1));
+    /// // Roots have no up links.
+    /// assert_eq!(ft.port(3, 4), Port::Unconnected);
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn new(k: u32, n: u32) -> Result<Self, TopologyError> {
         if k < 2 {
             return Err(TopologyError::Invalid(InvalidParam {

@@ -107,6 +107,28 @@ impl Galaxyfly {
     /// The supernode-level Galaxy graph: one router per supernode (`a = 1`), one terminal per
     /// router, `h = hs + hg`. Router ids equal supernode ids and the network ports of router
     /// `U` (ports `1..=hs+hg`) list its neighbours in ascending id.
+    ///
+    /// # Examples
+    ///
+    /// The worked example of docs/topologies.md §10: `n = 3` clusters of `q = 5` supernodes
+    /// (`ξ = 2`, `X = {1, 4}`), where S8 (id 7) is adjacent to S5, S7, S9 and S12.
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{Galaxyfly, Topology};
+    ///
+    /// let galaxy = Galaxyfly::galaxy(3, 5)?;
+    /// // Supernode degree (q − δ)/2 + (n − 1) = 2 + 2.
+    /// assert_eq!((galaxy.num_supernodes(), galaxy.supernode_degree()), (15, 4));
+    /// let mut neighbours = [0u32; 4];
+    /// let len = galaxy.supernode_neighbors(7, &mut neighbours)?;
+    /// assert_eq!(&neighbours[..len], &[4, 6, 8, 11]);
+    ///
+    /// // At router level every supernode is a = 4 routers; with p = 1 and the default
+    /// // h = ceil(4 / 4) = 1 the radix is p + (a − 1) + h = 5.
+    /// let gf = Galaxyfly::new(3, 5, 4, 1, None)?;
+    /// assert_eq!((gf.num_switches(), gf.h(), gf.radix()), (60, 1, 5));
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn galaxy(n: u32, q: u32) -> Result<Self, TopologyError> {
         Self::build(
             Family::Galaxy,

@@ -29,6 +29,20 @@ pub struct Hypercube {
 impl Hypercube {
     /// Hypercube of dimension `dim` (`1..=30`) with `terminals_per_switch` terminals on every
     /// switch.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{Hypercube, LinkClass, Topology};
+    ///
+    /// let cube = Hypercube::new(4, 1)?;
+    /// assert_eq!((cube.num_switches(), cube.degree(0), cube.radix()), (16, 4, 5));
+    /// // Port i flips address bit i: 0b0101 → 0b1101 on port 3.
+    /// let link = cube.port(5, 3).link().unwrap();
+    /// assert_eq!((link.peer, link.peer_port, link.class), (13, 3, LinkClass::Dim(3)));
+    /// assert!(Hypercube::new(31, 1).is_err());
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn new(dim: u32, terminals_per_switch: u16) -> Result<Self, TopologyError> {
         if dim == 0 || dim > MAX_DIM {
             return Err(TopologyError::Invalid(InvalidParam {

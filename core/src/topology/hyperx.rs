@@ -48,6 +48,24 @@ pub struct HyperXPort {
 impl HyperX {
     /// HyperX with sizes `S_0..S_{L-1}` (1 to 16 dimensions, every size at least 1),
     /// trunking `K >= 1` and `T` terminals per switch; radix `T + K·Σ(S_i - 1) <= 65535`.
+    ///
+    /// # Examples
+    ///
+    /// The \[HX\] system: 12 × 8 switches, `K = 1`, `T = 7` terminals per switch.
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{HyperX, Topology};
+    ///
+    /// let hx = HyperX::new(&[12, 8], 1, 7)?;
+    /// assert_eq!((hx.num_switches(), hx.num_terminals()), (96, 672));
+    /// // Radix T + K·((12 − 1) + (8 − 1)) = 7 + 18 = 25; 18 of them are network ports.
+    /// assert_eq!((hx.radix(), hx.degree(0)), (25, 18));
+    /// // Switch (3, 5) has id 3 + 12·5; dimension 1's ports follow the 11 of dimension 0.
+    /// assert_eq!(hx.switch_id(&[3, 5]), Some(63));
+    /// assert_eq!(hx.dim_ports(0), Some(7..18));
+    /// assert_eq!(hx.dim_ports(1), Some(18..25));
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn new(sizes: &[u32], trunk_k: u16, terminals_t: u16) -> Result<Self, TopologyError> {
         let shape = Shape::new(sizes, "sizes")?;
         if trunk_k == 0 {

@@ -60,6 +60,35 @@ impl RandomShortcutSizes {
 ///
 /// Errors: `n < 3`, `d < 2` or `d >= n` ([`TopologyError::Invalid`]); buffers shorter than
 /// [`RandomShortcutSizes::of`] ([`TopologyError::Capacity`]).
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet_core::rng::Rng;
+/// use jumpnet_core::topology::random_shortcut::{build, RandomShortcutSizes};
+/// use jumpnet_core::topology::{LinkClass, Slot, Topology};
+///
+/// // 32 switches of target degree 4, in caller storage.
+/// let sizes = RandomShortcutSizes::of(32, 4);
+/// // n·d port slots; n degree counters plus n + 1 counters of the candidate set.
+/// assert_eq!((sizes.slots, sizes.degree), (128, 65));
+/// let (mut slots, mut degree) = ([Slot::EMPTY; 128], [0u16; 65]);
+/// let (g, info) = build(32, 4, &mut Rng::new(7), &mut slots, &mut degree)?;
+/// // Port 0 is the ring's +1 link; every later port carries a shortcut.
+/// assert_eq!(g.port(31, 0).link().map(|l| l.peer), Some(0));
+/// assert!((0..32).all(|s| (2..4).all(|p| {
+///     g.port(s, p).link().is_none_or(|l| l.class == LinkClass::Shortcut)
+/// })));
+/// // Degree 4 "as far as possible": the port ends are n·d minus the ports left short.
+/// let ends: u32 = (0..32).map(|s| g.degree(s)).sum();
+/// assert_eq!(ends, 2 * (32 + info.shortcuts));
+/// assert_eq!(ends, 32 * 4 - info.missing_ports);
+/// // The seed names the graph.
+/// let (mut slots2, mut degree2) = ([Slot::EMPTY; 128], [0u16; 65]);
+/// let (h, _) = build(32, 4, &mut Rng::new(7), &mut slots2, &mut degree2)?;
+/// assert_eq!(g.slots(), h.slots());
+/// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+/// ```
 pub fn build<'a>(
     n: u32,
     d: u16,

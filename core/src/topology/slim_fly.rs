@@ -43,6 +43,25 @@ impl SlimFly {
     /// Rules: `q = 4w + δ` an odd prime, an odd prime power (`δ = ±1`, e.g. 9, 25, 27) or a
     /// power of two ≥ 4 (`δ = 0`) — [`TopologyError::Invalid`] naming `q` otherwise (e.g.
     /// `q = 6`); `2q²` routers and `2q²·p` terminals fit in `u32`; radix `p + k'` ≤ 65535.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::topology::{SlimFly, Topology};
+    ///
+    /// // q = 5 = 4·1 + 1 (δ = 1): 2q² = 50 routers of network degree (3q − δ)/2 = 7, and by
+    /// // default p = ceil(7/2) = 4 terminals per router.
+    /// let sf = SlimFly::new(5, None)?;
+    /// assert_eq!((sf.num_switches(), sf.network_degree(), sf.p()), (50, 7, 4));
+    /// assert_eq!(sf.num_terminals(), 200);
+    /// assert!((0..50).all(|r| sf.degree(r) == 7));
+    /// // Router (s, x, y) = (1, 2, 3) has id s·q² + x·q + y = 38.
+    /// assert_eq!(sf.router(1, 2, 3), Some(38));
+    /// // q = 9 = 3² uses GF(9) arithmetic; 6 is not a prime power.
+    /// assert_eq!(SlimFly::new(9, Some(1))?.num_switches(), 162);
+    /// assert!(SlimFly::new(6, None).is_err());
+    /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
+    /// ```
     pub fn new(q: u32, p: Option<u16>) -> Result<Self, TopologyError> {
         let field = MmsField::prime_power(q)?;
         let hs = field.generator_count();

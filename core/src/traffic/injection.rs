@@ -29,6 +29,21 @@ impl Bernoulli {
     /// Rate from a packet rate `packets` per cycle given as the ratio `flits_rate /
     /// packet_size` in floating point, rounded to the nearest representable value and clamped
     /// to `0..=1` (host-side helper; devices receive the fixed-point value).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::rng::Rng;
+    /// use jumpnet_core::traffic::Bernoulli;
+    ///
+    /// // A quarter is 2^29 in the 31 fraction bits; host and MCU compare the same integer.
+    /// assert_eq!(Bernoulli::from_f64(0.25).threshold(), 1 << 29);
+    /// let mut rng = Rng::new(42);
+    /// assert!((0..100).all(|_| Bernoulli::from_f64(1.0).fire(&mut rng)));
+    /// assert!((0..100).all(|_| !Bernoulli::from_f64(0.0).fire(&mut rng)));
+    /// // Out-of-range rates are clamped.
+    /// assert_eq!(Bernoulli::from_f64(7.0).threshold(), 1 << 31);
+    /// ```
     pub fn from_f64(p: f64) -> Self {
         let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
         Bernoulli::new(Rate::from_num(p))

@@ -120,6 +120,29 @@ impl<'a> Traffic<'a> {
     /// deterministic ones do not touch it. May return `src` (e.g. bit-reversal palindromes,
     /// the transpose diagonal); the caller decides (spec/mapping.md §5: such nodes send
     /// nothing).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::rng::Rng;
+    /// use jumpnet_core::traffic::{DestPattern, Traffic, TrafficError};
+    ///
+    /// // 64 nodes: 6 address bits, or an 8-ary 2-cube for the digit patterns.
+    /// fn dest(pattern: DestPattern, src: u32) -> Result<u32, TrafficError> {
+    ///     Ok(Traffic::new(pattern, 64, 8, 2, &[])?.dest(src, &mut Rng::new(0)))
+    /// }
+    /// assert_eq!(dest(DestPattern::BitComplement, 5)?, 58); // 5 XOR 63
+    /// assert_eq!(dest(DestPattern::BitReversal, 1)?, 32); // 000001 → 100000
+    /// assert_eq!(dest(DestPattern::Shuffle, 33)?, 3); // rotate left: 100001 → 000011
+    /// assert_eq!(dest(DestPattern::Transpose, 3 + 8 * 5)?, 5 + 8 * 3); // (3, 5) → (5, 3)
+    /// assert_eq!(dest(DestPattern::Tornado, 0)?, 3 + 8 * 3); // every digit + ceil(8/2) − 1
+    /// // Bit patterns need a power-of-two node count.
+    /// assert_eq!(
+    ///     Traffic::new(DestPattern::BitReversal, 48, 48, 1, &[]).unwrap_err(),
+    ///     TrafficError::NotPowerOfTwo
+    /// );
+    /// # Ok::<(), TrafficError>(())
+    /// ```
     #[inline]
     pub fn dest(&self, src: u32, rng: &mut Rng) -> u32 {
         let nn = self.nodes;

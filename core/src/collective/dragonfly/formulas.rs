@@ -93,6 +93,24 @@ impl DragonflyParams {
     }
 
     /// TREE over `n` random terminals: `E[global] = (n - 1)·P(1 global)` (B1: 10,160.24).
+    ///
+    /// # Examples
+    ///
+    /// The \[DF-BC\] network `g = 129, a = 16, p = 8, h = 8` with TREE over 10,240 random
+    /// terminals (docs/reference-results.md B1):
+    ///
+    /// ```
+    /// use jumpnet_core::collective::dragonfly::formulas::DragonflyParams;
+    ///
+    /// let df = DragonflyParams { g: 129, a: 16, p: 8, h: 8 };
+    /// assert_eq!(df.terminals(), 16_512);
+    /// assert_eq!(df.tree_global(10_240).to_f64().round(), 10_160.0);
+    /// // The paper's "+2" form gives its 19,122; the exact algebra ("−2") gives 19,124.87.
+    /// assert_eq!(df.tree_local_paper(10_240).to_f64().round(), 19_122.0);
+    /// assert_eq!(df.tree_local_exact(10_240).to_f64().round(), 19_125.0);
+    /// // Topology-aware broadcasts: at most g − 1 global and 2(g − 1) + g(a − 1) local messages.
+    /// assert_eq!((df.aware_global_bound(), df.aware_local_bound()), (128, 2_191));
+    /// ```
     pub fn tree_global(&self, n: u64) -> Ratio {
         self.p_one_global().scale(n as i128 - 1)
     }

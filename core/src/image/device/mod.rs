@@ -21,7 +21,7 @@
 //! ```
 //!
 //! Decoding is in place into caller buffers ([`DeviceBuffers`]), without allocation. After the
-//! framing checks ([`frame::parse`]) it checks, in this order: the header decodes
+//! framing checks ([`frame::parse`](super::frame::parse)) it checks, in this order: the header decodes
 //! ([`ImageError::Malformed`]); the capacities fit the buffers ([`ImageError::OverCapacity`],
 //! before any run or op is read); the declared counts are possible for the payload size; every
 //! run decodes and the runs are canonical (first at 0, strictly increasing starts below

@@ -11,6 +11,25 @@ use crate::mapping::{FreeNodes, MappingError, NodeId};
 /// `G(n, log2 n)`, where `n` is a power of two) the chosen nodes induce `G(m, log2 m)`: ranks
 /// `r` and `r ± 2^j` sit `stride·2^j` apart, which is a jump of the host graph. Every chosen
 /// node must be free.
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet_core::mapping::{circulant_mapping, invert, FreeNodes, UNMAPPED};
+///
+/// // 4 ranks on G(16, 4) from node 3: stride 16/4 = 4.
+/// let mut nodes = [0u32; 4];
+/// circulant_mapping(16, FreeNodes::All, 3, &mut nodes)?;
+/// assert_eq!(nodes, [3, 7, 11, 15]);
+/// // A placement is one-to-one: its inverse exists, and a repeated node is refused.
+/// let mut rank_of = [0u32; 16];
+/// invert(&nodes, &mut rank_of)?;
+/// assert_eq!((rank_of[11], rank_of[0]), (2, UNMAPPED));
+/// assert!(invert(&[3, 7, 3], &mut rank_of).is_err());
+/// // The number of ranks must be a power of two.
+/// assert!(circulant_mapping(16, FreeNodes::All, 0, &mut [0; 3]).is_err());
+/// # Ok::<(), jumpnet_core::mapping::MappingError>(())
+/// ```
 pub fn circulant_mapping(
     n: u32,
     free: FreeNodes<'_>,

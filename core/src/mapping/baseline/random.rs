@@ -10,6 +10,27 @@ use crate::rng::Rng;
 /// probability `still_needed / free_left`, decided by an integer draw, so every `m`-subset is
 /// equally likely and no scratch storage is needed. Because the output is ascending it is
 /// already the ascending-order rank placement.
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet_core::mapping::{random_mapping, FreeNodes};
+/// use jumpnet_core::rng::Rng;
+///
+/// // 8 of 32 nodes while nodes 0..16 are busy: distinct free nodes, in ascending order.
+/// let mut free = [true; 32];
+/// free[..16].fill(false);
+/// let mut nodes = [0u32; 8];
+/// random_mapping(32, FreeNodes::Mask(&free), &mut Rng::new(1), &mut nodes)?;
+/// assert!(nodes.windows(2).all(|w| w[0] < w[1]));
+/// assert!(nodes.iter().all(|v| (16..32).contains(v)));
+/// // The same seed maps the same nodes; more ranks than free nodes is an error.
+/// let mut again = [0u32; 8];
+/// random_mapping(32, FreeNodes::Mask(&free), &mut Rng::new(1), &mut again)?;
+/// assert_eq!(nodes, again);
+/// assert!(random_mapping(32, FreeNodes::Mask(&free), &mut Rng::new(1), &mut [0; 17]).is_err());
+/// # Ok::<(), jumpnet_core::mapping::MappingError>(())
+/// ```
 pub fn random_mapping(
     n: u32,
     free: FreeNodes<'_>,

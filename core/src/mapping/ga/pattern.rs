@@ -81,6 +81,26 @@ impl TrafficPattern {
     /// Writes the destination of every logical source `s` into `dest[s]` ([`NO_DEST`] when it
     /// is `s` itself, project choice) for the `n × n` grid. Random patterns draw from `rng`
     /// and need `scratch` with `N` entries; the others use neither.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::mapping::ga::{Grid, TrafficPattern, NO_DEST};
+    /// use jumpnet_core::rng::Rng;
+    ///
+    /// // On the 8 × 8 grid (position y·8 + x) transpose sends (x, y) to (y, x); the diagonal
+    /// // sends nothing.
+    /// let grid = Grid::new(8)?;
+    /// let mut dest = [0u16; 64];
+    /// TrafficPattern::Transpose.fill(grid, &mut Rng::new(0), &mut [], &mut dest)?;
+    /// assert_eq!((dest[3 + 8 * 5], dest[9]), (5 + 8 * 3, NO_DEST));
+    /// // Bit complement: s XOR 63; tornado: (x + n/2) mod n in the same row.
+    /// TrafficPattern::BitComplement.fill(grid, &mut Rng::new(0), &mut [], &mut dest)?;
+    /// assert_eq!(dest[5], 58);
+    /// TrafficPattern::Tornado.fill(grid, &mut Rng::new(0), &mut [], &mut dest)?;
+    /// assert_eq!(dest[6 + 8 * 2], 2 + 8 * 2);
+    /// # Ok::<(), jumpnet_core::mapping::MappingError>(())
+    /// ```
     pub fn fill(
         self,
         grid: Grid,

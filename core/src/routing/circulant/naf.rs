@@ -23,6 +23,28 @@ pub struct CirculantNaf<'a> {
 impl<'a> CirculantNaf<'a> {
     /// NAF routing on `circulant`, which must be `G(n, log2 n)`: `n` a power of two and
     /// jumps exactly `1, 2, 4, ..., n/2`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::routing::paths::walk::walk;
+    /// use jumpnet_core::routing::CirculantNaf;
+    /// use jumpnet_core::topology::Circulant;
+    ///
+    /// let g = Circulant::g(16)?;
+    /// let naf = CirculantNaf::new(&g)?;
+    /// // Offset 11 = 16 − 4 − 1: its NAF digits, lowest first, are −1 and −4: 0 → 15 → 11.
+    /// let (mut path, mut len) = ([0u32; 4], 0);
+    /// let hops = walk(&g, &naf, 0, 11, 8, |step| {
+    ///     path[len] = step.to;
+    ///     len += 1;
+    /// })?;
+    /// assert_eq!((hops, &path[..len]), (2, &[15, 11][..]));
+    /// // The offset n/2 = 8 is the single jump +8, and no route is longer than the diameter 2.
+    /// assert_eq!(walk(&g, &naf, 3, 11, 8, |_| {})?, 1);
+    /// assert!((1..16).all(|t| walk(&g, &naf, 0, t, 8, |_| {}).is_ok_and(|h| h <= 2)));
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn new(circulant: &'a Circulant) -> Result<Self, RoutingError> {
         let n = circulant.n();
         if !n.is_power_of_two() {

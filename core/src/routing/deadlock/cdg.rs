@@ -215,6 +215,32 @@ impl<'a, T: Topology> Cdg<'a, T> {
     /// Searches the CDG for a cycle (iterative DFS, roots and successors in ascending
     /// order). `marks` and `stack` need [`Cdg::vertices_needed`] entries; a cycle found is
     /// written to `cycle_out` (which must hold it, else [`RoutingError::Capacity`]).
+    ///
+    /// # Examples
+    ///
+    /// Dimension-order routing on a ring of 4: with one VC the `+` channels depend on each other
+    /// all the way round; dateline VCs break the cycle (docs/routing.md §2).
+    ///
+    /// ```
+    /// use jumpnet_core::routing::deadlock::cdg::{Cdg, Deadlock};
+    /// use jumpnet_core::routing::deadlock::cycle::Frame;
+    /// use jumpnet_core::routing::{ChannelVc, Routing, TorusDor, TorusVcs};
+    /// use jumpnet_core::topology::Torus;
+    ///
+    /// let ring = Torus::torus(&[4], 1)?;
+    /// for (vcs, deadlocks) in [(TorusVcs::Single, true), (TorusVcs::Dateline, false)] {
+    ///     let dor = TorusDor::new(&ring, vcs)?;
+    ///     let mut bits = [0u64; 8];
+    ///     assert!(Cdg::words_needed(&ring, dor.num_vcs()) <= 8);
+    ///     let mut cdg = Cdg::new(&ring, dor.num_vcs(), &mut bits)?;
+    ///     cdg.add_routing(&dor, 8)?;
+    ///     let (mut marks, mut stack) = ([0u32; 32], [Frame::default(); 32]);
+    ///     let mut cycle = [ChannelVc::default(); 32];
+    ///     let found = cdg.find_cycle(&mut marks, &mut stack, &mut cycle)?;
+    ///     assert_eq!(matches!(found, Deadlock::Cycle(_)), deadlocks);
+    /// }
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn find_cycle(
         &self,
         marks: &mut [u32],

@@ -159,6 +159,30 @@ pub struct DragonflyMinimal<'a> {
 
 impl<'a> DragonflyMinimal<'a> {
     /// Minimal routing on `topo` with the VC policy `vcs`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
+    /// use jumpnet_core::routing::paths::walk::walk;
+    /// use jumpnet_core::topology::{Dragonfly, GlobalArrangement, LinkClass};
+    ///
+    /// let df = Dragonfly::new(9, 4, 2, 2, GlobalArrangement::Consecutive)?;
+    /// let min = DragonflyMinimal::new(&df, MinimalVcs::Dateline);
+    /// // Terminal 0 sits on router (0, 0), terminal 29 on router 14 = (3, 2). Router (0, 1)
+    /// // owns group 0's link to group 3: local, global, local hops; VC 0 before the global hop,
+    /// // VC 1 from it on.
+    /// let (mut hops, mut len) = ([(0u32, LinkClass::Terminal, 0u8); 3], 0);
+    /// walk(&df, &min, 0, 29, 8, |s| {
+    ///     hops[len] = (s.to, s.class, s.vc);
+    ///     len += 1;
+    /// })?;
+    /// assert_eq!(
+    ///     hops,
+    ///     [(1, LinkClass::Local, 0), (12, LinkClass::Global, 1), (14, LinkClass::Local, 1)]
+    /// );
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn new(topo: &'a Dragonfly, vcs: MinimalVcs) -> Self {
         DragonflyMinimal { topo, vcs }
     }

@@ -40,6 +40,23 @@ pub struct UgalCandidate {
 
 /// The core comparison: minimal iff `min.occupancy · min.hops ≤ val.occupancy · val.hops
 /// + bias` (in `u64`, no overflow).
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet_core::routing::dragonfly::ugal::{decide, UgalCandidate, UgalChoice};
+///
+/// // Minimal path: 3 hops behind 10 queued flits; Valiant path: 5 hops behind 4.
+/// let min = UgalCandidate { occupancy: 10, hops: 3 };
+/// let val = UgalCandidate { occupancy: 4, hops: 5 };
+/// // 10·3 = 30 > 4·5 = 20: Valiant, unless a bias of 10 or more favours the minimal path.
+/// assert_eq!(decide(min, val, 0), UgalChoice::Valiant);
+/// assert_eq!(decide(min, val, 10), UgalChoice::Minimal);
+/// // Empty queues tie, and ties go to the minimal path.
+/// let idle_min = UgalCandidate { occupancy: 0, hops: 3 };
+/// let idle_val = UgalCandidate { occupancy: 0, hops: 5 };
+/// assert_eq!(decide(idle_min, idle_val, 0), UgalChoice::Minimal);
+/// ```
 #[inline]
 pub fn decide(min: UgalCandidate, val: UgalCandidate, bias: u32) -> UgalChoice {
     let lhs = u64::from(min.occupancy) * u64::from(min.hops);

@@ -31,6 +31,24 @@ pub struct MinimalRouting<'a, T> {
 
 impl<'a, T: Topology> MinimalRouting<'a, T> {
     /// Routing over `topo` with its distance matrix (which must belong to `topo`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::routing::{DistanceMatrix, MinimalRouting};
+    /// use jumpnet_core::topology::Circulant;
+    ///
+    /// // Ring of 6: port 0 leads to +1, port 1 to −1.
+    /// let ring = Circulant::ring(6)?;
+    /// let (mut d, mut queue) = ([0u16; 36], [0u32; 6]);
+    /// let dist = DistanceMatrix::compute(&ring, &mut d, &mut queue)?;
+    /// assert_eq!((dist.get(0, 3), dist.get(0, 5)), (3, 1));
+    /// let min = MinimalRouting::new(&ring, dist)?;
+    /// // Both ways to switch 3 take 3 hops: the tie goes to the lowest port.
+    /// assert_eq!(min.port_toward(0, 3)?, 0);
+    /// assert_eq!(min.port_toward(0, 4)?, 1);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
     pub fn new(topo: &'a T, dist: DistanceMatrix<'a>) -> Result<Self, RoutingError> {
         if dist.switches() != topo.num_switches() {
             return Err(RoutingError::Invalid(InvalidParam {

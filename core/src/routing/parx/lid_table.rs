@@ -107,6 +107,28 @@ const LARGE: [[LidChoices; 4]; 4] = [
 
 /// The LIDs Table 1 (spec/routing.md §7) allows for a message from quadrant `src` to
 /// quadrant `dst`; `large` selects Table 1b (≥ 512 B).
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet_core::routing::parx::lid_table::{closed_form_choices, table_choices};
+/// use jumpnet_core::routing::parx::Quadrant;
+///
+/// // Q0 (left-top) to Q1 (left-bottom): small messages avoid removing the left half (LID 1
+/// // removes the right half), large ones take LID 0, whose removed left half forces a detour.
+/// assert_eq!(table_choices(Quadrant::Q0, Quadrant::Q1, false).as_slice(), &[1]);
+/// assert_eq!(table_choices(Quadrant::Q0, Quadrant::Q1, true).as_slice(), &[0]);
+/// // Diagonal pairs use the halves holding the source: left (0) or top (2).
+/// assert_eq!(table_choices(Quadrant::Q0, Quadrant::Q2, false).as_slice(), &[0, 2]);
+/// // The closed-form rule gives the same table.
+/// for s in Quadrant::ALL {
+///     for d in Quadrant::ALL {
+///         for large in [false, true] {
+///             assert_eq!(table_choices(s, d, large), closed_form_choices(s, d, large));
+///         }
+///     }
+/// }
+/// ```
 pub fn table_choices(src: Quadrant, dst: Quadrant, large: bool) -> LidChoices {
     let t = if large { &LARGE } else { &SMALL };
     t[src.index()][dst.index()]
