@@ -264,9 +264,17 @@ fn errors_name_what_is_wrong() {
     let routing = MinimalRouting::new(&ring, DistanceMatrix::new(4, &d).unwrap()).unwrap();
     let net = RoutedNetwork::new(&ring, &routing);
     let bcast = Binomial::new(4, 0, 8).unwrap();
+    placement_and_buffer_errors(&net, &bcast);
+    routing_errors(&ring, &net, &bcast);
+    schedule_errors(&net, &bcast, &d);
+}
 
+type Ring4<'a> = RoutedNetwork<'a, Circulant, MinimalRouting<'a, Circulant>>;
+
+/// A placement of the wrong length; output buffers too small.
+fn placement_and_buffer_errors(net: &Ring4<'_>, bcast: &Binomial) {
     assert_eq!(
-        analyse(&net, &bcast, &[0, 1, 2], Outputs::default()),
+        analyse(net, bcast, &[0, 1, 2], Outputs::default()),
         Err(AnalysisError::Placement {
             ranks: 4,
             entries: 3
@@ -274,8 +282,8 @@ fn errors_name_what_is_wrong() {
     );
     let mut short = [0u64; 2];
     let e = analyse(
-        &net,
-        &bcast,
+        net,
+        bcast,
         &[0, 1, 2, 3],
         Outputs {
             steps: StepBuffers {
@@ -297,8 +305,8 @@ fn errors_name_what_is_wrong() {
     let mut loads = [0u64; 3];
     assert!(matches!(
         analyse(
-            &net,
-            &bcast,
+            net,
+            bcast,
             &[0, 1, 2, 3],
             Outputs {
                 steps: StepBuffers::default(),
@@ -310,10 +318,13 @@ fn errors_name_what_is_wrong() {
             ..
         }))
     ));
+}
 
-    // A routing loop is caught by the hop limit and names the message.
-    let spin = RoutedNetwork::new(&ring, &Spin).with_hop_limit(10);
-    let e = analyse(&spin, &bcast, &[0, 1, 2, 3], Outputs::default()).unwrap_err();
+/// A routing loop (caught by the hop limit, naming the message) and a terminal the
+/// network does not have.
+fn routing_errors(ring: &Circulant, net: &Ring4<'_>, bcast: &Binomial) {
+    let spin = RoutedNetwork::new(ring, &Spin).with_hop_limit(10);
+    let e = analyse(&spin, bcast, &[0, 1, 2, 3], Outputs::default()).unwrap_err();
     assert_eq!(
         e,
         AnalysisError::Route {
@@ -333,21 +344,21 @@ fn errors_name_what_is_wrong() {
     assert!(text.contains("rank 0 to rank 2"), "{text}");
     let source = core::error::Error::source(&e).map(|s| std::format!("{s}"));
     assert!(source.is_some_and(|s| s.contains("10 hops")), "{e:?}");
-
-    // A terminal the network does not have.
     assert!(matches!(
-        analyse(&net, &bcast, &[0, 1, 9, 3], Outputs::default()),
+        analyse(net, bcast, &[0, 1, 9, 3], Outputs::default()),
         Err(AnalysisError::Route {
             error: RoutingError::TerminalOutOfRange { terminal: 9, .. },
             ..
         })
     ));
+}
 
-    // Steps must not decrease; ranks must exist.
+/// Steps must not decrease; ranks must exist; clocks must cover the ranks.
+fn schedule_errors(net: &Ring4<'_>, bcast: &Binomial, d: &[u16]) {
     let bad = [msg(2, 0, 1), msg(1, 1, 2)];
     let raw = Raw { n: 3, msgs: &bad };
     assert_eq!(
-        analyse(&net, &raw, &[0, 1, 2], Outputs::default()),
+        analyse(net, &raw, &[0, 1, 2], Outputs::default()),
         Err(AnalysisError::StepOrder {
             step: 1,
             previous: 2
@@ -362,7 +373,7 @@ fn errors_name_what_is_wrong() {
     let raw = Raw { n: 3, msgs: &stray };
     assert_eq!(
         distance_hops(
-            &DistanceMatrix::new(4, &d).unwrap(),
+            &DistanceMatrix::new(4, d).unwrap(),
             &raw,
             &[0, 1, 2],
             StepBuffers::default()
@@ -374,7 +385,7 @@ fn errors_name_what_is_wrong() {
         Err(AnalysisError::RankOutOfRange { rank: 5, ranks: 3 })
     );
     assert!(matches!(
-        makespan_with(&bcast, &mut clocks, |_| Ok(1)),
+        makespan_with(bcast, &mut clocks, |_| Ok(1)),
         Err(AnalysisError::Capacity(CapacityError { needed: 4, .. }))
     ));
 }

@@ -72,6 +72,18 @@ pub struct Galaxyfly {
     radix: PortIndex,
 }
 
+/// The parameters a Galaxy or Galaxyfly is built from (the constructors' arguments).
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    family: Family,
+    assignment: RouterAssignment,
+    n: u32,
+    q: u32,
+    a: u32,
+    p: u32,
+    h: Option<u32>,
+}
+
 impl Galaxyfly {
     /// Galaxyfly with `n` clusters of `q` supernodes of `a` routers, `p` terminals and `h`
     /// global ports per router (`None` = `ceil((hs + hg)/a)`).
@@ -80,15 +92,15 @@ impl Galaxyfly {
     /// `q = 2` → [`TopologyError::Invalid`]); `a ≥ 1`; `a·h ≥ hs + hg`; `n·q·a` routers and
     /// `n·q·a·p` terminals fit in `u32`; radix `p + a − 1 + h ≤ 65535`.
     pub fn new(n: u32, q: u32, a: u32, p: u32, h: Option<u32>) -> Result<Self, TopologyError> {
-        Self::build(
-            Family::Galaxyfly,
-            RouterAssignment::RoundRobin,
+        Self::build(Shape {
+            family: Family::Galaxyfly,
+            assignment: RouterAssignment::RoundRobin,
             n,
             q,
             a,
             p,
             h,
-        )
+        })
     }
 
     /// Galaxyfly with an explicit router assignment. [`RouterAssignment::ClusterSplit`] needs
@@ -101,7 +113,15 @@ impl Galaxyfly {
         h: Option<u32>,
         assignment: RouterAssignment,
     ) -> Result<Self, TopologyError> {
-        Self::build(Family::Galaxyfly, assignment, n, q, a, p, h)
+        Self::build(Shape {
+            family: Family::Galaxyfly,
+            assignment,
+            n,
+            q,
+            a,
+            p,
+            h,
+        })
     }
 
     /// The supernode-level Galaxy graph: one router per supernode (`a = 1`), one terminal per
@@ -130,26 +150,27 @@ impl Galaxyfly {
     /// # Ok::<(), jumpnet_core::topology::TopologyError>(())
     /// ```
     pub fn galaxy(n: u32, q: u32) -> Result<Self, TopologyError> {
-        Self::build(
-            Family::Galaxy,
-            RouterAssignment::RoundRobin,
+        Self::build(Shape {
+            family: Family::Galaxy,
+            assignment: RouterAssignment::RoundRobin,
             n,
             q,
-            1,
-            1,
-            None,
-        )
+            a: 1,
+            p: 1,
+            h: None,
+        })
     }
 
-    fn build(
-        family: Family,
-        assignment: RouterAssignment,
-        n: u32,
-        q: u32,
-        a: u32,
-        p: u32,
-        h: Option<u32>,
-    ) -> Result<Self, TopologyError> {
+    fn build(shape: Shape) -> Result<Self, TopologyError> {
+        let Shape {
+            family,
+            assignment,
+            n,
+            q,
+            a,
+            p,
+            h,
+        } = shape;
         if n == 0 {
             return Err(TopologyError::Invalid(InvalidParam {
                 param: "n",
@@ -162,6 +183,39 @@ impl Galaxyfly {
         } else {
             MmsField::new(q)?
         };
+        let (supernodes, switches, terminals) = Self::counts(n, q, a, p)?;
+        let hs = field.generator_count();
+        let degree = hs + (n - 1);
+        let h = Self::global_ports(assignment, n, a, h, hs, degree)?;
+        let radix = p as u64 + a as u64 - 1 + h as u64;
+        if radix > PortIndex::MAX as u64 {
+            return Err(TopologyError::Invalid(InvalidParam {
+                param: "h",
+                value: h as u64,
+                rule: "a Galaxyfly needs radix p + a − 1 + h ≤ 65535",
+            }));
+        }
+        Ok(Galaxyfly {
+            family,
+            assignment,
+            field,
+            n,
+            q,
+            a,
+            p,
+            h,
+            hs,
+            degree,
+            supernodes,
+            switches,
+            terminals,
+            radix: radix as PortIndex,
+        })
+    }
+
+    /// Supernodes, routers and terminals of `n` clusters of `q` supernodes of `a` routers
+    /// with `p` terminals each, refused unless they fit in `u32`.
+    fn counts(n: u32, q: u32, a: u32, p: u32) -> Result<(u32, u32, u32), TopologyError> {
         if a == 0 {
             return Err(TopologyError::Invalid(InvalidParam {
                 param: "a",
@@ -186,19 +240,29 @@ impl Galaxyfly {
                 rule: "a Galaxyfly needs n·q·a·p < 2^32 terminals",
             }));
         }
-        let hs = field.generator_count();
-        let degree = hs + (n - 1);
-        let h = match assignment {
+        Ok((supernodes as u32, switches as u32, terminals as u32))
+    }
+
+    /// Global ports per router: `h` checked against the assignment's rule, or its default.
+    fn global_ports(
+        assignment: RouterAssignment,
+        n: u32,
+        a: u32,
+        h: Option<u32>,
+        hs: u32,
+        degree: u32,
+    ) -> Result<u32, TopologyError> {
+        match assignment {
             RouterAssignment::RoundRobin => match h {
                 Some(h) if (h as u64) * (a as u64) < degree as u64 => {
-                    return Err(TopologyError::Invalid(InvalidParam {
+                    Err(TopologyError::Invalid(InvalidParam {
                         param: "h",
                         value: h as u64,
                         rule: "a Galaxyfly needs a·h ≥ hs + hg = (q − δ)/2 + (n − 1)",
                     }))
                 }
-                Some(h) => h,
-                None => degree.div_ceil(a),
+                Some(h) => Ok(h),
+                None => Ok(degree.div_ceil(a)),
             },
             RouterAssignment::ClusterSplit => {
                 if a != 2 {
@@ -210,43 +274,17 @@ impl Galaxyfly {
                 }
                 let min_h = hs.max(n - 1);
                 match h {
-                    Some(h) if h < min_h => {
-                        return Err(TopologyError::Invalid(InvalidParam {
-                            param: "h",
-                            value: h as u64,
-                            rule: "the cluster-split assignment needs h ≥ max(hs, hg) = \
-                                   max((q − δ)/2, n − 1)",
-                        }))
-                    }
-                    Some(h) => h,
-                    None => min_h,
+                    Some(h) if h < min_h => Err(TopologyError::Invalid(InvalidParam {
+                        param: "h",
+                        value: h as u64,
+                        rule: "the cluster-split assignment needs h ≥ max(hs, hg) = \
+                               max((q − δ)/2, n − 1)",
+                    })),
+                    Some(h) => Ok(h),
+                    None => Ok(min_h),
                 }
             }
-        };
-        let radix = p as u64 + a as u64 - 1 + h as u64;
-        if radix > PortIndex::MAX as u64 {
-            return Err(TopologyError::Invalid(InvalidParam {
-                param: "h",
-                value: h as u64,
-                rule: "a Galaxyfly needs radix p + a − 1 + h ≤ 65535",
-            }));
         }
-        Ok(Galaxyfly {
-            family,
-            assignment,
-            field,
-            n,
-            q,
-            a,
-            p,
-            h,
-            hs,
-            degree,
-            supernodes: supernodes as u32,
-            switches: switches as u32,
-            terminals: terminals as u32,
-            radix: radix as PortIndex,
-        })
     }
 
     /// Number of clusters `n`.

@@ -70,72 +70,150 @@ pub fn rfata<'a, G: GalaxyGraph, P: Pivot + ?Sized>(
             own[u * au + t] = pre[u] * a + t as u32;
         }
     }
-    let base = |u: u32| pre[u as usize] * a;
-    let subtree = |u: u32| Span::new(base(u), size[u as usize] * a);
-    let fill = |list: &mut [u32], u: u32| {
-        for (t, x) in list.iter_mut().enumerate() {
-            *x = u * a + t as u32;
-        }
-    };
     let mut b = ListBuilder::new(n, DataLayout::uniform(n, packet_bytes), msgs, buf)?;
-
-    // 1. Intra-supernode allgather.
-    for u in 0..s {
-        fill(list, u);
-        let p = parent[u as usize];
-        let m = if p == NONE {
-            pivot.pivot(list) as u32
-        } else {
-            link_router(graph, u, p)?
-        };
-        let whole = Span::new(base(u), a);
-        let mine = |e: &RpcEdge| Span::new(base(u) + e.span_start as u32, e.span_len as u32);
-        rpc(list, m as usize, pivot, &mut |e| {
-            let sp = mine(&e);
-            b.send(
-                list[e.child],
-                list[e.parent],
-                Blocks::Range {
-                    start: sp.start,
-                    len: sp.len,
-                },
-            )
-            .map(|_| ())
-        })?;
-        rpd(list, m as usize, pivot, &mut |e| {
-            b.send(
-                list[e.parent],
-                list[e.child],
-                Blocks::range_minus(whole, mine(&e)),
-            )
-            .map(|_| ())
-        })?;
-    }
-    // 2. Collection towards A, distributing inside every supernode on arrival.
-    for &y in order.iter().skip(1).rev() {
-        let x = parent[y as usize];
-        let (ty, tx) = (link_router(graph, y, x)?, link_router(graph, x, y)?);
-        let sp = subtree(y);
-        let blocks = Blocks::Range {
-            start: sp.start,
-            len: sp.len,
-        };
-        b.send(y * a + ty, x * a + tx, blocks)?;
-        fill(list, x);
-        rpd(list, tx as usize, pivot, &mut |e| {
-            b.send(list[e.parent], list[e.child], blocks).map(|_| ())
-        })?;
-    }
-    // 3. Distribution from A: everything across the link, the new packets inside.
-    for &x in order.iter().skip(1) {
-        let p = parent[x as usize];
-        let (tp, tx) = (link_router(graph, p, x)?, link_router(graph, x, p)?);
-        b.send(p * a + tp, x * a + tx, Blocks::All)?;
-        let fresh = Blocks::outside(subtree(x), n);
-        fill(list, x);
-        rpd(list, tx as usize, pivot, &mut |e| {
-            b.send(list[e.parent], list[e.child], fresh).map(|_| ())
-        })?;
-    }
+    let mut steps = Steps {
+        graph,
+        pivot,
+        packets: Packets { a, pre, size },
+        parent,
+        order,
+        list,
+    };
+    steps.allgather_in_supernodes(&mut b, s)?;
+    steps.collect_towards_root(&mut b)?;
+    steps.distribute_from_root(&mut b, n)?;
     b.finish(Semantics::Allgather, Some(own))
+}
+
+/// Packet numbering: supernode by supernode in SPC-tree pre-order, `a` packets each.
+struct Packets<'t> {
+    a: u32,
+    pre: &'t [u32],
+    size: &'t [u32],
+}
+
+impl Packets<'_> {
+    /// First packet of supernode `u`.
+    fn base(&self, u: u32) -> u32 {
+        self.pre[u as usize] * self.a
+    }
+
+    /// The packets of `u`'s SPC subtree (contiguous).
+    fn subtree(&self, u: u32) -> Span {
+        Span::new(self.base(u), self.size[u as usize] * self.a)
+    }
+
+    /// The routers of supernode `u`, ascending, into `list`.
+    fn fill(&self, list: &mut [u32], u: u32) {
+        for (t, x) in list.iter_mut().enumerate() {
+            *x = u * self.a + t as u32;
+        }
+    }
+}
+
+/// The three steps of RFATA over one SPC tree.
+struct Steps<'x, G: ?Sized, P: ?Sized> {
+    graph: &'x G,
+    pivot: &'x P,
+    packets: Packets<'x>,
+    parent: &'x [u32],
+    order: &'x [u32],
+    /// Scratch: the routers of one supernode.
+    list: &'x mut [u32],
+}
+
+impl<G: GalaxyGraph, P: Pivot + ?Sized> Steps<'_, G, P> {
+    /// Step 1: in each of the `s` supernodes, RPC then RPD around the router linked to the
+    /// SPC parent (the pivot's router for the root).
+    fn allgather_in_supernodes(
+        &mut self,
+        b: &mut ListBuilder<'_, '_>,
+        s: u32,
+    ) -> Result<(), ScheduleError> {
+        let a = self.packets.a;
+        for u in 0..s {
+            self.packets.fill(self.list, u);
+            let list = &*self.list;
+            let p = self.parent[u as usize];
+            let m = if p == NONE {
+                self.pivot.pivot(list) as u32
+            } else {
+                link_router(self.graph, u, p)?
+            };
+            let base = self.packets.base(u);
+            let whole = Span::new(base, a);
+            let mine = |e: &RpcEdge| Span::new(base + e.span_start as u32, e.span_len as u32);
+            rpc(list, m as usize, self.pivot, &mut |e| {
+                let sp = mine(&e);
+                b.send(
+                    list[e.child],
+                    list[e.parent],
+                    Blocks::Range {
+                        start: sp.start,
+                        len: sp.len,
+                    },
+                )
+                .map(|_| ())
+            })?;
+            rpd(list, m as usize, self.pivot, &mut |e| {
+                b.send(
+                    list[e.parent],
+                    list[e.child],
+                    Blocks::range_minus(whole, mine(&e)),
+                )
+                .map(|_| ())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Step 2: collection towards the root along the SPC tree, children before parents,
+    /// distributing inside every supernode on arrival.
+    fn collect_towards_root(&mut self, b: &mut ListBuilder<'_, '_>) -> Result<(), ScheduleError> {
+        let a = self.packets.a;
+        for &y in self.order.iter().skip(1).rev() {
+            let x = self.parent[y as usize];
+            let (ty, tx) = (
+                link_router(self.graph, y, x)?,
+                link_router(self.graph, x, y)?,
+            );
+            let sp = self.packets.subtree(y);
+            let blocks = Blocks::Range {
+                start: sp.start,
+                len: sp.len,
+            };
+            b.send(y * a + ty, x * a + tx, blocks)?;
+            self.packets.fill(self.list, x);
+            let list = &*self.list;
+            rpd(list, tx as usize, self.pivot, &mut |e| {
+                b.send(list[e.parent], list[e.child], blocks).map(|_| ())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Step 3: distribution from the root: everything across each tree link, the packets
+    /// new to the supernode (outside its subtree) inside it; `n` packets in all.
+    fn distribute_from_root(
+        &mut self,
+        b: &mut ListBuilder<'_, '_>,
+        n: u32,
+    ) -> Result<(), ScheduleError> {
+        let a = self.packets.a;
+        for &x in self.order.iter().skip(1) {
+            let p = self.parent[x as usize];
+            let (tp, tx) = (
+                link_router(self.graph, p, x)?,
+                link_router(self.graph, x, p)?,
+            );
+            b.send(p * a + tp, x * a + tx, Blocks::All)?;
+            let fresh = Blocks::outside(self.packets.subtree(x), n);
+            self.packets.fill(self.list, x);
+            let list = &*self.list;
+            rpd(list, tx as usize, self.pivot, &mut |e| {
+                b.send(list[e.parent], list[e.child], fresh).map(|_| ())
+            })?;
+        }
+        Ok(())
+    }
 }

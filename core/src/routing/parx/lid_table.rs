@@ -168,16 +168,21 @@ pub fn closed_form_choices(src: Quadrant, dst: Quadrant, large: bool) -> LidChoi
 /// an "a|b" entry is decided by bit 0 of a seeded hash of (source terminal, destination
 /// terminal, message id), so a sender alternates deterministically across message ids as the
 /// modified `bfo` PML of \[HX\] alternates at random.
-pub fn select_lid(
-    src_q: Quadrant,
-    dst_q: Quadrant,
-    src: u32,
-    dst: u32,
-    bytes: u64,
-    msg_id: u64,
-    seed: u64,
-) -> u8 {
-    let choices = table_choices(src_q, dst_q, bytes >= LARGE_MESSAGE_BYTES);
-    let pair = hash64(seed, ((src as u64) << 32) | dst as u64);
-    choices.get(hash64(pair, msg_id) & 1)
+pub fn select_lid(src_q: Quadrant, dst_q: Quadrant, msg: &Message, seed: u64) -> u8 {
+    let choices = table_choices(src_q, dst_q, msg.bytes >= LARGE_MESSAGE_BYTES);
+    let pair = hash64(seed, ((msg.src as u64) << 32) | msg.dst as u64);
+    choices.get(hash64(pair, msg.id) & 1)
+}
+
+/// One message as [`select_lid`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// Source terminal.
+    pub src: u32,
+    /// Destination terminal.
+    pub dst: u32,
+    /// Size in bytes (Table 1a below [`LARGE_MESSAGE_BYTES`], 1b from it on).
+    pub bytes: u64,
+    /// Message id (the sender's sequence number).
+    pub id: u64,
 }

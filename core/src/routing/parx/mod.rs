@@ -34,7 +34,7 @@ pub mod quadrant;
 
 pub use demand::{normalise_demand, sort_demands, Demand};
 pub use lid_table::{
-    closed_form_choices, select_lid, table_choices, LidChoices, LARGE_MESSAGE_BYTES,
+    closed_form_choices, select_lid, table_choices, LidChoices, Message, LARGE_MESSAGE_BYTES,
 };
 pub use quadrant::{Half, Quadrant, Quadrants, LIDS};
 
@@ -151,7 +151,17 @@ impl<'a> ParxRouting<'a> {
         let (s, _) = terminal_location(self.topo, src)?;
         let (t, _) = terminal_location(self.topo, dst)?;
         let (qs, qd) = (self.geo.quadrant(s)?, self.geo.quadrant(t)?);
-        Ok(select_lid(qs, qd, src, dst, bytes, msg_id, self.seed))
+        Ok(select_lid(
+            qs,
+            qd,
+            &Message {
+                src,
+                dst,
+                bytes,
+                id: msg_id,
+            },
+            self.seed,
+        ))
     }
 
     /// Initial state of a message of `bytes` bytes with id `msg_id` from `src` to `dst`:

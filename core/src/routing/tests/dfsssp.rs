@@ -7,7 +7,9 @@ use super::steps;
 use crate::routing::deadlock::cdg::{Cdg, Deadlock};
 use crate::routing::deadlock::channel::ChannelVc;
 use crate::routing::deadlock::cycle::Frame;
-use crate::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
+use crate::routing::dfsssp::{
+    dfsssp, DfssspBuffers, DfssspConfig, DfssspReport, DfssspRouting, DfssspSizes,
+};
 use crate::routing::tables::compile::{compile_tables, VcMode};
 use crate::routing::tables::run_table::{RouteEntry, Run};
 use crate::routing::tables::table_routing::TableRouting;
@@ -157,7 +159,6 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
     let mut b = Bufs::new(g);
     let (r, rep) = dfsssp(g, &cfg, b.storage()).unwrap();
     let n = g.num_switches();
-    let nt = g.num_terminals();
     assert_eq!(
         r.next_hop(n, &mut PacketState::new(0), 0),
         Err(RoutingError::SwitchOutOfRange {
@@ -166,18 +167,32 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
         })
     );
     if cfg.base_weight.is_none() {
-        let reference = reference_ports(g);
-        for d in 0..nt {
-            for x in 0..n {
-                assert_eq!(
-                    r.entry(x, d).port,
-                    reference[d as usize][x as usize],
-                    "d {d} x {x}"
-                );
-            }
+        check_reference_ports(g, &r);
+    }
+    check_minimal_acyclic_layers(g, &r, &rep);
+    check_compiled_tables(g, &r);
+    rep
+}
+
+/// Without weights DFSSSP takes the reference ports (lowest-id balanced minimal routes).
+fn check_reference_ports<T: Topology>(g: &T, r: &DfssspRouting<'_, T>) {
+    let reference = reference_ports(g);
+    for d in 0..g.num_terminals() {
+        for x in 0..g.num_switches() {
+            assert_eq!(
+                r.entry(x, d).port,
+                reference[d as usize][x as usize],
+                "d {d} x {x}"
+            );
         }
     }
-    let dist: Vec<Vec<u32>> = (0..n).map(|s| bfs(g, s)).collect();
+}
+
+/// Every path is minimal and stays on its layer; every layer's channel dependencies are
+/// acyclic (the crate's CDG and Kahn's algorithm agree); the report counts the paths.
+fn check_minimal_acyclic_layers<T: Topology>(g: &T, r: &DfssspRouting<'_, T>, rep: &DfssspReport) {
+    let nt = g.num_terminals();
+    let dist: Vec<Vec<u32>> = (0..g.num_switches()).map(|s| bfs(g, s)).collect();
     let layers = rep.layers_used;
     let mut per_layer_paths = vec![0u64; layers as usize];
     let mut deps: Vec<Deps> = vec![HashSet::new(); layers as usize];
@@ -190,13 +205,10 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
         .collect();
     let mut seen_pairs = HashSet::new();
     for src in 0..nt {
-        for dst in 0..nt {
-            if src == dst {
-                continue;
-            }
+        for dst in (0..nt).filter(|&d| d != src) {
             let s = g.terminal_switch(src).unwrap();
             let t = g.terminal_switch(dst).unwrap();
-            let path = steps(g, &r, src, dst);
+            let path = steps(g, r, src, dst);
             assert_eq!(
                 path.len() as u32,
                 dist[s as usize][t as usize],
@@ -241,8 +253,11 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
         &per_layer_paths[..]
     );
     assert_eq!(per_layer_paths.iter().sum::<u64>(), rep.paths);
+}
 
-    // Compiled LFTs + per-path layer tables route exactly like DFSSSP, VCs included.
+/// Compiled LFTs + per-path layer tables route exactly like DFSSSP, VCs included.
+fn check_compiled_tables<T: Topology>(g: &T, r: &DfssspRouting<'_, T>) {
+    let (n, nt) = (g.num_switches(), g.num_terminals());
     let mut runs = vec![
         Run {
             first: 0,
@@ -261,7 +276,7 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
     let mut loffs = vec![0u32; n as usize + 1];
     let mut rb = TableSetBuilder::new(n, nt, &mut runs, &mut offs).unwrap();
     let mut lb = TableSetBuilder::new(n, nt, &mut lruns, &mut loffs).unwrap();
-    compile_tables(g, &r, VcMode::PerPath, &mut rb, Some(&mut lb)).unwrap();
+    compile_tables(g, r, VcMode::PerPath, &mut rb, Some(&mut lb)).unwrap();
     let tr = TableRouting::new(
         g,
         rb.finish().unwrap(),
@@ -270,13 +285,10 @@ fn check<T: Topology>(g: &T, cfg: DfssspConfig) -> DfssspReport {
     )
     .unwrap();
     for src in 0..nt {
-        for dst in 0..nt {
-            if src != dst {
-                assert_eq!(steps(g, &tr, src, dst), steps(g, &r, src, dst));
-            }
+        for dst in (0..nt).filter(|&d| d != src) {
+            assert_eq!(steps(g, &tr, src, dst), steps(g, r, src, dst));
         }
     }
-    rep
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::routing::deadlock::cycle::Frame;
 use crate::routing::dfsssp::{DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes};
 use crate::routing::parx::{
     closed_form_choices, normalise_demand, parx, select_lid, sort_demands, table_choices, Demand,
-    Half, LidPolicy, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
+    Half, LidPolicy, Message, ParxRouting, Quadrant, LARGE_MESSAGE_BYTES, LIDS,
 };
 use crate::routing::paths::walk::check_all;
 use crate::routing::{Routing, RoutingError};
@@ -312,7 +312,17 @@ fn message_size_selects_the_table_and_the_hash_picks_among_two() {
     for msg in 0..20 {
         assert_eq!(
             r.select_lid(3, 600, 100, msg).unwrap(),
-            select_lid(Quadrant::Q0, quadrant(600 / 7), 3, 600, 100, msg, 99)
+            select_lid(
+                Quadrant::Q0,
+                quadrant(600 / 7),
+                &Message {
+                    src: 3,
+                    dst: 600,
+                    bytes: 100,
+                    id: msg
+                },
+                99
+            )
         );
     }
     // `inject` follows the policy.
