@@ -45,5 +45,6 @@ pub mod ga;
 pub mod hil;
 pub mod io;
 pub mod report;
+pub mod runs;
 pub mod sim;
 pub mod study;

@@ -239,6 +239,30 @@ fn checked_totals(owned: &OwnedSchedule, req: &CollectiveRequest) -> Result<Byte
     })
 }
 
+/// The rank-space schedule of `collective` over `ranks` ranks rooted at `root`, 8 bytes
+/// per message: the traffic whose hops process mappings count (`jumpnet map place`, the
+/// report's hop comparison). Topology-aware collectives are refused.
+pub fn rank_schedule(collective: Algorithm, ranks: u32, root: u32) -> Result<OwnedSchedule> {
+    if collective.needs_topology() {
+        bail!(
+            "--collective {} is topology-aware; map places rank-space collectives (bcast, allreduce, alltoall, ...)",
+            collective.name()
+        );
+    }
+    build(
+        &CollectiveRequest {
+            algorithm: collective,
+            ranks: Some(ranks),
+            root,
+            bytes: 8,
+            elem_bytes: 4,
+            placement: JobPlacement::Consecutive,
+            seed: 0,
+        },
+        None,
+    )
+}
+
 /// The command-line algorithm MPICH's selection stands for.
 pub fn bcast_pick(alg: BcastAlgorithm) -> Algorithm {
     match alg {

@@ -32,7 +32,6 @@ pub mod sim;
 pub mod sim_collective;
 pub mod study;
 pub mod sweep;
-pub mod sweep_collective;
 pub mod topo;
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.

@@ -31,10 +31,11 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::{collective_args, setup, Claim};
+use super::{setup, Claim};
 use crate::builder::routing::RouteAlgo;
-use crate::commands::sim_collective::simulate;
+use crate::builder::schedule::Algorithm;
 use crate::io::output::{Render, Section};
+use crate::runs::collective::{simulate, CollectiveOptions, CollectiveRun};
 
 /// The paper's five configurations `(n, q, a)`, in its column order.
 pub const CONFIGS: [(u32, u32, u32); 5] = [(3, 5, 4), (4, 5, 4), (4, 5, 5), (4, 7, 4), (3, 5, 8)];
@@ -137,9 +138,11 @@ pub struct Row {
 /// Simulates `algorithm` (`sfata` or `rfata`) on Galaxyfly(n, q, a) with root supernode
 /// `root` and computes the paper's metrics.
 pub fn run_config(n: u32, q: u32, a: u32, algorithm: &str, root: u32) -> Result<Row> {
-    if !matches!(algorithm, "sfata" | "rfata") {
-        bail!("unknown Galaxyfly all-to-all '{algorithm}': sfata or rfata");
-    }
+    let alg = match algorithm {
+        "sfata" => Algorithm::Sfata,
+        "rfata" => Algorithm::Rfata,
+        _ => bail!("unknown Galaxyfly all-to-all '{algorithm}': sfata or rfata"),
+    };
     let words: Vec<String> = vec![
         "galaxyfly".into(),
         format!("n={n}"),
@@ -148,26 +151,18 @@ pub fn run_config(n: u32, q: u32, a: u32, algorithm: &str, root: u32) -> Result<
         "packet_size=10".into(),
     ];
     let setup = setup(&words, RouteAlgo::Dfsssp)?;
-    let (msg, gbps, root_s) = (
-        PACKET_BYTES.to_string(),
-        LINK_GBPS.to_string(),
-        root.to_string(),
-    );
-    let args = collective_args(&[
-        "--collective",
-        algorithm,
-        "--msg",
-        &msg,
-        "--flit-bytes",
-        "16",
-        "--header-flits",
-        "0",
-        "--link-gbps",
-        &gbps,
-        "--root",
-        &root_s,
-    ])?;
-    let report = simulate(&setup, &args)?;
+    let run = CollectiveRun {
+        algorithm: alg,
+        options: CollectiveOptions {
+            msg_bytes: PACKET_BYTES,
+            flit_bytes: 16,
+            header_flits: 0,
+            link_gbps: LINK_GBPS,
+            root,
+            ..CollectiveOptions::default()
+        },
+    };
+    let report = simulate(&setup, &run)?;
     let r = &report.result;
     let routers = r.ranks;
     let held: Vec<u64> = r

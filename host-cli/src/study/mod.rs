@@ -14,13 +14,11 @@ pub mod ga_mapping;
 pub mod galaxyfly_a2a;
 
 use anyhow::{Context, Result};
-use clap::Parser;
 use serde::Serialize;
 
 use crate::builder::routing::RouteAlgo;
-use crate::commands::sim::{Setup, SetupArgs};
-use crate::commands::sim_collective::CollectiveArgs;
 use crate::io::output::Section;
+use crate::sim::setup::{Setup, SetupRequest};
 
 /// One qualitative claim of a paper and whether our figures bear it out.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -46,32 +44,13 @@ pub(crate) fn verdict(claims: &[Claim], prefix: &str) -> bool {
 /// The simulation setup of `words` (topology and simulator keys, sweep axes allowed) with
 /// routing `algo`.
 pub fn setup(words: &[String], algo: RouteAlgo) -> Result<Setup> {
-    SetupArgs {
+    SetupRequest {
         words: words.to_vec(),
-        edges: None,
         algo: Some(algo),
-        max_layers: 8,
-        valiant_seed: 1,
-        preset: None,
-        config: None,
-        booksim: None,
+        ..SetupRequest::default()
     }
     .resolve(true)
     .with_context(|| format!("study setup '{}'", words.join(" ")))
-}
-
-#[derive(Parser)]
-struct Wrap {
-    #[command(flatten)]
-    args: CollectiveArgs,
-}
-
-/// `jumpnet sim`'s collective options with the defaults of the command line, changed by
-/// `flags` (e.g. `["--collective", "sfata", "--msg", "160B"]`).
-pub fn collective_args(flags: &[&str]) -> Result<CollectiveArgs> {
-    Wrap::try_parse_from(std::iter::once("study").chain(flags.iter().copied()))
-        .map(|w| w.args)
-        .with_context(|| format!("collective options {}", flags.join(" ")))
 }
 
 /// Mean and sample standard deviation.
