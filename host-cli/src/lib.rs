@@ -37,6 +37,7 @@
 //!   trace files.
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod builder;
 pub mod commands;
 pub mod device;

@@ -9,8 +9,8 @@ use jumpnet_core::collective::{
     bcast_select::{self, BcastAlgorithm},
     byte_totals,
     dragonfly::{self, Placement},
-    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Bruck, ByteTotals, DataLayout,
-    ListSchedule, LowerMedian, Message, RecursiveDoubling, RingAllgather, RingAllreduce,
+    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Bruck, ByteTotals, DataLayout, Dep,
+    ListSchedule, LowerMedian, Message, Op, RecursiveDoubling, RingAllgather, RingAllreduce,
     ScatterAllgather, Schedule, ScheduleError, Semantics,
 };
 use jumpnet_core::error::InvalidParam;
@@ -261,6 +261,26 @@ pub fn rank_schedule(collective: Algorithm, ranks: u32, root: u32) -> Result<Own
         },
         None,
     )
+}
+
+/// The program of `rank`.
+pub fn program_of<S: Schedule>(s: &S, rank: u32) -> Result<Vec<Op>> {
+    if rank >= s.ranks() {
+        bail!("--rank {rank} is invalid: ranks are 0..{}", s.ranks());
+    }
+    let mut ops = vec![
+        Op::Permute {
+            reflect: false,
+            shift: 0,
+            after: Dep::None
+        };
+        s.program_len(rank)
+    ];
+    let n = s
+        .program(rank, &mut ops)
+        .with_context(|| format!("program of rank {rank}"))?;
+    ops.truncate(n);
+    Ok(ops)
 }
 
 /// The command-line algorithm MPICH's selection stands for.

@@ -22,12 +22,10 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use jumpnet_core::image::device as device_image;
 use jumpnet_core::image::frame;
-use jumpnet_core::topology::Topology;
 use jumpnet_firmware::wire::{Command, Reply};
 
-use crate::builder::image::{self, BuiltImage};
-use crate::builder::network::OwnedNetwork;
-use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::image::{build_device_image, BuiltImage, DeviceImageRequest};
+use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::commands::args::RouteArgs;
 use crate::device::probe_selector::ProbeSelector;
@@ -187,29 +185,22 @@ fn open_probe(_: &SessionArgs) -> Result<Qemu> {
     )
 }
 
-/// Builds the image described by `args`, with the host's table.
-pub fn build_image(args: &ContentArgs) -> Result<BuiltImage> {
-    if args.topology.is_empty() {
-        bail!("give a topology (e.g. `gcirculant n=64`) or an image file with --image FILE");
+impl ContentArgs {
+    /// The library's request (the topology parsed).
+    pub fn request(&self) -> Result<DeviceImageRequest> {
+        if self.topology.is_empty() {
+            bail!("give a topology (e.g. `gcirculant n=64`) or an image file with --image FILE");
+        }
+        Ok(DeviceImageRequest {
+            topology: TopologySpec::parse(&self.topology)?,
+            route: self.route.options(),
+            switch: self.switch,
+            collectives: self.collectives.clone(),
+            ranks: self.ranks,
+            bytes: self.bytes,
+            elem_bytes: self.elem_bytes,
+        })
     }
-    let spec = TopologySpec::parse(&args.topology)?;
-    let owned = OwnedNetwork::build(&spec)?;
-    let terminals = owned.network().num_terminals();
-    let mut schedules = Vec::new();
-    for &algorithm in &args.collectives {
-        let req = CollectiveRequest {
-            algorithm,
-            ranks: Some(args.ranks.unwrap_or(terminals)),
-            root: 0,
-            bytes: args.bytes,
-            elem_bytes: args.elem_bytes,
-            placement: JobPlacement::Consecutive,
-            seed: 1,
-        };
-        let needs = algorithm.needs_topology();
-        schedules.push(schedule::build(&req, needs.then_some(&owned))?);
-    }
-    image::build(&owned, args.switch, &args.route.options(), &schedules)
 }
 
 fn elf_path(args: &SessionArgs) -> PathBuf {
@@ -229,7 +220,7 @@ fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImag
     if args.content.topology.is_empty() {
         return Ok(None);
     }
-    let built = build_image(&args.content)?;
+    let built = build_device_image(&args.content.request()?)?;
     Ok(Some((built.bytes.clone(), Some(built))))
 }
 
@@ -237,7 +228,7 @@ fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImag
 pub fn run(action: DeviceAction) -> Result<u8> {
     match action {
         DeviceAction::Image { content, output } => {
-            let built = build_image(&content)?;
+            let built = build_device_image(&content.request()?)?;
             write_atomic(&output, &built.bytes)?;
             println!(
                 "device image for switch {}: {} bytes, {} destinations in {} runs, {} programs \

@@ -11,7 +11,7 @@
 //! - [`route`]: `jumpnet route`, routing tables, checks and path statistics.
 //! - [`map`]: `jumpnet map`, process mapping and GA node mapping.
 //! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs, and
-//!   read images back with [`inspect`].
+//!   read images back.
 //! - [`device`]: `jumpnet device`, device images, flashing and reading devices.
 //! - [`sim`]: `jumpnet sim`, one flit-level simulation.
 //! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge.
@@ -23,7 +23,6 @@ use clap::{Parser, Subcommand};
 pub mod args;
 pub mod device;
 pub mod hil;
-pub mod inspect;
 pub mod map;
 pub mod report;
 pub mod route;
