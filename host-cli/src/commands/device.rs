@@ -15,6 +15,10 @@
 //! (cargo feature `probe`: the firmware ELF, built with the firmware's `rtt` feature, is
 //! flashed onto a real board through probe-rs, `--chip` from its target registry, optional
 //! `--probe VID:PID[:SERIAL]`; frames and the defmt log travel over RTT).
+//!
+//! The image is the library's ([`crate::builder::image::build_device_image`] of a
+//! [`DeviceImageRequest`]); the session talks through [`crate::device::Client`] over a
+//! [`crate::device::link::DeviceLink`] and prints as it goes.
 
 use std::path::PathBuf;
 
@@ -28,6 +32,7 @@ use crate::builder::image::{build_device_image, BuiltImage, DeviceImageRequest};
 use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::commands::args::RouteArgs;
+use crate::device::link::DeviceLink;
 use crate::device::probe_selector::ProbeSelector;
 use crate::device::qemu::{self, Qemu};
 use crate::device::{Client, Transport};
@@ -122,60 +127,21 @@ pub struct SessionArgs {
     pub probe: Option<ProbeSelector>,
 }
 
-/// A device session's transport that ends with the device's decoded defmt log.
-trait DeviceLink: Transport {
-    /// Ends the session (`clean`: the device acknowledged Shutdown) and returns the log.
-    fn end(self, clean: bool) -> Result<Vec<String>>;
-}
-
-impl DeviceLink for Qemu {
-    fn end(self, clean: bool) -> Result<Vec<String>> {
-        Ok(if clean { self.finish()? } else { self.kill()? }.log)
-    }
-}
-
-/// The probe-rs link and the ELF whose defmt table decodes its log.
-#[cfg(feature = "probe")]
-struct ProbeSession {
-    link: crate::device::probe::ProbeLink,
-    elf: PathBuf,
-}
-
-#[cfg(feature = "probe")]
-impl Transport for ProbeSession {
-    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
-        self.link.write_all(bytes)
-    }
-    fn read_byte(&mut self, timeout: std::time::Duration) -> Result<Option<u8>> {
-        self.link.read_byte(timeout)
-    }
-}
-
-#[cfg(feature = "probe")]
-impl DeviceLink for ProbeSession {
-    fn end(mut self, _clean: bool) -> Result<Vec<String>> {
-        let bytes = self.link.take_log()?;
-        qemu::decode_defmt(&self.elf, &bytes)
-    }
-}
-
 /// Flashes the ELF through a debug probe and connects over RTT.
 #[cfg(feature = "probe")]
-fn open_probe(args: &SessionArgs) -> Result<ProbeSession> {
+fn open_probe(args: &SessionArgs) -> Result<crate::device::link::ProbeSession> {
     let Some(chip) = &args.chip else {
         bail!(
             "--transport probe needs --chip NAME, a chip of probe-rs's target registry (e.g. STM32F407VGTx)"
         );
     };
     let elf = elf_path(args);
-    let params = crate::device::probe::ProbeParams {
+    crate::device::link::ProbeSession::open(&crate::device::probe::ProbeParams {
         chip,
         probe: args.probe.as_ref(),
         elf: &elf,
         rtt_timeout: std::time::Duration::from_secs(5),
-    };
-    let link = crate::device::probe::open(&params)?;
-    Ok(ProbeSession { link, elf })
+    })
 }
 
 #[cfg(not(feature = "probe"))]
@@ -301,15 +267,7 @@ fn talk<T: Transport>(
 ) -> Result<u8> {
     let mut code = 0;
     if let Some((bytes, built)) = image {
-        let summary = client.flash(bytes)?;
-        let back = client.read_image()?;
-        if &back != bytes {
-            bail!(
-                "read-back differs from the flashed image ({} vs {} bytes)",
-                back.len(),
-                bytes.len()
-            );
-        }
+        let summary = client.flash_and_read_back(bytes)?;
         println!(
             "flashed {} bytes (CRC-32 {:#010x}), read back identical",
             summary.image_len, summary.crc
@@ -318,22 +276,19 @@ fn talk<T: Transport>(
             let Some(built) = built else {
                 bail!("routes needs the topology to compute the host's table (not --image)");
             };
-            let device = client.routes(built.table.len() as u32)?;
-            let diffs: Vec<usize> = (0..built.table.len())
-                .filter(|&d| device.get(d) != built.table.get(d))
-                .collect();
-            if diffs.is_empty() {
-                println!("{} routes: device = host", built.table.len());
-            } else {
-                let d = diffs[0];
-                println!(
-                    "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
-                    diffs.len(),
-                    built.table.len(),
-                    device.get(d),
-                    built.table.get(d)
-                );
-                code = 1;
+            let cmp = client.compare_routes(&built.table)?;
+            match cmp.differing.first() {
+                None => println!("{} routes: device = host", built.table.len()),
+                Some(&d) => {
+                    println!(
+                        "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
+                        cmp.differing.len(),
+                        built.table.len(),
+                        cmp.device.get(d),
+                        built.table.get(d)
+                    );
+                    code = 1;
+                }
             }
         }
     }

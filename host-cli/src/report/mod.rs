@@ -5,7 +5,7 @@
 //! message size (reference-results.md A8); written as Markdown, JSON and SVG charts into an
 //! output directory, with a summary on stdout.
 //!
-//! [`run_scenario`] computes a [`Report`]; the command (`crate::commands::report`) prints it.
+//! [`run_scenario`] computes a [`Report`]; `jumpnet report` prints it.
 
 mod hops;
 mod makespan;
