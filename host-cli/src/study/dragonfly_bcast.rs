@@ -15,13 +15,14 @@ use std::path::Path;
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::{claims_section, mean_sd, setup, Claim};
+use super::{mean_sd, setup, CLAIMS_TITLE};
 use crate::builder::routing::RouteAlgo;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
 use crate::runs::collective::CollectiveOptions;
 use crate::runs::collective_sweep::{self, CollectiveSweep};
 use crate::sim::sweep::collective::{CollectiveRecord, CollectiveSweepResult};
+use crate::study::claim::{claims_section, Claim};
 
 /// The four broadcasts, in the paper's order.
 pub const ALGORITHMS: [&str; 4] = ["tree", "llf", "glf", "forest"];
@@ -451,7 +452,7 @@ impl Study {
 
 impl Render for Study {
     fn sections(&self) -> Vec<Section> {
-        vec![self.table(), claims_section(&self.claims)]
+        vec![self.table(), claims_section(CLAIMS_TITLE, &self.claims)]
     }
 }
 

@@ -31,11 +31,12 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::{setup, Claim};
+use super::{setup, CLAIMS_TITLE};
 use crate::builder::routing::RouteAlgo;
 use crate::builder::schedule::Algorithm;
 use crate::io::output::{Render, Section};
 use crate::runs::collective::{simulate, CollectiveOptions, CollectiveRun};
+use crate::study::claim::{claims_section, Claim};
 
 /// The paper's five configurations `(n, q, a)`, in its column order.
 pub const CONFIGS: [(u32, u32, u32); 5] = [(3, 5, 4), (4, 5, 4), (4, 5, 5), (4, 7, 4), (3, 5, 8)];
@@ -412,7 +413,7 @@ impl Render for Study {
                 r.packets.to_string(),
             ]);
         }
-        vec![t, super::claims_section(&self.claims)]
+        vec![t, claims_section(CLAIMS_TITLE, &self.claims)]
     }
 }
 
