@@ -422,7 +422,7 @@ impl Render for Placed {
 ///     },
 /// )
 /// .unwrap();
-/// // Binomial broadcast over a ring in ring order: 7 messages, 1 + 2 + 4 + 1 + 2 + 1 + 1 hops.
+/// // The binomial broadcast over an 8-ring in ring order: 7 messages crossing 12 links.
 /// assert_eq!(placed.lower_bound, 7);
 /// assert_eq!(placed.before.total_hops, 12);
 /// assert_eq!(placed.placement, [0, 1, 2, 3, 4, 5, 6, 7]);

@@ -1,5 +1,5 @@
 //! A device link: a [`Transport`] whose session ends with the device's decoded defmt log —
-//! the firmware under QEMU ([`Qemu`]), or a board through probe-rs ([`ProbeSession`],
+//! the firmware under QEMU ([`Qemu`]), or a board through probe-rs (`ProbeSession`,
 //! cargo feature `probe`).
 
 use anyhow::Result;

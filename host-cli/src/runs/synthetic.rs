@@ -1,6 +1,6 @@
 //! Synthetic traffic on a [`Setup`]: one simulation ([`simulate`] → [`SimReport`], `jumpnet
 //! sim`) and a sweep over the setup's axes on all cores, stopping a series at saturation
-//! ([`sweep`] → [`SweepResult`], `jumpnet sweep`).
+//! ([`sweep()`] → [`SweepResult`], `jumpnet sweep`).
 
 use anyhow::{anyhow, Result};
 use jumpnet_core::topology::Topology;
@@ -44,7 +44,7 @@ const ROUTERS_PER_THREAD: u32 = 256;
 
 /// Builds the network and routing of `setup` and runs `config` (the setup's, or a sweep
 /// point's) on them, the routers stepped on `threads` threads (0: all cores, at most one
-/// per [`ROUTERS_PER_THREAD`] routers; the result does not depend on it).
+/// per 256 routers; the result does not depend on it).
 ///
 /// # Examples
 ///

@@ -9,8 +9,8 @@
 //!   configurations: delivery (100 % exactly), redundancy, AvgTime / MaxTime / MinTime /
 //!   AvgChannel beside the paper's Tables 3–4.
 //! - [`ga_mapping`]: \[GA\] C2–C4 — GA node mapping variants and identity-mapping durations.
-//! - [`claim`]: the one [`Claim`] type every study (and the report's verdicts) states its
-//!   paper's claims in, and their table.
+//! - [`claim`]: the one [`claim::Claim`] type every study (and the report's verdicts)
+//!   states its paper's claims in, and their table.
 
 pub mod claim;
 pub mod dragonfly_bcast;
