@@ -92,9 +92,7 @@ impl SweepRunArgs {
                 .iter()
                 .any(|w| collective_sweep::is_collective_word(w))
     }
-}
 
-impl SweepRunArgs {
     /// Runs the collective sweep: `collective=`-style words are the collective axes, the
     /// others the setup's words.
     fn sweep_collectives(&self) -> Result<CollectiveSweepResult> {
