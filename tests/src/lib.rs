@@ -2,7 +2,7 @@
 //! caller-buffer APIs, the symbolic checker with `Vec` buffers, and an independent
 //! reference implementation of Dragonfly minimal routing (spec/routing.md §4).
 
-use jumpnet::commands::sched::CheckStore;
+use jumpnet::analysis::schedule::CheckStore;
 use jumpnet_core::collective::{Blocks, Message, Schedule};
 use jumpnet_core::exec::{check, CheckOptions, CheckReport};
 use jumpnet_core::rng::Rng;

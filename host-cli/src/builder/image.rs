@@ -1,17 +1,24 @@
-//! Device images from the command line's inputs: a topology, a routing and collectives,
-//! built with the same builders as `jumpnet route` and `jumpnet sched`
-//! (`crate::builder`, `crate::builder::route_tables::compile`), encoded with
-//! `jumpnet_core::image::device`.
+//! Images for devices: the device image of one switch from a topology, a routing and
+//! collectives ([`build`], [`build_device_image`] for a [`DeviceImageRequest`]), built
+//! with the same builders as `jumpnet route` and `jumpnet sched` (`crate::builder`,
+//! `crate::builder::route_tables::compile`) and encoded with `jumpnet_core::image::device`;
+//! and per-rank program images ([`program_image_bytes`], [`export_programs`]).
 
-use anyhow::{anyhow, bail, Result};
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::collective::{Blocks, Dep, Op, Schedule};
 use jumpnet_core::image::device::{self, DeviceContent, ProgramEntry, RoutingAlgorithm};
+use jumpnet_core::image::program as program_image;
 use jumpnet_core::routing::RouteEntry;
 use jumpnet_core::topology::{Network, Topology};
 
 use crate::builder::network::OwnedNetwork;
 use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
-use crate::builder::schedule::OwnedSchedule;
+use crate::builder::schedule::{
+    self, program_of, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule,
+};
+use crate::builder::topology::TopologySpec;
 
 /// A device image and the host's view of what it holds.
 #[derive(Debug, Clone)]
@@ -121,4 +128,123 @@ pub fn build(
         programs,
         runs: table.runs().len(),
     })
+}
+
+/// What goes into a switch's device image (`jumpnet device image`).
+#[derive(Clone, Debug)]
+pub struct DeviceImageRequest {
+    /// The topology (a structured family).
+    pub topology: TopologySpec,
+    /// The routing.
+    pub route: RouteOptions,
+    /// The switch the device is.
+    pub switch: u32,
+    /// Collectives whose programs the switch's terminals run, rank `r` on terminal `r`.
+    pub collectives: Vec<Algorithm>,
+    /// Ranks of the collectives (default: every terminal).
+    pub ranks: Option<u32>,
+    /// Message size of the collectives, bytes.
+    pub bytes: u64,
+    /// Element size of reductions, bytes.
+    pub elem_bytes: u32,
+}
+
+/// Builds the device image `req` describes, with the host's table.
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet::builder::image::{build_device_image, DeviceImageRequest};
+/// use jumpnet::builder::routing::{RouteAlgo, RouteOptions};
+/// use jumpnet::builder::schedule::Algorithm;
+/// use jumpnet::builder::topology::TopologySpec;
+///
+/// let image = build_device_image(&DeviceImageRequest {
+///     topology: TopologySpec::parse(&["torus".into(), "k=4,4".into()]).unwrap(),
+///     route: RouteOptions { algo: RouteAlgo::Dor, max_layers: 8, seed: 1 },
+///     switch: 5,
+///     collectives: vec![Algorithm::Bcast, Algorithm::Allreduce],
+///     ranks: None,
+///     bytes: 1024,
+///     elem_bytes: 4,
+/// })
+/// .unwrap();
+/// // A route to each of the 16 terminals; one program per collective for terminal 5.
+/// assert_eq!(image.table.len(), 16);
+/// assert_eq!(image.programs.len(), 2);
+/// assert!(image.programs.iter().all(|p| (p.terminal, p.rank, p.ranks) == (5, 5, 16)));
+/// ```
+pub fn build_device_image(req: &DeviceImageRequest) -> Result<BuiltImage> {
+    let owned = OwnedNetwork::build(&req.topology)?;
+    let terminals = owned.network().num_terminals();
+    let mut schedules = Vec::new();
+    for &algorithm in &req.collectives {
+        let sched = CollectiveRequest {
+            algorithm,
+            ranks: Some(req.ranks.unwrap_or(terminals)),
+            root: 0,
+            bytes: req.bytes,
+            elem_bytes: req.elem_bytes,
+            placement: JobPlacement::Consecutive,
+            seed: 1,
+        };
+        let needs = algorithm.needs_topology();
+        schedules.push(schedule::build(&sched, needs.then_some(&owned))?);
+    }
+    build(&owned, req.switch, &req.route, &schedules)
+}
+
+/// Program image bytes of `rank`.
+pub fn program_image_bytes<S: Schedule>(s: &S, rank: u32) -> Result<Vec<u8>> {
+    let ops = program_of(s, rank)?;
+    let mut buf = vec![0u8; program_image::max_image_len(ops.len())];
+    let len = program_image::encode(rank, s.ranks(), &ops, &mut buf)?;
+    buf.truncate(len);
+    Ok(buf)
+}
+
+/// Writes program images: one file for `Some(rank)`, else one `rank-NNNNN.jnpg` per rank in
+/// directory `out` (built in a temporary directory and moved into place, so a failure leaves
+/// nothing half-written). Returns (files, bytes).
+pub fn export_programs(owned: &OwnedSchedule, rank: Option<u32>, out: &Path) -> Result<(u32, u64)> {
+    let s = owned.schedule()?;
+    if let Some(r) = rank {
+        let bytes = program_image_bytes(&s, r)?;
+        crate::io::output::write_atomic(out, &bytes)?;
+        return Ok((1, bytes.len() as u64));
+    }
+    if out.exists() {
+        bail!(
+            "{} exists: choose a new directory for the per-rank program images",
+            out.display()
+        );
+    }
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = parent.join(format!(
+        ".{}.tmp-{}",
+        out.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| -> Result<(u32, u64)> {
+        std::fs::create_dir_all(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut total = 0u64;
+        for r in 0..s.ranks() {
+            let bytes = program_image_bytes(&s, r)?;
+            total += bytes.len() as u64;
+            std::fs::write(tmp.join(format!("rank-{r:05}.jnpg")), &bytes)?;
+        }
+        std::fs::rename(&tmp, out)
+            .with_context(|| format!("cannot move images into {}", out.display()))?;
+        Ok((s.ranks(), total))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
 }

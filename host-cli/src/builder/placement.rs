@@ -20,6 +20,12 @@ use jumpnet_core::mapping::{
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{Network, Topology};
 
+use crate::builder::network::OwnedNetwork;
+use crate::builder::routing::distance_matrix;
+use crate::builder::schedule::{rank_schedule, Algorithm};
+use crate::io::output::{Render, Section};
+use crate::io::progress::Progress;
+
 /// Baseline mappings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -203,16 +209,30 @@ pub fn hop_stats<S: Schedule>(
     })
 }
 
-/// Optimises `placement` in place for total hops; `progress(done, total, best)`.
+/// An optimiser run: which optimiser, how long and its seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Optimisation {
+    /// The optimiser.
+    pub optimiser: Optimiser,
+    /// Two-opt swaps, or annealing temperature steps.
+    pub iterations: u64,
+    /// Seed of the optimiser.
+    pub seed: u64,
+}
+
+/// Optimises `placement` in place for total hops with `how`; `progress(done, total, best)`.
 pub fn optimise(
     dm: &DistanceMatrix<'_>,
     traffic: &Traffic,
     placement: &mut [NodeId],
-    optimiser: Optimiser,
-    iterations: u64,
-    seed: u64,
+    how: &Optimisation,
     progress: &mut dyn FnMut(u64, u64, u64),
 ) -> Result<Option<OptimiseOutcome>> {
+    let Optimisation {
+        optimiser,
+        iterations,
+        seed,
+    } = *how;
     let mut offsets = vec![0u32; traffic.ranks as usize + 1];
     let mut items = vec![0u32; RankIndex::items_needed(&traffic.messages)];
     let index = RankIndex::build(&traffic.messages, traffic.ranks, &mut offsets, &mut items)?;
@@ -244,5 +264,230 @@ pub fn optimise(
                 .context("optimiser")?,
             )
         }
+    })
+}
+
+/// A collective's ranks to place on a network (`jumpnet map place`).
+#[derive(Clone, Debug)]
+pub struct PlaceRequest {
+    /// Collective whose traffic is placed (rank space).
+    pub collective: Algorithm,
+    /// Ranks.
+    pub ranks: u32,
+    /// Root of broadcasts.
+    pub root: u32,
+    /// Baseline mapping.
+    pub strategy: MapStrategy,
+    /// Rank order.
+    pub order: RankOrderChoice,
+    /// Optimiser.
+    pub optimiser: Optimiser,
+    /// Optimiser iterations (two-opt swaps / annealing temperature steps).
+    pub iterations: u64,
+    /// Seed of the mapping and the optimiser.
+    pub seed: u64,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// A placement with its hop statistics before and after optimisation.
+#[derive(Debug, Serialize)]
+pub struct Placed {
+    /// Topology.
+    pub topology: String,
+    /// Collective.
+    pub collective: String,
+    /// Ranks.
+    pub ranks: u32,
+    /// Mapping.
+    pub mapping: String,
+    /// Rank order.
+    pub rank_order: String,
+    /// Optimiser.
+    pub optimiser: String,
+    /// Iterations.
+    pub iterations: u64,
+    /// Lower bound on total hops (every message at least one hop).
+    pub lower_bound: u64,
+    /// Statistics of the baseline placement.
+    pub before: HopStats,
+    /// Statistics after optimisation.
+    pub after: HopStats,
+    /// Reduction of total hops, percent.
+    pub reduction_percent: f64,
+    /// Swaps accepted by the optimiser.
+    pub accepted: u64,
+    /// Seconds spent optimising.
+    pub seconds: f64,
+    /// Final placement: `placement[rank] = node`.
+    pub placement: Vec<NodeId>,
+}
+
+impl Placed {
+    /// The placement as CSV `rank,node` lines under a header.
+    pub fn csv(&self) -> String {
+        let mut csv = String::from("rank,node\n");
+        for (r, n) in self.placement.iter().enumerate() {
+            csv.push_str(&format!("{r},{n}\n"));
+        }
+        csv
+    }
+}
+
+impl Render for Placed {
+    fn sections(&self) -> Vec<Section> {
+        let mut s = Section::key_values(format!(
+            "{} with {} ranks on {}",
+            self.collective, self.ranks, self.topology
+        ));
+        s.kv(
+            "mapping",
+            format!("{} ({} rank order)", self.mapping, self.rank_order),
+        )
+        .kv(
+            "optimiser",
+            format!("{} ({} iterations)", self.optimiser, self.iterations),
+        )
+        .kv("messages (lower bound on hops)", self.lower_bound)
+        .kv("total hops before", self.before.total_hops)
+        .kv("total hops after", self.after.total_hops)
+        .kv("reduction", format!("{:.1} %", self.reduction_percent))
+        .kv(
+            "max hops before / after",
+            format!("{} / {}", self.before.max_hops, self.after.max_hops),
+        )
+        .kv("swaps accepted", self.accepted)
+        .kv("seconds", format!("{:.3}", self.seconds));
+        let mut st = Section::new(
+            "hops per step",
+            &["step", "before", "after", "max before", "max after"],
+        );
+        for (i, (b, a)) in self
+            .before
+            .hops_per_step
+            .iter()
+            .zip(&self.after.hops_per_step)
+            .enumerate()
+        {
+            st.row([
+                (i + 1).to_string(),
+                b.to_string(),
+                a.to_string(),
+                self.before.max_per_step[i].to_string(),
+                self.after.max_per_step[i].to_string(),
+            ]);
+        }
+        let mut p = Section::new("placement (rank -> node)", &["rank", "node"]);
+        for (r, n) in self.placement.iter().enumerate().take(32) {
+            p.row([r.to_string(), n.to_string()]);
+        }
+        if self.placement.len() > 32 {
+            p.row([
+                "...".to_string(),
+                format!(
+                    "{} more (use --output or --json)",
+                    self.placement.len() - 32
+                ),
+            ]);
+        }
+        vec![s, st, p]
+    }
+}
+
+/// Maps a collective's ranks on `net` with the baseline strategy and optimises the
+/// placement for total hops.
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet::builder::network::OwnedNetwork;
+/// use jumpnet::builder::placement::{place, MapStrategy, Optimiser, PlaceRequest, RankOrderChoice};
+/// use jumpnet::builder::schedule::Algorithm;
+/// use jumpnet::builder::topology::TopologySpec;
+///
+/// let net = OwnedNetwork::build(&TopologySpec::parse(&["ring".into(), "n=8".into()]).unwrap())
+///     .unwrap();
+/// let placed = place(
+///     &net,
+///     &PlaceRequest {
+///         collective: Algorithm::Bcast,
+///         ranks: 8,
+///         root: 0,
+///         strategy: MapStrategy::Ring,
+///         order: RankOrderChoice::Paper,
+///         optimiser: Optimiser::None,
+///         iterations: 0,
+///         seed: 1,
+///         progress: false,
+///     },
+/// )
+/// .unwrap();
+/// // The binomial broadcast over an 8-ring in ring order: 7 messages crossing 12 links.
+/// assert_eq!(placed.lower_bound, 7);
+/// assert_eq!(placed.before.total_hops, 12);
+/// assert_eq!(placed.placement, [0, 1, 2, 3, 4, 5, 6, 7]);
+/// ```
+pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
+    let t = net.network();
+    check_one_node_per_switch(&t)?;
+    let owned = rank_schedule(req.collective, req.ranks, req.root)?;
+    let schedule = owned.schedule()?;
+    let (mut dist, mut queue) = (Vec::new(), Vec::new());
+    let dm = distance_matrix(&t, &mut dist, &mut queue)?;
+    let mut pl = initial(&t, req.strategy, req.order, req.ranks, req.seed)?;
+    let before = hop_stats(&dm, &schedule, &pl)?;
+    let traffic = Traffic::of(&schedule)?;
+    let bar = Progress::new(
+        "optimising",
+        req.iterations,
+        req.progress && req.optimiser != Optimiser::None,
+    );
+    let started = std::time::Instant::now();
+    let how = Optimisation {
+        optimiser: req.optimiser,
+        iterations: req.iterations,
+        seed: req.seed ^ 0x7770_0007,
+    };
+    let outcome = optimise(&dm, &traffic, &mut pl, &how, &mut |done, _, _| {
+        bar.set(done)
+    })?;
+    bar.finish();
+    let seconds = started.elapsed().as_secs_f64();
+    let after = hop_stats(&dm, &schedule, &pl)?;
+    if let Some(o) = outcome {
+        if o.best != after.total_hops {
+            bail!(
+                "internal: optimiser reported {} hops, re-evaluation gives {}",
+                o.best,
+                after.total_hops
+            );
+        }
+    }
+    Ok(Placed {
+        topology: net.spec().to_string(),
+        collective: owned.description.clone(),
+        ranks: req.ranks,
+        mapping: req.strategy.name().into(),
+        rank_order: match req.order {
+            RankOrderChoice::Paper => "paper".into(),
+            RankOrderChoice::Ascending => "ascending".into(),
+        },
+        optimiser: format!("{:?}", req.optimiser).to_lowercase(),
+        iterations: if req.optimiser == Optimiser::None {
+            0
+        } else {
+            req.iterations
+        },
+        lower_bound: schedule.num_messages(),
+        reduction_percent: if before.total_hops == 0 {
+            0.0
+        } else {
+            100.0 * (before.total_hops as f64 - after.total_hops as f64) / before.total_hops as f64
+        },
+        before,
+        after,
+        accepted: outcome.map_or(0, |o| o.accepted),
+        seconds,
+        placement: pl,
     })
 }

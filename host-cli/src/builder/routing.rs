@@ -4,7 +4,9 @@
 use anyhow::{anyhow, Result};
 use serde::Serialize;
 
-use jumpnet_core::routing::dfsssp::{dfsssp, DfssspBuffers, DfssspConfig, DfssspSizes};
+use jumpnet_core::routing::dfsssp::{
+    dfsssp, DfssspBuffers, DfssspConfig, DfssspReport, DfssspSizes,
+};
 use jumpnet_core::routing::dimension_order::dateline::dateline_hop;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
@@ -15,7 +17,7 @@ use jumpnet_core::routing::{
     HypercubeEcube, MinimalRouting, Routing, TorusDor, TorusVcs,
 };
 use jumpnet_core::routing::{Hop, PacketState, RouteEntry, RoutingError, TableSet};
-use jumpnet_core::topology::{Network, Port, Topology};
+use jumpnet_core::topology::{HyperX, Network, Port, Topology};
 
 use crate::io::lft::{VcRule, RULE_CLASSES};
 
@@ -236,23 +238,7 @@ pub fn build<'a>(
             let dm = distance_matrix(net, &mut store.dist, &mut store.queue)?;
             Box::new(MinimalRouting::new(net, dm)?)
         }
-        (RouteAlgo::Dfsssp, _) => {
-            let s = DfssspSizes::of(net);
-            crate::builder::network::check_memory(
-                "DFSSSP tables of this network",
-                s.bytes() as u128,
-            )?;
-            store.resize(&s);
-            let cfg = DfssspConfig {
-                max_layers: opts.max_layers,
-                ..DfssspConfig::default()
-            };
-            let (r, rep) = dfsssp(net, &cfg, store.dfsssp())?;
-            info.layers_needed = Some(rep.layers_needed);
-            info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
-            info.cycles_broken = Some(rep.cycles_broken);
-            Box::new(r)
-        }
+        (RouteAlgo::Dfsssp, _) => dfsssp_routing(net, opts, store, &mut info)?,
         (RouteAlgo::Dor, Network::Torus(t)) => Box::new(TorusDor::new(t, TorusVcs::Single)?),
         (RouteAlgo::Dor, Network::HyperX(h)) => Box::new(HyperXDor::new(h)),
         (RouteAlgo::Dor | RouteAlgo::Ecube, Network::Hypercube(h)) => {
@@ -301,22 +287,7 @@ pub fn build<'a>(
             _,
         ) => return Err(wrong("a dragonfly")),
         (RouteAlgo::Parx | RouteAlgo::ParxLarge, Network::HyperX(h)) => {
-            let s = DfssspSizes::of_parx(h);
-            store.resize(&s);
-            let cfg = DfssspConfig {
-                max_layers: opts.max_layers,
-                ..DfssspConfig::default()
-            };
-            let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp())?;
-            info.layers_needed = Some(rep.layers_needed);
-            info.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
-            info.cycles_broken = Some(rep.cycles_broken);
-            let policy = if opts.algo == RouteAlgo::ParxLarge {
-                LidPolicy::Large
-            } else {
-                LidPolicy::Small
-            };
-            Box::new(r.with_policy(policy))
+            parx_routing(h, opts, store, &mut info)?
         }
         (RouteAlgo::Parx | RouteAlgo::ParxLarge, _) => {
             return Err(wrong("a 2-D HyperX with even sizes"))
@@ -324,6 +295,57 @@ pub fn build<'a>(
     };
     info.vcs = routing.num_vcs();
     Ok((routing, info))
+}
+
+/// DFSSSP on `net` (its layer facts go into `info`).
+fn dfsssp_routing<'a>(
+    net: &'a Network<'a>,
+    opts: &RouteOptions,
+    store: &'a mut RouteStore,
+    info: &mut RoutingInfo,
+) -> Result<Box<dyn Routing + Sync + 'a>> {
+    let s = DfssspSizes::of(net);
+    crate::builder::network::check_memory("DFSSSP tables of this network", s.bytes() as u128)?;
+    store.resize(&s);
+    let cfg = DfssspConfig {
+        max_layers: opts.max_layers,
+        ..DfssspConfig::default()
+    };
+    let (r, rep) = dfsssp(net, &cfg, store.dfsssp())?;
+    info.record_layers(&rep);
+    Ok(Box::new(r))
+}
+
+/// PARX on the 2-D HyperX `h` (its layer facts go into `info`).
+fn parx_routing<'a>(
+    h: &'a HyperX,
+    opts: &RouteOptions,
+    store: &'a mut RouteStore,
+    info: &mut RoutingInfo,
+) -> Result<Box<dyn Routing + Sync + 'a>> {
+    let s = DfssspSizes::of_parx(h);
+    store.resize(&s);
+    let cfg = DfssspConfig {
+        max_layers: opts.max_layers,
+        ..DfssspConfig::default()
+    };
+    let (r, rep) = parx::parx(h, &cfg, &[], store.dfsssp())?;
+    info.record_layers(&rep);
+    let policy = if opts.algo == RouteAlgo::ParxLarge {
+        LidPolicy::Large
+    } else {
+        LidPolicy::Small
+    };
+    Ok(Box::new(r.with_policy(policy)))
+}
+
+impl RoutingInfo {
+    /// Records the layer facts of a DFSSSP or PARX run.
+    fn record_layers(&mut self, rep: &DfssspReport) {
+        self.layers_needed = Some(rep.layers_needed);
+        self.paths_per_layer = rep.paths_per_layer[..rep.layers_used as usize].to_vec();
+        self.cycles_broken = Some(rep.cycles_broken);
+    }
 }
 
 /// Packs the VCs of the two input classes of a rule-table entry into [`RouteEntry::vc`]

@@ -9,13 +9,13 @@ use jumpnet_core::collective::{
     bcast_select::{self, BcastAlgorithm},
     byte_totals,
     dragonfly::{self, Placement},
-    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Bruck, ByteTotals, DataLayout,
-    ListSchedule, LowerMedian, Message, RecursiveDoubling, RingAllgather, RingAllreduce,
+    galaxyfly, AllgatherKind, AnySchedule, Binomial, Blocks, Bruck, ByteTotals, DataLayout, Dep,
+    ListSchedule, LowerMedian, Message, Op, RecursiveDoubling, RingAllgather, RingAllreduce,
     ScatterAllgather, Schedule, ScheduleError, Semantics,
 };
 use jumpnet_core::error::InvalidParam;
 use jumpnet_core::rng::Rng;
-use jumpnet_core::topology::{Network, Topology};
+use jumpnet_core::topology::{Dragonfly, Galaxyfly, Network, Topology};
 
 use crate::builder::network::OwnedNetwork;
 
@@ -239,6 +239,50 @@ fn checked_totals(owned: &OwnedSchedule, req: &CollectiveRequest) -> Result<Byte
     })
 }
 
+/// The rank-space schedule of `collective` over `ranks` ranks rooted at `root`, 8 bytes
+/// per message: the traffic whose hops process mappings count (`jumpnet map place`, the
+/// report's hop comparison). Topology-aware collectives are refused.
+pub fn rank_schedule(collective: Algorithm, ranks: u32, root: u32) -> Result<OwnedSchedule> {
+    if collective.needs_topology() {
+        bail!(
+            "--collective {} is topology-aware; map places rank-space collectives (bcast, allreduce, alltoall, ...)",
+            collective.name()
+        );
+    }
+    build(
+        &CollectiveRequest {
+            algorithm: collective,
+            ranks: Some(ranks),
+            root,
+            bytes: 8,
+            elem_bytes: 4,
+            placement: JobPlacement::Consecutive,
+            seed: 0,
+        },
+        None,
+    )
+}
+
+/// The program of `rank`.
+pub fn program_of<S: Schedule>(s: &S, rank: u32) -> Result<Vec<Op>> {
+    if rank >= s.ranks() {
+        bail!("--rank {rank} is invalid: ranks are 0..{}", s.ranks());
+    }
+    let mut ops = vec![
+        Op::Permute {
+            reflect: false,
+            shift: 0,
+            after: Dep::None
+        };
+        s.program_len(rank)
+    ];
+    let n = s
+        .program(rank, &mut ops)
+        .with_context(|| format!("program of rank {rank}"))?;
+    ops.truncate(n);
+    Ok(ops)
+}
+
 /// The command-line algorithm MPICH's selection stands for.
 pub fn bcast_pick(alg: BcastAlgorithm) -> Algorithm {
     match alg {
@@ -371,134 +415,194 @@ fn build_topology_aware(req: &CollectiveRequest, net: &OwnedNetwork) -> Result<O
     let t = net.network();
     match (&t, req.algorithm) {
         (Network::Dragonfly(df), A::Tree | A::Llf | A::Glf | A::Forest) => {
-            let n = req.ranks.unwrap_or(t.num_terminals());
-            let terminals = place_job(&t, n, req.placement, req.seed)?;
-            if req.root >= n {
-                bail!("--root {} is invalid: ranks are 0..{n}", req.root);
-            }
-            if req.algorithm == A::Tree {
-                let b = Binomial::new(n, req.root, req.bytes)?;
-                return Ok(OwnedSchedule::new(
-                    Inner::Closed(AnySchedule::Binomial(b)),
-                    Some(terminals),
-                    "Dragonfly TREE (binomial over the job ranks)".into(),
-                    false,
-                ));
-            }
-            let job: Vec<Placement> = terminals
-                .iter()
-                .map(|&term| {
-                    let s = t.terminal_switch(term).unwrap_or(0);
-                    Placement {
-                        group: df.group_of(s).unwrap_or(0),
-                        router: df.offset_in_group(s).unwrap_or(0),
-                    }
-                })
-                .collect();
-            let alg = match req.algorithm {
-                A::Llf => dragonfly::Algorithm::Llf,
-                A::Glf => dragonfly::Algorithm::Glf,
-                _ => dragonfly::Algorithm::Forest,
-            };
-            let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
-            let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(n as usize).scratch];
-            let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, dragonfly::DragonflyBuffers { msgs: &mut msgs, scratch: &mut scratch })?;
-            let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
-            let used = s.messages().len();
-            msgs.truncate(used);
-            Ok(OwnedSchedule::new(
-                Inner::List {
-                    ranks,
-                    semantics,
-                    layout,
-                    messages: msgs,
-                    own: None,
-                },
-                Some(terminals),
-                format!("Dragonfly {} broadcast", req.algorithm.name().to_uppercase()),
-                false,
-            ))
+            dragonfly_broadcast(req, &t, df)
         }
         (Network::Dragonfly(df), A::DragonflyA2a | A::Gfa2a | A::Rfa2a) => {
-            let (g, a) = (df.g(), df.a());
-            let routers = g as usize * a as usize;
-            let (msgs, description) = if req.algorithm == A::DragonflyA2a {
-                let msgs = generate(
-                    dragonfly::a2a::message_count(g, a) as usize,
-                    dragonfly::DragonflySizes::of_a2a(g, a).scratch,
-                    |msgs, scratch| dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, dragonfly::DragonflyBuffers { msgs, scratch }).map(used),
-                )?;
-                (msgs, "Dragonfly A2A all-to-all broadcast (router level)".to_string())
-            } else {
-                let alg = if req.algorithm == A::Gfa2a {
-                    dragonfly::Algorithm::Glf
-                } else {
-                    dragonfly::Algorithm::Llf
-                };
-                let msgs = generate(
-                    routers * routers.saturating_sub(1),
-                    dragonfly::DragonflySizes::of_all_to_all(g, a).scratch,
-                    |msgs, scratch| dragonfly::all_to_all(alg, g, a, df, req.bytes, dragonfly::DragonflyBuffers { msgs, scratch }).map(used),
-                )?;
-                (msgs, format!("{:?} all-to-all broadcast (router level)", req.algorithm).to_uppercase())
-            };
-            Ok(OwnedSchedule::new(
-                Inner::List {
-                    ranks: routers as u32,
-                    semantics: Semantics::Allgather,
-                    layout: DataLayout::uniform(routers as u32, req.bytes),
-                    messages: msgs,
-                    own: None,
-                },
-                Some(router_terminals(&t, routers as u32)),
-                description,
-                false,
-            ))
+            dragonfly_all_to_all(req, &t, df)
         }
-        (Network::Galaxyfly(gf), A::Sfata | A::Rfata) => {
-            let s = gf.num_supernodes();
-            let a = gf.a();
-            let n = s as usize * a as usize;
-            if req.root >= s {
-                bail!("--root {} is invalid for SFATA/RFATA: the root is a supernode in 0..{s}", req.root);
-            }
-            let mut own = vec![0u32; n];
-            let (msgs, description, allow_redundant) = if req.algorithm == A::Sfata {
-                let msgs = generate(
-                    2 * n.saturating_sub(1),
-                    galaxyfly::GalaxyflySizes::of_sfata(s, a).scratch,
-                    |msgs, scratch| galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs, own: &mut own, scratch }).map(used),
-                )?;
-                // No router receives a packet twice ([GF-A2A] AvgPacket = 0).
-                (msgs, "Galaxyfly SFATA all-to-all broadcast".to_string(), false)
-            } else {
-                let msgs = generate(
-                    galaxyfly::rfata::message_count(s, a) as usize,
-                    galaxyfly::GalaxyflySizes::of_rfata(s, a).scratch,
-                    |msgs, scratch| galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, galaxyfly::GalaxyflyBuffers { msgs, own: &mut own, scratch }).map(used),
-                )?;
-                // Distribution resends a supernode's own subtree (spec §7: AvgPacket > 0).
-                (msgs, "Galaxyfly RFATA all-to-all broadcast".to_string(), true)
-            };
-            Ok(OwnedSchedule::new(
-                Inner::List {
-                    ranks: n as u32,
-                    semantics: Semantics::Allgather,
-                    layout: DataLayout::uniform(n as u32, req.bytes),
-                    messages: msgs,
-                    own: Some(own),
-                },
-                Some(router_terminals(&t, n as u32)),
-                description,
-                allow_redundant,
-            ))
-        }
+        (Network::Galaxyfly(gf), A::Sfata | A::Rfata) => galaxyfly_all_to_all(req, &t, gf),
         _ => bail!(
             "{} does not run on {}: tree/llf/glf/forest/dragonfly-a2a/gfa2a/rfa2a need a dragonfly, sfata/rfata a galaxyfly",
             req.algorithm.name(),
             net.spec().family_name()
         ),
     }
+}
+
+/// TREE, LLF, GLF and FOREST broadcasts over a job placed on a Dragonfly.
+fn dragonfly_broadcast(
+    req: &CollectiveRequest,
+    t: &Network<'_>,
+    df: &Dragonfly,
+) -> Result<OwnedSchedule> {
+    use Algorithm as A;
+    let n = req.ranks.unwrap_or(t.num_terminals());
+    let terminals = place_job(t, n, req.placement, req.seed)?;
+    if req.root >= n {
+        bail!("--root {} is invalid: ranks are 0..{n}", req.root);
+    }
+    if req.algorithm == A::Tree {
+        let b = Binomial::new(n, req.root, req.bytes)?;
+        return Ok(OwnedSchedule::new(
+            Inner::Closed(AnySchedule::Binomial(b)),
+            Some(terminals),
+            "Dragonfly TREE (binomial over the job ranks)".into(),
+            false,
+        ));
+    }
+    let job: Vec<Placement> = terminals
+        .iter()
+        .map(|&term| {
+            let s = t.terminal_switch(term).unwrap_or(0);
+            Placement {
+                group: df.group_of(s).unwrap_or(0),
+                router: df.offset_in_group(s).unwrap_or(0),
+            }
+        })
+        .collect();
+    let alg = match req.algorithm {
+        A::Llf => dragonfly::Algorithm::Llf,
+        A::Glf => dragonfly::Algorithm::Glf,
+        _ => dragonfly::Algorithm::Forest,
+    };
+    let mut msgs = vec![EMPTY_MESSAGE; n.saturating_sub(1) as usize];
+    let mut scratch = vec![0u32; dragonfly::DragonflySizes::of_broadcast(n as usize).scratch];
+    let buffers = dragonfly::DragonflyBuffers {
+        msgs: &mut msgs,
+        scratch: &mut scratch,
+    };
+    let s = dragonfly::broadcast(alg, &job, req.root, df, req.bytes, buffers)?;
+    let (ranks, semantics, layout) = (s.ranks(), s.semantics(), s.layout());
+    let used = s.messages().len();
+    msgs.truncate(used);
+    Ok(OwnedSchedule::new(
+        Inner::List {
+            ranks,
+            semantics,
+            layout,
+            messages: msgs,
+            own: None,
+        },
+        Some(terminals),
+        format!(
+            "Dragonfly {} broadcast",
+            req.algorithm.name().to_uppercase()
+        ),
+        false,
+    ))
+}
+
+/// The router-level all-to-all broadcasts on a Dragonfly: A2A, GFA2A and RFA2A.
+fn dragonfly_all_to_all(
+    req: &CollectiveRequest,
+    t: &Network<'_>,
+    df: &Dragonfly,
+) -> Result<OwnedSchedule> {
+    let (g, a) = (df.g(), df.a());
+    let routers = g as usize * a as usize;
+    let (msgs, description) = if req.algorithm == Algorithm::DragonflyA2a {
+        let msgs = generate(
+            dragonfly::a2a::message_count(g, a) as usize,
+            dragonfly::DragonflySizes::of_a2a(g, a).scratch,
+            |msgs, scratch| {
+                let buffers = dragonfly::DragonflyBuffers { msgs, scratch };
+                dragonfly::a2a::a2a(g, a, df, &LowerMedian, req.bytes, buffers).map(used)
+            },
+        )?;
+        let what = "Dragonfly A2A all-to-all broadcast (router level)".to_string();
+        (msgs, what)
+    } else {
+        let alg = if req.algorithm == Algorithm::Gfa2a {
+            dragonfly::Algorithm::Glf
+        } else {
+            dragonfly::Algorithm::Llf
+        };
+        let msgs = generate(
+            routers * routers.saturating_sub(1),
+            dragonfly::DragonflySizes::of_all_to_all(g, a).scratch,
+            |msgs, scratch| {
+                let buffers = dragonfly::DragonflyBuffers { msgs, scratch };
+                dragonfly::all_to_all(alg, g, a, df, req.bytes, buffers).map(used)
+            },
+        )?;
+        let what = format!("{:?} all-to-all broadcast (router level)", req.algorithm);
+        (msgs, what.to_uppercase())
+    };
+    Ok(OwnedSchedule::new(
+        Inner::List {
+            ranks: routers as u32,
+            semantics: Semantics::Allgather,
+            layout: DataLayout::uniform(routers as u32, req.bytes),
+            messages: msgs,
+            own: None,
+        },
+        Some(router_terminals(t, routers as u32)),
+        description,
+        false,
+    ))
+}
+
+/// SFATA and RFATA on a Galaxyfly.
+fn galaxyfly_all_to_all(
+    req: &CollectiveRequest,
+    t: &Network<'_>,
+    gf: &Galaxyfly,
+) -> Result<OwnedSchedule> {
+    let s = gf.num_supernodes();
+    let a = gf.a();
+    let n = s as usize * a as usize;
+    if req.root >= s {
+        bail!(
+            "--root {} is invalid for SFATA/RFATA: the root is a supernode in 0..{s}",
+            req.root
+        );
+    }
+    let mut own = vec![0u32; n];
+    let (msgs, description, allow_redundant) = if req.algorithm == Algorithm::Sfata {
+        let msgs = generate(
+            2 * n.saturating_sub(1),
+            galaxyfly::GalaxyflySizes::of_sfata(s, a).scratch,
+            |msgs, scratch| {
+                let buffers = galaxyfly::GalaxyflyBuffers {
+                    msgs,
+                    own: &mut own,
+                    scratch,
+                };
+                galaxyfly::sfata::sfata(gf, req.root, &LowerMedian, req.bytes, buffers).map(used)
+            },
+        )?;
+        // No router receives a packet twice ([GF-A2A] AvgPacket = 0).
+        let what = "Galaxyfly SFATA all-to-all broadcast".to_string();
+        (msgs, what, false)
+    } else {
+        let msgs = generate(
+            galaxyfly::rfata::message_count(s, a) as usize,
+            galaxyfly::GalaxyflySizes::of_rfata(s, a).scratch,
+            |msgs, scratch| {
+                let buffers = galaxyfly::GalaxyflyBuffers {
+                    msgs,
+                    own: &mut own,
+                    scratch,
+                };
+                galaxyfly::rfata::rfata(gf, req.root, &LowerMedian, req.bytes, buffers).map(used)
+            },
+        )?;
+        // Distribution resends a supernode's own subtree (spec §7: AvgPacket > 0).
+        let what = "Galaxyfly RFATA all-to-all broadcast".to_string();
+        (msgs, what, true)
+    };
+    Ok(OwnedSchedule::new(
+        Inner::List {
+            ranks: n as u32,
+            semantics: Semantics::Allgather,
+            layout: DataLayout::uniform(n as u32, req.bytes),
+            messages: msgs,
+            own: Some(own),
+        },
+        Some(router_terminals(t, n as u32)),
+        description,
+        allow_redundant,
+    ))
 }
 
 /// Runs a core schedule generator on `capacity` message slots and `scratch_len` words of

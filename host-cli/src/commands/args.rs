@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 
 use crate::builder::network::OwnedNetwork;
@@ -12,6 +12,7 @@ use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement,
 use crate::builder::topology::TopologySpec;
 use crate::io::bytes::parse_size;
 use crate::io::output::Format;
+use crate::sim::setup::topology_spec;
 
 /// Routing algorithm choice.
 #[derive(Debug, Args, Clone, Copy)]
@@ -135,14 +136,7 @@ pub struct TopologyArgs {
 impl TopologyArgs {
     /// Parses the specification.
     pub fn spec(&self) -> Result<TopologySpec> {
-        let mut words = self.topology.clone();
-        if let Some(e) = &self.edges {
-            if words.iter().any(|w| w.starts_with("edges=")) {
-                bail!("give the edge list either as --edges FILE or as edges=FILE, not both");
-            }
-            words.push(format!("edges={}", e.display()));
-        }
-        TopologySpec::parse(&words)
+        topology_spec(&self.topology, self.edges.as_deref())
     }
 
     /// Parses and builds the network.

@@ -15,6 +15,10 @@
 //! (cargo feature `probe`: the firmware ELF, built with the firmware's `rtt` feature, is
 //! flashed onto a real board through probe-rs, `--chip` from its target registry, optional
 //! `--probe VID:PID[:SERIAL]`; frames and the defmt log travel over RTT).
+//!
+//! The image is the library's ([`crate::builder::image::build_device_image`] of a
+//! [`DeviceImageRequest`]); the session talks through [`crate::device::Client`] over a
+//! [`crate::device::link::DeviceLink`] and prints as it goes.
 
 use std::path::PathBuf;
 
@@ -22,14 +26,13 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use jumpnet_core::image::device as device_image;
 use jumpnet_core::image::frame;
-use jumpnet_core::topology::Topology;
 use jumpnet_firmware::wire::{Command, Reply};
 
-use crate::builder::image::{self, BuiltImage};
-use crate::builder::network::OwnedNetwork;
-use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::image::{build_device_image, BuiltImage, DeviceImageRequest};
+use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::commands::args::RouteArgs;
+use crate::device::link::DeviceLink;
 use crate::device::probe_selector::ProbeSelector;
 use crate::device::qemu::{self, Qemu};
 use crate::device::{Client, Transport};
@@ -124,60 +127,21 @@ pub struct SessionArgs {
     pub probe: Option<ProbeSelector>,
 }
 
-/// A device session's transport that ends with the device's decoded defmt log.
-trait DeviceLink: Transport {
-    /// Ends the session (`clean`: the device acknowledged Shutdown) and returns the log.
-    fn end(self, clean: bool) -> Result<Vec<String>>;
-}
-
-impl DeviceLink for Qemu {
-    fn end(self, clean: bool) -> Result<Vec<String>> {
-        Ok(if clean { self.finish()? } else { self.kill()? }.log)
-    }
-}
-
-/// The probe-rs link and the ELF whose defmt table decodes its log.
-#[cfg(feature = "probe")]
-struct ProbeSession {
-    link: crate::device::probe::ProbeLink,
-    elf: PathBuf,
-}
-
-#[cfg(feature = "probe")]
-impl Transport for ProbeSession {
-    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
-        self.link.write_all(bytes)
-    }
-    fn read_byte(&mut self, timeout: std::time::Duration) -> Result<Option<u8>> {
-        self.link.read_byte(timeout)
-    }
-}
-
-#[cfg(feature = "probe")]
-impl DeviceLink for ProbeSession {
-    fn end(mut self, _clean: bool) -> Result<Vec<String>> {
-        let bytes = self.link.take_log()?;
-        qemu::decode_defmt(&self.elf, &bytes)
-    }
-}
-
 /// Flashes the ELF through a debug probe and connects over RTT.
 #[cfg(feature = "probe")]
-fn open_probe(args: &SessionArgs) -> Result<ProbeSession> {
+fn open_probe(args: &SessionArgs) -> Result<crate::device::link::ProbeSession> {
     let Some(chip) = &args.chip else {
         bail!(
             "--transport probe needs --chip NAME, a chip of probe-rs's target registry (e.g. STM32F407VGTx)"
         );
     };
     let elf = elf_path(args);
-    let params = crate::device::probe::ProbeParams {
+    crate::device::link::ProbeSession::open(&crate::device::probe::ProbeParams {
         chip,
         probe: args.probe.as_ref(),
         elf: &elf,
         rtt_timeout: std::time::Duration::from_secs(5),
-    };
-    let link = crate::device::probe::open(&params)?;
-    Ok(ProbeSession { link, elf })
+    })
 }
 
 #[cfg(not(feature = "probe"))]
@@ -187,29 +151,22 @@ fn open_probe(_: &SessionArgs) -> Result<Qemu> {
     )
 }
 
-/// Builds the image described by `args`, with the host's table.
-pub fn build_image(args: &ContentArgs) -> Result<BuiltImage> {
-    if args.topology.is_empty() {
-        bail!("give a topology (e.g. `gcirculant n=64`) or an image file with --image FILE");
+impl ContentArgs {
+    /// The library's request (the topology parsed).
+    pub fn request(&self) -> Result<DeviceImageRequest> {
+        if self.topology.is_empty() {
+            bail!("give a topology (e.g. `gcirculant n=64`) or an image file with --image FILE");
+        }
+        Ok(DeviceImageRequest {
+            topology: TopologySpec::parse(&self.topology)?,
+            route: self.route.options(),
+            switch: self.switch,
+            collectives: self.collectives.clone(),
+            ranks: self.ranks,
+            bytes: self.bytes,
+            elem_bytes: self.elem_bytes,
+        })
     }
-    let spec = TopologySpec::parse(&args.topology)?;
-    let owned = OwnedNetwork::build(&spec)?;
-    let terminals = owned.network().num_terminals();
-    let mut schedules = Vec::new();
-    for &algorithm in &args.collectives {
-        let req = CollectiveRequest {
-            algorithm,
-            ranks: Some(args.ranks.unwrap_or(terminals)),
-            root: 0,
-            bytes: args.bytes,
-            elem_bytes: args.elem_bytes,
-            placement: JobPlacement::Consecutive,
-            seed: 1,
-        };
-        let needs = algorithm.needs_topology();
-        schedules.push(schedule::build(&req, needs.then_some(&owned))?);
-    }
-    image::build(&owned, args.switch, &args.route.options(), &schedules)
 }
 
 fn elf_path(args: &SessionArgs) -> PathBuf {
@@ -229,7 +186,7 @@ fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImag
     if args.content.topology.is_empty() {
         return Ok(None);
     }
-    let built = build_image(&args.content)?;
+    let built = build_device_image(&args.content.request()?)?;
     Ok(Some((built.bytes.clone(), Some(built))))
 }
 
@@ -237,7 +194,7 @@ fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImag
 pub fn run(action: DeviceAction) -> Result<u8> {
     match action {
         DeviceAction::Image { content, output } => {
-            let built = build_image(&content)?;
+            let built = build_device_image(&content.request()?)?;
             write_atomic(&output, &built.bytes)?;
             println!(
                 "device image for switch {}: {} bytes, {} destinations in {} runs, {} programs \
@@ -310,15 +267,7 @@ fn talk<T: Transport>(
 ) -> Result<u8> {
     let mut code = 0;
     if let Some((bytes, built)) = image {
-        let summary = client.flash(bytes)?;
-        let back = client.read_image()?;
-        if &back != bytes {
-            bail!(
-                "read-back differs from the flashed image ({} vs {} bytes)",
-                back.len(),
-                bytes.len()
-            );
-        }
+        let summary = client.flash_and_read_back(bytes)?;
         println!(
             "flashed {} bytes (CRC-32 {:#010x}), read back identical",
             summary.image_len, summary.crc
@@ -327,22 +276,19 @@ fn talk<T: Transport>(
             let Some(built) = built else {
                 bail!("routes needs the topology to compute the host's table (not --image)");
             };
-            let device = client.routes(built.table.len() as u32)?;
-            let diffs: Vec<usize> = (0..built.table.len())
-                .filter(|&d| device.get(d) != built.table.get(d))
-                .collect();
-            if diffs.is_empty() {
-                println!("{} routes: device = host", built.table.len());
-            } else {
-                let d = diffs[0];
-                println!(
-                    "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
-                    diffs.len(),
-                    built.table.len(),
-                    device.get(d),
-                    built.table.get(d)
-                );
-                code = 1;
+            let cmp = client.compare_routes(&built.table)?;
+            match cmp.differing.first() {
+                None => println!("{} routes: device = host", built.table.len()),
+                Some(&d) => {
+                    println!(
+                        "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
+                        cmp.differing.len(),
+                        built.table.len(),
+                        cmp.device.get(d),
+                        built.table.get(d)
+                    );
+                    code = 1;
+                }
             }
         }
     }

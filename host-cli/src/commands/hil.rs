@@ -1,6 +1,7 @@
 //! `jumpnet hil`: a collective on the flit-level simulator with the NIC engines of chosen
 //! nodes on devices (firmware under QEMU), RTL (Verilator, feature `rtl`) or the image's
-//! program in process, traced and compared with the in-process run ([`crate::hil`]).
+//! program in process, traced and compared with the in-process run ([`crate::hil`]);
+//! [`HilArgs`] becomes a [`HilRequest`].
 //! Exit status 1 on a divergence, 2 on an error (a device that stops answering, an RTL
 //! error, bad arguments).
 
@@ -14,8 +15,8 @@ use crate::commands::args::FormatArgs;
 use crate::commands::sim::SetupArgs;
 use crate::commands::sim_collective::CollectiveArgs;
 use crate::hil::device_engine::{default_elf, DeviceFaults, DeviceSetup};
-use crate::hil::{run_hil, trace, EngineKind, HilReport, HilRequest};
-use crate::io::output::{self, Render, Section};
+use crate::hil::{run_hil, trace, EngineKind, HilRequest};
+use crate::io::output;
 use crate::io::progress::Progress;
 
 /// `jumpnet hil` arguments.
@@ -80,106 +81,55 @@ pub struct HilArgs {
     pub quiet: bool,
 }
 
-impl Render for HilReport {
-    fn sections(&self) -> Vec<Section> {
-        let mut s = Section::key_values("hardware-in-the-loop run");
-        s.kv("topology", &self.run.topology)
-            .kv("routing", &self.run.routing)
-            .kv("collective", &self.run.collective)
-            .kv("mapping", &self.run.mapping)
-            .kv("msg_bytes", self.run.msg_bytes)
-            .kv("engine", format!("{:?}", self.engine).to_lowercase())
-            .kv("nodes", format!("{:?}", self.run.nodes))
-            .kv("ranks", format!("{:?}", self.run.ranks))
-            .kv("compared with", &self.compared_with)
-            .kv("reference makespan_cycles", self.reference.makespan_cycles)
-            .kv("hil makespan_cycles", self.hil.makespan_cycles)
-            .kv("traced events", self.hil.events)
-            .kv(
-                "result",
-                match (&self.divergence, self.hop_difference()) {
-                    (Some(d), _) => format!("DIVERGENCE at event {}", d.index),
-                    (None, Some(_)) => "DIVERGENCE at the RTL router's switch".to_string(),
-                    (None, None) => "identical traces".to_string(),
-                },
-            )
-            .kv(
-                "reference wall_seconds",
-                format!("{:.4}", self.reference.wall_seconds),
-            )
-            .kv("hil wall_seconds", format!("{:.4}", self.hil.wall_seconds))
-            .kv("setup wall_seconds", format!("{:.3}", self.setup_seconds))
-            .kv("hil slowdown", format!("{:.1}x", self.slowdown));
-        if self.engine == EngineKind::Device {
-            s.kv("device exec round trips", self.device_round_trips);
-            if self.device_round_trips > 0 {
-                s.kv(
-                    "ms per round trip",
-                    format!(
-                        "{:.3}",
-                        1e3 * self.hil.wall_seconds / self.device_round_trips as f64
-                    ),
-                );
-            }
+impl HilArgs {
+    /// The devices of `--engine device`.
+    fn device(&self) -> Option<DeviceSetup> {
+        (self.engine == EngineKind::Device).then(|| DeviceSetup {
+            elf: default_elf(self.elf.as_deref()),
+            limit_s: self.limit.max(1),
+            timeout: Duration::from_millis(self.device_timeout_ms.max(1)),
+            attempts: self.device_attempts.max(1),
+            faults: DeviceFaults {
+                per_mille: self.fault_per_mille.min(1000),
+                from_cycle: self.fault_from_cycle,
+                reset_at: self.reset_at_cycle,
+                seed: 1,
+            },
+            round_trips: Default::default(),
+        })
+    }
+
+    /// The library's request (the setup resolved, its notes printed; the trace of
+    /// `--check` read).
+    fn request(&self) -> Result<HilRequest> {
+        let Some(collective) = self.collective.run() else {
+            bail!("--collective is required (e.g. --collective bcast)");
+        };
+        let setup = self.setup.resolve(false)?;
+        let expected = self.check.as_deref().map(trace::read).transpose()?;
+        let device = self.device();
+        if self.engine != EngineKind::Device
+            && (self.fault_per_mille > 0 || self.reset_at_cycle.is_some())
+        {
+            bail!("--fault-per-mille and --reset-at-cycle apply to --engine device only");
         }
-        if let Some(m) = &self.mutation {
-            s.kv("deliberate mutation", m);
-        }
-        if let Some(r) = &self.rtl_router {
-            s.kv("rtl router switch", r.switch)
-                .kv("rtl router table runs", r.table_runs)
-                .kv("rtl router lookups", r.rtl_lookups)
-                .kv("reference head flits at the switch", r.reference_heads);
-            if let Some(m) = &r.mutation {
-                s.kv("deliberate table mutation", m);
-            }
-            if let Some(d) = &r.hop_difference {
-                s.kv("rtl router difference", d);
-            }
-        }
-        vec![s]
+        Ok(HilRequest {
+            setup,
+            collective,
+            nodes: self.nodes.clone(),
+            engine: self.engine,
+            device,
+            expected,
+            mutate: self.mutate_program,
+            rtl_router: self.rtl_router,
+            mutate_rtl_table: self.mutate_rtl_table,
+        })
     }
 }
 
 /// Runs `jumpnet hil`; returns the exit code.
 pub fn run(args: HilArgs) -> Result<u8> {
-    if args.collective.collective.is_none() {
-        bail!("--collective is required (e.g. --collective bcast)");
-    }
-    let setup = args.setup.resolve(false)?;
-    for n in &setup.notes {
-        eprintln!("note: {n}");
-    }
-    let expected = args.check.as_deref().map(trace::read).transpose()?;
-    let device = (args.engine == EngineKind::Device).then(|| DeviceSetup {
-        elf: default_elf(args.elf.as_deref()),
-        limit_s: args.limit.max(1),
-        timeout: Duration::from_millis(args.device_timeout_ms.max(1)),
-        attempts: args.device_attempts.max(1),
-        faults: DeviceFaults {
-            per_mille: args.fault_per_mille.min(1000),
-            from_cycle: args.fault_from_cycle,
-            reset_at: args.reset_at_cycle,
-            seed: 1,
-        },
-        round_trips: Default::default(),
-    });
-    if args.engine != EngineKind::Device
-        && (args.fault_per_mille > 0 || args.reset_at_cycle.is_some())
-    {
-        bail!("--fault-per-mille and --reset-at-cycle apply to --engine device only");
-    }
-    let req = HilRequest {
-        setup: &setup,
-        collective: &args.collective,
-        nodes: args.nodes.clone(),
-        engine: args.engine,
-        device,
-        expected,
-        mutate: args.mutate_program,
-        rtl_router: args.rtl_router,
-        mutate_rtl_table: args.mutate_rtl_table,
-    };
+    let req = args.request()?;
     let spinner = Progress::spinner("hardware-in-the-loop run", !args.quiet);
     let report = run_hil(&req);
     spinner.finish();

@@ -1,238 +1,23 @@
-//! `jumpnet map`: process mapping and placement optimisation (spec/mapping.md), returned as
-//! data: the rank → node permutation and before/after hop statistics ([`place`]), and GA
-//! node mapping on a torus ([`ga`]); plus the command's arguments ([`MapAction`]) and
-//! [`run`].
+//! `jumpnet map`: process mapping and placement optimisation (spec/mapping.md;
+//! [`crate::builder::placement::place`]), GA node mapping on a torus ([`crate::ga::ga`])
+//! and the GA study ([`crate::study::ga_mapping`]): the command's arguments
+//! ([`MapAction`]), their translation into the library's requests, and [`run`].
 
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
-use serde::Serialize;
 
-use jumpnet_core::collective::Schedule;
 use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
-use jumpnet_core::mapping::NodeId;
 use jumpnet_core::topology::Topology;
 
-use crate::builder;
-use crate::builder::network::OwnedNetwork;
-use crate::builder::placement::{self, HopStats, MapStrategy, Optimiser, RankOrderChoice, Traffic};
-use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::builder::placement::{place, MapStrategy, Optimiser, PlaceRequest, RankOrderChoice};
+use crate::builder::schedule::Algorithm;
 use crate::commands::args::{FormatArgs, TopologyArgs};
-pub use crate::ga::{ga, FitnessKind, GaRequest, GaResult, RoutedPaths, ScoreRow};
-use crate::io::output::{self, Render, Section};
-use crate::io::progress::Progress;
+use crate::ga::{ga, FitnessKind, GaRequest};
+use crate::io::output;
 use crate::sim::SimConfig;
 use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest};
-
-/// What `map place` should do.
-#[derive(Clone, Debug)]
-pub struct PlaceRequest {
-    /// Collective whose traffic is placed (rank space).
-    pub collective: Algorithm,
-    /// Ranks.
-    pub ranks: u32,
-    /// Root of broadcasts.
-    pub root: u32,
-    /// Baseline mapping.
-    pub strategy: MapStrategy,
-    /// Rank order.
-    pub order: RankOrderChoice,
-    /// Optimiser.
-    pub optimiser: Optimiser,
-    /// Optimiser iterations (two-opt swaps / annealing temperature steps).
-    pub iterations: u64,
-    /// Seed of the mapping and the optimiser.
-    pub seed: u64,
-    /// Show a progress bar.
-    pub progress: bool,
-}
-
-/// `map place` result.
-#[derive(Debug, Serialize)]
-pub struct Placed {
-    /// Topology.
-    pub topology: String,
-    /// Collective.
-    pub collective: String,
-    /// Ranks.
-    pub ranks: u32,
-    /// Mapping.
-    pub mapping: String,
-    /// Rank order.
-    pub rank_order: String,
-    /// Optimiser.
-    pub optimiser: String,
-    /// Iterations.
-    pub iterations: u64,
-    /// Lower bound on total hops (every message at least one hop).
-    pub lower_bound: u64,
-    /// Statistics of the baseline placement.
-    pub before: HopStats,
-    /// Statistics after optimisation.
-    pub after: HopStats,
-    /// Reduction of total hops, percent.
-    pub reduction_percent: f64,
-    /// Swaps accepted by the optimiser.
-    pub accepted: u64,
-    /// Seconds spent optimising.
-    pub seconds: f64,
-    /// Final placement: `placement[rank] = node`.
-    pub placement: Vec<NodeId>,
-}
-
-impl Render for Placed {
-    fn sections(&self) -> Vec<Section> {
-        let mut s = Section::key_values(format!(
-            "{} with {} ranks on {}",
-            self.collective, self.ranks, self.topology
-        ));
-        s.kv(
-            "mapping",
-            format!("{} ({} rank order)", self.mapping, self.rank_order),
-        )
-        .kv(
-            "optimiser",
-            format!("{} ({} iterations)", self.optimiser, self.iterations),
-        )
-        .kv("messages (lower bound on hops)", self.lower_bound)
-        .kv("total hops before", self.before.total_hops)
-        .kv("total hops after", self.after.total_hops)
-        .kv("reduction", format!("{:.1} %", self.reduction_percent))
-        .kv(
-            "max hops before / after",
-            format!("{} / {}", self.before.max_hops, self.after.max_hops),
-        )
-        .kv("swaps accepted", self.accepted)
-        .kv("seconds", format!("{:.3}", self.seconds));
-        let mut st = Section::new(
-            "hops per step",
-            &["step", "before", "after", "max before", "max after"],
-        );
-        for (i, (b, a)) in self
-            .before
-            .hops_per_step
-            .iter()
-            .zip(&self.after.hops_per_step)
-            .enumerate()
-        {
-            st.row([
-                (i + 1).to_string(),
-                b.to_string(),
-                a.to_string(),
-                self.before.max_per_step[i].to_string(),
-                self.after.max_per_step[i].to_string(),
-            ]);
-        }
-        let mut p = Section::new("placement (rank -> node)", &["rank", "node"]);
-        for (r, n) in self.placement.iter().enumerate().take(32) {
-            p.row([r.to_string(), n.to_string()]);
-        }
-        if self.placement.len() > 32 {
-            p.row([
-                "...".to_string(),
-                format!(
-                    "{} more (use --output or --json)",
-                    self.placement.len() - 32
-                ),
-            ]);
-        }
-        vec![s, st, p]
-    }
-}
-
-/// Builds the collective's rank-space schedule.
-pub fn rank_schedule(
-    collective: Algorithm,
-    ranks: u32,
-    root: u32,
-) -> Result<schedule::OwnedSchedule> {
-    if collective.needs_topology() {
-        bail!(
-            "--collective {} is topology-aware; map places rank-space collectives (bcast, allreduce, alltoall, ...)",
-            collective.name()
-        );
-    }
-    schedule::build(
-        &CollectiveRequest {
-            algorithm: collective,
-            ranks: Some(ranks),
-            root,
-            bytes: 8,
-            elem_bytes: 4,
-            placement: JobPlacement::Consecutive,
-            seed: 0,
-        },
-        None,
-    )
-}
-
-/// Maps and optimises a collective's ranks on `net`.
-pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
-    let t = net.network();
-    placement::check_one_node_per_switch(&t)?;
-    let owned = rank_schedule(req.collective, req.ranks, req.root)?;
-    let schedule = owned.schedule()?;
-    let (mut dist, mut queue) = (Vec::new(), Vec::new());
-    let dm = builder::routing::distance_matrix(&t, &mut dist, &mut queue)?;
-    let mut pl = placement::initial(&t, req.strategy, req.order, req.ranks, req.seed)?;
-    let before = placement::hop_stats(&dm, &schedule, &pl)?;
-    let traffic = Traffic::of(&schedule)?;
-    let bar = Progress::new(
-        "optimising",
-        req.iterations,
-        req.progress && req.optimiser != Optimiser::None,
-    );
-    let started = std::time::Instant::now();
-    let outcome = placement::optimise(
-        &dm,
-        &traffic,
-        &mut pl,
-        req.optimiser,
-        req.iterations,
-        req.seed ^ 0x7770_0007,
-        &mut |done, _, _| bar.set(done),
-    )?;
-    bar.finish();
-    let seconds = started.elapsed().as_secs_f64();
-    let after = placement::hop_stats(&dm, &schedule, &pl)?;
-    if let Some(o) = outcome {
-        if o.best != after.total_hops {
-            bail!(
-                "internal: optimiser reported {} hops, re-evaluation gives {}",
-                o.best,
-                after.total_hops
-            );
-        }
-    }
-    Ok(Placed {
-        topology: net.spec().to_string(),
-        collective: owned.description.clone(),
-        ranks: req.ranks,
-        mapping: req.strategy.name().into(),
-        rank_order: match req.order {
-            RankOrderChoice::Paper => "paper".into(),
-            RankOrderChoice::Ascending => "ascending".into(),
-        },
-        optimiser: format!("{:?}", req.optimiser).to_lowercase(),
-        iterations: if req.optimiser == Optimiser::None {
-            0
-        } else {
-            req.iterations
-        },
-        lower_bound: schedule.num_messages(),
-        reduction_percent: if before.total_hops == 0 {
-            0.0
-        } else {
-            100.0 * (before.total_hops as f64 - after.total_hops as f64) / before.total_hops as f64
-        },
-        before,
-        after,
-        accepted: outcome.map_or(0, |o| o.accepted),
-        seconds,
-        placement: pl,
-    })
-}
 
 /// `jumpnet map ...` actions.
 #[derive(Debug, Subcommand)]
@@ -436,11 +221,7 @@ pub fn run(action: MapAction) -> Result<u8> {
                 },
             )?;
             if let Some(p) = path {
-                let mut csv = String::from("rank,node\n");
-                for (r, n) in placed.placement.iter().enumerate() {
-                    csv.push_str(&format!("{r},{n}\n"));
-                }
-                output::write_atomic(&p, csv.as_bytes())?;
+                output::write_atomic(&p, placed.csv().as_bytes())?;
             }
             output::print(&placed, format.format())?;
         }
@@ -471,9 +252,15 @@ pub fn run(action: MapAction) -> Result<u8> {
             })?;
             output::print(&res, format.format())?;
         }
-        MapAction::GaStudy {
-            study: GaStudy::Phys { set, format },
-        } => {
+        MapAction::GaStudy { study } => run_ga_study(study)?,
+    }
+    Ok(0)
+}
+
+/// Runs `jumpnet map ga-study ...`.
+fn run_ga_study(study: GaStudy) -> Result<()> {
+    match study {
+        GaStudy::Phys { set, format } => {
             let mut cfg = SimConfig::ga();
             for kv in &set {
                 let (k, v) = kv
@@ -481,23 +268,20 @@ pub fn run(action: MapAction) -> Result<u8> {
                     .ok_or_else(|| anyhow!("--set wants key=value, got `{kv}`"))?;
                 cfg.set(k.trim(), v)?;
             }
-            output::print(&phys_study(&cfg)?, format.format())?
+            output::print(&phys_study(&cfg)?, format.format())
         }
-        MapAction::GaStudy {
-            study:
-                GaStudy::Variants {
-                    patterns,
-                    variants,
-                    rankings,
-                    genes,
-                    generations,
-                    runs,
-                    seed,
-                    fitness,
-                    threads,
-                    quiet,
-                    format,
-                },
+        GaStudy::Variants {
+            patterns,
+            variants,
+            rankings,
+            genes,
+            generations,
+            runs,
+            seed,
+            fitness,
+            threads,
+            quiet,
+            format,
         } => {
             if runs == 0 {
                 bail!("--runs must be at least 1");
@@ -520,8 +304,7 @@ pub fn run(action: MapAction) -> Result<u8> {
                 threads,
                 progress: !quiet,
             })?;
-            output::print(&res, format.format())?;
+            output::print(&res, format.format())
         }
     }
-    Ok(0)
 }

@@ -1,21 +1,24 @@
 //! The `jumpnet` command line, one module per subcommand.
 //!
-//! Every subcommand module holds its clap arguments and a `run` function that turns the
-//! arguments into a request, calls the module's library functions (which compute and return
-//! plain data) and prints the result with [`crate::io::output`]. Argument groups used by
-//! several subcommands live in [`args`]. [`Cli`] and [`Command`] are the top level; [`run`]
-//! only dispatches.
+//! Every subcommand module holds its clap arguments, their translation into the library's
+//! plain request (built here once, never by parsing a command line elsewhere), and a `run`
+//! function that calls the library (which computes and returns plain data) and prints the
+//! result with [`crate::io::output`]. Argument groups used by several subcommands live in
+//! [`args`], the collective flags of `sim`, `sweep` and `hil` in [`sim_collective`].
+//! [`Cli`] and [`Command`] are the top level; [`run`] only dispatches.
 //!
 //! - [`report`]: `jumpnet report`, the topology comparison on a scenario.
 //! - [`topo`]: `jumpnet topo`, families, structure, metrics and export of a topology.
 //! - [`route`]: `jumpnet route`, routing tables, checks and path statistics.
 //! - [`map`]: `jumpnet map`, process mapping and GA node mapping.
 //! - [`sched`]: `jumpnet sched`, collective schedules: show, verify, export programs, and
-//!   read images back with [`inspect`].
+//!   read images back.
 //! - [`device`]: `jumpnet device`, device images, flashing and reading devices.
-//! - [`sim`]: `jumpnet sim`, one flit-level simulation.
-//! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge.
+//! - [`sim`]: `jumpnet sim`, one flit-level simulation (synthetic or collective traffic).
+//! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge;
+//!   collective sweeps.
 //! - [`hil`]: `jumpnet hil`, hardware-in-the-loop collective runs with golden traces.
+//! - [`study`]: `jumpnet study`, the seeds' simulated studies.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -23,7 +26,6 @@ use clap::{Parser, Subcommand};
 pub mod args;
 pub mod device;
 pub mod hil;
-pub mod inspect;
 pub mod map;
 pub mod report;
 pub mod route;
@@ -32,7 +34,6 @@ pub mod sim;
 pub mod sim_collective;
 pub mod study;
 pub mod sweep;
-pub mod sweep_collective;
 pub mod topo;
 
 /// jumpnet: interconnection topologies, routing, process mappings and collective schedules.

@@ -1,33 +1,22 @@
-//! `jumpnet sim`: one flit-level simulation ([`crate::sim::run`]) of a topology and a
-//! routing, named as `jumpnet route` names them, with the simulator configuration from a
-//! preset, a TOML file (`--config`), a BookSim2 file (`--booksim`) and `key=value`
-//! overrides. [`SetupArgs`] (shared with `jumpnet sweep`) resolves all of these into a
-//! [`Setup`]; [`simulate`] runs it and returns a [`SimReport`].
-//!
-//! The words after `sim` are the topology family, then `key=value` words: a key of the
-//! family goes to the topology, a [`SimConfig`] key (or `rate` for `injection_rate`) to the
-//! simulator; `sim.KEY=VALUE` always means the simulator (for `seed`, which
-//! `random-shortcut` also has). Order of application: preset (`--preset`, else the TOML
-//! file's, else `booksim`), then the TOML file's keys, then the `key=value` words.
+//! `jumpnet sim`: one flit-level simulation of a topology and a routing, named as `jumpnet
+//! route` names them, with the simulator configuration from a preset, a TOML file
+//! (`--config`), a BookSim2 file (`--booksim`) and `key=value` overrides. [`SetupArgs`]
+//! (shared with `jumpnet sweep` and `jumpnet hil`) becomes a [`SetupRequest`], resolved
+//! into a [`Setup`]; [`synthetic::simulate`] runs it, or [`collective::simulate_compared`]
+//! runs a collective on it (`--collective`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use jumpnet_core::topology::Topology;
-use serde::Serialize;
 
-use crate::builder::network::OwnedNetwork;
-use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
-use crate::builder::topology::{TopologySpec, FAMILIES};
-use crate::commands::args::{FormatArgs, TopologyArgs};
-use crate::io::output::{self, Render, Section};
+use crate::builder::routing::RouteAlgo;
+use crate::commands::args::FormatArgs;
+use crate::io::output;
 use crate::io::progress::Progress;
-use crate::sim::config::booksim;
-use crate::sim::config::toml_file::{ConfigFile, Preset};
-use crate::sim::config::SimConfig;
-use crate::sim::engine::stats::SimResult;
-use crate::sim::sweep::{canonical_key, Axis};
+use crate::runs::{collective, synthetic};
+use crate::sim::config::toml_file::Preset;
+use crate::sim::setup::{Setup, SetupRequest};
 
 /// What to simulate: topology, routing and simulator configuration (shared by `jumpnet sim`
 /// and `jumpnet sweep`).
@@ -63,135 +52,29 @@ pub struct SetupArgs {
     pub booksim: Option<PathBuf>,
 }
 
-/// A resolved simulation setup.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    /// Topology.
-    pub topology: TopologySpec,
-    /// Routing options.
-    pub route: RouteOptions,
-    /// Simulator configuration (overrides applied, sweep axes not).
-    pub config: SimConfig,
-    /// Swept keys (`jumpnet sweep` only).
-    pub axes: Vec<Axis>,
-    /// Notes for the user (BookSim2 keys ignored, …).
-    pub notes: Vec<String>,
-}
-
-fn read(path: &Path, what: &str) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {what} {}", path.display()))
-}
-
-/// Keys of a topology family (with `edges` for `arbitrary`).
-fn family_keys(family: &str) -> Option<Vec<&'static str>> {
-    let lower = family.to_ascii_lowercase();
-    FAMILIES
-        .iter()
-        .find(|f| f.name == lower || f.aliases.contains(&lower.as_str()))
-        .map(|f| f.keys.iter().map(|k| k.0).collect())
-}
-
 impl SetupArgs {
-    /// Resolves the arguments; `sweep` allows `key=a:b:step` / `key=v1,v2` axes.
+    /// The library's request.
+    pub fn request(&self) -> SetupRequest {
+        SetupRequest {
+            words: self.words.clone(),
+            edges: self.edges.clone(),
+            algo: self.algo,
+            max_layers: self.max_layers,
+            valiant_seed: self.valiant_seed,
+            preset: self.preset,
+            config: self.config.clone(),
+            booksim: self.booksim.clone(),
+        }
+    }
+
+    /// Resolves the arguments ([`SetupRequest::resolve`]) and prints the setup's notes on
+    /// stderr; `sweep` allows sweep axes.
     pub fn resolve(&self, sweep: bool) -> Result<Setup> {
-        let mut notes = Vec::new();
-        let (topology_words, sim_words): (Vec<String>, Vec<String>);
-        let (topology, algo, mut config) = if let Some(path) = &self.booksim {
-            if let Some(w) = self.words.iter().find(|w| !w.contains('=')) {
-                bail!(
-                    "with --booksim the topology comes from the file: drop '{w}' (only simulator key=value words may follow)"
-                );
-            }
-            sim_words = self.words.clone();
-            let b = booksim::parse(&read(path, "BookSim2 config")?)
-                .with_context(|| format!("in BookSim2 config {}", path.display()))?;
-            if !b.ignored.is_empty() {
-                notes.push(format!(
-                    "BookSim2 keys without effect here: {}",
-                    b.ignored.join(", ")
-                ));
-            }
-            (b.topology, b.algo, b.config)
-        } else {
-            let Some((family, rest)) = self.words.split_first() else {
-                bail!("missing topology: give a family and its key=value parameters, e.g. `jumpnet sim torus k=8,8 --algo dor-dateline injection_rate=0.1`, or --booksim FILE");
-            };
-            if family.contains('=') {
-                bail!("the first word must be a topology family (e.g. torus), not '{family}'");
-            }
-            let keys = family_keys(family).unwrap_or_default();
-            let mut topo = vec![family.clone()];
-            let mut sim = Vec::new();
-            for w in rest {
-                let Some((k, _)) = w.split_once('=') else {
-                    bail!("'{w}' is not key=value");
-                };
-                if k.starts_with("sim.") || !keys.contains(&k) {
-                    sim.push(w.clone());
-                } else {
-                    topo.push(w.clone());
-                }
-            }
-            topology_words = topo;
-            sim_words = sim;
-            let spec = TopologyArgs {
-                topology: topology_words.clone(),
-                edges: self.edges.clone(),
-            }
-            .spec()?;
-            let Some(algo) = self.algo else {
-                bail!("--algo is required (as for `jumpnet route`), e.g. --algo dor-dateline; `jumpnet sim --help` lists them");
-            };
-            let config = match &self.config {
-                Some(path) => ConfigFile::parse(&read(path, "config file")?)
-                    .and_then(|f| f.config(self.preset))
-                    .map_err(|e| anyhow!("in config file {}: {e}", path.display()))?,
-                None => self.preset.unwrap_or_default().config(),
-            };
-            (spec, algo, config)
-        };
-        let topo_keys = match &topology {
-            TopologySpec::Arbitrary { .. } => family_keys("arbitrary"),
-            t => family_keys(t.family_name()),
+        let setup = self.request().resolve(sweep)?;
+        for n in &setup.notes {
+            eprintln!("note: {n}");
         }
-        .unwrap_or_default();
-        let mut axes = Vec::new();
-        for w in &sim_words {
-            let (k, v) = w.split_once('=').unwrap_or((w, ""));
-            let bare = k.strip_prefix("sim.").unwrap_or(k);
-            let key = canonical_key(bare);
-            if !SimConfig::KEYS.contains(&key) {
-                let topo_part = if self.booksim.is_some() {
-                    String::new()
-                } else {
-                    format!(
-                        "topology keys of {}: {}; ",
-                        topology.family_name(),
-                        topo_keys.join(", ")
-                    )
-                };
-                bail!(
-                    "unknown key '{bare}'; {topo_part}simulator keys: rate, {}",
-                    SimConfig::KEYS.join(", ")
-                );
-            }
-            if sweep && Axis::is_axis(w) {
-                axes.push(Axis::parse(&format!("{key}={v}"))?);
-            } else {
-                config.set(key, v)?;
-            }
-        }
-        Ok(Setup {
-            topology,
-            route: RouteOptions {
-                algo,
-                max_layers: self.max_layers,
-                seed: self.valiant_seed,
-            },
-            config,
-            axes,
-            notes,
-        })
+        Ok(setup)
     }
 }
 
@@ -217,192 +100,22 @@ pub struct SimArgs {
     pub threads: usize,
 }
 
-/// Result of `jumpnet sim`: the setup and the engine's statistics (per-channel
-/// utilisation left out; per link class kept).
-#[derive(Debug, Serialize)]
-pub struct SimReport {
-    /// Topology, canonical form.
-    pub topology: String,
-    /// Routing algorithm.
-    pub routing: String,
-    /// VCs the routing uses.
-    pub routing_vcs: u8,
-    /// Simulator configuration.
-    pub config: SimConfig,
-    /// Notes.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-    /// The engine's statistics, as [`SimResult`] names them.
-    #[serde(flatten)]
-    pub stats: serde_json::Map<String, serde_json::Value>,
-    /// The engine's result.
-    #[serde(skip)]
-    pub result: SimResult,
-}
-
-/// Routers per thread below which `--threads 0` uses fewer threads (a cycle's work must
-/// outweigh the per-cycle synchronisation).
-const ROUTERS_PER_THREAD: u32 = 256;
-
-/// Builds the network and routing of `setup` and runs `config` (the setup's, or a sweep
-/// point's) on them, the routers stepped on `threads` threads (0: all cores, at most one
-/// per [`ROUTERS_PER_THREAD`] routers; the result does not depend on it).
-pub fn simulate(setup: &Setup, config: &SimConfig, threads: usize) -> Result<SimReport> {
-    let owned = OwnedNetwork::build(&setup.topology)?;
-    let net = owned.network();
-    let mut store = RouteStore::default();
-    let (r, info) = routing::build(&net, &setup.route, &mut store)?;
-    let threads = match threads {
-        0 => std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min((net.num_switches() / ROUTERS_PER_THREAD).max(1) as usize),
-        n => n,
-    };
-    let result =
-        crate::sim::run_parallel(&net, r.as_ref(), config, threads).map_err(|e| anyhow!("{e}"))?;
-    let mut stats = match serde_json::to_value(&result)? {
-        serde_json::Value::Object(m) => m,
-        _ => serde_json::Map::new(),
-    };
-    stats.remove("channel_utilisation");
-    Ok(SimReport {
-        topology: setup.topology.to_string(),
-        routing: info.algorithm,
-        routing_vcs: info.vcs,
-        config: config.clone(),
-        notes: setup.notes.clone(),
-        stats,
-        result,
-    })
-}
-
-impl SimReport {
-    /// The deadlock cycle as one line: `s0:p1/vc0 -> s1 … `, `None` without deadlock.
-    pub fn deadlock_line(&self) -> Option<String> {
-        let d = self.result.deadlock.as_ref()?;
-        let hops: Vec<String> = d
-            .channels
-            .iter()
-            .map(|c| {
-                format!(
-                    "switch {} port {} vc {} -> switch {}",
-                    c.switch, c.port, c.vc, c.peer
-                )
-            })
-            .collect();
-        Some(format!(
-            "deadlock: the watchdog fired at cycle {} with {} flits in flight; channel cycle: {}",
-            d.cycle,
-            d.flits_in_flight,
-            hops.join(", ")
-        ))
-    }
-}
-
-impl Render for SimReport {
-    fn sections(&self) -> Vec<Section> {
-        let r = &self.result;
-        let c = &self.config;
-        let mut run = Section::key_values("simulation");
-        run.kv("topology", &self.topology)
-            .kv(
-                "routing",
-                format!("{} ({} VCs)", self.routing, self.routing_vcs),
-            )
-            .kv("num_vcs", c.num_vcs)
-            .kv("packet_size", c.packet_size)
-            .kv(
-                "injection_rate",
-                format!(
-                    "{} {}/node/cycle",
-                    c.injection_rate,
-                    if c.rate_in_flits { "flits" } else { "packets" }
-                ),
-            )
-            .kv("traffic", format!("{:?}", c.traffic))
-            .kv("cycles", r.cycles)
-            .kv("measured_cycles", r.measured_cycles)
-            .kv("samples", r.samples)
-            .kv("packets_delivered", r.packets_delivered)
-            .kv("saturated", r.saturated)
-            .kv("conservation_errors", r.conservation_errors);
-        let mut lat = Section::new(
-            "latency (cycles)",
-            &["metric", "count", "mean", "p50", "p99", "max"],
-        );
-        for (name, s) in [
-            ("packet_latency", &r.packet_latency),
-            ("network_latency", &r.network_latency),
-            ("queueing_latency", &r.queueing_latency),
-            ("flit_latency", &r.flit_latency),
-            ("hops", &r.hops),
-        ] {
-            lat.row([
-                name.to_string(),
-                s.count.to_string(),
-                format!("{:.3}", s.mean),
-                s.p50.to_string(),
-                s.p99.to_string(),
-                s.max.to_string(),
-            ]);
-        }
-        let mut thr = Section::key_values("throughput (flits/node/cycle)");
-        thr.kv("offered", format!("{:.4}", r.offered))
-            .kv("accepted", format!("{:.4}", r.accepted));
-        let mut util = Section::new(
-            "utilisation by link class (flits/channel/cycle)",
-            &["class", "channels", "utilisation"],
-        );
-        for u in &r.class_utilisation {
-            util.row([
-                u.class.clone(),
-                u.channels.to_string(),
-                format!("{:.4}", u.utilisation),
-            ]);
-        }
-        let mut out = vec![run, lat, thr, util];
-        if let Some(d) = &r.deadlock {
-            let mut s = Section::new(
-                format!(
-                    "deadlock at cycle {} ({} flits in flight): channel cycle, each waits for the next",
-                    d.cycle, d.flits_in_flight
-                ),
-                &["step", "switch", "port", "vc", "peer"],
-            );
-            for (i, c) in d.channels.iter().enumerate() {
-                s.row([
-                    i.to_string(),
-                    c.switch.to_string(),
-                    c.port.to_string(),
-                    c.vc.to_string(),
-                    c.peer.to_string(),
-                ]);
-            }
-            out.push(s);
-        }
-        out
-    }
-}
-
 /// Runs `jumpnet sim`: exit status 0, or 1 when the watchdog reports a deadlock (the report,
 /// with the channel cycle, is printed and the cycle repeated on stderr).
 pub fn run(args: SimArgs) -> Result<u8> {
     let setup = args.setup.resolve(false)?;
-    for n in &setup.notes {
-        eprintln!("note: {n}");
-    }
     if args.collective.collective.is_none() && args.collective.background_mean.is_some() {
         bail!("--background-mean adds background traffic to a collective run: give --collective ALGO too");
     }
-    if args.collective.collective.is_some() {
+    if let Some(run) = args.collective.run() {
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
-        let report = crate::commands::sim_collective::simulate_compared(&setup, &args.collective);
+        let report = collective::simulate_compared(&setup, &run);
         spinner.finish();
         output::print(&report?, args.format.format())?;
         return Ok(0);
     }
     let spinner = Progress::spinner("simulating", !args.quiet);
-    let report = simulate(&setup, &setup.config, args.threads);
+    let report = synthetic::simulate(&setup, &setup.config, args.threads);
     spinner.finish();
     let report = report?;
     output::print(&report, args.format.format())?;

@@ -1,54 +1,16 @@
-//! `jumpnet sim --collective ALGO`: runs a collective schedule (any `jumpnet sched`
-//! algorithm) under a placement on the flit-level simulator ([`crate::sim::workload::collective`])
-//! and reports its makespan, the ranks' finish times, link-class utilisation and the
-//! critical path.
+//! `jumpnet sim --collective ALGO`'s flags ([`CollectiveArgs`], shared with `jumpnet sweep`
+//! and `jumpnet hil`), turned into the library's [`CollectiveRun`]: a collective schedule
+//! (any `jumpnet sched` algorithm) under a placement on the flit-level simulator
+//! ([`crate::runs::collective`]).
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context, Result};
-use clap::{Args, ValueEnum};
-use jumpnet_core::collective::Schedule;
-use jumpnet_core::topology::{Network, Topology};
-use serde::Serialize;
+use clap::Args;
 
-use crate::builder::network::OwnedNetwork;
-use crate::builder::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
-use crate::builder::routing::{self, RouteStore};
-use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::commands::sim::Setup;
+use crate::builder::schedule::Algorithm;
 use crate::io::bytes::parse_size;
 use crate::io::duration::{parse_span, Span};
-use crate::io::output::{Render, Section};
-use crate::sim::config::SimConfig;
-use crate::sim::workload::background::BackgroundConfig;
-use crate::sim::workload::collective::{
-    run_collective_with_background, CollectiveResult, NicConfig,
-};
-
-/// Rank → terminal placements of `--mapping`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mapping {
-    /// Rank r on terminal r (any network; topology-aware algorithms: their job from
-    /// terminal 0).
-    Consecutive,
-    /// Ring-consecutive nodes (one terminal per switch).
-    Ring,
-    /// Distinct random nodes (seeded; topology-aware algorithms: a random job, ranks in
-    /// ascending terminal order).
-    Random,
-    /// As random, in a random rank order (topology-aware algorithms: the same job as
-    /// random with shuffled ranks; elsewhere the same as random).
-    RandomOrder,
-    /// BFS tree from a random root.
-    Tree,
-    /// Stride n/m (m a power of two).
-    Circulant,
-    /// Random baseline improved by two-opt swaps on the collective's total hops.
-    TwoOpt,
-    /// Random baseline improved by simulated annealing on total hops.
-    Anneal,
-}
+use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
 
 /// Collective options of `jumpnet sim`.
 #[derive(Debug, Args, Clone)]
@@ -117,342 +79,56 @@ pub struct CollectiveArgs {
 }
 
 impl CollectiveArgs {
-    /// The background traffic of these arguments at `clock_ghz`, if any.
-    pub fn background(&self, clock_ghz: f64) -> Option<BackgroundConfig> {
-        self.background_mean.map(|m| BackgroundConfig {
-            mean_cycles: m.cycles(clock_ghz),
-            bytes: self.background_bytes,
-            seed: self.background_seed,
+    /// How the collective runs (every option but `--collective`).
+    pub fn options(&self) -> CollectiveOptions {
+        CollectiveOptions {
+            mapping: self.mapping,
+            permutation: self.permutation.clone(),
+            ranks: self.ranks,
+            root: self.root,
+            msg_bytes: self.msg,
+            elem_bytes: self.elem_bytes,
+            flit_bytes: self.flit_bytes,
+            header_flits: self.header_flits,
+            send_overhead: self.send_overhead,
+            recv_overhead: self.recv_overhead,
+            reduce_cycles_per_byte: self.reduce_cycles_per_byte,
+            link_gbps: self.link_gbps,
+            map_seed: self.map_seed,
+            map_iterations: self.map_iterations,
+            check_data: !self.no_check,
+            background_mean: self.background_mean,
+            background_bytes: self.background_bytes,
+            background_seed: self.background_seed,
+        }
+    }
+
+    /// The library's request, when `--collective` is given.
+    pub fn run(&self) -> Option<CollectiveRun> {
+        self.collective.map(|algorithm| CollectiveRun {
+            algorithm,
+            options: self.options(),
         })
     }
 }
 
-/// Result of `jumpnet sim --collective`.
-#[derive(Debug, Serialize)]
-pub struct CollectiveReport {
-    /// Topology, canonical form.
-    pub topology: String,
-    /// Routing algorithm.
-    pub routing: String,
-    /// Collective (as `jumpnet sched` describes it).
-    pub collective: String,
-    /// Placement.
-    pub mapping: String,
-    /// `--msg` in bytes.
-    pub msg_bytes: u64,
-    /// Terminal of every rank.
-    pub terminals: Vec<u32>,
-    /// Simulator configuration.
-    pub config: SimConfig,
-    /// NIC configuration.
-    pub nic: NicConfig,
-    /// Wall-clock seconds of the simulation.
-    pub wall_seconds: f64,
-    /// Makespan of the same run without background traffic (`jumpnet sim` with
-    /// `--background-mean` runs both), cycles.
-    pub makespan_without_background: Option<u64>,
-    /// The result.
-    #[serde(flatten)]
-    pub result: CollectiveResult,
-}
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
 
-fn read_permutation(path: &PathBuf) -> Result<Vec<u32>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read permutation file {}", path.display()))?;
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("");
-        for w in line.split(|c: char| c.is_whitespace() || c == ',') {
-            if w.is_empty() {
-                continue;
-            }
-            out.push(w.parse::<u32>().with_context(|| {
-                format!(
-                    "permutation file {}: '{w}' is not a terminal id",
-                    path.display()
-                )
-            })?);
-        }
+    use super::*;
+
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: CollectiveArgs,
     }
-    Ok(out)
-}
 
-/// Terminal of every switch in a one-terminal-per-switch network.
-pub(crate) fn node_terminals(net: &Network<'_>) -> Result<Vec<u32>> {
-    placement::check_one_node_per_switch(net)?;
-    let mut of = vec![u32::MAX; net.num_switches() as usize];
-    for t in 0..net.num_terminals() {
-        let s = net
-            .terminal_switch(t)
-            .ok_or_else(|| anyhow!("terminal {t} has no switch"))?;
-        of[s as usize] = t;
-    }
-    Ok(of)
-}
-
-fn place(
-    net: &Network<'_>,
-    args: &CollectiveArgs,
-    sched: &schedule::OwnedSchedule,
-) -> Result<Vec<u32>> {
-    let n = sched.schedule()?.ranks();
-    if let Some(path) = &args.permutation {
-        let p = read_permutation(path)?;
-        if p.len() != n as usize {
-            bail!(
-                "permutation file {} lists {} terminals for {n} ranks",
-                path.display(),
-                p.len()
-            );
-        }
-        return Ok(p);
-    }
-    if let Some(t) = &sched.terminals {
-        if !matches!(
-            args.mapping,
-            Mapping::Consecutive | Mapping::Random | Mapping::RandomOrder
-        ) {
-            bail!(
-                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive, random or random-order, or --permutation FILE)",
-                format!("{:?}", args.mapping).to_lowercase(),
-                sched.description
-            );
-        }
-        return Ok(t.clone());
-    }
-    let strategy = match args.mapping {
-        Mapping::Consecutive => return Ok((0..n).collect()),
-        Mapping::Ring => MapStrategy::Ring,
-        Mapping::Random | Mapping::RandomOrder | Mapping::TwoOpt | Mapping::Anneal => {
-            MapStrategy::Random
-        }
-        Mapping::Tree => MapStrategy::Tree,
-        Mapping::Circulant => MapStrategy::Circulant,
-    };
-    let of = node_terminals(net)?;
-    let mut nodes = placement::initial(net, strategy, RankOrderChoice::Paper, n, args.map_seed)?;
-    let optimiser = match args.mapping {
-        Mapping::TwoOpt => Optimiser::TwoOpt,
-        Mapping::Anneal => Optimiser::Anneal,
-        _ => Optimiser::None,
-    };
-    if optimiser != Optimiser::None {
-        let s = sched.schedule()?;
-        let (mut dist, mut queue) = (Vec::new(), Vec::new());
-        let dm = routing::distance_matrix(net, &mut dist, &mut queue)?;
-        let traffic = Traffic::of(&s)?;
-        placement::optimise(
-            &dm,
-            &traffic,
-            &mut nodes,
-            optimiser,
-            args.map_iterations,
-            args.map_seed ^ 0x7770_0007,
-            &mut |_, _, _| {},
-        )?;
-    }
-    Ok(nodes.iter().map(|&s| of[s as usize]).collect())
-}
-
-/// A collective run's inputs as `jumpnet sim --collective` resolves them: network,
-/// schedule, placement and NIC parameters (the routing is built from `Setup::route` by
-/// whoever runs it, as it borrows the network).
-#[derive(Debug)]
-pub struct PreparedCollective {
-    /// The network.
-    pub owned: OwnedNetwork,
-    /// The schedule (with the terminals of a topology-aware placement).
-    pub sched: schedule::OwnedSchedule,
-    /// Terminal of every rank.
-    pub terminals: Vec<u32>,
-    /// NIC parameters.
-    pub nic: NicConfig,
-    /// The placement's name (`file` for `--permutation`).
-    pub mapping: String,
-}
-
-/// Builds the network, schedule, placement and NIC parameters of `args`.
-pub fn prepare(setup: &Setup, args: &CollectiveArgs) -> Result<PreparedCollective> {
-    let Some(algorithm) = args.collective else {
-        bail!("no --collective given");
-    };
-    let owned = OwnedNetwork::build(&setup.topology)?;
-    let net = owned.network();
-    let req = CollectiveRequest {
-        algorithm,
-        ranks: args
-            .ranks
-            .or_else(|| (!algorithm.needs_topology()).then(|| net.num_terminals())),
-        root: args.root,
-        bytes: args.msg,
-        elem_bytes: args.elem_bytes,
-        placement: match args.mapping {
-            Mapping::Random => JobPlacement::Random,
-            Mapping::RandomOrder => JobPlacement::RandomOrder,
-            _ => JobPlacement::Consecutive,
-        },
-        seed: args.map_seed,
-    };
-    let sched = schedule::build(&req, Some(&owned))?;
-    let terminals = place(&net, args, &sched)?;
-    let nic = NicConfig {
-        flit_bytes: args.flit_bytes,
-        header_flits: args.header_flits,
-        send_overhead: args.send_overhead,
-        recv_overhead: args.recv_overhead,
-        reduce_cycles_per_byte: args.reduce_cycles_per_byte,
-        link_gbps: args.link_gbps,
-        check_data: !args.no_check,
-        allow_redundant: sched.allow_redundant,
-    };
-    let mapping = if args.permutation.is_some() {
-        "file".into()
-    } else {
-        format!("{:?}", args.mapping).to_lowercase()
-    };
-    Ok(PreparedCollective {
-        owned,
-        sched,
-        terminals,
-        nic,
-        mapping,
-    })
-}
-
-/// Builds the network, routing, schedule and placement and runs the collective.
-pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport> {
-    let p = prepare(setup, args)?;
-    let net = p.owned.network();
-    let mut store = RouteStore::default();
-    let (r, info) = routing::build(&net, &setup.route, &mut store)?;
-    let s = p.sched.schedule()?;
-    let background = args.background(p.nic.clock_ghz());
-    let started = std::time::Instant::now();
-    let result = run_collective_with_background(
-        &net,
-        r.as_ref(),
-        &setup.config,
-        &p.nic,
-        &s,
-        &p.terminals,
-        background.as_ref(),
-    )
-    .map_err(|e| anyhow!("{e}"))?;
-    Ok(CollectiveReport {
-        topology: setup.topology.to_string(),
-        routing: info.algorithm,
-        collective: p.sched.description.clone(),
-        mapping: p.mapping.clone(),
-        msg_bytes: args.msg,
-        terminals: p.terminals,
-        config: setup.config.clone(),
-        nic: p.nic,
-        wall_seconds: started.elapsed().as_secs_f64(),
-        makespan_without_background: None,
-        result,
-    })
-}
-
-/// [`simulate`], and with background traffic also the same run without it, so the report
-/// gives the makespan with and without background.
-pub fn simulate_compared(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport> {
-    let mut report = simulate(setup, args)?;
-    if args.background_mean.is_some() {
-        let quiet = CollectiveArgs {
-            background_mean: None,
-            ..args.clone()
-        };
-        report.makespan_without_background = Some(simulate(setup, &quiet)?.result.makespan_cycles);
-    }
-    Ok(report)
-}
-
-impl Render for CollectiveReport {
-    fn sections(&self) -> Vec<Section> {
-        let r = &self.result;
-        let mut s = Section::key_values("collective simulation");
-        s.kv("topology", &self.topology)
-            .kv("routing", &self.routing)
-            .kv("collective", &self.collective)
-            .kv("ranks", r.ranks)
-            .kv("mapping", &self.mapping)
-            .kv("msg_bytes", self.msg_bytes)
-            .kv("packet_size (flits)", self.config.packet_size)
-            .kv("makespan_cycles", r.makespan_cycles)
-            .kv(
-                "makespan_seconds",
-                format!("{:.6e} (clock {:.4} GHz)", r.makespan_seconds, r.clock_ghz),
-            )
-            .kv("messages", r.messages)
-            .kv("packets", r.packets)
-            .kv("flits", r.flits)
-            .kv(
-                "hops_mean (router to router)",
-                format!("{:.3}", r.hops_mean),
-            )
-            .kv(
-                "data_flow",
-                if r.data_checked {
-                    "checked: every rank ends as sched verify expects"
-                } else {
-                    "not checked"
-                },
-            )
-            .kv("wall_seconds", format!("{:.3}", self.wall_seconds));
-        let f = &r.finish_summary;
-        let mut fin = Section::key_values("finish times (cycles)");
-        fin.kv("min", f.min)
-            .kv("mean", format!("{:.1}", f.mean))
-            .kv("median", f.median)
-            .kv("max", f.max);
-        let mut util = Section::new(
-            "utilisation by link class over the makespan (flits/channel/cycle)",
-            &["class", "channels", "utilisation"],
-        );
-        for u in &r.class_utilisation {
-            util.row([
-                u.class.clone(),
-                u.channels.to_string(),
-                format!("{:.4}", u.utilisation),
-            ]);
-        }
-        let mut cp = Section::new(
-            "critical path (messages the last rank waited on)",
-            &["src", "dst", "bytes", "sent", "arrived", "delivered"],
-        );
-        for m in &r.critical_path {
-            cp.row([
-                m.src.to_string(),
-                m.dst.to_string(),
-                m.bytes.to_string(),
-                m.sent.to_string(),
-                m.arrived.to_string(),
-                m.delivered.to_string(),
-            ]);
-        }
-        let mut out = vec![s, fin, util, cp];
-        if let Some(b) = &r.background {
-            let mut bg =
-                Section::key_values("background traffic (terminals outside the collective)");
-            bg.kv("terminals", b.terminals)
-                .kv(
-                    "mean inter-arrival (cycles)",
-                    format!("{:.1}", b.mean_cycles),
-                )
-                .kv("bytes per message", b.bytes)
-                .kv(
-                    "collective makespan without background (cycles)",
-                    self.makespan_without_background
-                        .map_or("not run".to_string(), |m| m.to_string()),
-                )
-                .kv("messages sent", b.messages_sent)
-                .kv("messages delivered", b.messages_delivered)
-                .kv("latency mean (cycles)", format!("{:.1}", b.latency.mean))
-                .kv("latency p50 (cycles)", b.latency.p50)
-                .kv("latency p99 (cycles)", b.latency.p99)
-                .kv("latency max (cycles)", b.latency.max);
-            out.push(bg);
-        }
-        out
+    /// The flags' defaults are the library's.
+    #[test]
+    fn defaults_are_the_librarys() {
+        let w = Wrap::try_parse_from(["sim"]).expect("parses");
+        assert_eq!(w.args.options(), CollectiveOptions::default());
+        assert_eq!(w.args.run(), None);
     }
 }

@@ -1,6 +1,7 @@
 //! `jumpnet study`: the seeds' simulated studies ([`crate::study`]) — the Dragonfly
 //! broadcasts of [DF-BC] (B3) and the Galaxyfly all-to-all broadcasts of [GF-A2A] (E1/E2),
-//! with the papers' qualitative claims checked.
+//! with the papers' qualitative claims checked. The flags become the studies' requests
+//! ([`crate::study::dragonfly_bcast::Params`], the Galaxyfly configurations and root).
 
 use std::path::PathBuf;
 
@@ -12,6 +13,7 @@ use crate::commands::args::FormatArgs;
 use crate::io::bytes::parse_size;
 use crate::io::output;
 use crate::io::progress::Progress;
+use crate::runs::synthetic::worker_threads;
 use crate::study::{dragonfly_bcast, galaxyfly_a2a};
 
 /// Study subcommands.
@@ -112,14 +114,6 @@ fn parse_config(s: &str) -> Result<(u32, u32, u32), String> {
     }
 }
 
-fn threads(t: usize) -> usize {
-    if t == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        t
-    }
-}
-
 /// Runs `jumpnet study`.
 pub fn run(action: StudyAction) -> Result<u8> {
     match action {
@@ -135,7 +129,7 @@ pub fn run(action: StudyAction) -> Result<u8> {
                 backgrounds: a.backgrounds.clone(),
                 msg_bytes: a.msg,
                 link_gbps: a.link_gbps,
-                threads: threads(a.threads),
+                threads: worker_threads(a.threads),
                 progress: !a.quiet,
             })?;
             study.write(&a.out)?;

@@ -1,22 +1,21 @@
 //! `jumpnet sweep`: simulations over the injection rate (or any simulator key) on all cores,
 //! stopping at saturation, with `--shard i/N` for cluster job arrays and `jumpnet sweep
-//! merge` to join the shards ([`crate::sim::sweep`] plans, runs and merges).
+//! merge` to join the shards ([`crate::runs::synthetic::sweep`]); with `--collective` or
+//! collective axis words, collective sweeps ([`crate::runs::collective_sweep`]).
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 
-use crate::builder::network::OwnedNetwork;
-use crate::builder::routing::{self, RouteStore};
 use crate::commands::args::FormatArgs;
 use crate::commands::sim::SetupArgs;
 use crate::commands::sim_collective::CollectiveArgs;
-use crate::commands::sweep_collective::{self, CollectiveSweep};
 use crate::io::output;
-use crate::io::progress::Progress;
+use crate::runs::collective_sweep::{self, CollectiveSweep};
+use crate::runs::synthetic::{self, worker_threads, SweepOptions};
 use crate::sim::sweep::collective::CollectiveSweepResult;
-use crate::sim::sweep::{self, Plan, Queue, Record, Shard, SweepResult};
+use crate::sim::sweep::{self, Shard, SweepResult};
 
 /// `jumpnet sweep` arguments: either a sweep or `merge`.
 #[derive(Debug, Args)]
@@ -91,99 +90,47 @@ impl SweepRunArgs {
                 .setup
                 .words
                 .iter()
-                .any(|w| sweep_collective::is_collective_word(w))
+                .any(|w| collective_sweep::is_collective_word(w))
     }
 
-    fn threads(&self) -> usize {
-        if self.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            self.threads
+    /// Runs the collective sweep: `collective=`-style words are the collective axes, the
+    /// others the setup's words.
+    fn sweep_collectives(&self) -> Result<CollectiveSweepResult> {
+        if self.shard.is_some() {
+            bail!("--shard is not supported for collective sweeps yet; run the whole sweep");
         }
+        let (words, rest): (Vec<String>, Vec<String>) = self
+            .setup
+            .words
+            .iter()
+            .cloned()
+            .partition(|w| collective_sweep::is_collective_word(w));
+        let mut setup_args = self.setup.clone();
+        setup_args.words = rest;
+        let setup = setup_args.resolve(true)?;
+        collective_sweep::sweep(&CollectiveSweep {
+            setup: &setup,
+            algorithm: self.collective.collective,
+            base: &self.collective.options(),
+            words: &words,
+            threads: worker_threads(self.threads),
+            progress: !self.quiet,
+        })
     }
-}
 
-/// Runs the collective sweep of `args` (library entry of `jumpnet sweep --collective`).
-pub fn sweep_collectives(args: &SweepRunArgs) -> Result<CollectiveSweepResult> {
-    if args.shard.is_some() {
-        bail!("--shard is not supported for collective sweeps yet; run the whole sweep");
+    /// Runs the sweep over the load (or any simulator key).
+    fn sweep(&self) -> Result<SweepResult> {
+        let setup = self.setup.resolve(true)?;
+        synthetic::sweep(
+            &setup,
+            &SweepOptions {
+                shard: self.shard,
+                stop_at_saturation: !self.no_stop,
+                threads: self.threads,
+                progress: !self.quiet,
+            },
+        )
     }
-    let (words, rest): (Vec<String>, Vec<String>) = args
-        .setup
-        .words
-        .iter()
-        .cloned()
-        .partition(|w| sweep_collective::is_collective_word(w));
-    let mut setup_args = args.setup.clone();
-    setup_args.words = rest;
-    let setup = setup_args.resolve(true)?;
-    for n in &setup.notes {
-        eprintln!("note: {n}");
-    }
-    sweep_collective::run_sweep(&CollectiveSweep {
-        setup: &setup,
-        base: &args.collective,
-        words: &words,
-        threads: args.threads(),
-        progress: !args.quiet,
-    })
-}
-
-/// Runs the sweep of `args` and returns its result (library entry of `jumpnet sweep`).
-pub fn sweep(args: &SweepRunArgs) -> Result<SweepResult> {
-    let setup = args.setup.resolve(true)?;
-    for n in &setup.notes {
-        eprintln!("note: {n}");
-    }
-    let plan = Plan::new(setup.axes.clone())?;
-    let selected = plan.select(args.shard).len() as u64;
-    let threads = args.threads();
-    // Fail on a network or routing that cannot be built before starting the threads.
-    {
-        let owned = OwnedNetwork::build(&setup.topology)?;
-        let net = owned.network();
-        let mut store = RouteStore::default();
-        routing::build(&net, &setup.route, &mut store)?;
-    }
-    let progress = Progress::new("sweep", selected, !args.quiet);
-    // Saturation ends a series only along the injection rate.
-    let stop = !args.no_stop && plan.axes[plan.x_axis].key == "injection_rate";
-    let records = sweep::run(
-        &plan,
-        args.shard,
-        stop,
-        threads,
-        &progress,
-        |queue: &Queue<'_>| {
-            let owned = OwnedNetwork::build(&setup.topology)?;
-            let net = owned.network();
-            let mut store = RouteStore::default();
-            let (r, _) = routing::build(&net, &setup.route, &mut store)?;
-            while let Some(p) = queue.next() {
-                let cfg = plan.config(&setup.config, p)?;
-                let res = crate::sim::run(&net, r.as_ref(), &cfg).map_err(|e| {
-                    let s: Vec<String> =
-                        p.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    anyhow::anyhow!("sweep point {} ({}): {e}", p.index, s.join(" "))
-                })?;
-                queue.done(p, Record::new(p, &res));
-            }
-            Ok(())
-        },
-    );
-    progress.finish();
-    let records = records?;
-    let routing_name = setup.route.algo.name();
-    Ok(SweepResult {
-        topology: setup.topology.to_string(),
-        routing: routing_name,
-        base: serde_json::to_value(&setup.config)?,
-        axes: plan.axes.clone(),
-        points: plan.points.len() as u32,
-        stop_at_saturation: stop,
-        shard: args.shard,
-        records,
-    })
 }
 
 /// Runs `jumpnet sweep` / `jumpnet sweep merge`.
@@ -204,12 +151,12 @@ pub fn run(args: SweepArgs) -> Result<u8> {
                 bail!("--out DIR is required: the sweep writes results.csv, results.json and its charts there");
             };
             if args.run.is_collective() {
-                let result = sweep_collectives(&args.run)?;
+                let result = args.run.sweep_collectives()?;
                 result.write(out)?;
                 output::print(&result, args.run.format.format())?;
                 return Ok(0);
             }
-            let result = sweep(&args.run)?;
+            let result = args.run.sweep()?;
             result.write(out)?;
             output::print(&result, args.run.format.format())?;
             Ok(0)

@@ -257,6 +257,38 @@ impl<T: Transport> Client<T> {
             other => bail!("unexpected reply to Counters: {other:?}"),
         }
     }
+
+    /// [`Client::flash`], then reads the image back and requires equal bytes.
+    pub fn flash_and_read_back(&mut self, image: &[u8]) -> Result<ImageSummary> {
+        let summary = self.flash(image)?;
+        let back = self.read_image()?;
+        if back != image {
+            bail!(
+                "read-back differs from the flashed image ({} vs {} bytes)",
+                back.len(),
+                image.len()
+            );
+        }
+        Ok(summary)
+    }
+
+    /// The active table's routes beside `host`'s, destination by destination.
+    pub fn compare_routes(&mut self, host: &[RouteEntry]) -> Result<RouteComparison> {
+        let device = self.routes(host.len() as u32)?;
+        let differing = (0..host.len())
+            .filter(|&d| device.get(d) != host.get(d))
+            .collect();
+        Ok(RouteComparison { device, differing })
+    }
+}
+
+/// A device's routes beside the host's ([`Client::compare_routes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteComparison {
+    /// The device's entry of every destination.
+    pub device: Vec<RouteEntry>,
+    /// Destinations whose entries differ from the host's, in order.
+    pub differing: Vec<usize>,
 }
 
 #[cfg(test)]

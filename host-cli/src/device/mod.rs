@@ -8,6 +8,8 @@
 //! - `probe` (cargo feature `probe`): a real board through probe-rs: flash the ELF, then
 //!   frames and the defmt log over RTT ([`rtt`]); [`chip`] checks `--chip` against probe-rs's
 //!   target registry, [`probe_selector`] parses `--probe VID:PID[:SERIAL]` and picks a probe;
+//! - [`link`]: a transport whose session ends with the device's decoded defmt log (QEMU,
+//!   probe-rs);
 //! - [`fault`]: a wrapper that drops, flips and duplicates bytes (seeded), for tests;
 //! - [`client`]: requests with ids, retries after damaged or lost frames, chunked image
 //!   flashing and read-back, route and program-engine calls.
@@ -19,6 +21,7 @@ use anyhow::Result;
 pub mod chip;
 pub mod client;
 pub mod fault;
+pub mod link;
 #[cfg(feature = "probe")]
 pub mod probe;
 pub mod probe_selector;

@@ -9,7 +9,7 @@
 //! contract the RTL is held to) for RTL engines. The first divergence stops the run and is
 //! reported with its context; a trace can be recorded and checked later.
 //!
-//! - [`run`]: the driver ([`run::run_hil`]);
+//! - [`run`]: the driver ([`run::run_hil`]); [`report`]: its result;
 //! - [`trace`]: events, the recorder, the trace file (JSON lines);
 //! - [`images`]: the nodes' device images and the programs read back from them;
 //! - [`engines`]: the image-core and clocked engines; [`device_engine`]: the QEMU device;
@@ -21,6 +21,7 @@
 pub mod device_engine;
 pub mod engines;
 pub mod images;
+pub mod report;
 #[cfg(feature = "rtl")]
 pub mod rtl;
 #[cfg(feature = "rtl")]
@@ -29,4 +30,5 @@ pub mod run;
 pub mod switch_route;
 pub mod trace;
 
-pub use run::{run_hil, EngineKind, HilReport, HilRequest};
+pub use report::{HilReport, RtlRouterSummary, RunSummary};
+pub use run::{run_hil, EngineKind, HilRequest};

@@ -1,6 +1,6 @@
 //! The HIL driver: the reference run (every engine in process), then the run with the
 //! chosen nodes' engines replaced, traced and compared event by event with the reference
-//! (or with a recorded trace, `--check`).
+//! (or with a recorded trace, `jumpnet hil --check`).
 
 use std::time::Instant;
 
@@ -8,18 +8,24 @@ use anyhow::{anyhow, bail, Result};
 use jumpnet_core::collective::{Op, Rank, Schedule};
 use jumpnet_core::exec::timing::TimedExecutor;
 use jumpnet_core::exec::OpStatus;
-use jumpnet_core::topology::Topology;
+use jumpnet_core::routing::Routing;
+use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
 use super::device_engine::{DeviceEngine, DeviceSetup};
 use super::engines::{ClockedEngine, ImageCoreEngine};
 use super::images::{self, NodeImage};
+use super::report::{HilReport, RtlRouterSummary, RunSummary};
 use super::switch_route::{self, AtSwitch, ForwardingStage, HeadCounter, InProcess};
 use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
 use crate::builder::routing::{self, RouteStore};
-use crate::commands::sim::Setup;
-use crate::commands::sim_collective::{self, CollectiveArgs};
-use crate::sim::workload::collective::{run_collective_with, CollectiveError};
+use crate::runs::collective::{self, CollectiveRun, PreparedCollective};
+use crate::sim::config::SimConfig;
+use crate::sim::setup::Setup;
+use crate::sim::workload::background::BackgroundConfig;
+use crate::sim::workload::collective::{
+    run_collective_with, CollectiveError, CollectiveResult, NicConfig,
+};
 use crate::sim::workload::nic_engine::NicEngine;
 use crate::sim::workload::nic_engine::RunHooks;
 
@@ -46,11 +52,11 @@ impl EngineKind {
 
 /// A HIL run.
 #[derive(Debug)]
-pub struct HilRequest<'a> {
-    /// Topology, routing and simulator configuration (as `jumpnet sim`).
-    pub setup: &'a Setup,
-    /// The collective (as `jumpnet sim --collective`).
-    pub collective: &'a CollectiveArgs,
+pub struct HilRequest {
+    /// Topology, routing and simulator configuration.
+    pub setup: Setup,
+    /// The collective.
+    pub collective: CollectiveRun,
     /// Nodes (switches) whose ranks run on `engine`.
     pub nodes: Vec<u32>,
     /// The engine.
@@ -68,68 +74,26 @@ pub struct HilRequest<'a> {
     pub mutate_rtl_table: bool,
 }
 
-/// Wall time and size of one run.
-#[derive(Clone, Debug, Serialize)]
-pub struct RunSummary {
-    /// Makespan in cycles (0 when the run stopped early).
-    pub makespan_cycles: u64,
-    /// Traced events.
-    pub events: usize,
-    /// Wall-clock seconds of the simulation.
-    pub wall_seconds: f64,
-}
-
-/// Result of a HIL run.
-#[derive(Debug, Serialize)]
-pub struct HilReport {
-    /// The run (the trace file's header).
-    pub run: RunKey,
-    /// The engine.
-    pub engine: EngineKind,
-    /// What the run was compared with.
-    pub compared_with: String,
-    /// The in-process reference run.
-    pub reference: RunSummary,
-    /// The run with the nodes' engines replaced.
-    pub hil: RunSummary,
-    /// Seconds spent starting and flashing devices / loading RTL before the run.
-    pub setup_seconds: f64,
-    /// HIL wall time over the reference's (pure simulation).
-    pub slowdown: f64,
-    /// Exec requests sent to the devices during the run (device engines).
-    pub device_round_trips: u64,
-    /// The deliberate program change, if any.
-    pub mutation: Option<String>,
-    /// The switch routed by the table router RTL, if any.
-    pub rtl_router: Option<RtlRouterSummary>,
-    /// The first divergence (exit status 1), if any.
-    pub divergence: Option<Divergence>,
-    /// The HIL run's trace (for `--record`).
-    #[serde(skip)]
-    pub trace: Vec<TraceEvent>,
-}
-
-/// The switch whose forwarding stage ran on the table router RTL.
-#[derive(Clone, Debug, Serialize)]
-pub struct RtlRouterSummary {
-    /// The switch.
-    pub switch: u32,
-    /// Runs of its compiled table loaded into the RTL.
-    pub table_runs: usize,
-    /// Head flits the in-process routing routed at the switch in the reference run.
-    pub reference_heads: u64,
-    /// Head flits the RTL routed (looked up and moved) in the HIL run.
-    pub rtl_lookups: u64,
-    /// The deliberate table change, if any.
-    pub mutation: Option<String>,
-    /// The first head flit the RTL routed differently from the reference (exit status 1).
-    pub hop_difference: Option<String>,
-}
-
-impl HilReport {
-    /// The first head flit the RTL router routed differently from the reference, if any.
-    pub fn hop_difference(&self) -> Option<&str> {
-        self.rtl_router.as_ref()?.hop_difference.as_deref()
+impl HilRequest {
+    /// `collective` on `setup` with the ranks of `nodes` on `engine`, compared with the
+    /// reference run: no devices, no router RTL, no testing aids.
+    pub fn new(
+        setup: Setup,
+        collective: CollectiveRun,
+        nodes: Vec<u32>,
+        engine: EngineKind,
+    ) -> Self {
+        HilRequest {
+            setup,
+            collective,
+            nodes,
+            engine,
+            device: None,
+            expected: None,
+            mutate: false,
+            rtl_router: None,
+            mutate_rtl_table: false,
+        }
     }
 }
 
@@ -160,10 +124,7 @@ impl TimedStore {
 }
 
 /// Builds the HIL engines of `images` (devices are started and flashed here).
-fn hil_engines(
-    req: &HilRequest<'_>,
-    images: &[NodeImage],
-) -> Result<Vec<(Rank, Box<dyn NicEngine>)>> {
+fn hil_engines(req: &HilRequest, images: &[NodeImage]) -> Result<Vec<(Rank, Box<dyn NicEngine>)>> {
     let mut out: Vec<(Rank, Box<dyn NicEngine>)> = Vec::new();
     for img in images {
         for p in &img.programs {
@@ -232,7 +193,7 @@ fn rtl_engine(_: String, _: &[Op]) -> Result<Box<dyn NicEngine>> {
 /// The RTL router at switch `s` loaded with its compiled table (with the testing aid's wrong
 /// entry at the first destination `counter` saw forwarded there), and its summary so far.
 fn rtl_router_setup<'a>(
-    req: &HilRequest<'_>,
+    req: &HilRequest,
     net: &'a jumpnet_core::topology::Network<'a>,
     routing: &'a dyn jumpnet_core::routing::Routing,
     s: u32,
@@ -263,14 +224,47 @@ fn rtl_router_setup<'a>(
     Ok((AtSwitch::new(routing, s, stage), summary))
 }
 
-/// Runs the reference and the HIL run and compares them (see the module documentation).
-/// A divergence is in the report; a failing engine (device fault, RTL error) or a failing
-/// reference run is an error.
-pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
+/// The collective runs of a HIL run: the same network, configuration, NICs, schedule,
+/// placement and background traffic; routing, engines and recorder differ.
+struct Runner<'a, S> {
+    net: &'a Network<'a>,
+    config: &'a SimConfig,
+    nic: &'a NicConfig,
+    schedule: &'a S,
+    terminals: &'a [u32],
+    /// Background traffic (the same in both runs).
+    background: Option<BackgroundConfig>,
+}
+
+impl<S: Schedule> Runner<'_, S> {
+    fn run(
+        &self,
+        routing: &dyn Routing,
+        engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
+        observer: &mut Recorder<'_>,
+    ) -> Result<CollectiveResult, CollectiveError> {
+        run_collective_with(
+            self.net,
+            routing,
+            self.config,
+            self.nic,
+            self.schedule,
+            self.terminals,
+            RunHooks {
+                engines,
+                observer: Some(observer),
+                background: self.background.as_ref(),
+            },
+        )
+    }
+}
+
+/// Refuses requests a HIL run cannot honour, before anything is built.
+fn check_request(req: &HilRequest) -> Result<()> {
     if req.nodes.is_empty() {
         bail!("--nodes is empty: name at least one node (switch), e.g. --nodes 3,7");
     }
-    if req.collective.reduce_cycles_per_byte != 0.0 {
+    if req.collective.options.reduce_cycles_per_byte != 0.0 {
         bail!(
             "--reduce-cycles-per-byte must be 0 in HIL runs: device and RTL engines run \
              every ready op of a cycle without the simulator's reduction delays"
@@ -279,53 +273,53 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     if cfg!(not(feature = "rtl")) && req.engine == EngineKind::Rtl {
         rtl_engine(String::new(), &[])?;
     }
-    let mut prepared = sim_collective::prepare(req.setup, req.collective)?;
-    let net = prepared.owned.network();
-    let switches = net.num_switches();
-    let mut nodes = req.nodes.clone();
+    Ok(())
+}
+
+/// The requested nodes, sorted and without repeats, all below `switches`.
+fn checked_nodes(nodes: &[u32], switches: u32) -> Result<Vec<u32>> {
+    let mut nodes = nodes.to_vec();
     nodes.sort_unstable();
     nodes.dedup();
     if let Some(&bad) = nodes.iter().find(|&&s| s >= switches) {
         bail!("--nodes {bad} is out of range: the topology has nodes (switches) 0..{switches}");
     }
-    prepared.sched.terminals = Some(prepared.terminals.clone());
-    let mut store = RouteStore::default();
-    let (routing, info) = routing::build(&net, &req.setup.route, &mut store)?;
+    Ok(nodes)
+}
+
+/// Checks the router RTL's switch and its routing (and that the RTL is built in).
+fn check_rtl_router(req: &HilRequest, net: &Network<'_>) -> Result<()> {
+    let switches = net.num_switches();
     if let Some(s) = req.rtl_router {
         if s >= switches {
             bail!("--rtl-router {s} is out of range: the topology has switches 0..{switches}");
         }
         switch_route::check_table_routable(req.setup.route.algo)?;
         if cfg!(not(feature = "rtl")) {
-            rtl_switch(&net, s, &[]).map(drop)?;
+            rtl_switch(net, s, &[]).map(drop)?;
         }
     } else if req.mutate_rtl_table {
         bail!("--mutate-rtl-table needs --rtl-router SWITCH");
     }
-    let schedule = prepared.sched.schedule()?;
-    let n = schedule.ranks();
+    Ok(())
+}
 
-    let started = Instant::now();
-    let mut images =
-        images::node_images(&prepared.owned, &req.setup.route, &prepared.sched, &nodes)?;
-    let mutation = if req.mutate {
-        Some(images::mutate_first_send(&mut images[0], n)?)
-    } else {
-        None
-    };
-    let mut ranks: Vec<Rank> = images
-        .iter()
-        .flat_map(|i| i.programs.iter().map(|p| p.rank))
-        .collect();
-    ranks.sort_unstable();
+/// The run's key (the trace file's header), checked against the expected trace's.
+fn run_key(
+    req: &HilRequest,
+    prepared: &PreparedCollective,
+    routing: String,
+    nodes: &[u32],
+    ranks: &[Rank],
+) -> Result<RunKey> {
     let key = RunKey {
         topology: req.setup.topology.to_string(),
-        routing: info.algorithm.clone(),
+        routing,
         collective: prepared.sched.description.clone(),
         mapping: prepared.mapping.clone(),
-        msg_bytes: req.collective.msg,
-        nodes: nodes.clone(),
-        ranks: ranks.clone(),
+        msg_bytes: req.collective.options.msg_bytes,
+        nodes: nodes.to_vec(),
+        ranks: ranks.to_vec(),
         timing: if req.engine.clocked() {
             "clocked"
         } else {
@@ -342,15 +336,18 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
             );
         }
     }
+    Ok(key)
+}
 
-    // Reference: every engine in process (clocked reference engines for RTL runs).
+/// The reference's clocked engines of `ranks` (RTL runs), or none.
+fn timed_store<S: Schedule>(schedule: &S, ranks: &[Rank], clocked: bool) -> Result<TimedStore> {
     let mut timed = TimedStore {
-        ranks: ranks.clone(),
+        ranks: ranks.to_vec(),
         programs: Vec::new(),
         status: Vec::new(),
     };
-    if req.engine.clocked() {
-        for &r in &ranks {
+    if clocked {
+        for &r in ranks {
             let blank = Op::Permute {
                 reflect: false,
                 shift: 0,
@@ -365,72 +362,45 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
             timed.programs.push(p);
         }
     }
-    // Background traffic (`--background-mean`) runs the same in both runs.
-    let background = req.collective.background(prepared.nic.clock_ghz());
-    let mut reference = Recorder::new(&ranks, None);
-    let counter = req
-        .rtl_router
-        .map(|s| HeadCounter::new(routing.as_ref(), s, InProcess));
-    // The reference run and the hardware run differ only in routing, engines and recorder.
-    let run = |routing: &dyn jumpnet_core::routing::Routing,
-               engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
-               observer: &mut Recorder<'_>| {
-        run_collective_with(
-            &net,
-            routing,
-            &req.setup.config,
-            &prepared.nic,
-            &schedule,
-            &prepared.terminals,
-            RunHooks {
-                engines,
-                observer: Some(observer),
-                background: background.as_ref(),
-            },
-        )
-    };
-    let ref_start = Instant::now();
-    let ref_result = run(
-        counter.as_ref().map_or(routing.as_ref(), |c| {
-            c as &dyn jumpnet_core::routing::Routing
-        }),
-        timed.engines(),
-        &mut reference,
-    )
-    .map_err(|e| anyhow!("the reference run failed: {e}"))?;
-    let ref_wall = ref_start.elapsed().as_secs_f64();
+    Ok(timed)
+}
 
-    let (expected, compared_with) = match &req.expected {
-        Some((_, events)) => (events.as_slice(), "recorded trace".to_string()),
-        None => (
-            reference.events.as_slice(),
-            if req.engine.clocked() {
-                "in-process run (TimedExecutor on the nodes)".to_string()
-            } else {
-                "in-process run (Executor)".to_string()
-            },
-        ),
+/// The reference run (every engine in process; clocked reference engines for RTL runs):
+/// its summary and its events.
+fn reference_run<S: Schedule>(
+    runner: &Runner<'_, S>,
+    routing: &dyn Routing,
+    ranks: &[Rank],
+    clocked: bool,
+) -> Result<(RunSummary, Vec<TraceEvent>)> {
+    let mut timed = timed_store(runner.schedule, ranks, clocked)?;
+    let mut recorder = Recorder::new(ranks, None);
+    let start = Instant::now();
+    let result = runner
+        .run(routing, timed.engines(), &mut recorder)
+        .map_err(|e| anyhow!("the reference run failed: {e}"))?;
+    let summary = RunSummary {
+        makespan_cycles: result.makespan_cycles,
+        events: recorder.events.len(),
+        wall_seconds: start.elapsed().as_secs_f64(),
     };
-    let (switch_routing, mut rtl_summary) = match (req.rtl_router, &counter) {
-        (Some(s), Some(counter)) => {
-            let (r, sum) = rtl_router_setup(req, &net, routing.as_ref(), s, counter)?;
-            (Some(r), Some(sum))
-        }
-        _ => (None, None),
-    };
-    let engines = hil_engines(req, &images)?;
-    let setup_seconds = started.elapsed().as_secs_f64() - ref_wall;
-    let mut recorder = Recorder::new(&ranks, Some(expected));
-    let hil_start = Instant::now();
-    let result = run(
-        switch_routing.as_ref().map_or(routing.as_ref(), |r| {
-            r as &dyn jumpnet_core::routing::Routing
-        }),
-        engines,
-        &mut recorder,
-    );
-    let hil_wall = hil_start.elapsed().as_secs_f64();
-    let makespan = match result {
+    Ok((summary, recorder.events))
+}
+
+/// The HIL run, compared with `expected` as it goes: its summary, the first divergence and
+/// its events. An engine failure before any divergence is an error.
+fn hil_run<S: Schedule>(
+    runner: &Runner<'_, S>,
+    routing: &dyn Routing,
+    engines: Vec<(Rank, Box<dyn NicEngine>)>,
+    ranks: &[Rank],
+    expected: &[TraceEvent],
+) -> Result<(RunSummary, Option<Divergence>, Vec<TraceEvent>)> {
+    let mut recorder = Recorder::new(ranks, Some(expected));
+    let start = Instant::now();
+    let result = runner.run(routing, engines, &mut recorder);
+    let wall_seconds = start.elapsed().as_secs_f64();
+    let makespan_cycles = match result {
         Ok(r) => r.makespan_cycles,
         Err(CollectiveError::Stopped(_)) => 0,
         Err(e) => {
@@ -453,6 +423,115 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         }
     };
     let divergence = recorder.finish().cloned();
+    let summary = RunSummary {
+        makespan_cycles,
+        events: recorder.events.len(),
+        wall_seconds,
+    };
+    Ok((summary, divergence, recorder.events))
+}
+
+/// The ranks of the nodes' images, in order.
+fn image_ranks(images: &[NodeImage]) -> Vec<Rank> {
+    let mut ranks: Vec<Rank> = images
+        .iter()
+        .flat_map(|i| i.programs.iter().map(|p| p.rank))
+        .collect();
+    ranks.sort_unstable();
+    ranks
+}
+
+/// Runs the reference and the HIL run and compares them (see the module documentation).
+/// A divergence is in the report; a failing engine (device fault, RTL error) or a failing
+/// reference run is an error.
+///
+/// # Examples
+///
+/// The in-process engine over the images of nodes 3 and 7 of a 4×4 torus traces exactly
+/// like the reference run:
+///
+/// ```
+/// use jumpnet::builder::routing::RouteAlgo;
+/// use jumpnet::builder::schedule::Algorithm;
+/// use jumpnet::hil::{run_hil, EngineKind, HilRequest};
+/// use jumpnet::runs::collective::CollectiveRun;
+/// use jumpnet::sim::setup::SetupRequest;
+///
+/// let words = ["torus", "k=4,4", "packet_size=4", "num_vcs=2"].map(String::from).to_vec();
+/// let setup = SetupRequest { words, algo: Some(RouteAlgo::DorDateline), ..SetupRequest::default() }
+///     .resolve(false)
+///     .unwrap();
+/// let mut allreduce = CollectiveRun::new(Algorithm::Allreduce);
+/// allreduce.options.msg_bytes = 64;
+/// let report = run_hil(&HilRequest::new(setup, allreduce, vec![3, 7], EngineKind::Core)).unwrap();
+/// assert_eq!(report.run.ranks, [3, 7]);
+/// assert!(report.divergence.is_none());
+/// assert_eq!(report.hil.events, 18);
+/// assert_eq!(report.hil.events, report.reference.events);
+/// assert_eq!(report.hil.makespan_cycles, 106);
+/// assert_eq!(report.reference.makespan_cycles, 106);
+/// ```
+pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
+    check_request(req)?;
+    let mut prepared = collective::prepare(&req.setup, &req.collective)?;
+    let net = prepared.owned.network();
+    let nodes = checked_nodes(&req.nodes, net.num_switches())?;
+    prepared.sched.terminals = Some(prepared.terminals.clone());
+    let mut store = RouteStore::default();
+    let (routing, info) = routing::build(&net, &req.setup.route, &mut store)?;
+    check_rtl_router(req, &net)?;
+    let schedule = prepared.sched.schedule()?;
+
+    let started = Instant::now();
+    let mut images =
+        images::node_images(&prepared.owned, &req.setup.route, &prepared.sched, &nodes)?;
+    let mutation = if req.mutate {
+        Some(images::mutate_first_send(&mut images[0], schedule.ranks())?)
+    } else {
+        None
+    };
+    let ranks = image_ranks(&images);
+    let key = run_key(req, &prepared, info.algorithm.clone(), &nodes, &ranks)?;
+    let runner = Runner {
+        net: &net,
+        config: &req.setup.config,
+        nic: &prepared.nic,
+        schedule: &schedule,
+        terminals: &prepared.terminals,
+        background: req.collective.options.background(prepared.nic.clock_ghz()),
+    };
+    let counter = req
+        .rtl_router
+        .map(|s| HeadCounter::new(routing.as_ref(), s, InProcess));
+    let in_process: &dyn Routing = routing.as_ref();
+    let ref_routing = counter.as_ref().map_or(in_process, |c| c as &dyn Routing);
+    let (reference, ref_events) =
+        reference_run(&runner, ref_routing, &ranks, req.engine.clocked())?;
+
+    let (expected, compared_with) = match &req.expected {
+        Some((_, events)) => (events.as_slice(), "recorded trace".to_string()),
+        None if req.engine.clocked() => (
+            ref_events.as_slice(),
+            "in-process run (TimedExecutor on the nodes)".to_string(),
+        ),
+        None => (
+            ref_events.as_slice(),
+            "in-process run (Executor)".to_string(),
+        ),
+    };
+    let (switch_routing, mut rtl_summary) = match (req.rtl_router, &counter) {
+        (Some(s), Some(counter)) => {
+            let (r, sum) = rtl_router_setup(req, &net, in_process, s, counter)?;
+            (Some(r), Some(sum))
+        }
+        _ => (None, None),
+    };
+    let engines = hil_engines(req, &images)?;
+    let setup_seconds = started.elapsed().as_secs_f64() - reference.wall_seconds;
+    let hil_routing = switch_routing
+        .as_ref()
+        .map_or(in_process, |r| r as &dyn Routing);
+    let (hil, divergence, trace) = hil_run(&runner, hil_routing, engines, &ranks, expected)?;
     if let (Some(sum), Some(r)) = (rtl_summary.as_mut(), switch_routing.as_ref()) {
         sum.rtl_lookups = r.heads();
         if let Some(c) = &counter {
@@ -464,22 +543,14 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
         run: key,
         engine: req.engine,
         compared_with,
-        reference: RunSummary {
-            makespan_cycles: ref_result.makespan_cycles,
-            events: reference.events.len(),
-            wall_seconds: ref_wall,
-        },
-        hil: RunSummary {
-            makespan_cycles: makespan,
-            events: recorder.events.len(),
-            wall_seconds: hil_wall,
-        },
+        slowdown: hil.wall_seconds / reference.wall_seconds.max(1e-9),
+        reference,
+        hil,
         setup_seconds,
-        slowdown: hil_wall / ref_wall.max(1e-9),
         device_round_trips: req.device.as_ref().map_or(0, |d| d.round_trips.get()),
         mutation,
         rtl_router: rtl_summary,
         divergence,
-        trace: recorder.events,
+        trace,
     })
 }

@@ -3,6 +3,7 @@
 //! - [`edgelist`]: GraphGolf edge lists (`u v` per link).
 //! - [`lft`]: OpenSM-style linear forwarding table dumps.
 //! - [`export`]: topology export as DOT, GraphML or an edge list.
+//! - [`image`]: program, route-table and virtual-layer images read back and decoded.
 //! - [`svg`]: self-contained SVG charts for reports.
 //! - [`output`]: rendering results as a table, JSON or CSV; atomic file writes.
 //! - [`progress`]: progress bars on stderr for long runs.
@@ -12,6 +13,7 @@ pub mod bytes;
 pub mod duration;
 pub mod edgelist;
 pub mod export;
+pub mod image;
 pub mod lft;
 pub mod output;
 pub mod progress;

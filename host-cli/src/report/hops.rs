@@ -9,9 +9,11 @@ use jumpnet_core::topology::Topology;
 
 use super::Report;
 use crate::builder::network::OwnedNetwork;
-use crate::builder::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
+use crate::builder::placement::{
+    self, MapStrategy, Optimisation, Optimiser, RankOrderChoice, Traffic,
+};
+use crate::builder::schedule::rank_schedule;
 use crate::builder::schedule::Algorithm;
-use crate::commands::map::rank_schedule;
 use crate::io::output::Section;
 use crate::io::svg::BarChart;
 
@@ -118,9 +120,11 @@ pub(super) fn count_hops(
             &dm,
             &traffic,
             &mut pl,
-            Optimiser::TwoOpt,
-            iterations,
-            seed,
+            &Optimisation {
+                optimiser: Optimiser::TwoOpt,
+                iterations,
+                seed,
+            },
             &mut |_, _, _| {},
         )?;
         (out.map(|o| o.best), Some(pl))

@@ -5,7 +5,7 @@
 //! message size (reference-results.md A8); written as Markdown, JSON and SVG charts into an
 //! output directory, with a summary on stdout.
 //!
-//! [`run_scenario`] computes a [`Report`]; the command (`crate::commands::report`) prints it.
+//! [`run_scenario`] computes a [`Report`]; `jumpnet report` prints it.
 
 mod hops;
 mod makespan;
@@ -60,6 +60,34 @@ pub struct Report {
 }
 
 /// Runs a scenario; `simulate = false` skips its simulated makespans.
+///
+/// # Examples
+///
+/// Two 16-node networks, the binomial broadcast in ring order and after two-opt:
+///
+/// ```
+/// use jumpnet::report::{run_scenario, Scenario};
+///
+/// let scenario = Scenario::from_json(
+///     r#"{
+///         "title": "tiny",
+///         "topologies": [
+///             { "label": "circulant", "spec": "gcirculant n=16" },
+///             { "label": "torus", "spec": "torus k=4,4" }
+///         ],
+///         "collectives": ["bcast"], "ranks": [16], "mappings": ["ring"],
+///         "two_opt_from": ["ring"], "two_opt_iterations": 1000, "seed": 1
+///     }"#,
+///     "tiny",
+/// )
+/// .unwrap();
+/// let report = run_scenario(&scenario, None, false, false).unwrap();
+/// let diameters: Vec<u32> = report.topologies.iter().map(|t| t.diameter).collect();
+/// assert_eq!(diameters, [2, 4]);
+/// let hops: Vec<(u64, Option<u64>)> = report.hops.iter().map(|h| (h.total_hops, h.two_opt)).collect();
+/// assert_eq!(hops, [(15, Some(15)), (20, Some(16))]);
+/// assert!(report.makespans.is_none());
+/// ```
 pub fn run_scenario(
     scenario: &Scenario,
     iterations_override: Option<u64>,

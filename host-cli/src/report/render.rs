@@ -185,14 +185,14 @@ impl Render for Report {
             v.extend(m.tables());
             if !m.verdicts.is_empty() {
                 let mut s = Section::key_values("does the circulant network win?");
-                for (v, line) in m.verdicts.iter().zip(m.verdict_lines()) {
+                for (v, claim) in m.verdicts.iter().zip(m.claims()) {
                     s.kv(
                         &format!(
                             "{} {}",
                             v.collective,
                             super::makespan::size_label(v.message_bytes)
                         ),
-                        line,
+                        claim.evidence,
                     );
                 }
                 v.push(s);

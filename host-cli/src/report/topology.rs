@@ -4,11 +4,11 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::scenario::ScenarioTopology;
+use crate::analysis::topology as topo;
 use crate::builder::network::OwnedNetwork;
 use crate::builder::placement;
 use crate::builder::routing;
 use crate::builder::topology::TopologySpec;
-use crate::commands::topo;
 use crate::distances;
 
 /// Structural and distance facts of one topology.

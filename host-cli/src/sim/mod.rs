@@ -18,6 +18,7 @@ pub mod config;
 pub mod engine;
 pub mod network;
 pub mod router;
+pub mod setup;
 pub mod sweep;
 pub mod workload;
 

@@ -5,7 +5,7 @@
 //!
 //! Every run is one `jumpnet sim --collective` run (flit level, every rank's NIC running
 //! its `core::exec` program, data flow checked); the runs are the points of one collective
-//! sweep ([`crate::commands::sweep_collective`]) on all cores. A job of `n` ranks is a
+//! sweep ([`crate::runs::collective_sweep`]) on all cores. A job of `n` ranks is a
 //! seeded random set of `n` terminals (rank order = ascending terminal id, root = rank 0,
 //! the project choice of `jumpnet sched`).
 
@@ -15,12 +15,14 @@ use std::path::Path;
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::{claims_section, collective_args, mean_sd, setup, Claim};
+use super::{mean_sd, setup, CLAIMS_TITLE};
 use crate::builder::routing::RouteAlgo;
-use crate::commands::sweep_collective::{run_sweep, CollectiveSweep};
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
+use crate::runs::collective::CollectiveOptions;
+use crate::runs::collective_sweep::{self, CollectiveSweep};
 use crate::sim::sweep::collective::{CollectiveRecord, CollectiveSweepResult};
+use crate::study::claim::{claims_section, Claim};
 
 /// The four broadcasts, in the paper's order.
 pub const ALGORITHMS: [&str; 4] = ["tree", "llf", "glf", "forest"];
@@ -124,11 +126,14 @@ pub fn run(p: &Params) -> Result<Study> {
         format!("mapping={}", p.mappings.join(",")),
     ];
     let setup = setup(&p.words, p.routings[0])?;
-    let msg = p.msg_bytes.to_string();
-    let gbps = p.link_gbps.to_string();
-    let base = collective_args(&["--msg", &msg, "--link-gbps", &gbps])?;
-    let sweep = run_sweep(&CollectiveSweep {
+    let base = CollectiveOptions {
+        msg_bytes: p.msg_bytes,
+        link_gbps: p.link_gbps,
+        ..CollectiveOptions::default()
+    };
+    let sweep = collective_sweep::sweep(&CollectiveSweep {
         setup: &setup,
+        algorithm: None,
         base: &base,
         words: &words,
         threads: p.threads,
@@ -447,7 +452,7 @@ impl Study {
 
 impl Render for Study {
     fn sections(&self) -> Vec<Section> {
-        vec![self.table(), claims_section(&self.claims)]
+        vec![self.table(), claims_section(CLAIMS_TITLE, &self.claims)]
     }
 }
 

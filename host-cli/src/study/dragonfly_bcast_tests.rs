@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::sim::sweep::collective::CollectiveRecord;
-use crate::study::verdict;
+use crate::study::claim::verdict;
 
 fn record(alg: &str, ranks: u32, seed: u32, makespan: u64, hops: f64) -> CollectiveRecord {
     CollectiveRecord {

@@ -31,10 +31,12 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::{collective_args, setup, Claim};
+use super::{setup, CLAIMS_TITLE};
 use crate::builder::routing::RouteAlgo;
-use crate::commands::sim_collective::simulate;
+use crate::builder::schedule::Algorithm;
 use crate::io::output::{Render, Section};
+use crate::runs::collective::{simulate, CollectiveOptions, CollectiveRun};
+use crate::study::claim::{claims_section, Claim};
 
 /// The paper's five configurations `(n, q, a)`, in its column order.
 pub const CONFIGS: [(u32, u32, u32); 5] = [(3, 5, 4), (4, 5, 4), (4, 5, 5), (4, 7, 4), (3, 5, 8)];
@@ -137,9 +139,11 @@ pub struct Row {
 /// Simulates `algorithm` (`sfata` or `rfata`) on Galaxyfly(n, q, a) with root supernode
 /// `root` and computes the paper's metrics.
 pub fn run_config(n: u32, q: u32, a: u32, algorithm: &str, root: u32) -> Result<Row> {
-    if !matches!(algorithm, "sfata" | "rfata") {
-        bail!("unknown Galaxyfly all-to-all '{algorithm}': sfata or rfata");
-    }
+    let alg = match algorithm {
+        "sfata" => Algorithm::Sfata,
+        "rfata" => Algorithm::Rfata,
+        _ => bail!("unknown Galaxyfly all-to-all '{algorithm}': sfata or rfata"),
+    };
     let words: Vec<String> = vec![
         "galaxyfly".into(),
         format!("n={n}"),
@@ -148,26 +152,18 @@ pub fn run_config(n: u32, q: u32, a: u32, algorithm: &str, root: u32) -> Result<
         "packet_size=10".into(),
     ];
     let setup = setup(&words, RouteAlgo::Dfsssp)?;
-    let (msg, gbps, root_s) = (
-        PACKET_BYTES.to_string(),
-        LINK_GBPS.to_string(),
-        root.to_string(),
-    );
-    let args = collective_args(&[
-        "--collective",
-        algorithm,
-        "--msg",
-        &msg,
-        "--flit-bytes",
-        "16",
-        "--header-flits",
-        "0",
-        "--link-gbps",
-        &gbps,
-        "--root",
-        &root_s,
-    ])?;
-    let report = simulate(&setup, &args)?;
+    let run = CollectiveRun {
+        algorithm: alg,
+        options: CollectiveOptions {
+            msg_bytes: PACKET_BYTES,
+            flit_bytes: 16,
+            header_flits: 0,
+            link_gbps: LINK_GBPS,
+            root,
+            ..CollectiveOptions::default()
+        },
+    };
+    let report = simulate(&setup, &run)?;
     let r = &report.result;
     let routers = r.ranks;
     let held: Vec<u64> = r
@@ -247,40 +243,54 @@ fn find<'a>(rows: &'a [Row], c: (u32, u32, u32), alg: &str) -> Option<&'a Row> {
 
 /// The paper's claims checked on `rows`.
 pub fn claims(rows: &[Row]) -> Vec<Claim> {
-    let mut out = Vec::new();
+    let mut out = delivery_claims(rows);
+    out.extend(comparison_claims(rows));
+    out.extend(growth_claims(rows));
+    out
+}
+
+/// Every router gets every packet; SFATA sends none twice.
+fn delivery_claims(rows: &[Row]) -> Vec<Claim> {
     let all_ok = rows.iter().all(|r| r.complete_routers == r.routers);
-    out.push(Claim {
-        claim: "every router receives all n·q·a packets (SuccessRate 100 %)".into(),
-        holds: all_ok,
-        evidence: rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{}({},{},{}) {}/{}",
-                    r.algorithm, r.n, r.q, r.a, r.complete_routers, r.routers
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-    });
     let sf: Vec<&Row> = rows.iter().filter(|r| r.algorithm == "sfata").collect();
-    out.push(Claim {
-        claim: "SFATA sends no redundant packet (AvgPacket = 0.000)".into(),
-        holds: sf.iter().all(|r| r.redundant == 0),
-        evidence: sf
-            .iter()
-            .map(|r| format!("({},{},{}) {}", r.n, r.q, r.a, r.redundant))
-            .collect::<Vec<_>>()
-            .join(", "),
-    });
-    let pairs: Vec<(&Row, &Row)> = sf
+    vec![
+        Claim {
+            claim: "every router receives all n·q·a packets (SuccessRate 100 %)".into(),
+            holds: all_ok,
+            evidence: rows
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{}({},{},{}) {}/{}",
+                        r.algorithm, r.n, r.q, r.a, r.complete_routers, r.routers
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        },
+        Claim {
+            claim: "SFATA sends no redundant packet (AvgPacket = 0.000)".into(),
+            holds: sf.iter().all(|r| r.redundant == 0),
+            evidence: sf
+                .iter()
+                .map(|r| format!("({},{},{}) {}", r.n, r.q, r.a, r.redundant))
+                .collect::<Vec<_>>()
+                .join(", "),
+        },
+    ]
+}
+
+/// SFATA against RFATA on each configuration where both ran.
+fn comparison_claims(rows: &[Row]) -> Vec<Claim> {
+    let pairs: Vec<(&Row, &Row)> = rows
         .iter()
-        .filter_map(|s| find(rows, (s.n, s.q, s.a), "rfata").map(|r| (*s, r)))
+        .filter(|r| r.algorithm == "sfata")
+        .filter_map(|s| find(rows, (s.n, s.q, s.a), "rfata").map(|r| (s, r)))
         .collect();
-    let mut compare =
+    let compare =
         |claim: &str, ok: &dyn Fn(&Row, &Row) -> bool, show: &dyn Fn(&Row, &Row) -> String| {
             let holds = pairs.iter().filter(|(s, r)| ok(s, r)).count();
-            out.push(Claim {
+            Claim {
                 claim: format!("{claim} (holds in {holds} of {})", pairs.len()),
                 holds: holds == pairs.len() && !pairs.is_empty(),
                 evidence: pairs
@@ -288,48 +298,53 @@ pub fn claims(rows: &[Row]) -> Vec<Claim> {
                     .map(|(s, r)| format!("({},{},{}) {}", s.n, s.q, s.a, show(s, r)))
                     .collect::<Vec<_>>()
                     .join(", "),
-            });
+            }
         };
-    compare(
-        "RFATA MaxTime ≥ 1.05 × SFATA MaxTime",
-        &|s, r| r.max_time_us >= 1.05 * s.max_time_us,
-        &|s, r| {
-            format!(
-                "ratio {:.3}",
-                r.max_time_us / s.max_time_us.max(f64::MIN_POSITIVE)
-            )
-        },
-    );
-    compare(
-        "SFATA AvgTime, MaxTime and MinTime below RFATA's",
-        &|s, r| {
-            s.avg_time_us < r.avg_time_us
-                && s.max_time_us < r.max_time_us
-                && s.min_time_us < r.min_time_us
-        },
-        &|s, r| {
-            format!(
-                "avg {:.2}/{:.2} max {:.2}/{:.2} min {:.2}/{:.2} µs",
-                s.avg_time_us,
-                r.avg_time_us,
-                s.max_time_us,
-                r.max_time_us,
-                s.min_time_us,
-                r.min_time_us
-            )
-        },
-    );
-    compare(
-        "SFATA AvgChannel above RFATA's",
-        &|s, r| s.avg_channel > r.avg_channel,
-        &|s, r| format!("{:.2} % vs {:.2} %", s.avg_channel, r.avg_channel),
-    );
-    compare(
-        "RFATA sends redundant packets (AvgPacket > 0)",
-        &|_, r| r.redundant > 0,
-        &|_, r| format!("{:.3}", r.avg_packet),
-    );
-    // Growth with n, q, a: each step changes one parameter upwards.
+    vec![
+        compare(
+            "RFATA MaxTime ≥ 1.05 × SFATA MaxTime",
+            &|s, r| r.max_time_us >= 1.05 * s.max_time_us,
+            &|s, r| {
+                format!(
+                    "ratio {:.3}",
+                    r.max_time_us / s.max_time_us.max(f64::MIN_POSITIVE)
+                )
+            },
+        ),
+        compare(
+            "SFATA AvgTime, MaxTime and MinTime below RFATA's",
+            &|s, r| {
+                s.avg_time_us < r.avg_time_us
+                    && s.max_time_us < r.max_time_us
+                    && s.min_time_us < r.min_time_us
+            },
+            &|s, r| {
+                format!(
+                    "avg {:.2}/{:.2} max {:.2}/{:.2} min {:.2}/{:.2} µs",
+                    s.avg_time_us,
+                    r.avg_time_us,
+                    s.max_time_us,
+                    r.max_time_us,
+                    s.min_time_us,
+                    r.min_time_us
+                )
+            },
+        ),
+        compare(
+            "SFATA AvgChannel above RFATA's",
+            &|s, r| s.avg_channel > r.avg_channel,
+            &|s, r| format!("{:.2} % vs {:.2} %", s.avg_channel, r.avg_channel),
+        ),
+        compare(
+            "RFATA sends redundant packets (AvgPacket > 0)",
+            &|_, r| r.redundant > 0,
+            &|_, r| format!("{:.3}", r.avg_packet),
+        ),
+    ]
+}
+
+/// Growth with n, q, a: each step changes one parameter upwards.
+fn growth_claims(rows: &[Row]) -> Vec<Claim> {
     let steps = [
         ((3, 5, 4), (4, 5, 4), "n"),
         ((4, 5, 4), (4, 7, 4), "q"),
@@ -343,6 +358,7 @@ pub fn claims(rows: &[Row]) -> Vec<Claim> {
         ("MinTime", |r| r.min_time_us),
         ("AvgChannel", |r| r.avg_channel),
     ];
+    let mut out = Vec::new();
     for (name, f) in metrics {
         let mut grows = 0;
         let mut total = 0;
@@ -417,7 +433,7 @@ impl Render for Study {
                 r.packets.to_string(),
             ]);
         }
-        vec![t, super::claims_section(&self.claims)]
+        vec![t, claims_section(CLAIMS_TITLE, &self.claims)]
     }
 }
 

@@ -3,7 +3,7 @@
 //! on the paper's own Tables 3–4.
 
 use super::*;
-use crate::study::verdict;
+use crate::study::claim::verdict;
 
 /// Galaxyfly(3, 5, 4): 60 routers. SFATA: every router ends with all 60 packets, none
 /// delivered twice, so exactly 60 · 59 packets cross the network (one block = one packet).

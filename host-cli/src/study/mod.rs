@@ -8,70 +8,33 @@
 //! - [`galaxyfly_a2a`]: [GF-A2A] E1/E2 — SFATA and RFATA on the five Galaxyfly
 //!   configurations: delivery (100 % exactly), redundancy, AvgTime / MaxTime / MinTime /
 //!   AvgChannel beside the paper's Tables 3–4.
+//! - [`ga_mapping`]: \[GA\] C2–C4 — GA node mapping variants and identity-mapping durations.
+//! - [`claim`]: the one [`claim::Claim`] type every study (and the report's verdicts)
+//!   states its paper's claims in, and their table.
 
+pub mod claim;
 pub mod dragonfly_bcast;
 pub mod ga_mapping;
 pub mod galaxyfly_a2a;
 
 use anyhow::{Context, Result};
-use clap::Parser;
-use serde::Serialize;
 
 use crate::builder::routing::RouteAlgo;
-use crate::commands::sim::{Setup, SetupArgs};
-use crate::commands::sim_collective::CollectiveArgs;
-use crate::io::output::Section;
+use crate::sim::setup::{Setup, SetupRequest};
 
-/// One qualitative claim of a paper and whether our figures bear it out.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Claim {
-    /// The claim, as the paper states it (condensed).
-    pub claim: String,
-    /// Whether it holds in our simulation.
-    pub holds: bool,
-    /// The figures behind the verdict.
-    pub evidence: String,
-}
-
-/// The verdict of the claim that starts with `prefix` (study tests).
-#[cfg(test)]
-pub(crate) fn verdict(claims: &[Claim], prefix: &str) -> bool {
-    claims
-        .iter()
-        .find(|c| c.claim.starts_with(prefix))
-        .map(|c| c.holds)
-        .unwrap_or_else(|| panic!("no claim starts with {prefix:?}"))
-}
+/// Title of the claims table of the seeds' studies.
+pub const CLAIMS_TITLE: &str = "the paper's claims";
 
 /// The simulation setup of `words` (topology and simulator keys, sweep axes allowed) with
 /// routing `algo`.
 pub fn setup(words: &[String], algo: RouteAlgo) -> Result<Setup> {
-    SetupArgs {
+    SetupRequest {
         words: words.to_vec(),
-        edges: None,
         algo: Some(algo),
-        max_layers: 8,
-        valiant_seed: 1,
-        preset: None,
-        config: None,
-        booksim: None,
+        ..SetupRequest::default()
     }
     .resolve(true)
     .with_context(|| format!("study setup '{}'", words.join(" ")))
-}
-
-#[derive(Parser)]
-struct Wrap {
-    #[command(flatten)]
-    args: CollectiveArgs,
-}
-
-/// `jumpnet sim`'s collective options with the defaults of the command line, changed by
-/// `flags` (e.g. `["--collective", "sfata", "--msg", "160B"]`).
-pub fn collective_args(flags: &[&str]) -> Result<CollectiveArgs> {
-    Wrap::try_parse_from(std::iter::once("study").chain(flags.iter().copied()))
-        .map(|w| w.args)
-        .with_context(|| format!("collective options {}", flags.join(" ")))
 }
 
 /// Mean and sample standard deviation.
@@ -87,13 +50,4 @@ pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
         0.0
     };
     (m, var.sqrt())
-}
-
-/// The claims as a table section.
-pub fn claims_section(claims: &[Claim]) -> Section {
-    let mut c = Section::new("the paper's claims", &["claim", "holds", "evidence"]);
-    for k in claims {
-        c.row([k.claim.clone(), k.holds.to_string(), k.evidence.clone()]);
-    }
-    c
 }

@@ -1,8 +1,10 @@
-//! Tables, charts, verdict sentences and the Markdown section of the simulated makespans.
+//! Tables, charts, the verdicts' claims and the Markdown section of the simulated
+//! makespans.
 
-use super::{MakespanRow, Makespans};
+use super::{MakespanRow, Makespans, Verdict};
 use crate::io::output::Section;
 use crate::io::svg::BarChart;
+use crate::study::claim::Claim;
 
 /// `1 MiB`, `256 B`, `64 KiB`.
 pub(in crate::report) fn size_label(bytes: u64) -> String {
@@ -118,44 +120,9 @@ impl Makespans {
         out
     }
 
-    /// The verdict sentences.
-    pub(in crate::report) fn verdict_lines(&self) -> Vec<String> {
-        self.verdicts
-            .iter()
-            .map(|v| {
-                let others: Vec<String> = v
-                    .others
-                    .iter()
-                    .map(|o| {
-                        let mut s = format!(
-                            "{} best {:.2} µs ({}, {:+.1} %)",
-                            o.label, o.best_us, o.best_mapping, o.best_slower_pct
-                        );
-                        if let Some(p) = o.random_slower_pct {
-                            s.push_str(&format!(", random {p:+.1} %"));
-                        }
-                        if let Some(p) = o.two_opt_slower_pct {
-                            s.push_str(&format!(", two-opt {p:+.1} %"));
-                        }
-                        s
-                    })
-                    .collect();
-                format!(
-                    "{} at {}: {} {:.2} µs ({} mapping) vs {} — the circulant network {}.",
-                    v.collective,
-                    size_label(v.message_bytes),
-                    v.circulant,
-                    v.circulant_best.0,
-                    v.circulant_best.1,
-                    others.join("; "),
-                    if v.circulant_wins {
-                        "wins"
-                    } else {
-                        "does not win"
-                    }
-                )
-            })
-            .collect()
+    /// \[DISS\]'s claim checked per verdict ([`Verdict::claim`]).
+    pub(in crate::report) fn claims(&self) -> Vec<Claim> {
+        self.verdicts.iter().map(Verdict::claim).collect()
     }
 
     /// The report's Markdown section: the timing model, one table per message size, the
@@ -208,8 +175,8 @@ impl Makespans {
         md.push('\n');
         if !self.verdicts.is_empty() {
             md.push_str("### Does the circulant network win at the largest message size?\n\n");
-            for line in self.verdict_lines() {
-                md.push_str(&format!("- {line}\n"));
+            for claim in self.claims() {
+                md.push_str(&format!("- {}\n", claim.evidence));
             }
             md.push_str("\n\\[DISS\\] (reference-results.md A8, SimGrid, Floyd minimal routing) reports the circulant network faster at 1 MB: allreduce +51 % / +80 % against unoptimised random / hierarchical networks and +29 % / +42 % against their two-opt versions, alltoall +60 % / +72 % and +21 % / +34 %. The percentages above are how much longer the other networks take than the circulant network's best mapping.\n\n");
         }

@@ -12,10 +12,10 @@ use crate::builder::network::OwnedNetwork;
 use crate::builder::placement::{self, RankOrderChoice};
 use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::commands::sim_collective::node_terminals;
 use crate::io::progress::Progress;
 use crate::report::scenario::{parse_value, ScenarioTopology};
 use crate::report::time_scale::TimeScale;
+use crate::runs::collective::node_terminals;
 use crate::sim::config::SimConfig;
 use crate::sim::workload::collective::{run_collective, NicConfig};
 

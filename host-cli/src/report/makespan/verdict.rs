@@ -1,8 +1,11 @@
-//! Whether the circulant network wins (\[DISS\]'s claim, reference-results.md A8).
+//! Whether the circulant network wins (\[DISS\]'s claim, reference-results.md A8): the
+//! figures ([`verdicts`]) and the claim they check ([`Verdict::claim`]).
 
 use jumpnet_core::topology::{Family, Topology};
 
+use super::render::size_label;
 use super::{Inputs, MakespanRow, OtherTopology, Plan, Verdict};
+use crate::study::claim::Claim;
 
 /// Per collective at the largest message size: is the circulant network's best makespan
 /// the shortest? Empty when the scenario has no circulant (`gcirculant`/`circulant`).
@@ -63,4 +66,92 @@ pub(super) fn verdicts(inp: &Inputs<'_>, plan: &Plan, rows: &[MakespanRow]) -> V
         });
     }
     out
+}
+
+impl OtherTopology {
+    /// `label best … µs (mapping, +x %)`, with the random and two-opt mappings when run.
+    fn evidence(&self) -> String {
+        let mut s = format!(
+            "{} best {:.2} µs ({}, {:+.1} %)",
+            self.label, self.best_us, self.best_mapping, self.best_slower_pct
+        );
+        if let Some(p) = self.random_slower_pct {
+            s.push_str(&format!(", random {p:+.1} %"));
+        }
+        if let Some(p) = self.two_opt_slower_pct {
+            s.push_str(&format!(", two-opt {p:+.1} %"));
+        }
+        s
+    }
+}
+
+impl Verdict {
+    /// \[DISS\]'s claim for this collective and size, checked: it holds when the
+    /// circulant network's best makespan is strictly the shortest; the evidence is the
+    /// verdict sentence of the report.
+    pub fn claim(&self) -> Claim {
+        let others: Vec<String> = self.others.iter().map(OtherTopology::evidence).collect();
+        let size = size_label(self.message_bytes);
+        Claim {
+            claim: format!(
+                "the circulant network has the shortest {} makespan at {size}",
+                self.collective
+            ),
+            holds: self.circulant_wins,
+            evidence: format!(
+                "{} at {size}: {} {:.2} µs ({} mapping) vs {} — the circulant network {}.",
+                self.collective,
+                self.circulant,
+                self.circulant_best.0,
+                self.circulant_best.1,
+                others.join("; "),
+                if self.circulant_wins {
+                    "wins"
+                } else {
+                    "does not win"
+                }
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::claim::verdict;
+
+    #[test]
+    fn the_claim_holds_when_the_circulant_network_wins() {
+        let v = Verdict {
+            collective: "allreduce".into(),
+            message_bytes: 1 << 20,
+            circulant: "G(1024)".into(),
+            circulant_best: (10.0, "circulant".into()),
+            others: vec![OtherTopology {
+                label: "random".into(),
+                best_us: 15.0,
+                best_mapping: "two-opt".into(),
+                best_slower_pct: 50.0,
+                random_slower_pct: Some(80.0),
+                two_opt_slower_pct: None,
+            }],
+            circulant_wins: true,
+        };
+        let c = v.claim();
+        assert!(verdict(
+            std::slice::from_ref(&c),
+            "the circulant network has"
+        ));
+        assert_eq!(
+            c.evidence,
+            "allreduce at 1 MiB: G(1024) 10.00 µs (circulant mapping) vs random best 15.00 µs \
+             (two-opt, +50.0 %), random +80.0 % — the circulant network wins."
+        );
+        let lost = Verdict {
+            circulant_wins: false,
+            ..v
+        };
+        assert!(!lost.claim().holds);
+        assert!(lost.claim().evidence.ends_with("does not win."));
+    }
 }

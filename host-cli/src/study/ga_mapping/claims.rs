@@ -2,7 +2,8 @@
 
 use jumpnet_core::mapping::ga::{Ranking, Variant};
 
-use super::{Claim, VariantsStudy};
+use super::VariantsStudy;
+use crate::study::claim::Claim;
 
 /// Variants whose mutations are neighbouring swaps only (or mostly: S03).
 const NEIGHBOUR_VARIANTS: [Variant; 7] = [
@@ -14,14 +15,6 @@ const NEIGHBOUR_VARIANTS: [Variant; 7] = [
     Variant::S21,
     Variant::S22,
 ];
-
-fn claim(text: &str, exceptions: Vec<String>) -> Claim {
-    Claim {
-        claim: text.to_string(),
-        holds: exceptions.is_empty(),
-        exceptions,
-    }
-}
 
 /// Checks, where the study ran the cells involved: ml ≤ ah < sc for every GA variant;
 /// every neighbouring-swap variant below S05 (random swaps) per ranking; every variant
@@ -43,7 +36,7 @@ pub fn check(study: &VariantsStudy, variants: &[Variant], rankings: &[Ranking]) 
                 bad.push(format!("{} (sc {sc:.1}, ah {ah:.1}, ml {ml:.1})", v.name()));
             }
         }
-        claims.push(claim("ml <= ah < sc for every GA variant", bad));
+        claims.push(Claim::unless("ml <= ah < sc for every GA variant", bad));
     }
     let below = |reference: Variant, candidates: &mut dyn Iterator<Item = Variant>| {
         let mut bad = Vec::new();
@@ -63,14 +56,14 @@ pub fn check(study: &VariantsStudy, variants: &[Variant], rankings: &[Ranking]) 
         let mut it = NEIGHBOUR_VARIANTS
             .into_iter()
             .filter(|v| variants.contains(v));
-        claims.push(claim(
+        claims.push(Claim::unless(
             "neighbouring-swap variants beat random swaps (S05)",
             below(Variant::S05, &mut it),
         ));
     }
     if variants.contains(&Variant::S99) {
         let mut it = ga_variants;
-        claims.push(claim(
+        claims.push(Claim::unless(
             "every GA variant beats random search (S99)",
             below(Variant::S99, &mut it),
         ));

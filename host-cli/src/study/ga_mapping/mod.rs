@@ -23,6 +23,7 @@ use crate::ga::RoutedPaths;
 use crate::io::output::{Render, Section};
 use crate::io::progress::Progress;
 use crate::sim::SimConfig;
+use crate::study::claim::{claims_section, Claim};
 
 /// Side of the \[GA\] torus.
 pub const SIDE: u16 = 8;
@@ -238,17 +239,6 @@ pub struct VariantCell {
     pub paper: Option<f64>,
 }
 
-/// A qualitative claim of \[GA\] checked on the study's means.
-#[derive(Debug, Serialize)]
-pub struct Claim {
-    /// The claim.
-    pub claim: String,
-    /// Whether it holds for every compared cell.
-    pub holds: bool,
-    /// Cells that contradict it.
-    pub exceptions: Vec<String>,
-}
-
 /// C2/C4 study result.
 #[derive(Debug, Serialize)]
 pub struct VariantsStudy {
@@ -262,7 +252,7 @@ pub struct VariantsStudy {
     pub identity: u64,
     /// Cells, variant-major.
     pub cells: Vec<VariantCell>,
-    /// \[GA\]'s claims.
+    /// \[GA\]'s claims (the evidence of one that fails: the cells that contradict it).
     pub claims: Vec<Claim>,
     /// Seconds.
     pub seconds: f64,
@@ -300,15 +290,7 @@ impl Render for VariantsStudy {
                 c.paper.map_or("-".into(), |p| format!("{p:.1}")),
             ]);
         }
-        let mut k = Section::new("claims of [GA]", &["claim", "holds", "exceptions"]);
-        for c in &self.claims {
-            k.row([
-                c.claim.clone(),
-                if c.holds { "yes" } else { "no" }.to_string(),
-                c.exceptions.join(", "),
-            ]);
-        }
-        vec![s, k]
+        vec![s, claims_section("claims of [GA]", &self.claims)]
     }
 }
 

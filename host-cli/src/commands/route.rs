@@ -1,14 +1,6 @@
-//! `jumpnet route`: routing tables, delivery/loop/deadlock checks and path statistics,
-//! returned as data ([`tables`], [`check`], [`check_table`], [`path_stats`]), and the
-//! command's arguments ([`RouteAction`]) and [`run`].
-
-mod check;
-mod stats;
-mod table;
-
-pub use check::{check, check_table, CycleChannel, Verdict};
-pub use stats::{path_stats, Stats};
-pub use table::{tables, tables_csv, RunRow, SwitchTable, Tables};
+//! `jumpnet route`: routing tables ([`crate::builder::route_tables::tables`]),
+//! delivery/loop/deadlock checks ([`crate::analysis::route_check`]) and path statistics
+//! ([`crate::analysis::path_stats`]): the command's arguments ([`RouteAction`]) and [`run`].
 
 use std::path::PathBuf;
 
@@ -16,6 +8,9 @@ use anyhow::Result;
 use clap::Subcommand;
 use jumpnet_core::topology::Topology;
 
+use crate::analysis::path_stats::path_stats;
+use crate::analysis::route_check::{check, check_table};
+use crate::builder::route_tables::{tables, tables_csv};
 use crate::commands::args::{FormatArgs, RouteArgs, TopologyArgs};
 use crate::io::output::{self, Format};
 

@@ -1,26 +1,33 @@
 //! Collective sweeps: axis parsing and errors, the x axis, and a sweep whose points equal
-//! the single runs of `jumpnet sim --collective`.
+//! the single collective runs.
 
 use super::*;
-use crate::study::{collective_args, setup};
+use crate::study::setup;
 
-fn base() -> CollectiveArgs {
-    collective_args(&["--ranks", "16"]).unwrap()
+fn base() -> CollectiveOptions {
+    CollectiveOptions {
+        ranks: Some(16),
+        ..CollectiveOptions::default()
+    }
 }
 
-fn route() -> RouteOptions {
-    RouteOptions {
-        algo: RouteAlgo::Dor,
-        max_layers: 8,
-        seed: 1,
+fn point() -> PointRun {
+    PointRun {
+        algorithm: None,
+        options: base(),
+        route: RouteOptions {
+            algo: RouteAlgo::Dor,
+            max_layers: 8,
+            seed: 1,
+        },
     }
 }
 
 #[test]
 fn axes_parse_and_bad_values_are_named() {
-    let a = parse_axis("collective=bcast,allreduce", &base(), &route()).unwrap();
+    let a = parse_axis("collective=bcast,allreduce", &point()).unwrap();
     assert_eq!(a.values, ["bcast", "allreduce"]);
-    let b = parse_axis("background=none,100us,5000", &base(), &route()).unwrap();
+    let b = parse_axis("background=none,100us,5000", &point()).unwrap();
     assert_eq!(b.values.len(), 3);
     for (word, want) in [
         ("collective=bcast,nope", "allowed:"),
@@ -32,7 +39,7 @@ fn axes_parse_and_bad_values_are_named() {
         ("background=often", "background=often"),
         ("msg", "not key=v1"),
     ] {
-        let e = format!("{:#}", parse_axis(word, &base(), &route()).unwrap_err());
+        let e = format!("{:#}", parse_axis(word, &point()).unwrap_err());
         assert!(e.contains(want), "{word}: {e}");
     }
     assert!(is_collective_word("msg=1KiB"));
@@ -71,8 +78,9 @@ fn sweep_points_are_single_runs() {
         .collect();
     let st = setup(&words, RouteAlgo::Dor).unwrap();
     let axes: Vec<String> = vec!["collective=bcast,allreduce".into(), "msg=64B,4KiB".into()];
-    let res = run_sweep(&CollectiveSweep {
+    let res = sweep(&CollectiveSweep {
         setup: &st,
+        algorithm: None,
         base: &base(),
         words: &axes,
         threads: 2,
@@ -82,11 +90,13 @@ fn sweep_points_are_single_runs() {
     assert_eq!(res.axes[0].key, "msg");
     assert_eq!(res.records.len(), 4);
     for r in &res.records {
-        let mut args = base();
-        args.collective =
-            Some(enum_value::<Algorithm>("collective", r.setting("collective").unwrap()).unwrap());
-        args.msg = parse_size(r.setting("msg").unwrap()).unwrap();
-        let single = simulate(&st, &args).unwrap();
+        let mut run = CollectiveRun {
+            algorithm: enum_value::<Algorithm>("collective", r.setting("collective").unwrap())
+                .unwrap(),
+            options: base(),
+        };
+        run.options.msg_bytes = parse_size(r.setting("msg").unwrap()).unwrap();
+        let single = simulate(&st, &run).unwrap();
         assert_eq!(
             r.makespan_cycles, single.result.makespan_cycles,
             "{:?}",

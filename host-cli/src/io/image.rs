@@ -1,4 +1,4 @@
-//! Reading images back: `jumpnet sched inspect FILE...` decodes program and route-table
+//! Reading images back (`jumpnet sched inspect FILE...`): decodes program and route-table
 //! images (core's `image` framing: magic, format version, kind, length, CRC-32) and shows
 //! exactly what a device would load, or why the bytes would be refused.
 
@@ -12,7 +12,7 @@ use jumpnet_core::image::frame::{self, ImageKind, OVERHEAD, VERSION};
 use jumpnet_core::image::{program as program_image, route_table};
 use jumpnet_core::routing::{RouteEntry, Run};
 
-use crate::commands::sched::{op_row, OpRow};
+use crate::analysis::schedule::{op_row, OpRow};
 use crate::io::output::{Render, Section};
 use crate::io::read::read_bytes;
 

@@ -1,6 +1,7 @@
-//! `jumpnet sweep --collective ALGO …`: collective simulations over message size, mapping,
-//! algorithm, ranks, allocation seed, routing, background traffic and any simulator key, on
-//! all cores ([`crate::sim::sweep::collective`] holds the records and outputs).
+//! Collective sweeps: collective runs ([`crate::runs::collective`]) over message size,
+//! mapping, algorithm, ranks, allocation seed, routing, background traffic and any
+//! simulator key, on all cores ([`crate::sim::sweep::collective`] holds the records and
+//! outputs).
 //!
 //! Collective axes are written like every sweep axis, as `key=v1,v2,...` words:
 //! `collective=tree,llf,glf,forest`, `msg=256B,1KiB,64KiB`, `mapping=random,circulant`,
@@ -14,15 +15,15 @@ use clap::ValueEnum;
 
 use crate::builder::routing::{RouteAlgo, RouteOptions};
 use crate::builder::schedule::Algorithm;
-use crate::commands::sim::Setup;
-use crate::commands::sim_collective::{simulate, CollectiveArgs, Mapping};
 use crate::io::bytes::parse_size;
 use crate::io::duration::parse_span;
 use crate::io::progress::Progress;
+use crate::runs::collective::{simulate, CollectiveOptions, CollectiveRun, Mapping};
+use crate::sim::setup::Setup;
 use crate::sim::sweep::collective::{CollectiveRecord, CollectiveSweepResult};
 use crate::sim::sweep::{self, Axis, Plan, Queue};
 
-/// Collective axis keys (as `key=v1,v2,...` words of `jumpnet sweep`).
+/// Collective axis keys (as `key=v1,v2,...` words).
 pub const COLLECTIVE_KEYS: &[&str] = &[
     "collective",
     "msg",
@@ -33,7 +34,7 @@ pub const COLLECTIVE_KEYS: &[&str] = &[
     "background",
 ];
 
-/// Whether a command-line word sets a collective axis.
+/// Whether a word sets a collective axis.
 pub fn is_collective_word(word: &str) -> bool {
     word.split_once('=')
         .is_some_and(|(k, _)| COLLECTIVE_KEYS.contains(&k))
@@ -49,46 +50,55 @@ fn enum_value<T: ValueEnum>(key: &str, v: &str) -> Result<T> {
     })
 }
 
-/// Applies `key=value` of a collective axis to the run's arguments and routing.
-pub fn apply(
-    args: &mut CollectiveArgs,
-    route: &mut RouteOptions,
-    key: &str,
-    v: &str,
-) -> Result<()> {
-    match key {
-        "collective" => args.collective = Some(enum_value::<Algorithm>(key, v)?),
-        "msg" => args.msg = parse_size(v).map_err(|e| anyhow!("msg={v}: {e}"))?,
-        "mapping" => args.mapping = enum_value::<Mapping>(key, v)?,
-        "ranks" => {
-            args.ranks = Some(
-                v.parse()
-                    .map_err(|_| anyhow!("ranks={v}: give a positive whole number"))?,
-            )
-        }
-        "map_seed" => {
-            args.map_seed = v
-                .parse()
-                .map_err(|_| anyhow!("map_seed={v}: give a whole number"))?
-        }
-        "routing" => route.algo = enum_value::<RouteAlgo>(key, v)?,
-        "background" => {
-            args.background_mean = if v == "none" {
-                None
-            } else {
-                Some(parse_span(v).map_err(|e| anyhow!("background={v}: {e} (or none)"))?)
-            }
-        }
-        _ => bail!(
-            "'{key}' is not a collective axis; known: {}",
-            COLLECTIVE_KEYS.join(", ")
-        ),
-    }
-    Ok(())
+/// One point's collective: the algorithm (if chosen yet), how it runs and its routing.
+#[derive(Clone, Debug)]
+pub struct PointRun {
+    /// The collective.
+    pub algorithm: Option<Algorithm>,
+    /// How it runs.
+    pub options: CollectiveOptions,
+    /// The routing.
+    pub route: RouteOptions,
 }
 
-/// Parses a collective axis word `key=v1,v2,...`, checking every value.
-pub fn parse_axis(word: &str, base: &CollectiveArgs, route: &RouteOptions) -> Result<Axis> {
+impl PointRun {
+    /// Applies `key=value` of a collective axis.
+    pub fn apply(&mut self, key: &str, v: &str) -> Result<()> {
+        let opts = &mut self.options;
+        match key {
+            "collective" => self.algorithm = Some(enum_value::<Algorithm>(key, v)?),
+            "msg" => opts.msg_bytes = parse_size(v).map_err(|e| anyhow!("msg={v}: {e}"))?,
+            "mapping" => opts.mapping = enum_value::<Mapping>(key, v)?,
+            "ranks" => {
+                opts.ranks = Some(
+                    v.parse()
+                        .map_err(|_| anyhow!("ranks={v}: give a positive whole number"))?,
+                )
+            }
+            "map_seed" => {
+                opts.map_seed = v
+                    .parse()
+                    .map_err(|_| anyhow!("map_seed={v}: give a whole number"))?
+            }
+            "routing" => self.route.algo = enum_value::<RouteAlgo>(key, v)?,
+            "background" => {
+                opts.background_mean = if v == "none" {
+                    None
+                } else {
+                    Some(parse_span(v).map_err(|e| anyhow!("background={v}: {e} (or none)"))?)
+                }
+            }
+            _ => bail!(
+                "'{key}' is not a collective axis; known: {}",
+                COLLECTIVE_KEYS.join(", ")
+            ),
+        }
+        Ok(())
+    }
+}
+
+/// Parses a collective axis word `key=v1,v2,...`, checking every value against `base`.
+pub fn parse_axis(word: &str, base: &PointRun) -> Result<Axis> {
     let (key, spec) = word
         .split_once('=')
         .ok_or_else(|| anyhow!("'{word}' is not key=v1,v2,..."))?;
@@ -96,9 +106,9 @@ pub fn parse_axis(word: &str, base: &CollectiveArgs, route: &RouteOptions) -> Re
     if values.iter().any(String::is_empty) {
         bail!("'{word}' has an empty value");
     }
-    let (mut probe, mut r) = (base.clone(), *route);
+    let mut probe = base.clone();
     for v in &values {
-        apply(&mut probe, &mut r, key, v)?;
+        probe.apply(key, v)?;
     }
     Ok(Axis {
         key: key.to_string(),
@@ -119,13 +129,15 @@ fn order_axes(mut axes: Vec<Axis>) -> Vec<Axis> {
     axes
 }
 
-/// What a collective sweep needs besides the points.
+/// A collective sweep.
 #[derive(Debug)]
 pub struct CollectiveSweep<'a> {
     /// Topology, routing and base simulator configuration (sim-key axes in `setup.axes`).
     pub setup: &'a Setup,
-    /// Base collective arguments.
-    pub base: &'a CollectiveArgs,
+    /// The collective of every point without a `collective` axis.
+    pub algorithm: Option<Algorithm>,
+    /// How the base run goes.
+    pub base: &'a CollectiveOptions,
     /// Collective axis words (`key=v1,v2,...`).
     pub words: &'a [String],
     /// Worker threads (at least 1).
@@ -134,22 +146,33 @@ pub struct CollectiveSweep<'a> {
     pub progress: bool,
 }
 
+impl CollectiveSweep<'_> {
+    fn base_run(&self) -> PointRun {
+        PointRun {
+            algorithm: self.algorithm,
+            options: self.base.clone(),
+            route: self.setup.route,
+        }
+    }
+}
+
 /// Runs a collective sweep: every combination of the collective axes and the setup's
-/// simulator-key axes, one `jumpnet sim --collective` run per point.
-pub fn run_sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
+/// simulator-key axes, one collective run per point.
+pub fn sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
+    let base = s.base_run();
     let mut axes = Vec::new();
     for w in s.words {
-        axes.push(parse_axis(w, s.base, &s.setup.route)?);
+        axes.push(parse_axis(w, &base)?);
     }
     axes.extend(s.setup.axes.iter().cloned());
-    if s.base.collective.is_none() && !axes.iter().any(|a| a.key == "collective") {
+    if s.algorithm.is_none() && !axes.iter().any(|a| a.key == "collective") {
         bail!("no collective to sweep: give --collective ALGO or collective=ALGO1,ALGO2,...");
     }
     if axes.is_empty() {
         // A single point: the base run.
         axes.push(Axis {
             key: "msg".into(),
-            values: vec![s.base.msg.to_string()],
+            values: vec![s.base.msg_bytes.to_string()],
         });
     }
     let plan = Plan::new(order_axes(axes))?;
@@ -162,16 +185,17 @@ pub fn run_sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
         &progress,
         |queue: &Queue<'_, CollectiveRecord>| {
             while let Some(p) = queue.next() {
-                let mut args = s.base.clone();
+                let mut point = base.clone();
                 let mut setup = s.setup.clone();
                 for (k, v) in &p.settings {
                     if COLLECTIVE_KEYS.contains(&k.as_str()) {
-                        apply(&mut args, &mut setup.route, k, v)?;
+                        point.apply(k, v)?;
                     } else {
                         setup.config.set(k, v)?;
                     }
                 }
-                let report = simulate(&setup, &args).with_context(|| {
+                setup.route = point.route;
+                let report = point_report(&setup, point).with_context(|| {
                     let s: Vec<String> =
                         p.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
                     format!("sweep point {} ({})", p.index, s.join(" "))
@@ -192,7 +216,24 @@ pub fn run_sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
     })
 }
 
+/// The run of one point.
+fn point_report(
+    setup: &Setup,
+    point: PointRun,
+) -> Result<crate::runs::collective::CollectiveReport> {
+    let Some(algorithm) = point.algorithm else {
+        bail!("no --collective given");
+    };
+    simulate(
+        setup,
+        &CollectiveRun {
+            algorithm,
+            options: point.options,
+        },
+    )
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
-#[path = "sweep_collective_tests.rs"]
+#[path = "collective_sweep_tests.rs"]
 mod tests;

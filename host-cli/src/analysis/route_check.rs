@@ -1,5 +1,5 @@
-//! `route check`: delivery, loop, minimality and deadlock checks of an algorithm or of
-//! user-supplied tables.
+//! Routing checks (`jumpnet route check`): delivery, loop freedom, minimality and deadlock
+//! freedom of an algorithm ([`check`]) or of user-supplied tables ([`check_table`]).
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -29,9 +29,9 @@ pub struct CycleChannel {
     pub to: u32,
 }
 
-/// `route check` verdict.
+/// What a routing check found.
 #[derive(Debug, Serialize)]
-pub struct Verdict {
+pub struct RouteCheck {
     /// Topology.
     pub topology: String,
     /// What was checked (algorithm or table file).
@@ -64,7 +64,7 @@ pub struct Verdict {
     pub passed: bool,
 }
 
-impl Render for Verdict {
+impl Render for RouteCheck {
     fn sections(&self) -> Vec<Section> {
         let mut s = Section::key_values(format!(
             "route check of {} on {}: {}",
@@ -123,7 +123,7 @@ fn check_routing<T: Topology>(
     routing: &dyn Routing,
     minimal_expected: bool,
     vc_limit: Option<u8>,
-) -> Result<Verdict> {
+) -> Result<RouteCheck> {
     let limit = routing::default_hop_limit(topo);
     let mut dist = Vec::new();
     let mut queue = Vec::new();
@@ -184,7 +184,7 @@ fn check_routing<T: Topology>(
     let within_limit = vc_limit.is_none_or(|l| vcs <= l);
     let passed =
         delivery && deadlock_free && within_limit && (!minimal_expected || non_minimal == 0);
-    Ok(Verdict {
+    Ok(RouteCheck {
         topology: String::new(),
         routing: String::new(),
         vcs,
@@ -204,7 +204,7 @@ fn check_routing<T: Topology>(
 }
 
 /// Checks `opts.algo` on `net`.
-pub fn check(net: &OwnedNetwork, opts: &RouteOptions, vc_limit: Option<u8>) -> Result<Verdict> {
+pub fn check(net: &OwnedNetwork, opts: &RouteOptions, vc_limit: Option<u8>) -> Result<RouteCheck> {
     let t = net.network();
     let mut store = RouteStore::default();
     let (routing, info) = builder::routing::build(&t, opts, &mut store)?;
@@ -223,7 +223,7 @@ pub fn check_table(
     text: &str,
     name: &str,
     vc_limit: Option<u8>,
-) -> Result<Verdict> {
+) -> Result<RouteCheck> {
     let t = net.network();
     let lft = lft::parse_any(text, name, t.num_switches(), t.num_terminals())?;
     let n = t.num_switches();

@@ -1,4 +1,5 @@
-//! `route stats`: all-to-all hop histogram and channel loads by link class.
+//! All-to-all path statistics of a routing (`jumpnet route stats`): hop histogram and
+//! channel loads by link class.
 
 use anyhow::Result;
 use serde::Serialize;
@@ -12,9 +13,9 @@ use crate::builder::routing::{RouteOptions, RouteStore, RoutingInfo};
 use crate::io::export::class_name;
 use crate::io::output::{Render, Section};
 
-/// `route stats` result.
+/// All-to-all path statistics of a routing.
 #[derive(Debug, Serialize)]
-pub struct Stats {
+pub struct PathStats {
     /// Topology.
     pub topology: String,
     /// Routing facts.
@@ -33,7 +34,7 @@ pub struct Stats {
     pub channel_load: Vec<(String, u64, u64, u64, f64)>,
 }
 
-impl Render for Stats {
+impl Render for PathStats {
     fn sections(&self) -> Vec<Section> {
         let mut s = Section::key_values(format!(
             "all-to-all path statistics of --algo {} on {}",
@@ -66,7 +67,7 @@ impl Render for Stats {
 }
 
 /// All-to-all path statistics of `opts.algo` on `net`.
-pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
+pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<PathStats> {
     let t = net.network();
     let mut store = RouteStore::default();
     let (routing, info) = builder::routing::build(&t, opts, &mut store)?;
@@ -93,7 +94,7 @@ pub fn path_stats(net: &OwnedNetwork, opts: &RouteOptions) -> Result<Stats> {
     for (c, l) in &by_class[..used] {
         channel_load.push((class_name(*c), l.channels, l.total, l.max, l.mean()));
     }
-    Ok(Stats {
+    Ok(PathStats {
         topology: net.spec().to_string(),
         routing: info,
         pairs: ps.pairs,

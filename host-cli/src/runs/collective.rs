@@ -1,0 +1,520 @@
+//! Collective runs on the flit-level simulator ([`crate::sim::workload::collective`]): a
+//! [`CollectiveRun`] (any schedule of [`crate::builder::schedule`] under a placement, with
+//! NIC parameters and optional background traffic) on a [`Setup`], reported as a
+//! [`CollectiveReport`]: makespan, the ranks' finish times, link-class utilisation and the
+//! critical path. `jumpnet sim --collective`, collective sweeps, the studies and HIL runs
+//! all start here.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
+use jumpnet_core::collective::Schedule;
+use jumpnet_core::topology::{Network, Topology};
+use serde::Serialize;
+
+use crate::builder::network::OwnedNetwork;
+use crate::builder::placement::{
+    self, MapStrategy, Optimisation, Optimiser, RankOrderChoice, Traffic,
+};
+use crate::builder::routing::{self, RouteStore};
+use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
+use crate::io::duration::Span;
+use crate::io::output::{Render, Section};
+use crate::sim::config::SimConfig;
+use crate::sim::setup::Setup;
+use crate::sim::workload::background::BackgroundConfig;
+use crate::sim::workload::collective::{
+    run_collective_with_background, CollectiveResult, NicConfig,
+};
+
+/// Rank → terminal placements of a collective run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mapping {
+    /// Rank r on terminal r (any network; topology-aware algorithms: their job from
+    /// terminal 0).
+    Consecutive,
+    /// Ring-consecutive nodes (one terminal per switch).
+    Ring,
+    /// Distinct random nodes (seeded; topology-aware algorithms: a random job, ranks in
+    /// ascending terminal order).
+    Random,
+    /// As random, in a random rank order (topology-aware algorithms: the same job as
+    /// random with shuffled ranks; elsewhere the same as random).
+    RandomOrder,
+    /// BFS tree from a random root.
+    Tree,
+    /// Stride n/m (m a power of two).
+    Circulant,
+    /// Random baseline improved by two-opt swaps on the collective's total hops.
+    TwoOpt,
+    /// Random baseline improved by simulated annealing on total hops.
+    Anneal,
+}
+
+impl Mapping {
+    /// Name as written on the command line.
+    pub fn name(self) -> String {
+        format!("{self:?}").to_lowercase()
+    }
+}
+
+/// How a collective runs, everything but the algorithm: job size, message, placement, NIC
+/// parameters and background traffic. [`Default`] is `jumpnet sim --collective`'s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollectiveOptions {
+    /// Rank → terminal placement.
+    pub mapping: Mapping,
+    /// Placement from a file: terminal of rank 0, 1, … (whitespace or comma separated, `#`
+    /// comments); overrides `mapping`.
+    pub permutation: Option<PathBuf>,
+    /// Ranks (default: every terminal; topology-aware broadcasts: the job size).
+    pub ranks: Option<u32>,
+    /// Root rank of broadcasts (root supernode of SFATA/RFATA).
+    pub root: u32,
+    /// Message size in bytes (per block for alltoall/allgather, whole vector otherwise).
+    pub msg_bytes: u64,
+    /// Bytes per element of reductions.
+    pub elem_bytes: u32,
+    /// Bytes per flit.
+    pub flit_bytes: u32,
+    /// Header flits per packet.
+    pub header_flits: u16,
+    /// NIC cycles from a send to its packets entering the network queue.
+    pub send_overhead: u64,
+    /// NIC cycles from a message's arrival to the NIC seeing it.
+    pub recv_overhead: u64,
+    /// NIC cycles per byte of a reducing receive.
+    pub reduce_cycles_per_byte: f64,
+    /// Link bandwidth in Gb/s (one flit per cycle: sets the clock for seconds).
+    pub link_gbps: f64,
+    /// Seed of random mappings and the optimisers.
+    pub map_seed: u64,
+    /// Iterations of two-opt / annealing.
+    pub map_iterations: u64,
+    /// Check the data flow (every rank ends as `sched verify` expects).
+    pub check_data: bool,
+    /// Background traffic on the terminals the collective does not use: mean inter-arrival
+    /// time per terminal (none: no background traffic).
+    pub background_mean: Option<Span>,
+    /// Bytes per background message.
+    pub background_bytes: u64,
+    /// Seed of the background traffic.
+    pub background_seed: u64,
+}
+
+impl Default for CollectiveOptions {
+    /// Consecutive ranks on every terminal, 1 KiB messages, 4-byte elements, 16-byte flits
+    /// with one header flit, no NIC overheads, 100 Gb/s links, map seed 1, 10,000 optimiser
+    /// iterations, data flow checked, no background traffic (1 KiB messages, seed 1 when
+    /// enabled).
+    fn default() -> Self {
+        CollectiveOptions {
+            mapping: Mapping::Consecutive,
+            permutation: None,
+            ranks: None,
+            root: 0,
+            msg_bytes: 1024,
+            elem_bytes: 4,
+            flit_bytes: 16,
+            header_flits: 1,
+            send_overhead: 0,
+            recv_overhead: 0,
+            reduce_cycles_per_byte: 0.0,
+            link_gbps: 100.0,
+            map_seed: 1,
+            map_iterations: 10_000,
+            check_data: true,
+            background_mean: None,
+            background_bytes: 1024,
+            background_seed: 1,
+        }
+    }
+}
+
+impl CollectiveOptions {
+    /// The background traffic of these options at `clock_ghz`, if any.
+    pub fn background(&self, clock_ghz: f64) -> Option<BackgroundConfig> {
+        self.background_mean.map(|m| BackgroundConfig {
+            mean_cycles: m.cycles(clock_ghz),
+            bytes: self.background_bytes,
+            seed: self.background_seed,
+        })
+    }
+}
+
+/// A collective run: the algorithm and how it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CollectiveRun {
+    /// The collective (any `jumpnet sched` algorithm).
+    pub algorithm: Algorithm,
+    /// How it runs.
+    pub options: CollectiveOptions,
+}
+
+impl CollectiveRun {
+    /// `algorithm` with the default options.
+    pub fn new(algorithm: Algorithm) -> Self {
+        CollectiveRun {
+            algorithm,
+            options: CollectiveOptions::default(),
+        }
+    }
+}
+
+/// Result of a collective run.
+#[derive(Debug, Serialize)]
+pub struct CollectiveReport {
+    /// Topology, canonical form.
+    pub topology: String,
+    /// Routing algorithm.
+    pub routing: String,
+    /// Collective (as `jumpnet sched` describes it).
+    pub collective: String,
+    /// Placement.
+    pub mapping: String,
+    /// The message size in bytes.
+    pub msg_bytes: u64,
+    /// Terminal of every rank.
+    pub terminals: Vec<u32>,
+    /// Simulator configuration.
+    pub config: SimConfig,
+    /// NIC configuration.
+    pub nic: NicConfig,
+    /// Wall-clock seconds of the simulation.
+    pub wall_seconds: f64,
+    /// Makespan of the same run without background traffic ([`simulate_compared`] runs
+    /// both), cycles.
+    pub makespan_without_background: Option<u64>,
+    /// The result.
+    #[serde(flatten)]
+    pub result: CollectiveResult,
+}
+
+fn read_permutation(path: &Path) -> Result<Vec<u32>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read permutation file {}", path.display()))?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("");
+        for w in line.split(|c: char| c.is_whitespace() || c == ',') {
+            if w.is_empty() {
+                continue;
+            }
+            out.push(w.parse::<u32>().with_context(|| {
+                format!(
+                    "permutation file {}: '{w}' is not a terminal id",
+                    path.display()
+                )
+            })?);
+        }
+    }
+    Ok(out)
+}
+
+/// Terminal of every switch in a one-terminal-per-switch network.
+pub fn node_terminals(net: &Network<'_>) -> Result<Vec<u32>> {
+    placement::check_one_node_per_switch(net)?;
+    let mut of = vec![u32::MAX; net.num_switches() as usize];
+    for t in 0..net.num_terminals() {
+        let s = net
+            .terminal_switch(t)
+            .ok_or_else(|| anyhow!("terminal {t} has no switch"))?;
+        of[s as usize] = t;
+    }
+    Ok(of)
+}
+
+/// The terminal of every rank of `sched` under `opts`' placement.
+fn place(
+    net: &Network<'_>,
+    opts: &CollectiveOptions,
+    sched: &schedule::OwnedSchedule,
+) -> Result<Vec<u32>> {
+    let n = sched.schedule()?.ranks();
+    if let Some(path) = &opts.permutation {
+        let p = read_permutation(path)?;
+        if p.len() != n as usize {
+            bail!(
+                "permutation file {} lists {} terminals for {n} ranks",
+                path.display(),
+                p.len()
+            );
+        }
+        return Ok(p);
+    }
+    if let Some(t) = &sched.terminals {
+        if !matches!(
+            opts.mapping,
+            Mapping::Consecutive | Mapping::Random | Mapping::RandomOrder
+        ) {
+            bail!(
+                "--mapping {} does not apply to the topology-aware {}: it places its own job (--mapping consecutive, random or random-order, or --permutation FILE)",
+                opts.mapping.name(),
+                sched.description
+            );
+        }
+        return Ok(t.clone());
+    }
+    let strategy = match opts.mapping {
+        Mapping::Consecutive => return Ok((0..n).collect()),
+        Mapping::Ring => MapStrategy::Ring,
+        Mapping::Random | Mapping::RandomOrder | Mapping::TwoOpt | Mapping::Anneal => {
+            MapStrategy::Random
+        }
+        Mapping::Tree => MapStrategy::Tree,
+        Mapping::Circulant => MapStrategy::Circulant,
+    };
+    let of = node_terminals(net)?;
+    let mut nodes = placement::initial(net, strategy, RankOrderChoice::Paper, n, opts.map_seed)?;
+    let optimiser = match opts.mapping {
+        Mapping::TwoOpt => Optimiser::TwoOpt,
+        Mapping::Anneal => Optimiser::Anneal,
+        _ => Optimiser::None,
+    };
+    if optimiser != Optimiser::None {
+        let s = sched.schedule()?;
+        let (mut dist, mut queue) = (Vec::new(), Vec::new());
+        let dm = routing::distance_matrix(net, &mut dist, &mut queue)?;
+        let traffic = Traffic::of(&s)?;
+        let how = Optimisation {
+            optimiser,
+            iterations: opts.map_iterations,
+            seed: opts.map_seed ^ 0x7770_0007,
+        };
+        placement::optimise(&dm, &traffic, &mut nodes, &how, &mut |_, _, _| {})?;
+    }
+    Ok(nodes.iter().map(|&s| of[s as usize]).collect())
+}
+
+/// A collective run's inputs, resolved: network, schedule, placement and NIC parameters
+/// (the routing is built from `Setup::route` by whoever runs it, as it borrows the
+/// network).
+#[derive(Debug)]
+pub struct PreparedCollective {
+    /// The network.
+    pub owned: OwnedNetwork,
+    /// The schedule (with the terminals of a topology-aware placement).
+    pub sched: schedule::OwnedSchedule,
+    /// Terminal of every rank.
+    pub terminals: Vec<u32>,
+    /// NIC parameters.
+    pub nic: NicConfig,
+    /// The placement's name (`file` for a permutation file).
+    pub mapping: String,
+}
+
+/// Builds the network, schedule, placement and NIC parameters of `run` on `setup`.
+pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective> {
+    let (algorithm, opts) = (run.algorithm, &run.options);
+    let owned = OwnedNetwork::build(&setup.topology)?;
+    let net = owned.network();
+    let req = CollectiveRequest {
+        algorithm,
+        ranks: opts
+            .ranks
+            .or_else(|| (!algorithm.needs_topology()).then(|| net.num_terminals())),
+        root: opts.root,
+        bytes: opts.msg_bytes,
+        elem_bytes: opts.elem_bytes,
+        placement: match opts.mapping {
+            Mapping::Random => JobPlacement::Random,
+            Mapping::RandomOrder => JobPlacement::RandomOrder,
+            _ => JobPlacement::Consecutive,
+        },
+        seed: opts.map_seed,
+    };
+    let sched = schedule::build(&req, Some(&owned))?;
+    let terminals = place(&net, opts, &sched)?;
+    let nic = NicConfig {
+        flit_bytes: opts.flit_bytes,
+        header_flits: opts.header_flits,
+        send_overhead: opts.send_overhead,
+        recv_overhead: opts.recv_overhead,
+        reduce_cycles_per_byte: opts.reduce_cycles_per_byte,
+        link_gbps: opts.link_gbps,
+        check_data: opts.check_data,
+        allow_redundant: sched.allow_redundant,
+    };
+    let mapping = if opts.permutation.is_some() {
+        "file".into()
+    } else {
+        opts.mapping.name()
+    };
+    Ok(PreparedCollective {
+        owned,
+        sched,
+        terminals,
+        nic,
+        mapping,
+    })
+}
+
+/// Builds the network, routing, schedule and placement of `run` on `setup` and runs the
+/// collective.
+///
+/// # Examples
+///
+/// ```
+/// use jumpnet::builder::routing::RouteAlgo;
+/// use jumpnet::builder::schedule::Algorithm;
+/// use jumpnet::runs::collective::{simulate, CollectiveRun};
+/// use jumpnet::sim::setup::SetupRequest;
+///
+/// let words = ["torus", "k=4,4", "packet_size=4", "num_vcs=2"].map(String::from).to_vec();
+/// let setup = SetupRequest { words, algo: Some(RouteAlgo::DorDateline), ..SetupRequest::default() }
+///     .resolve(false)
+///     .unwrap();
+/// let mut run = CollectiveRun::new(Algorithm::Allreduce);
+/// run.options.msg_bytes = 64;
+/// let report = simulate(&setup, &run).unwrap();
+/// assert_eq!(report.collective, "recursive-doubling allreduce");
+/// assert_eq!(report.terminals, (0..16).collect::<Vec<u32>>());
+/// assert_eq!(report.result.messages, 16 * 4);
+/// assert_eq!(report.result.makespan_cycles, 106);
+/// assert!(report.result.data_checked);
+/// ```
+pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> {
+    let p = prepare(setup, run)?;
+    let net = p.owned.network();
+    let mut store = RouteStore::default();
+    let (r, info) = routing::build(&net, &setup.route, &mut store)?;
+    let s = p.sched.schedule()?;
+    let background = run.options.background(p.nic.clock_ghz());
+    let started = std::time::Instant::now();
+    let result = run_collective_with_background(
+        &net,
+        r.as_ref(),
+        &setup.config,
+        &p.nic,
+        &s,
+        &p.terminals,
+        background.as_ref(),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    Ok(CollectiveReport {
+        topology: setup.topology.to_string(),
+        routing: info.algorithm,
+        collective: p.sched.description.clone(),
+        mapping: p.mapping.clone(),
+        msg_bytes: run.options.msg_bytes,
+        terminals: p.terminals,
+        config: setup.config.clone(),
+        nic: p.nic,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        makespan_without_background: None,
+        result,
+    })
+}
+
+/// [`simulate`], and with background traffic also the same run without it, so the report
+/// gives the makespan with and without background.
+pub fn simulate_compared(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> {
+    let mut report = simulate(setup, run)?;
+    if run.options.background_mean.is_some() {
+        let mut quiet = run.clone();
+        quiet.options.background_mean = None;
+        report.makespan_without_background = Some(simulate(setup, &quiet)?.result.makespan_cycles);
+    }
+    Ok(report)
+}
+
+impl CollectiveReport {
+    fn summary_section(&self) -> Section {
+        let r = &self.result;
+        let mut s = Section::key_values("collective simulation");
+        s.kv("topology", &self.topology)
+            .kv("routing", &self.routing)
+            .kv("collective", &self.collective)
+            .kv("ranks", r.ranks)
+            .kv("mapping", &self.mapping)
+            .kv("msg_bytes", self.msg_bytes)
+            .kv("packet_size (flits)", self.config.packet_size)
+            .kv("makespan_cycles", r.makespan_cycles)
+            .kv(
+                "makespan_seconds",
+                format!("{:.6e} (clock {:.4} GHz)", r.makespan_seconds, r.clock_ghz),
+            )
+            .kv("messages", r.messages)
+            .kv("packets", r.packets)
+            .kv("flits", r.flits)
+            .kv(
+                "hops_mean (router to router)",
+                format!("{:.3}", r.hops_mean),
+            )
+            .kv(
+                "data_flow",
+                if r.data_checked {
+                    "checked: every rank ends as sched verify expects"
+                } else {
+                    "not checked"
+                },
+            )
+            .kv("wall_seconds", format!("{:.3}", self.wall_seconds));
+        s
+    }
+
+    fn background_section(&self) -> Option<Section> {
+        let b = self.result.background.as_ref()?;
+        let mut bg = Section::key_values("background traffic (terminals outside the collective)");
+        bg.kv("terminals", b.terminals)
+            .kv(
+                "mean inter-arrival (cycles)",
+                format!("{:.1}", b.mean_cycles),
+            )
+            .kv("bytes per message", b.bytes)
+            .kv(
+                "collective makespan without background (cycles)",
+                self.makespan_without_background
+                    .map_or("not run".to_string(), |m| m.to_string()),
+            )
+            .kv("messages sent", b.messages_sent)
+            .kv("messages delivered", b.messages_delivered)
+            .kv("latency mean (cycles)", format!("{:.1}", b.latency.mean))
+            .kv("latency p50 (cycles)", b.latency.p50)
+            .kv("latency p99 (cycles)", b.latency.p99)
+            .kv("latency max (cycles)", b.latency.max);
+        Some(bg)
+    }
+}
+
+impl Render for CollectiveReport {
+    fn sections(&self) -> Vec<Section> {
+        let r = &self.result;
+        let f = &r.finish_summary;
+        let mut fin = Section::key_values("finish times (cycles)");
+        fin.kv("min", f.min)
+            .kv("mean", format!("{:.1}", f.mean))
+            .kv("median", f.median)
+            .kv("max", f.max);
+        let mut util = Section::new(
+            "utilisation by link class over the makespan (flits/channel/cycle)",
+            &["class", "channels", "utilisation"],
+        );
+        for u in &r.class_utilisation {
+            util.row([
+                u.class.clone(),
+                u.channels.to_string(),
+                format!("{:.4}", u.utilisation),
+            ]);
+        }
+        let mut cp = Section::new(
+            "critical path (messages the last rank waited on)",
+            &["src", "dst", "bytes", "sent", "arrived", "delivered"],
+        );
+        for m in &r.critical_path {
+            cp.row([
+                m.src.to_string(),
+                m.dst.to_string(),
+                m.bytes.to_string(),
+                m.sent.to_string(),
+                m.arrived.to_string(),
+                m.delivered.to_string(),
+            ]);
+        }
+        let mut out = vec![self.summary_section(), fin, util, cp];
+        out.extend(self.background_section());
+        out
+    }
+}
