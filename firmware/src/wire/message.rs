@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use super::device::{DeviceCommand, DeviceReply, ExecFault, ImageFault};
 use super::frame::FrameError;
-use super::route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableResource};
+use super::route_table::{ImageChunk, RouteTableRequest, TableResource};
+use jumpnet_core::image::device::RoutingAlgorithm;
 
 /// Version of the message set below; bump it on any incompatible change.
 ///
@@ -167,7 +168,6 @@ pub struct GraphSummary {
 
 /// Why a device did not carry out a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum Rejection {
     /// The frame could not be decoded.
     Frame(FrameError),
@@ -201,7 +201,7 @@ pub enum Rejection {
     /// The algorithm of a [`Command::RouteTable`] request does not apply to the network.
     AlgorithmNotApplicable {
         /// The algorithm.
-        algorithm: TableAlgorithm,
+        algorithm: RoutingAlgorithm,
     },
     /// The switch of a [`Command::RouteTable`] request is not a switch of the network.
     SwitchOutOfRange {
@@ -423,7 +423,7 @@ mod tests {
             u16::MAX,
             Command::RouteTable(RouteTableRequest {
                 network: NetworkSpec::Circulant { n: u32::MAX, jumps },
-                algorithm: TableAlgorithm::DragonflyMinimal,
+                algorithm: RoutingAlgorithm::DragonflyMinimal,
                 switch: u32::MAX,
                 offset: u32::MAX,
                 max_len: u16::MAX,
@@ -592,7 +592,7 @@ mod tests {
         let text = std::format!(
             "{}",
             Rejection::AlgorithmNotApplicable {
-                algorithm: TableAlgorithm::Ecube
+                algorithm: RoutingAlgorithm::Ecube
             }
         );
         assert_eq!(text, "routing algorithm ecube needs a hypercube");

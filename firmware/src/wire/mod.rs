@@ -13,4 +13,4 @@ pub use frame::{FrameAccumulator, FrameError};
 pub use message::{
     Command, GraphSummary, Rejection, Reply, Request, Response, MAX_FRAME_LEN, WIRE_VERSION,
 };
-pub use route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableResource};
+pub use route_table::{ImageChunk, RouteTableRequest, TableResource};

@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::build::bytes::parse_size;
 use crate::build::network::OwnedNetwork;
-use crate::build::routing::{RouteAlgo, RouteOptions};
+use crate::build::routing::{algo_parser, RouteAlgo, RouteOptions};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
 use crate::build::topology::TopologySpec;
 use crate::io::output::Format;
@@ -17,7 +17,7 @@ use crate::io::output::Format;
 #[derive(Debug, Args, Clone, Copy)]
 pub struct RouteArgs {
     /// Routing algorithm.
-    #[arg(long, value_enum, default_value = "minimal")]
+    #[arg(long, value_parser = algo_parser(), default_value = "minimal")]
     pub algo: RouteAlgo,
     /// Virtual-layer limit of DFSSSP and PARX (InfiniBand hardware: 8; at most 16).
     #[arg(long, default_value_t = 8)]

@@ -18,7 +18,7 @@ use jumpnet_core::topology::Topology;
 use serde::Serialize;
 
 use crate::build::network::OwnedNetwork;
-use crate::build::routing::{self, RouteAlgo, RouteOptions, RouteStore};
+use crate::build::routing::{self, algo_parser, RouteAlgo, RouteOptions, RouteStore};
 use crate::build::topology::{TopologySpec, FAMILIES};
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::io::output::{self, Render, Section};
@@ -43,7 +43,7 @@ pub struct SetupArgs {
     #[arg(long, value_name = "FILE")]
     pub edges: Option<PathBuf>,
     /// Routing algorithm (as `jumpnet route --algo`); required unless --booksim.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = algo_parser())]
     pub algo: Option<RouteAlgo>,
     /// Virtual-layer limit of DFSSSP and PARX.
     #[arg(long, default_value_t = 8)]

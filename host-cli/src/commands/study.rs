@@ -8,7 +8,7 @@ use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 
 use crate::build::bytes::parse_size;
-use crate::build::routing::RouteAlgo;
+use crate::build::routing::{algo_parser, RouteAlgo};
 use crate::commands::args::FormatArgs;
 use crate::io::output;
 use crate::io::progress::Progress;
@@ -46,7 +46,7 @@ pub struct DragonflyBcastArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        value_enum,
+        value_parser = algo_parser(),
         default_value = "df-minimal,df-valiant,df-ugal-l"
     )]
     pub routings: Vec<RouteAlgo>,

@@ -173,7 +173,7 @@ pub fn sweep(args: &SweepRunArgs) -> Result<SweepResult> {
     );
     progress.finish();
     let records = records?;
-    let routing_name = setup.route.algo.name();
+    let routing_name = setup.route.algo.name().to_string();
     Ok(SweepResult {
         topology: setup.topology.to_string(),
         routing: routing_name,

@@ -14,7 +14,7 @@ use clap::ValueEnum;
 
 use crate::build::bytes::parse_size;
 use crate::build::duration::parse_span;
-use crate::build::routing::{RouteAlgo, RouteOptions};
+use crate::build::routing::{algo_ignore_case, RouteAlgo, RouteOptions};
 use crate::build::schedule::Algorithm;
 use crate::commands::sim::Setup;
 use crate::commands::sim_collective::{simulate, CollectiveArgs, Mapping};
@@ -45,8 +45,18 @@ fn enum_value<T: ValueEnum>(key: &str, v: &str) -> Result<T> {
             .iter()
             .filter_map(|x| x.to_possible_value().map(|p| p.get_name().to_string()))
             .collect();
-        anyhow!("{key}={v}: unknown value; allowed: {}", known.join(", "))
+        unknown(key, v, &known)
     })
+}
+
+/// A routing axis value: core's names, any case (as [`enum_value`] reads the others).
+fn routing_value(key: &str, v: &str) -> Result<RouteAlgo> {
+    algo_ignore_case(v).ok_or_else(|| unknown(key, v, &RouteAlgo::ALL.map(RouteAlgo::name)))
+}
+
+fn unknown(key: &str, v: &str, known: &[impl AsRef<str>]) -> anyhow::Error {
+    let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
+    anyhow!("{key}={v}: unknown value; allowed: {}", known.join(", "))
 }
 
 /// Applies `key=value` of a collective axis to the run's arguments and routing.
@@ -71,7 +81,7 @@ pub fn apply(
                 .parse()
                 .map_err(|_| anyhow!("map_seed={v}: give a whole number"))?
         }
-        "routing" => route.algo = enum_value::<RouteAlgo>(key, v)?,
+        "routing" => route.algo = routing_value(key, v)?,
         "background" => {
             args.background_mean = if v == "none" {
                 None
@@ -184,7 +194,7 @@ pub fn run_sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
     progress.finish();
     Ok(CollectiveSweepResult {
         topology: s.setup.topology.to_string(),
-        routing: s.setup.route.algo.name(),
+        routing: s.setup.route.algo.name().to_string(),
         base: serde_json::to_value(&s.setup.config)?,
         axes: plan.axes.clone(),
         points: plan.points.len() as u32,

@@ -12,7 +12,7 @@ use crate::build::network::OwnedNetwork;
 use crate::build::placement::{self, RankOrderChoice};
 use crate::build::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
-use crate::commands::report::scenario::{parse_value, ScenarioTopology};
+use crate::commands::report::scenario::{parse_routing, ScenarioTopology};
 use crate::commands::sim_collective::node_terminals;
 use crate::io::progress::Progress;
 use crate::sim::collective::{run_collective, NicConfig};
@@ -22,7 +22,7 @@ use crate::sim::time_scale::TimeScale;
 /// A topology's routing: the scenario's, else `df-minimal` on Dragonflies and DFSSSP.
 fn route_options(t: &ScenarioTopology, net: &OwnedNetwork) -> Result<RouteOptions> {
     let algo = match &t.routing {
-        Some(name) => parse_value::<RouteAlgo>("routing", name)?,
+        Some(name) => parse_routing(name)?,
         None if net.network().family() == Family::Dragonfly => RouteAlgo::DfMinimal,
         None => RouteAlgo::Dfsssp,
     };
