@@ -130,7 +130,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
     /// Counts a rejected image and names why.
     fn rejected(&mut self, e: ImageError) -> Rejection {
         self.counters.images_rejected = self.counters.images_rejected.saturating_add(1);
-        Rejection::Image(e.into())
+        Rejection::Image(e)
     }
 
     pub(super) fn read_image(&self, offset: u32, max_len: u16) -> Result<DeviceReply, Rejection> {

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::serve::{ServeError, Server};
-use crate::wire::device::{Arrival, ExecFault, ImageFault};
+use crate::wire::device::{Arrival, ExecFault};
 use crate::wire::frame;
 use crate::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use jumpnet_core::collective::{RecursiveDoubling, Schedule};
@@ -231,7 +231,7 @@ fn bad_images_are_rejected_and_the_previous_stays_active() {
     let computed = jumpnet_core::image::crc32::crc32(&bad[..bad.len() - 4]);
     assert_eq!(
         load(&mut dev, &bad),
-        Err(Rejection::Image(ImageFault::CrcMismatch {
+        Err(Rejection::Image(ImageError::CrcMismatch {
             stored,
             computed
         }))
@@ -239,20 +239,17 @@ fn bad_images_are_rejected_and_the_previous_stays_active() {
     // Truncated: the length field announces more than is sent.
     assert_eq!(
         load(&mut dev, &other[..other.len() - 1]),
-        Err(Rejection::Image(
-            ImageError::Truncated {
-                len: other.len() - 1,
-                needed: other.len()
-            }
-            .into()
-        ))
+        Err(Rejection::Image(ImageError::Truncated {
+            len: other.len() - 1,
+            needed: other.len()
+        }))
     );
     // Wrong version.
     let mut v = other.clone();
     v[4] = 9;
     assert_eq!(
         load(&mut dev, &v),
-        Err(Rejection::Image(ImageFault::UnsupportedVersion {
+        Err(Rejection::Image(ImageError::UnsupportedVersion {
             found: 9,
             supported: 2
         }))
@@ -261,8 +258,8 @@ fn bad_images_are_rejected_and_the_previous_stays_active() {
     let mut tiny = DeviceService::<2, 2, 16, 1024>::new();
     assert_eq!(
         load(&mut tiny, &good),
-        Err(Rejection::Image(ImageFault::OverCapacity {
-            resource: crate::wire::device::DeviceResource::Runs,
+        Err(Rejection::Image(ImageError::OverCapacity {
+            what: jumpnet_core::image::Resource::TableRuns,
             needed: 3,
             capacity: 2
         }))

@@ -15,18 +15,20 @@ use core::fmt;
 use heapless::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::device::{DeviceCommand, DeviceReply, ExecFault, ImageFault};
+use super::device::{DeviceCommand, DeviceReply, ExecFault};
 use super::frame::FrameError;
 use super::route_table::{ImageChunk, RouteTableRequest, TableResource};
 use jumpnet_core::image::device::RoutingAlgorithm;
+use jumpnet_core::image::ImageError;
 
 /// Version of the message set below; bump it on any incompatible change.
 ///
 /// Version 2 added [`Command::RouteTable`], [`Reply::RouteTable`] and the route-table
 /// rejections; version 3 the device commands ([`Command::Device`], [`Reply::Device`],
 /// `super::device`) and their rejections; version 4 the heartbeat and frame-timeout fields
-/// of `super::device::Counters`.
-pub const WIRE_VERSION: u8 = 4;
+/// of `super::device::Counters`; version 5 carries an image's rejection as core's
+/// `jumpnet_core::image::ImageError` (before, a reduced copy of it).
+pub const WIRE_VERSION: u8 = 5;
 /// Largest encoded frame (terminator included) either side sends.
 pub const MAX_FRAME_LEN: usize = 512;
 /// Most PRNG words one [`Command::RngWords`] request may ask for.
@@ -254,8 +256,9 @@ pub enum Rejection {
         /// Announced length.
         image_len: u32,
     },
-    /// The staged image failed verification; the previous image stays active.
-    Image(ImageFault),
+    /// The staged image failed verification (core's error, as verification reported it); the
+    /// previous image stays active.
+    Image(ImageError),
     /// The command needs an active image and there is none.
     NoActiveImage,
     /// A destination beyond the active table.
@@ -549,6 +552,27 @@ mod tests {
         ] {
             let r = Response::new(u16::MAX, Reply::Device(reply));
             assert!(frame::encode(&r, &mut buf).is_ok(), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn image_rejections_carry_cores_error_and_fit_a_frame() {
+        let mut buf = [0u8; MAX_FRAME_LEN];
+        for e in [
+            ImageError::Truncated {
+                len: usize::MAX,
+                needed: usize::MAX,
+            },
+            ImageError::PeerOutOfRange {
+                op: u32::MAX,
+                peer: u32::MAX,
+                ranks: u32::MAX,
+            },
+        ] {
+            let r = Response::new(u16::MAX, Reply::Rejected(Rejection::Image(e)));
+            let frame = frame::encode(&r, &mut buf).unwrap();
+            let back: Response = frame::decode(frame).unwrap();
+            assert_eq!(back, r);
         }
     }
 

@@ -261,8 +261,8 @@ impl<T: Transport> Client<T> {
 
 #[cfg(test)]
 mod tests {
+    use jumpnet_core::image::ImageError;
     use jumpnet_firmware::serve::{ServeError, Server};
-    use jumpnet_firmware::wire::device::ImageFault;
 
     use super::*;
     use crate::device::fault::FaultInjector;
@@ -323,7 +323,7 @@ mod tests {
         bad[40] ^= 0x01;
         let err = client.flash(&bad).unwrap_err();
         match err.downcast_ref::<CallError>() {
-            Some(CallError::Rejected(Rejection::Image(ImageFault::CrcMismatch { .. }))) => {}
+            Some(CallError::Rejected(Rejection::Image(ImageError::CrcMismatch { .. }))) => {}
             other => panic!("{other:?}"),
         }
         assert_eq!(client.read_image().unwrap(), built.bytes);
