@@ -4,7 +4,8 @@
 //! topologies ([`topology`]), graph metrics ([`metrics`]), collective send schedules
 //! ([`collective`]), their program executor and symbolic checker ([`exec`]) and the
 //! deterministic PRNG ([`rng`]); [`image`] holds the byte images handed to devices (route
-//! tables, programs: one framing, one CRC-32, one error); [`analysis`] puts them together (hops, link loads and the
+//! tables, programs: one framing, one CRC-32, one error) and [`wire`] the host ↔ device
+//! messages and their frames; [`analysis`] puts them together (hops, link loads and the
 //! makespan model of a collective on a routed network). All storage is provided by the
 //! caller (slices or const-generic `heapless` containers), every fallible operation returns a
 //! small error enum (buffer-too-small and bad-parameter failures read the same in every
@@ -35,6 +36,7 @@ pub mod rng;
 pub mod routing;
 pub mod topology;
 pub mod traffic;
+pub mod wire;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

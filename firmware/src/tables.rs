@@ -1,7 +1,7 @@
 //! Route tables computed on the device: builds the requested network from its
 //! [`NetworkSpec`], compiles one switch's forwarding table with jumpnet-core into static
 //! buffers and serves its canonical image (`image::route_table`) in chunks
-//! ([`crate::wire::route_table`] describes the request, the chunking and the limits).
+//! ([`jumpnet_core::wire::route_table`] describes the request, the chunking and the limits).
 //!
 //! Per algorithm the device uses the per-switch path of the core, which needs no more than
 //! O(switches) scratch:
@@ -27,8 +27,8 @@ use jumpnet_core::routing::{
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{Network, PortIndex, SwitchId, Topology};
 
-use crate::wire::message::Rejection;
-use crate::wire::route_table::{
+use jumpnet_core::wire::message::Rejection;
+use jumpnet_core::wire::route_table::{
     ImageChunk, RouteTableRequest, TableResource, MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK,
     MAX_TABLE_DESTINATIONS, MAX_TABLE_IMAGE_LEN, MAX_TABLE_RUNS,
 };

@@ -28,10 +28,10 @@ use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 use jumpnet_core::routing::{CirculantNaf, RouteEntry, Run, RunTableBuilder, TorusDor, TorusVcs};
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{GlobalArrangement, Network, Topology};
-use jumpnet_firmware::wire::device::{
+use jumpnet_core::wire::device::{
     Arrival, DeviceCommand, DeviceReply, MAX_ARRIVALS, MAX_LOAD_CHUNK,
 };
-use jumpnet_firmware::wire::{Command, FrameError, Rejection, Reply, Request};
+use jumpnet_core::wire::{Command, FrameError, Rejection, Reply, Request};
 
 const BLANK: Op = Op::Send {
     peer: 0,

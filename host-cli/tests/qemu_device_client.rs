@@ -21,7 +21,7 @@ use jumpnet::device::qemu::Qemu;
 use jumpnet::device::Client;
 use jumpnet_core::image::ImageError;
 use jumpnet_core::topology::Topology;
-use jumpnet_firmware::wire::{Command, Rejection, Reply};
+use jumpnet_core::wire::{Command, Rejection, Reply};
 
 fn elf() -> PathBuf {
     std::env::var_os("JUMPNET_FIRMWARE_ELF")

@@ -39,8 +39,8 @@ use jumpnet_core::routing::{
 };
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{GlobalArrangement, Network, Port, PortIndex, Topology};
-use jumpnet_firmware::wire::route_table::{MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK};
-use jumpnet_firmware::wire::{
+use jumpnet_core::wire::route_table::{MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK};
+use jumpnet_core::wire::{
     Command, FrameError, Rejection, Reply, Request, Response, RouteTableRequest, TableResource,
     WIRE_VERSION,
 };

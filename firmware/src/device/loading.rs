@@ -6,9 +6,9 @@ use jumpnet_core::image::device::{self, Capacities, DeviceBuffers, DeviceHeader}
 use jumpnet_core::image::ImageError;
 
 use super::{sat, DeviceService};
-use crate::wire::device::DeviceReply;
-use crate::wire::message::Rejection;
-use crate::wire::route_table::{ImageChunk, MAX_IMAGE_CHUNK};
+use jumpnet_core::wire::device::DeviceReply;
+use jumpnet_core::wire::message::Rejection;
+use jumpnet_core::wire::route_table::{ImageChunk, MAX_IMAGE_CHUNK};
 
 /// The active image's decoded parts.
 #[derive(Debug)]

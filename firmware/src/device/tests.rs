@@ -4,9 +4,6 @@
 
 use super::*;
 use crate::serve::{ServeError, Server};
-use crate::wire::device::{Arrival, ExecFault};
-use crate::wire::frame;
-use crate::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use jumpnet_core::collective::{RecursiveDoubling, Schedule};
 use jumpnet_core::exec::{Action, Executor};
 use jumpnet_core::image::device::{self, DeviceContent, RoutingAlgorithm};
@@ -14,6 +11,9 @@ use jumpnet_core::image::ImageError;
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::RunTableBuilder;
 use jumpnet_core::topology::spec::NetworkSpec;
+use jumpnet_core::wire::device::{Arrival, ExecFault};
+use jumpnet_core::wire::frame;
+use jumpnet_core::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use std::collections::VecDeque;
 use std::vec;
 use std::vec::Vec;
@@ -539,7 +539,7 @@ fn a_faulty_link_is_survived_and_the_image_arrives_intact() {
     assert_eq!(k.images_activated, 1);
     // An unknown command (variant index 99 inside Command::Device) is a rejection too.
     let mut raw = Vec::new();
-    raw.extend_from_slice(&[crate::wire::WIRE_VERSION, 77, 6, 99]);
+    raw.extend_from_slice(&[jumpnet_core::wire::WIRE_VERSION, 77, 6, 99]);
     let crc = jumpnet_core::image::crc32::crc32(&raw);
     raw.extend_from_slice(&crc.to_le_bytes());
     let mut enc = vec![0u8; 32];
@@ -552,6 +552,6 @@ fn a_faulty_link_is_survived_and_the_image_arrives_intact() {
     let resp: Response = frame::decode(&mut link.from_device.clone()).unwrap();
     assert_eq!(
         resp.reply,
-        Reply::Rejected(Rejection::Frame(crate::wire::FrameError::BadMessage))
+        Reply::Rejected(Rejection::Frame(jumpnet_core::wire::FrameError::BadMessage))
     );
 }

@@ -23,7 +23,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use jumpnet_core::image::device as device_image;
 use jumpnet_core::image::frame;
 use jumpnet_core::topology::Topology;
-use jumpnet_firmware::wire::{Command, Reply};
+use jumpnet_core::wire::{Command, Reply};
 
 use crate::build::network::OwnedNetwork;
 use crate::build::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::exec::Action;
 use jumpnet_core::routing::RouteEntry;
-use jumpnet_firmware::wire::device::{
+use jumpnet_core::wire::device::{
     Arrival, Counters, DeviceCommand, DeviceInfo, DeviceReply, ImageSummary, MAX_ARRIVALS,
     MAX_LOAD_CHUNK,
 };
-use jumpnet_firmware::wire::{frame, Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
+use jumpnet_core::wire::{frame, Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
 
 use super::Transport;
 

@@ -1,6 +1,6 @@
-//! Device commands (wire version 3): load a device image (`jumpnet_core::image::device`) in
+//! Device commands (wire version 3): load a device image (`crate::image::device`) in
 //! chunks, verify and activate it, report what is loaded, read it back, look up routes in
-//! its table, run one of its programs on the device's `jumpnet_core::exec::Executor`,
+//! its table, run one of its programs on the device's `crate::exec::Executor`,
 //! counters, reset.
 //!
 //! # Loading
@@ -28,11 +28,11 @@
 
 use core::fmt;
 
+use crate::collective::Blocks;
+use crate::exec::{Action, ExecError};
+use crate::image::device::DeviceHeader;
+use crate::routing::RouteEntry;
 use heapless::Vec;
-use jumpnet_core::collective::Blocks;
-use jumpnet_core::exec::{Action, ExecError};
-use jumpnet_core::image::device::DeviceHeader;
-use jumpnet_core::routing::RouteEntry;
 use serde::{Deserialize, Serialize};
 
 use super::route_table::ImageChunk;
@@ -209,7 +209,7 @@ pub struct Counters {
     pub deliveries: u32,
     /// Permutes issued by the executor.
     pub permutes: u32,
-    /// Heartbeats of the serving loop since start (not reset; see `crate::link`).
+    /// Heartbeats of the serving loop since start (not reset; see `jumpnet_firmware::link`).
     pub heartbeats: u32,
     /// Partial frames dropped after the inter-byte timeout.
     pub frame_timeouts: u32,
@@ -217,7 +217,6 @@ pub struct Counters {
 
 /// An `ExecError` on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum ExecFault {
     /// No pending receive expects a message from `peer`.
     UnexpectedMessage {

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::device::{DeviceCommand, DeviceReply, ExecFault};
 use super::frame::FrameError;
 use super::route_table::{ImageChunk, RouteTableRequest, TableResource};
-use jumpnet_core::image::device::RoutingAlgorithm;
-use jumpnet_core::image::ImageError;
+use crate::image::device::RoutingAlgorithm;
+use crate::image::ImageError;
 
 /// Version of the message set below; bump it on any incompatible change.
 ///
@@ -27,7 +27,7 @@ use jumpnet_core::image::ImageError;
 /// rejections; version 3 the device commands ([`Command::Device`], [`Reply::Device`],
 /// `super::device`) and their rejections; version 4 the heartbeat and frame-timeout fields
 /// of `super::device::Counters`; version 5 carries an image's rejection as core's
-/// `jumpnet_core::image::ImageError` (before, a reduced copy of it).
+/// `crate::image::ImageError` (before, a reduced copy of it).
 pub const WIRE_VERSION: u8 = 5;
 /// Largest encoded frame (terminator included) either side sends.
 pub const MAX_FRAME_LEN: usize = 512;
@@ -72,7 +72,7 @@ impl Request {
 pub enum Command {
     /// Liveness check; answered with [`Reply::Hello`].
     Hello,
-    /// Outputs `skip .. skip + count` of `jumpnet_core::rng::Rng::new(seed)`.
+    /// Outputs `skip .. skip + count` of `crate::rng::Rng::new(seed)`.
     RngWords {
         /// PRNG seed.
         seed: u64,
@@ -82,8 +82,8 @@ pub enum Command {
         count: u8,
     },
     /// Builds the ring of `switches` switches plus `chords` random chords with
-    /// `jumpnet_core::topology::stored::from_edges` and summarizes it
-    /// (see `selftest::ring_with_chords`).
+    /// `crate::topology::stored::from_edges` and summarizes it
+    /// (see `jumpnet_firmware::selftest::ring_with_chords`).
     RingWithChords {
         /// PRNG seed for the chords.
         seed: u64,
@@ -198,7 +198,7 @@ pub enum Rejection {
     GraphBuildFailed,
     /// The network of a [`Command::RouteTable`] request does not build (a parameter breaks
     /// its family's rules; the host gets the exact reason from
-    /// `jumpnet_core::topology::spec::NetworkSpec::build`).
+    /// `crate::topology::spec::NetworkSpec::build`).
     InvalidNetwork,
     /// The algorithm of a [`Command::RouteTable`] request does not apply to the network.
     AlgorithmNotApplicable {
@@ -403,8 +403,8 @@ mod tests {
 
     #[test]
     fn largest_route_table_messages_fit_a_frame() {
-        use jumpnet_core::topology::circulant::MAX_JUMPS;
-        use jumpnet_core::topology::spec::NetworkSpec;
+        use crate::topology::circulant::MAX_JUMPS;
+        use crate::topology::spec::NetworkSpec;
         let mut buf = [0u8; MAX_FRAME_LEN];
         // Worst case for COBS: no zero byte at all (one overhead byte per 254), and all zeros.
         for fill in [0xFFu8, 0x00] {
@@ -450,12 +450,12 @@ mod tests {
             Arrival, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ExecReport,
             ImageSummary, MAX_ACTIONS, MAX_ARRIVALS, MAX_LOAD_CHUNK, MAX_ROUTES,
         };
-        use jumpnet_core::collective::{Blocks, Span};
-        use jumpnet_core::exec::Action;
-        use jumpnet_core::image::device::{Capacities, DeviceHeader, RoutingAlgorithm};
-        use jumpnet_core::routing::RouteEntry;
-        use jumpnet_core::topology::circulant::MAX_JUMPS;
-        use jumpnet_core::topology::spec::NetworkSpec;
+        use crate::collective::{Blocks, Span};
+        use crate::exec::Action;
+        use crate::image::device::{Capacities, DeviceHeader, RoutingAlgorithm};
+        use crate::routing::RouteEntry;
+        use crate::topology::circulant::MAX_JUMPS;
+        use crate::topology::spec::NetworkSpec;
         let mut buf = [0u8; MAX_FRAME_LEN];
         let big = Blocks::TwoRanges(
             Span {

@@ -1,6 +1,6 @@
 //! The route-table request: the host names a structured network, a routing algorithm and a
 //! switch; the device computes that switch's forwarding table with jumpnet-core and answers
-//! with its canonical table image (`jumpnet_core::image::route_table`), in chunks.
+//! with its canonical table image (`crate::image::route_table`), in chunks.
 //!
 //! # Chunking
 //!
@@ -28,10 +28,10 @@
 
 use core::fmt;
 
+use crate::image::device::RoutingAlgorithm;
+use crate::image::route_table::max_image_len;
+use crate::topology::spec::NetworkSpec;
 use heapless::Vec;
-use jumpnet_core::image::device::RoutingAlgorithm;
-use jumpnet_core::image::route_table::max_image_len;
-use jumpnet_core::topology::spec::NetworkSpec;
 use serde::{Deserialize, Serialize};
 
 /// Most destinations (terminals) of a table the device computes.
@@ -78,7 +78,6 @@ pub struct ImageChunk {
 
 /// What ran out when a table does not fit the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum TableResource {
     /// Destinations (terminals) of the table: [`MAX_TABLE_DESTINATIONS`].
     Destinations,
