@@ -26,8 +26,8 @@
 //!   link-count makespan model (docs/routing.md §8, docs/collectives.md §6).
 //! * [`image`]: the versioned, CRC-protected byte images handed to devices — route tables,
 //!   programs, device images.
-//! * `wire` (being moved here from the firmware): the UART frames and messages between a host
-//!   and a device, next to [`image`].
+//! * [`wire`]: the UART frames and messages between a host and a device (postcard, COBS,
+//!   CRC-32), next to [`image`].
 //! * [`rng`]: the one deterministic PRNG (xoshiro256**), and [`error`]: the error payloads
 //!   every module shares.
 //!
@@ -86,6 +86,7 @@ pub mod rng;
 pub mod routing;
 pub mod topology;
 pub mod traffic;
+pub mod wire;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

@@ -1,5 +1,6 @@
 //! Core code never panics on input: the entry points that take bytes or tables from outside
-//! (program and routing-table images, CSR and port-table parts, edge lists) are fed random
+//! (program and routing-table images, wire frames, CSR and port-table parts, edge lists) are
+//! fed random
 //! and corrupted data. Every call must return `Ok` or `Err`; whatever decodes is then used
 //! (executed, looked up, searched) and must not panic either. Corrupted images get a valid
 //! CRC (and, when resized, a matching payload length) so that the parsers behind the
@@ -379,5 +380,46 @@ proptest! {
         if let Ok(g) = from_edges(n, width, tps, edges.iter().copied(), &mut slots, &mut degree) {
             explore(&g);
         }
+    }
+
+    #[test]
+    fn wire_frames_never_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..600),
+        body in proptest::collection::vec(any::<u8>(), 0..300),
+    ) {
+        use crate::wire::{frame, FrameAccumulator, Request, Response, MAX_FRAME_LEN};
+        // Raw bytes: COBS, CRC and length checks.
+        let mut copy = bytes.clone();
+        let _ = frame::decode::<Request>(&mut copy);
+        let mut copy = bytes.clone();
+        let _ = frame::decode::<Response>(&mut copy);
+        let mut acc = FrameAccumulator::<MAX_FRAME_LEN>::new();
+        for &b in &bytes {
+            if let Some(Ok(f)) = acc.push(b) {
+                let _ = frame::decode::<Request>(f);
+            }
+        }
+        // Any body in a valid frame (COBS and CRC right): the message decoders.
+        let mut buf = [0u8; 1024];
+        if let Ok(f) = frame::encode(&RawBytes(&body), &mut buf) {
+            let mut copy = f.to_vec();
+            let _ = frame::decode::<Request>(&mut copy);
+            let mut copy = f.to_vec();
+            let _ = frame::decode::<Response>(&mut copy);
+        }
+    }
+}
+
+/// Serializes as its bytes, without a length prefix (an arbitrary message body).
+struct RawBytes<'a>(&'a [u8]);
+
+impl serde::Serialize for RawBytes<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(self.0.len())?;
+        for b in self.0 {
+            t.serialize_element(b)?;
+        }
+        t.end()
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! Firmware that runs jumpnet-core on a Cortex-M device and talks to a host over a UART.
 //!
-//! - [`wire`]: the frame format (postcard + CRC-32 + COBS) and the versioned messages, shared
-//!   with host drivers through this crate.
+//! - the wire format (postcard + CRC-32 + COBS frames, the versioned messages, the RTT
+//!   channel layout) is `jumpnet_core::wire`, shared with host drivers through the core.
 //! - [`selftest`]: the self-test application (PRNG streams, a stored graph built with
 //!   `topology::stored::from_edges`), plain computation.
 //! - [`tables`]: route tables computed on the device (one switch's forwarding table from a
@@ -36,4 +36,3 @@ pub mod link;
 pub mod selftest;
 pub mod serve;
 pub mod tables;
-pub mod wire;

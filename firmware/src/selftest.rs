@@ -1,7 +1,7 @@
 //! The request handler: runs jumpnet-core code on the device and answers requests (the
 //! self-test computations here, route tables in [`crate::tables`]).
 //!
-//! Everything here is plain computation over [`crate::wire::message`] types, so it runs the
+//! Everything here is plain computation over [`jumpnet_core::wire::message`] types, so it runs the
 //! same on the host (unit tests) and on the device; the host checks the device's answers
 //! against its own computation with jumpnet-core (HIL test `host-cli/tests/qemu_selftest.rs`).
 
@@ -13,8 +13,8 @@ use jumpnet_core::topology::{Port, Topology};
 
 use crate::device::DeviceHandler;
 use crate::tables::TableService;
-use crate::wire::device::Counters;
-use crate::wire::message::{
+use jumpnet_core::wire::device::Counters;
+use jumpnet_core::wire::message::{
     Command, GraphSummary, Rejection, Reply, Request, Response, MAX_GRAPH_CHORDS,
     MAX_GRAPH_SWITCHES, MAX_RNG_SKIP, MAX_RNG_WORDS, MIN_GRAPH_SWITCHES, WIRE_VERSION,
 };

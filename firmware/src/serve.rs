@@ -9,13 +9,12 @@ use crate::device::DeviceHandler;
 use crate::link::LinkStatus;
 use crate::selftest::{self, Action, Services};
 use crate::tables::TableService;
-use crate::wire::device::{Counters, DeviceCommand, DeviceReply};
-use crate::wire::frame::{self, FrameAccumulator, FrameError};
-use crate::wire::message::{Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
+use jumpnet_core::wire::device::{Counters, DeviceCommand, DeviceReply};
+use jumpnet_core::wire::frame::{self, FrameAccumulator, FrameError};
+use jumpnet_core::wire::message::{Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
 
 /// What [`Server::serve_one`] did with one incoming frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum Served {
     /// A request was answered; `action` tells whether to continue, stop or panic.
     Request {
@@ -223,7 +222,7 @@ impl<'a> Server<'a> {
 mod tests {
     use super::*;
     use crate::device::DeviceService;
-    use crate::wire::message::WIRE_VERSION;
+    use jumpnet_core::wire::message::WIRE_VERSION;
     use std::vec::Vec;
 
     type TestDevice = DeviceService<64, 4, 64, 2048>;

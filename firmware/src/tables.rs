@@ -1,7 +1,7 @@
 //! Route tables computed on the device: builds the requested network from its
 //! [`NetworkSpec`], compiles one switch's forwarding table with jumpnet-core into static
 //! buffers and serves its canonical image (`image::route_table`) in chunks
-//! ([`crate::wire::route_table`] describes the request, the chunking and the limits).
+//! ([`jumpnet_core::wire::route_table`] describes the request, the chunking and the limits).
 //!
 //! Per algorithm the device uses the per-switch path of the core, which needs no more than
 //! O(switches) scratch:
@@ -15,6 +15,7 @@
 //! the images must be byte-identical (HIL test `host-cli/tests/qemu_route_table.rs`).
 
 use jumpnet_core::error::CapacityError;
+use jumpnet_core::image::device::RoutingAlgorithm;
 use jumpnet_core::image::{route_table, ImageError};
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::{self, SwitchTableBuffers};
@@ -26,10 +27,10 @@ use jumpnet_core::routing::{
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{Network, PortIndex, SwitchId, Topology};
 
-use crate::wire::message::Rejection;
-use crate::wire::route_table::{
-    ImageChunk, RouteTableRequest, TableAlgorithm, TableResource, MAX_BFS_SWITCHES,
-    MAX_IMAGE_CHUNK, MAX_TABLE_DESTINATIONS, MAX_TABLE_IMAGE_LEN, MAX_TABLE_RUNS,
+use jumpnet_core::wire::message::Rejection;
+use jumpnet_core::wire::route_table::{
+    ImageChunk, RouteTableRequest, TableResource, MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK,
+    MAX_TABLE_DESTINATIONS, MAX_TABLE_IMAGE_LEN, MAX_TABLE_RUNS,
 };
 
 const BFS_LEN: usize = MAX_BFS_SWITCHES as usize;
@@ -84,7 +85,7 @@ impl TableStorage {
     pub fn compute(
         &mut self,
         network: &NetworkSpec,
-        algorithm: TableAlgorithm,
+        algorithm: RoutingAlgorithm,
         switch: SwitchId,
     ) -> Result<&[u8], Rejection> {
         let net = network.build().map_err(|_| Rejection::InvalidNetwork)?;
@@ -142,7 +143,7 @@ fn rejection(e: RoutingError, resource: TableResource) -> Rejection {
 /// the core function used per algorithm).
 fn build_table(
     net: &Network<'_>,
-    algorithm: TableAlgorithm,
+    algorithm: RoutingAlgorithm,
     switch: SwitchId,
     bfs: &mut BfsBuffers,
     out: &mut RunTableBuilder<'_, RouteEntry>,
@@ -150,7 +151,7 @@ fn build_table(
     let not_applicable = Rejection::AlgorithmNotApplicable { algorithm };
     let mode = VcMode::InTable;
     let built = match (algorithm, net) {
-        (TableAlgorithm::MinimalBfs, _) => {
+        (RoutingAlgorithm::MinimalBfs, _) => {
             let switches = net.num_switches();
             if switches > MAX_BFS_SWITCHES {
                 return Err(Rejection::TableCapacity {
@@ -167,25 +168,25 @@ fn build_table(
             };
             minimal::switch_table(net, switch, scratch, out)
         }
-        (TableAlgorithm::TorusDor, Network::Torus(t)) => TorusDor::new(t, TorusVcs::Single)
+        (RoutingAlgorithm::TorusDor, Network::Torus(t)) => TorusDor::new(t, TorusVcs::Single)
             .and_then(|r| compile::switch_table(t, &r, switch, mode, out)),
-        (TableAlgorithm::Ecube, Network::Hypercube(c)) => {
+        (RoutingAlgorithm::Ecube, Network::Hypercube(c)) => {
             compile::switch_table(c, &HypercubeEcube::new(c), switch, mode, out)
         }
-        (TableAlgorithm::CirculantNaf, Network::Circulant(c)) => {
+        (RoutingAlgorithm::CirculantNaf, Network::Circulant(c)) => {
             let r = CirculantNaf::new(c).map_err(|_| not_applicable)?;
             compile::switch_table(c, &r, switch, mode, out)
         }
-        (TableAlgorithm::CirculantGreedy, Network::Circulant(c)) => {
+        (RoutingAlgorithm::CirculantGreedy, Network::Circulant(c)) => {
             compile::switch_table(c, &CirculantGreedy::new(c), switch, mode, out)
         }
-        (TableAlgorithm::HyperXDor, Network::HyperX(h)) => {
+        (RoutingAlgorithm::HyperXDor, Network::HyperX(h)) => {
             compile::switch_table(h, &HyperXDor::new(h), switch, mode, out)
         }
-        (TableAlgorithm::FatTreeDmodK, Network::FatTree(t)) => {
+        (RoutingAlgorithm::FatTreeDmodK, Network::FatTree(t)) => {
             compile::switch_table(t, &FatTreeDmodK::new(t), switch, mode, out)
         }
-        (TableAlgorithm::DragonflyMinimal, Network::Dragonfly(df)) => {
+        (RoutingAlgorithm::DragonflyMinimal, Network::Dragonfly(df)) => {
             DragonflyMinimal::new(df, MinimalVcs::Single).switch_table(switch, out)
         }
         _ => return Err(not_applicable),
@@ -298,7 +299,11 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    fn request(network: NetworkSpec, algorithm: TableAlgorithm, switch: u32) -> RouteTableRequest {
+    fn request(
+        network: NetworkSpec,
+        algorithm: RoutingAlgorithm,
+        switch: u32,
+    ) -> RouteTableRequest {
         RouteTableRequest {
             network,
             algorithm,
@@ -330,14 +335,14 @@ mod tests {
     fn chunks_assemble_the_image_computed_once() {
         let mut tables = Box::new(TableService::new());
         let torus = NetworkSpec::torus(&[8, 8], 1).unwrap();
-        let req = request(torus.clone(), TableAlgorithm::TorusDor, 9);
+        let req = request(torus.clone(), RoutingAlgorithm::TorusDor, 9);
         let whole = fetch(&mut tables, &req, u16::MAX);
         assert_eq!(tables.computations(), 1);
         for max_len in [1u16, 7, 100] {
             assert_eq!(fetch(&mut tables, &req, max_len), whole);
         }
         assert_eq!(tables.computations(), 1, "chunks of the held image");
-        let other = request(torus, TableAlgorithm::TorusDor, 10);
+        let other = request(torus, RoutingAlgorithm::TorusDor, 10);
         assert_ne!(fetch(&mut tables, &other, u16::MAX), whole);
         assert_eq!(fetch(&mut tables, &req, u16::MAX), whole);
         assert_eq!(tables.computations(), 3, "a new switch recomputes");
@@ -384,7 +389,7 @@ mod tests {
         jumps.resize(MAX_JUMPS, u32::MAX).unwrap();
         let req = request(
             NetworkSpec::Circulant { n: u32::MAX, jumps },
-            TableAlgorithm::DragonflyMinimal,
+            RoutingAlgorithm::DragonflyMinimal,
             u32::MAX,
         );
         let mut buf = [0u8; KEY_CAPACITY];
@@ -399,7 +404,7 @@ mod tests {
         let mut tables = Box::new(TableService::new());
         let big = request(
             NetworkSpec::CirculantG { n: 8192 },
-            TableAlgorithm::CirculantNaf,
+            RoutingAlgorithm::CirculantNaf,
             0,
         );
         assert_eq!(
@@ -416,10 +421,10 @@ mod tests {
             terminals_per_switch: 0,
         };
         assert!(tables
-            .serve(&request(cube.clone(), TableAlgorithm::Ecube, 5))
+            .serve(&request(cube.clone(), RoutingAlgorithm::Ecube, 5))
             .is_ok());
         assert_eq!(
-            tables.serve(&request(cube, TableAlgorithm::MinimalBfs, 5)),
+            tables.serve(&request(cube, RoutingAlgorithm::MinimalBfs, 5)),
             Err(Rejection::TableCapacity {
                 resource: TableResource::BfsSwitches,
                 needed: 8192,
@@ -429,7 +434,7 @@ mod tests {
         // The largest table fits: 4096 destinations, one run each at worst.
         let g = request(
             NetworkSpec::CirculantG { n: 4096 },
-            TableAlgorithm::CirculantNaf,
+            RoutingAlgorithm::CirculantNaf,
             4095,
         );
         let image = fetch(&mut tables, &g, u16::MAX);
@@ -451,15 +456,15 @@ mod tests {
         let mut tables = Box::new(TableService::new());
         let torus = NetworkSpec::torus(&[4, 4], 1).unwrap();
         for (network, algorithm) in [
-            (torus.clone(), TableAlgorithm::Ecube),
-            (torus.clone(), TableAlgorithm::DragonflyMinimal),
+            (torus.clone(), RoutingAlgorithm::Ecube),
+            (torus.clone(), RoutingAlgorithm::DragonflyMinimal),
             (
                 NetworkSpec::circulant(16, &[1, 3]).unwrap(),
-                TableAlgorithm::CirculantNaf,
+                RoutingAlgorithm::CirculantNaf,
             ),
             (
                 NetworkSpec::FatTree { k: 2, n: 2 },
-                TableAlgorithm::TorusDor,
+                RoutingAlgorithm::TorusDor,
             ),
         ] {
             assert_eq!(
@@ -470,20 +475,20 @@ mod tests {
         assert_eq!(
             tables.serve(&request(
                 NetworkSpec::CirculantG { n: 12 },
-                TableAlgorithm::MinimalBfs,
+                RoutingAlgorithm::MinimalBfs,
                 0
             )),
             Err(Rejection::InvalidNetwork)
         );
         assert_eq!(
-            tables.serve(&request(torus.clone(), TableAlgorithm::TorusDor, 16)),
+            tables.serve(&request(torus.clone(), RoutingAlgorithm::TorusDor, 16)),
             Err(Rejection::SwitchOutOfRange {
                 switch: 16,
                 switches: 16
             })
         );
         // A failed request leaves no image behind: chunks are recomputed, not stale.
-        let ok = request(torus, TableAlgorithm::MinimalBfs, 3);
+        let ok = request(torus, RoutingAlgorithm::MinimalBfs, 3);
         let before = tables.computations();
         fetch(&mut tables, &ok, u16::MAX);
         assert_eq!(tables.computations(), before + 1);

@@ -22,15 +22,16 @@ use firmware_support::{firmware_elf, Qemu};
 use jumpnet_core::collective::{Blocks, Dep, Op, RecursiveDoubling, Schedule};
 use jumpnet_core::exec::{Action, Executor, OpStatus};
 use jumpnet_core::image::device::{self, DeviceContent, ProgramEntry, RoutingAlgorithm};
+use jumpnet_core::image::ImageError;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 use jumpnet_core::routing::{CirculantNaf, RouteEntry, Run, RunTableBuilder, TorusDor, TorusVcs};
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{GlobalArrangement, Network, Topology};
-use jumpnet_firmware::wire::device::{
-    Arrival, DeviceCommand, DeviceReply, ImageFault, MAX_ARRIVALS, MAX_LOAD_CHUNK,
+use jumpnet_core::wire::device::{
+    Arrival, DeviceCommand, DeviceReply, MAX_ARRIVALS, MAX_LOAD_CHUNK,
 };
-use jumpnet_firmware::wire::{Command, FrameError, Rejection, Reply, Request};
+use jumpnet_core::wire::{Command, FrameError, Rejection, Reply, Request};
 
 const BLANK: Op = Op::Send {
     peer: 0,
@@ -223,7 +224,7 @@ fn images_flash_read_back_and_route_like_the_host() {
     let computed = jumpnet_core::image::crc32::crc32(&bad[..bad.len() - 4]);
     assert_eq!(
         h.flash(&bad),
-        Err(Rejection::Image(ImageFault::CrcMismatch {
+        Err(Rejection::Image(ImageError::CrcMismatch {
             stored,
             computed
         }))
@@ -232,9 +233,9 @@ fn images_flash_read_back_and_route_like_the_host() {
     let cut = &cases[0].image[..cases[0].image.len() - 1];
     assert_eq!(
         h.flash(cut),
-        Err(Rejection::Image(ImageFault::Truncated {
-            len: cut.len() as u32,
-            needed: cut.len() as u32 + 1
+        Err(Rejection::Image(ImageError::Truncated {
+            len: cut.len(),
+            needed: cut.len() + 1
         }))
     );
     // ... and damaged or unknown frames get a frame rejection; the device keeps serving.

@@ -19,9 +19,9 @@ use jumpnet::device::client::CallError;
 use jumpnet::device::fault::FaultInjector;
 use jumpnet::device::qemu::Qemu;
 use jumpnet::device::Client;
+use jumpnet_core::image::ImageError;
 use jumpnet_core::topology::Topology;
-use jumpnet_firmware::wire::device::ImageFault;
-use jumpnet_firmware::wire::{Command, Rejection, Reply};
+use jumpnet_core::wire::{Command, Rejection, Reply};
 
 fn elf() -> PathBuf {
     std::env::var_os("JUMPNET_FIRMWARE_ELF")
@@ -83,7 +83,7 @@ fn cli_images_flash_and_route_like_the_host() {
     assert!(matches!(
         e.downcast_ref::<CallError>(),
         Some(CallError::Rejected(Rejection::Image(
-            ImageFault::CrcMismatch { .. }
+            ImageError::CrcMismatch { .. }
         )))
     ));
     let cut = &cases[1].bytes[..cases[1].bytes.len() - 3];
@@ -91,7 +91,7 @@ fn cli_images_flash_and_route_like_the_host() {
     assert!(matches!(
         e.downcast_ref::<CallError>(),
         Some(CallError::Rejected(Rejection::Image(
-            ImageFault::Truncated { .. }
+            ImageError::Truncated { .. }
         )))
     ));
     assert_eq!(client.read_image().unwrap(), active.bytes);

@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use jumpnet::device::qemu::Qemu;
 use jumpnet::device::{Client, Transport};
+use jumpnet_core::wire::device::DeviceCommand;
+use jumpnet_core::wire::frame;
+use jumpnet_core::wire::{Command, Request, MAX_FRAME_LEN};
 use jumpnet_firmware::link::Timing;
-use jumpnet_firmware::wire::device::DeviceCommand;
-use jumpnet_firmware::wire::frame;
-use jumpnet_firmware::wire::{Command, Request, MAX_FRAME_LEN};
 
 fn elf() -> PathBuf {
     std::env::var_os("JUMPNET_FIRMWARE_ELF")

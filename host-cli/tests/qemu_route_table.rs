@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use firmware_support::{firmware_elf, Qemu};
 use jumpnet_core::image::crc32::crc32;
+use jumpnet_core::image::device::RoutingAlgorithm;
 use jumpnet_core::image::route_table as image;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::minimal::all_tables;
@@ -38,16 +39,16 @@ use jumpnet_core::routing::{
 };
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{GlobalArrangement, Network, Port, PortIndex, Topology};
-use jumpnet_firmware::wire::route_table::{MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK};
-use jumpnet_firmware::wire::{
-    Command, FrameError, Rejection, Reply, Request, Response, RouteTableRequest, TableAlgorithm,
-    TableResource, WIRE_VERSION,
+use jumpnet_core::wire::route_table::{MAX_BFS_SWITCHES, MAX_IMAGE_CHUNK};
+use jumpnet_core::wire::{
+    Command, FrameError, Rejection, Reply, Request, Response, RouteTableRequest, TableResource,
+    WIRE_VERSION,
 };
 
 /// One network and algorithm, and the switches whose tables the device computes.
 struct Case {
     network: NetworkSpec,
-    algorithm: TableAlgorithm,
+    algorithm: RoutingAlgorithm,
     switches: &'static [u32],
 }
 
@@ -63,17 +64,17 @@ fn cases() -> Vec<Case> {
     vec![
         Case {
             network: g1024.clone(),
-            algorithm: TableAlgorithm::CirculantNaf,
+            algorithm: RoutingAlgorithm::CirculantNaf,
             switches: &[0, 1, 511, 1023],
         },
         Case {
             network: g1024,
-            algorithm: TableAlgorithm::MinimalBfs,
+            algorithm: RoutingAlgorithm::MinimalBfs,
             switches: &[0, 777],
         },
         Case {
             network: NetworkSpec::torus(&[8, 8], 1).expect("2 dims"),
-            algorithm: TableAlgorithm::TorusDor,
+            algorithm: RoutingAlgorithm::TorusDor,
             switches: &[0, 9, 36, 63],
         },
         Case {
@@ -81,58 +82,58 @@ fn cases() -> Vec<Case> {
                 dim: 6,
                 terminals_per_switch: 1,
             },
-            algorithm: TableAlgorithm::Ecube,
+            algorithm: RoutingAlgorithm::Ecube,
             switches: &[0, 21, 42, 63],
         },
         Case {
             network: df(GlobalArrangement::Consecutive),
-            algorithm: TableAlgorithm::DragonflyMinimal,
+            algorithm: RoutingAlgorithm::DragonflyMinimal,
             switches: &[0, 5, 18, 35],
         },
         Case {
             network: df(GlobalArrangement::PalmTree),
-            algorithm: TableAlgorithm::DragonflyMinimal,
+            algorithm: RoutingAlgorithm::DragonflyMinimal,
             switches: &[7, 30],
         },
         Case {
             network: df(GlobalArrangement::Consecutive),
-            algorithm: TableAlgorithm::MinimalBfs,
+            algorithm: RoutingAlgorithm::MinimalBfs,
             switches: &[0, 22],
         },
         Case {
             network: NetworkSpec::mesh(&[5, 3], 2).expect("2 dims"),
-            algorithm: TableAlgorithm::TorusDor,
+            algorithm: RoutingAlgorithm::TorusDor,
             switches: &[0, 7, 14],
         },
         Case {
             network: NetworkSpec::circulant(40, &[1, 3, 9]).expect("3 jumps"),
-            algorithm: TableAlgorithm::CirculantGreedy,
+            algorithm: RoutingAlgorithm::CirculantGreedy,
             switches: &[0, 17],
         },
         Case {
             network: NetworkSpec::hyperx(&[4, 3], 2, 2).expect("2 dims"),
-            algorithm: TableAlgorithm::HyperXDor,
+            algorithm: RoutingAlgorithm::HyperXDor,
             switches: &[0, 11],
         },
         Case {
             network: NetworkSpec::FatTree { k: 4, n: 3 },
-            algorithm: TableAlgorithm::FatTreeDmodK,
+            algorithm: RoutingAlgorithm::FatTreeDmodK,
             switches: &[0, 17, 47],
         },
     ]
 }
 
 /// Whether every route of the algorithm is a shortest path in the switch graph.
-fn is_minimal(algorithm: TableAlgorithm) -> bool {
+fn is_minimal(algorithm: RoutingAlgorithm) -> bool {
     // Dragonfly minimal routes may be longer than a path through a third group; greedy
     // circulant routing is not optimal; D-mod-k is minimal but checked by its own tests.
     matches!(
         algorithm,
-        TableAlgorithm::MinimalBfs
-            | TableAlgorithm::TorusDor
-            | TableAlgorithm::Ecube
-            | TableAlgorithm::CirculantNaf
-            | TableAlgorithm::HyperXDor
+        RoutingAlgorithm::MinimalBfs
+            | RoutingAlgorithm::TorusDor
+            | RoutingAlgorithm::Ecube
+            | RoutingAlgorithm::CirculantNaf
+            | RoutingAlgorithm::HyperXDor
     )
 }
 
@@ -140,34 +141,36 @@ fn is_minimal(algorithm: TableAlgorithm) -> bool {
 /// for dateline-style routings the deadlock-free variant (same ports, VCs per packet).
 fn host_routings<'a>(
     net: &'a Network<'static>,
-    algorithm: TableAlgorithm,
+    algorithm: RoutingAlgorithm,
     dist: &'a [u16],
 ) -> (Box<dyn Routing + 'a>, Option<Box<dyn Routing + 'a>>) {
     match (algorithm, net) {
-        (TableAlgorithm::MinimalBfs, _) => {
+        (RoutingAlgorithm::MinimalBfs, _) => {
             let d = DistanceMatrix::new(net.num_switches(), dist).expect("distance matrix");
             (
                 Box::new(MinimalRouting::new(net, d).expect("minimal routing")),
                 None,
             )
         }
-        (TableAlgorithm::TorusDor, Network::Torus(t)) => (
+        (RoutingAlgorithm::TorusDor, Network::Torus(t)) => (
             Box::new(TorusDor::new(t, TorusVcs::Single).expect("DOR")),
             t.wraps()
                 .then(|| Box::new(TorusDor::new(t, TorusVcs::Dateline).expect("DOR")) as _),
         ),
-        (TableAlgorithm::Ecube, Network::Hypercube(c)) => (Box::new(HypercubeEcube::new(c)), None),
-        (TableAlgorithm::CirculantNaf, Network::Circulant(c)) => {
+        (RoutingAlgorithm::Ecube, Network::Hypercube(c)) => {
+            (Box::new(HypercubeEcube::new(c)), None)
+        }
+        (RoutingAlgorithm::CirculantNaf, Network::Circulant(c)) => {
             (Box::new(CirculantNaf::new(c).expect("G(n, log2 n)")), None)
         }
-        (TableAlgorithm::CirculantGreedy, Network::Circulant(c)) => {
+        (RoutingAlgorithm::CirculantGreedy, Network::Circulant(c)) => {
             (Box::new(CirculantGreedy::new(c)), None)
         }
-        (TableAlgorithm::HyperXDor, Network::HyperX(h)) => (Box::new(HyperXDor::new(h)), None),
-        (TableAlgorithm::FatTreeDmodK, Network::FatTree(t)) => {
+        (RoutingAlgorithm::HyperXDor, Network::HyperX(h)) => (Box::new(HyperXDor::new(h)), None),
+        (RoutingAlgorithm::FatTreeDmodK, Network::FatTree(t)) => {
             (Box::new(FatTreeDmodK::new(t)), None)
         }
-        (TableAlgorithm::DragonflyMinimal, Network::Dragonfly(df)) => (
+        (RoutingAlgorithm::DragonflyMinimal, Network::Dragonfly(df)) => (
             Box::new(DragonflyMinimal::new(df, MinimalVcs::Single)),
             Some(Box::new(DragonflyMinimal::new(df, MinimalVcs::Dateline))),
         ),
@@ -183,7 +186,7 @@ struct HostTables {
 }
 
 impl HostTables {
-    fn compute(net: &Network<'static>, algorithm: TableAlgorithm, routing: &dyn Routing) -> Self {
+    fn compute(net: &Network<'static>, algorithm: RoutingAlgorithm, routing: &dyn Routing) -> Self {
         let (n, dests) = (net.num_switches(), net.num_terminals());
         let mut runs = vec![
             Run {
@@ -194,7 +197,7 @@ impl HostTables {
         ];
         let mut offsets = vec![0u32; n as usize + 1];
         let mut b = TableSetBuilder::new(n, dests, &mut runs, &mut offsets).expect("builder");
-        if algorithm == TableAlgorithm::MinimalBfs {
+        if algorithm == RoutingAlgorithm::MinimalBfs {
             let mut dist = vec![0u16; (n * n) as usize];
             let mut queue = vec![0u32; n as usize];
             let d = DistanceMatrix::compute(net, &mut dist, &mut queue).expect("distances");
@@ -298,7 +301,7 @@ fn check_routes(
         if is_minimal(case.algorithm) {
             assert_eq!(via[t as usize] + 1, from_s[t as usize], "{what}, dst {d}");
         }
-        if case.algorithm == TableAlgorithm::MinimalBfs {
+        if case.algorithm == RoutingAlgorithm::MinimalBfs {
             let lowest = neighbour_dist
                 .iter()
                 .position(|nd| {
@@ -389,7 +392,7 @@ fn device_tables_are_byte_identical_to_host_tables() {
         let t0 = Instant::now();
         let n = net.num_switches() as usize;
         let mut dist = Vec::new();
-        if case.algorithm == TableAlgorithm::MinimalBfs {
+        if case.algorithm == RoutingAlgorithm::MinimalBfs {
             dist = vec![0u16; n * n];
             let mut queue = vec![0u32; n];
             DistanceMatrix::compute(&net, &mut dist, &mut queue).expect("distances");
@@ -453,7 +456,7 @@ fn device_rejects_bad_and_oversized_table_requests() {
     let mut ids = Ids(0);
     let torus = Case {
         network: NetworkSpec::torus(&[8, 8], 1).expect("2 dims"),
-        algorithm: TableAlgorithm::TorusDor,
+        algorithm: RoutingAlgorithm::TorusDor,
         switches: &[],
     };
     let request = Request::new(ids.next(), table_request(&torus, 9, 0));
@@ -494,7 +497,7 @@ fn device_rejects_bad_and_oversized_table_requests() {
     assert_eq!(
         call(
             NetworkSpec::CirculantG { n: 8192 },
-            TableAlgorithm::CirculantNaf,
+            RoutingAlgorithm::CirculantNaf,
             0,
             0
         ),
@@ -509,7 +512,7 @@ fn device_rejects_bad_and_oversized_table_requests() {
         terminals_per_switch: 0,
     };
     assert_eq!(
-        call(cube13, TableAlgorithm::MinimalBfs, 1, 0),
+        call(cube13, RoutingAlgorithm::MinimalBfs, 1, 0),
         Reply::Rejected(Rejection::TableCapacity {
             resource: TableResource::BfsSwitches,
             needed: 8192,
@@ -518,34 +521,34 @@ fn device_rejects_bad_and_oversized_table_requests() {
     );
     // Wrong algorithm, invalid network, switch out of range, offset beyond the image.
     assert_eq!(
-        call(torus.network.clone(), TableAlgorithm::Ecube, 0, 0),
+        call(torus.network.clone(), RoutingAlgorithm::Ecube, 0, 0),
         Reply::Rejected(Rejection::AlgorithmNotApplicable {
-            algorithm: TableAlgorithm::Ecube
+            algorithm: RoutingAlgorithm::Ecube
         })
     );
     assert_eq!(
         call(
             NetworkSpec::CirculantG { n: 1000 },
-            TableAlgorithm::MinimalBfs,
+            RoutingAlgorithm::MinimalBfs,
             0,
             0
         ),
         Reply::Rejected(Rejection::InvalidNetwork)
     );
     assert_eq!(
-        call(torus.network.clone(), TableAlgorithm::TorusDor, 64, 0),
+        call(torus.network.clone(), RoutingAlgorithm::TorusDor, 64, 0),
         Reply::Rejected(Rejection::SwitchOutOfRange {
             switch: 64,
             switches: 64
         })
     );
-    let Reply::RouteTable(c) = call(torus.network.clone(), TableAlgorithm::TorusDor, 9, 0) else {
+    let Reply::RouteTable(c) = call(torus.network.clone(), RoutingAlgorithm::TorusDor, 9, 0) else {
         panic!("torus table")
     };
     assert_eq!(
         call(
             torus.network.clone(),
-            TableAlgorithm::TorusDor,
+            RoutingAlgorithm::TorusDor,
             9,
             c.image_len + 1
         ),

@@ -10,11 +10,9 @@ mod firmware_support;
 
 use firmware_support::{firmware_elf, Qemu};
 use jumpnet_core::rng::Rng;
+use jumpnet_core::wire::message::{MAX_GRAPH_SWITCHES, MAX_RNG_WORDS};
+use jumpnet_core::wire::{Command, FrameError, Rejection, Reply, Request, Response, WIRE_VERSION};
 use jumpnet_firmware::selftest;
-use jumpnet_firmware::wire::message::{MAX_GRAPH_SWITCHES, MAX_RNG_WORDS};
-use jumpnet_firmware::wire::{
-    Command, FrameError, Rejection, Reply, Request, Response, WIRE_VERSION,
-};
 
 #[test]
 #[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
@@ -113,10 +111,9 @@ fn device_matches_host_computation() {
         })
     );
     let mut buf = [0u8; 64];
-    let mut bytes =
-        jumpnet_firmware::wire::frame::encode(&Request::new(7, Command::Hello), &mut buf)
-            .expect("encode")
-            .to_vec();
+    let mut bytes = jumpnet_core::wire::frame::encode(&Request::new(7, Command::Hello), &mut buf)
+        .expect("encode")
+        .to_vec();
     let last_crc_byte = bytes.len() - 2;
     bytes[last_crc_byte] = bytes[last_crc_byte].wrapping_add(1).max(1);
     q.send_raw(&bytes);

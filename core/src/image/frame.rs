@@ -25,8 +25,10 @@
 
 use core::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use super::crc32::crc32;
-use super::error::ImageError;
+use super::error::{ImageError, Resource};
 
 /// Magic at offset 0 of every image.
 pub const MAGIC: [u8; 4] = *b"JNIM";
@@ -45,7 +47,7 @@ const LEGACY_MAGICS: [[u8; 4]; 2] = [*b"JNRT", *b"JNPG"];
 
 /// What an image holds: byte 5 of the header. Codes are stable across versions; new kinds
 /// get new codes (code 4 is the device image that bundles a device's table and programs), and a build that does not know a code reports [`ImageError::UnknownKind`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum ImageKind {
     /// One switch's forwarding table: runs of `RouteEntry` ([`super::route_table`]).
@@ -229,7 +231,7 @@ pub(crate) fn encode(
     write_payload: impl FnOnce(&mut [u8]) -> Option<usize>,
 ) -> Result<usize, ImageError> {
     let too_small = ImageError::BufferTooSmall {
-        what: "image bytes",
+        what: Resource::ImageBytes,
         needed: needed as u64,
         available: out.len() as u64,
     };
@@ -402,7 +404,7 @@ mod tests {
         assert_eq!(
             encode(ImageKind::Program, &mut out, 99, |_| Some(0)),
             Err(ImageError::BufferTooSmall {
-                what: "image bytes",
+                what: Resource::ImageBytes,
                 needed: 99,
                 available: 13
             })
@@ -411,7 +413,7 @@ mod tests {
         assert_eq!(
             encode(ImageKind::Program, &mut out, 99, |_| None),
             Err(ImageError::BufferTooSmall {
-                what: "image bytes",
+                what: Resource::ImageBytes,
                 needed: 99,
                 available: 20
             })

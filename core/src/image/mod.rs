@@ -100,5 +100,5 @@ pub mod frame;
 pub mod program;
 pub mod route_table;
 
-pub use error::ImageError;
+pub use error::{Defect, ImageError, Resource};
 pub use frame::ImageKind;

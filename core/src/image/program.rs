@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 use crate::collective::message::Rank;
 use crate::collective::program::{Dep, Op};
 
-use super::error::ImageError;
+use super::error::{Defect, ImageError, Resource};
 use super::frame::{self, ImageKind, OVERHEAD};
 
 /// The payload's leading fields.
@@ -146,7 +146,7 @@ pub fn decode(bytes: &[u8], ops_out: &mut [Op]) -> Result<DecodedProgram, ImageE
     };
     let payload = frame::payload_of(bytes, ImageKind::Program)?;
     let (header, mut rest) = postcard::take_from_bytes::<Header>(payload)
-        .map_err(|_| malformed("program header does not decode"))?;
+        .map_err(|_| malformed(Defect::ProgramHeader))?;
     let (rank, ranks) = (header.rank, header.ranks);
     if rank >= ranks {
         return Err(ImageError::RankOutOfRange { rank, ranks });
@@ -154,24 +154,23 @@ pub fn decode(bytes: &[u8], ops_out: &mut [Op]) -> Result<DecodedProgram, ImageE
     let n = header.ops as usize;
     // Every op takes at least four bytes (variant, two fields, dependency).
     if n > rest.len() / 4 {
-        return Err(malformed("op count larger than the payload"));
+        return Err(malformed(Defect::OpCount));
     }
     if n > ops_out.len() {
         return Err(ImageError::BufferTooSmall {
-            what: "decoded ops",
+            what: Resource::DecodedOps,
             needed: n as u64,
             available: ops_out.len() as u64,
         });
     }
     for (i, slot) in ops_out.iter_mut().take(n).enumerate() {
-        let (op, r) =
-            postcard::take_from_bytes::<Op>(rest).map_err(|_| malformed("op does not decode"))?;
+        let (op, r) = postcard::take_from_bytes::<Op>(rest).map_err(|_| malformed(Defect::Op))?;
         check_op(i as u32, &op, rank, ranks)?;
         *slot = op;
         rest = r;
     }
     if !rest.is_empty() {
-        return Err(malformed("trailing bytes after the last op"));
+        return Err(malformed(Defect::TrailingOpBytes));
     }
     Ok(DecodedProgram {
         rank,
@@ -278,7 +277,7 @@ mod tests {
         assert_eq!(
             decode(&buf[..len], &mut out[..2]),
             Err(ImageError::BufferTooSmall {
-                what: "decoded ops",
+                what: Resource::DecodedOps,
                 needed: ops.len() as u64,
                 available: 2
             })
@@ -287,7 +286,7 @@ mod tests {
         assert_eq!(
             encode(3, 64, &ops, &mut tiny),
             Err(ImageError::BufferTooSmall {
-                what: "image bytes",
+                what: Resource::ImageBytes,
                 needed: max_image_len(ops.len()) as u64,
                 available: 8
             })
@@ -464,23 +463,23 @@ mod tests {
         let payload = &img[10..img.len() - 4];
         assert_eq!(
             decode(&reseal(&payload[..2]), &mut out),
-            Err(malformed("program header does not decode"))
+            Err(malformed(Defect::ProgramHeader))
         );
         assert_eq!(
             decode(&reseal(&payload[..4]), &mut out),
-            Err(malformed("op count larger than the payload"))
+            Err(malformed(Defect::OpCount))
         );
         let mut bad_variant = payload.to_vec();
         bad_variant[3] = 9; // op variant 9 does not exist
         assert_eq!(
             decode(&reseal(&bad_variant), &mut out),
-            Err(malformed("op does not decode"))
+            Err(malformed(Defect::Op))
         );
         let mut trailing = payload.to_vec();
         trailing.push(0);
         assert_eq!(
             decode(&reseal(&trailing), &mut out),
-            Err(malformed("trailing bytes after the last op"))
+            Err(malformed(Defect::TrailingOpBytes))
         );
     }
 }

@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 use crate::routing::tables::run_table::{Run, RunTable, TableValue};
 use crate::topology::SwitchId;
 
-use super::error::ImageError;
+use super::error::{Defect, ImageError, Resource};
 use super::frame::{self, OVERHEAD};
 
 /// The payload's leading fields.
@@ -113,32 +113,32 @@ pub fn decode<'a, V: TableValue>(
         what,
     };
     let payload = frame::payload_of(bytes, V::KIND)?;
-    let (header, mut rest) = postcard::take_from_bytes::<Header>(payload)
-        .map_err(|_| malformed("table header does not decode"))?;
+    let (header, mut rest) =
+        postcard::take_from_bytes::<Header>(payload).map_err(|_| malformed(Defect::TableHeader))?;
     let n = header.runs as usize;
     // Every run takes at least two bytes, so a larger count cannot be genuine.
     if n > rest.len() / 2 {
-        return Err(malformed("run count larger than the payload"));
+        return Err(malformed(Defect::RunCount));
     }
     if n > runs_out.len() {
         return Err(ImageError::BufferTooSmall {
-            what: "decoded runs",
+            what: Resource::DecodedRuns,
             needed: n as u64,
             available: runs_out.len() as u64,
         });
     }
     for slot in runs_out.iter_mut().take(n) {
-        let (run, r) = postcard::take_from_bytes::<Run<V>>(rest)
-            .map_err(|_| malformed("run does not decode"))?;
+        let (run, r) =
+            postcard::take_from_bytes::<Run<V>>(rest).map_err(|_| malformed(Defect::Run))?;
         *slot = run;
         rest = r;
     }
     if !rest.is_empty() {
-        return Err(malformed("trailing bytes after the last run"));
+        return Err(malformed(Defect::TrailingRunBytes));
     }
     let runs: &'a [Run<V>] = runs_out;
     let table = RunTable::new(runs.get(..n).unwrap_or(&[]), header.destinations)
-        .map_err(|_| malformed("runs are not in canonical form"))?;
+        .map_err(|_| malformed(Defect::RunsNotCanonical))?;
     Ok(DecodedTable {
         switch: header.switch,
         table,
@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(
             encode(3, &t, &mut img[..6]),
             Err(ImageError::BufferTooSmall {
-                what: "image bytes",
+                what: Resource::ImageBytes,
                 needed: max_image_len(5) as u64,
                 available: 6
             })
@@ -236,7 +236,7 @@ mod tests {
         assert_eq!(
             decode::<u8>(&img[..len], &mut out[..4]).unwrap_err(),
             ImageError::BufferTooSmall {
-                what: "decoded runs",
+                what: Resource::DecodedRuns,
                 needed: 5,
                 available: 4
             }
@@ -267,25 +267,25 @@ mod tests {
         // Header cut short.
         assert_eq!(
             decode::<RouteEntry>(&sealed(&[5, 3]), &mut runs).unwrap_err(),
-            malformed("table header does not decode")
+            malformed(Defect::TableHeader)
         );
         // Two runs announced, one present.
         assert_eq!(
             decode::<RouteEntry>(&sealed(&[5, 3, 2, 0, 2, 0]), &mut runs).unwrap_err(),
-            malformed("run count larger than the payload")
+            malformed(Defect::RunCount)
         );
         assert_eq!(
             decode::<RouteEntry>(&sealed(&[5, 3, 2, 0, 2, 0, 2, 0xAC]), &mut runs).unwrap_err(),
-            malformed("run does not decode")
+            malformed(Defect::Run)
         );
         assert_eq!(
             decode::<RouteEntry>(&sealed(&[5, 3, 1, 0, 2, 0, 9]), &mut runs).unwrap_err(),
-            malformed("trailing bytes after the last run")
+            malformed(Defect::TrailingRunBytes)
         );
         // Neighbouring runs with equal values are not canonical.
         assert_eq!(
             decode::<RouteEntry>(&sealed(&[5, 3, 2, 0, 2, 0, 1, 2, 0]), &mut runs).unwrap_err(),
-            malformed("runs are not in canonical form")
+            malformed(Defect::RunsNotCanonical)
         );
         // The same bytes with distinct values decode.
         let ok = decode::<RouteEntry>(&sealed(&[5, 3, 2, 0, 2, 0, 1, 3, 0]), &mut runs).unwrap();

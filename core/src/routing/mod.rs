@@ -30,6 +30,7 @@
 //! Hop counts are router hops (switch-to-switch channels), the \[DISS\] convention of
 //! spec/routing.md §8; terminal links are not counted.
 
+pub mod algorithm;
 pub mod circulant;
 pub mod deadlock;
 pub mod dfsssp;
@@ -47,6 +48,7 @@ pub mod tables;
 #[allow(clippy::unwrap_used)]
 pub(crate) mod testgraphs;
 
+pub use algorithm::RouteAlgo;
 pub use circulant::greedy::CirculantGreedy;
 pub use circulant::naf::CirculantNaf;
 pub use deadlock::cdg::Cdg;

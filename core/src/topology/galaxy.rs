@@ -51,6 +51,16 @@ pub enum RouterAssignment {
     ClusterSplit,
 }
 
+impl RouterAssignment {
+    /// Lower-case name for reports and the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RouterAssignment::RoundRobin => "round-robin",
+            RouterAssignment::ClusterSplit => "cluster-split",
+        }
+    }
+}
+
 /// Galaxy graph / Galaxyfly network (spec/topologies.md §10), computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Galaxyfly {

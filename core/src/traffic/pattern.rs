@@ -1,7 +1,16 @@
 //! Destination patterns (issue 9): the bit patterns of spec/mapping.md §5 (with
 //! `N = 2^b` nodes, node `s`, bit `i` = `s_i`), BookSim2's digit patterns tornado and
-//! neighbour on a `k`-ary `n`-cube, uniform random, a random permutation in a caller buffer
-//! and hotspot.
+//! neighbour on a `k`-ary `n`-cube, \[GA\]'s tornado, uniform random, a random permutation in
+//! a caller buffer and hotspot.
+//!
+//! Every deterministic formula is written once, in [`Traffic::dest`]; the GA's patterns
+//! (`crate::mapping::ga::TrafficPattern`) compute their tables through it.
+//!
+//! Two patterns are called "tornado" in the literature this project follows, and they differ:
+//! BookSim2's ([`DestPattern::BookSimTornado`]) moves every base-`k` digit by
+//! `ceil(k/2) − 1`; \[GA\]'s `torn` ([`DestPattern::GaTornado`]) moves only `x` (digit 0),
+//! by `floor(k/2)`. On an 8 × 8 torus node `(5, 1)` goes to `(0, 4)` under the first and to
+//! `(1, 1)` under the second.
 
 use super::TrafficError;
 use crate::rng::Rng;
@@ -21,9 +30,14 @@ pub enum DestPattern {
     Shuffle,
     /// trns: `d_i = s_{(i+b/2) mod b}`, `(x, y) ↦ (y, x)` (spec/mapping.md §5).
     Transpose,
-    /// Tornado (BookSim2 `traffic.cpp`, Dally & Towles): every base-`k` digit
-    /// `x ↦ (x + ceil(k/2) - 1) mod k`.
-    Tornado,
+    /// BookSim2's tornado (`traffic.cpp`, after Dally & Towles): every base-`k` digit
+    /// `x ↦ (x + ceil(k/2) - 1) mod k`. Not \[GA\]'s `torn` ([`DestPattern::GaTornado`]).
+    BookSimTornado,
+    /// \[GA\]'s tornado `torn` (spec/mapping.md §5; project choice for "the node whose
+    /// distance is n/2"): digit 0 only, `x ↦ (x + floor(k/2)) mod k`, the other digits
+    /// unchanged — `(x, y) ↦ ((x + n/2) mod n, y)` on the GA's `n × n` grid. Not BookSim2's
+    /// tornado ([`DestPattern::BookSimTornado`]).
+    GaTornado,
     /// Neighbour (BookSim2 `traffic.cpp`): every base-`k` digit `x ↦ (x + 1) mod k`.
     Neighbour,
     /// Fixed random permutation drawn once by [`Traffic::draw_permutation`].
@@ -80,7 +94,7 @@ impl<'a> Traffic<'a> {
                     return Err(TrafficError::OddBits);
                 }
             }
-            DestPattern::Tornado | DestPattern::Neighbour => {
+            DestPattern::BookSimTornado | DestPattern::GaTornado | DestPattern::Neighbour => {
                 if k < 2 || k.checked_pow(n) != Some(nodes) {
                     return Err(TrafficError::NotKAryNCube);
                 }
@@ -159,7 +173,11 @@ impl<'a> Traffic<'a> {
                 let lo = src & ((1 << h) - 1);
                 (lo << h) | (src >> h)
             }
-            DestPattern::Tornado => self.digits(src, self.k.div_ceil(2) - 1),
+            DestPattern::BookSimTornado => self.digits(src, self.k.div_ceil(2) - 1),
+            DestPattern::GaTornado => {
+                let x = src % self.k;
+                (src - x).wrapping_add((x + self.k / 2) % self.k)
+            }
             DestPattern::Neighbour => self.digits(src, 1),
             DestPattern::Permutation => self.perm[src as usize],
             DestPattern::Hotspot { node, permille } => {
@@ -224,11 +242,66 @@ mod tests {
     #[test]
     fn tornado_and_neighbour_as_booksim() {
         // k = 8: shift ceil(8/2) - 1 = 3 per digit; (5, 1) → (0, 4).
-        assert_eq!(det(DestPattern::Tornado, 64, 8, 2, 13), 32);
+        assert_eq!(det(DestPattern::BookSimTornado, 64, 8, 2, 13), 32);
         // k = 5: shift 2; (4, 4) → (1, 1).
-        assert_eq!(det(DestPattern::Tornado, 25, 5, 2, 24), 6);
+        assert_eq!(det(DestPattern::BookSimTornado, 25, 5, 2, 24), 6);
         assert_eq!(det(DestPattern::Neighbour, 64, 8, 2, 63), 0);
         assert_eq!(det(DestPattern::Neighbour, 64, 8, 2, 13), 22);
+    }
+
+    /// BookSim2's tornado as `Traffic::dest` computed it before \[GA\]'s tornado joined the
+    /// patterns: every digit shifted by `ceil(k/2) − 1`.
+    fn previous_booksim_tornado(src: u32, k: u32, n: u32) -> u32 {
+        let (mut rest, mut off, mut out) = (src, 1u32, 0u32);
+        for _ in 0..n {
+            out += off * ((rest % k + k.div_ceil(2) - 1) % k);
+            rest /= k;
+            off *= k;
+        }
+        out
+    }
+
+    #[test]
+    fn booksim_tornado_is_unchanged() {
+        for (k, n) in [
+            (8u32, 2u32),
+            (5, 2),
+            (3, 3),
+            (4, 1),
+            (2, 5),
+            (7, 3),
+            (16, 2),
+        ] {
+            let nodes = k.pow(n);
+            for s in 0..nodes {
+                assert_eq!(
+                    det(DestPattern::BookSimTornado, nodes, k, n, s),
+                    previous_booksim_tornado(s, k, n),
+                    "k={k} n={n} s={s}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ga_tornado_moves_only_x_by_half() {
+        // (x, y) ↦ ((x + k/2) mod k, y): (5, 1) ↦ (1, 1) on 8 × 8; k = 5: x + 2.
+        assert_eq!(det(DestPattern::GaTornado, 64, 8, 2, 13), 9);
+        assert_eq!(det(DestPattern::GaTornado, 25, 5, 2, 24), 21);
+        for (k, n) in [(8u32, 2u32), (5, 2), (6, 2), (4, 3)] {
+            let nodes = k.pow(n);
+            for s in 0..nodes {
+                let x = s % k;
+                assert_eq!(
+                    det(DestPattern::GaTornado, nodes, k, n, s),
+                    s - x + (x + k / 2) % k
+                );
+            }
+        }
+        assert_eq!(
+            Traffic::new(DestPattern::GaTornado, 60, 8, 2, &[]).unwrap_err(),
+            TrafficError::NotKAryNCube
+        );
     }
 
     #[test]
@@ -272,7 +345,7 @@ mod tests {
             TrafficError::OddBits
         );
         assert_eq!(
-            Traffic::new(DestPattern::Tornado, 60, 8, 2, &[]).unwrap_err(),
+            Traffic::new(DestPattern::BookSimTornado, 60, 8, 2, &[]).unwrap_err(),
             TrafficError::NotKAryNCube
         );
         assert_eq!(

@@ -14,13 +14,13 @@
 mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
+    use jumpnet_core::wire::WIRE_VERSION;
     use jumpnet_firmware::board::host_port;
     use jumpnet_firmware::board::mps2_an386::{exit, SysTickDelay};
     use jumpnet_firmware::device::g1024;
     use jumpnet_firmware::link::{LinkStatus, TimedPort, TimedPortError, Timing};
     use jumpnet_firmware::selftest::Action;
     use jumpnet_firmware::serve::{ServeError, Served, Server};
-    use jumpnet_firmware::wire::WIRE_VERSION;
 
     #[entry]
     fn main() -> ! {
@@ -42,10 +42,10 @@ mod device {
                     Action::Shutdown => exit(0),
                     Action::Panic => panic!("panic requested by the host (request {})", id),
                 },
-                Ok(Served::BadFrame(e)) => defmt::warn!("bad frame: {}", e),
+                Ok(Served::BadFrame(e)) => defmt::warn!("bad frame: {}", defmt::Debug2Format(&e)),
                 Err(ServeError::EndOfInput) => exit(1),
                 Err(ServeError::Encode(e)) => {
-                    defmt::error!("response not encodable: {}", e);
+                    defmt::error!("response not encodable: {}", defmt::Debug2Format(&e));
                     exit(1)
                 }
                 Err(ServeError::Io(TimedPortError::FrameTimeout)) => {

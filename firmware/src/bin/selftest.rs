@@ -1,4 +1,4 @@
-//! Self-test firmware for QEMU `mps2-an386`: serves [`jumpnet_firmware::wire`] requests
+//! Self-test firmware for QEMU `mps2-an386`: serves [`jumpnet_core::wire`] requests
 //! (self-test computations, route tables and the device commands) on UART0 until the host sends `Shutdown`
 //! (exit 0) or `Panic` (exit 101); logs with defmt.
 //!
@@ -10,6 +10,7 @@
 mod device {
     use cortex_m as _;
     use cortex_m_rt::entry;
+    use jumpnet_core::wire::WIRE_VERSION;
     use jumpnet_firmware::board::host_port;
     use jumpnet_firmware::board::mps2_an386::{exit, SysTickDelay};
     use jumpnet_firmware::device::SelftestDevice;
@@ -17,7 +18,6 @@ mod device {
     use jumpnet_firmware::selftest::Action;
     use jumpnet_firmware::serve::{CommandKind, ServeError, Served, Server};
     use jumpnet_firmware::tables::TableService;
-    use jumpnet_firmware::wire::WIRE_VERSION;
 
     #[entry]
     fn main() -> ! {
@@ -58,13 +58,13 @@ mod device {
                         Action::Panic => panic!("panic requested by the host (request {})", id),
                     }
                 }
-                Ok(Served::BadFrame(e)) => defmt::warn!("bad frame: {}", e),
+                Ok(Served::BadFrame(e)) => defmt::warn!("bad frame: {}", defmt::Debug2Format(&e)),
                 Err(ServeError::EndOfInput) => {
                     defmt::error!("UART0 reached end of input");
                     exit(1)
                 }
                 Err(ServeError::Encode(e)) => {
-                    defmt::error!("response not encodable: {}", e);
+                    defmt::error!("response not encodable: {}", defmt::Debug2Format(&e));
                     exit(1)
                 }
                 Err(ServeError::Io(TimedPortError::FrameTimeout)) => {

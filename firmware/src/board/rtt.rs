@@ -1,5 +1,5 @@
 //! The host link over RTT (cargo feature `rtt`): wire frames on an RTT down and up channel,
-//! the defmt log on up channel 0 (layout shared with the host: `crate::wire::rtt`). A debug
+//! the defmt log on up channel 0 (layout shared with the host: `jumpnet_core::wire::rtt`). A debug
 //! probe reads and writes these ring buffers in RAM while the core runs (the host side is
 //! `jumpnet::device::probe`).
 
@@ -7,7 +7,7 @@ use core::convert::Infallible;
 
 use rtt_target::{rtt_init, ChannelMode, DownChannel, UpChannel};
 
-use crate::wire::rtt::{DEFMT_CHANNEL_BYTES, FRAME_CHANNEL_BYTES};
+use jumpnet_core::wire::rtt::{DEFMT_CHANNEL_BYTES, FRAME_CHANNEL_BYTES};
 
 /// RTT frame channels as a byte port.
 pub struct RttPort {

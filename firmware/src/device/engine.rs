@@ -8,8 +8,8 @@ use jumpnet_core::image::device::{program_ops, ProgramEntry};
 
 use super::loading::Active;
 use super::DeviceService;
-use crate::wire::device::{Arrival, DeviceReply, ExecFault, ExecReport};
-use crate::wire::message::Rejection;
+use jumpnet_core::wire::device::{Arrival, DeviceReply, ExecFault, ExecReport};
+use jumpnet_core::wire::message::Rejection;
 
 /// A program being run: which one, and the executor's scalar state.
 #[derive(Clone, Copy, Debug)]

@@ -6,9 +6,9 @@ use jumpnet_core::image::device::{self, Capacities, DeviceBuffers, DeviceHeader}
 use jumpnet_core::image::ImageError;
 
 use super::{sat, DeviceService};
-use crate::wire::device::DeviceReply;
-use crate::wire::message::Rejection;
-use crate::wire::route_table::{ImageChunk, MAX_IMAGE_CHUNK};
+use jumpnet_core::wire::device::DeviceReply;
+use jumpnet_core::wire::message::Rejection;
+use jumpnet_core::wire::route_table::{ImageChunk, MAX_IMAGE_CHUNK};
 
 /// The active image's decoded parts.
 #[derive(Debug)]
@@ -130,7 +130,7 @@ impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: us
     /// Counts a rejected image and names why.
     fn rejected(&mut self, e: ImageError) -> Rejection {
         self.counters.images_rejected = self.counters.images_rejected.saturating_add(1);
-        Rejection::Image(e.into())
+        Rejection::Image(e)
     }
 
     pub(super) fn read_image(&self, offset: u32, max_len: u16) -> Result<DeviceReply, Rejection> {

@@ -1,5 +1,5 @@
 //! The device service: holds a device image (`jumpnet_core::image::device`) and serves the
-//! device commands of [`crate::wire::device`] — chunked loading into a staging buffer,
+//! device commands of [`jumpnet_core::wire::device`] — chunked loading into a staging buffer,
 //! verification and activation (the previous image stays active when the new one is
 //! rejected), read-back, route lookups, the program engine, counters, reset.
 //!
@@ -21,12 +21,12 @@ use jumpnet_core::image::device::{Capacities, DeviceHeader, ProgramEntry, Routin
 use jumpnet_core::routing::{RouteEntry, Run};
 use jumpnet_core::topology::spec::NetworkSpec;
 
-use crate::wire::device::{
-    Counters, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ImageSummary,
-};
-use crate::wire::message::Rejection;
 use engine::Running;
 use held::Held;
+use jumpnet_core::wire::device::{
+    Counters, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ImageSummary,
+};
+use jumpnet_core::wire::message::Rejection;
 use loading::Active;
 
 /// Filler of the op buffers: variant 0 with zero fields, so a `DeviceService` is all zero

@@ -4,8 +4,8 @@ use heapless::Vec;
 use jumpnet_core::routing::{RouteEntry, RunTable};
 
 use super::{sat, DeviceService};
-use crate::wire::device::{DeviceReply, MAX_ROUTES};
-use crate::wire::message::Rejection;
+use jumpnet_core::wire::device::{DeviceReply, MAX_ROUTES};
+use jumpnet_core::wire::message::Rejection;
 
 impl<const RUNS: usize, const PROGRAMS: usize, const OPS: usize, const IMAGE: usize>
     DeviceService<RUNS, PROGRAMS, OPS, IMAGE>

@@ -4,9 +4,6 @@
 
 use super::*;
 use crate::serve::{ServeError, Server};
-use crate::wire::device::{Arrival, ExecFault, ImageFault};
-use crate::wire::frame;
-use crate::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use jumpnet_core::collective::{RecursiveDoubling, Schedule};
 use jumpnet_core::exec::{Action, Executor};
 use jumpnet_core::image::device::{self, DeviceContent, RoutingAlgorithm};
@@ -14,6 +11,9 @@ use jumpnet_core::image::ImageError;
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::RunTableBuilder;
 use jumpnet_core::topology::spec::NetworkSpec;
+use jumpnet_core::wire::device::{Arrival, ExecFault};
+use jumpnet_core::wire::frame;
+use jumpnet_core::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use std::collections::VecDeque;
 use std::vec;
 use std::vec::Vec;
@@ -231,7 +231,7 @@ fn bad_images_are_rejected_and_the_previous_stays_active() {
     let computed = jumpnet_core::image::crc32::crc32(&bad[..bad.len() - 4]);
     assert_eq!(
         load(&mut dev, &bad),
-        Err(Rejection::Image(ImageFault::CrcMismatch {
+        Err(Rejection::Image(ImageError::CrcMismatch {
             stored,
             computed
         }))
@@ -239,20 +239,17 @@ fn bad_images_are_rejected_and_the_previous_stays_active() {
     // Truncated: the length field announces more than is sent.
     assert_eq!(
         load(&mut dev, &other[..other.len() - 1]),
-        Err(Rejection::Image(
-            ImageError::Truncated {
-                len: other.len() - 1,
-                needed: other.len()
-            }
-            .into()
-        ))
+        Err(Rejection::Image(ImageError::Truncated {
+            len: other.len() - 1,
+            needed: other.len()
+        }))
     );
     // Wrong version.
     let mut v = other.clone();
     v[4] = 9;
     assert_eq!(
         load(&mut dev, &v),
-        Err(Rejection::Image(ImageFault::UnsupportedVersion {
+        Err(Rejection::Image(ImageError::UnsupportedVersion {
             found: 9,
             supported: 2
         }))
@@ -261,8 +258,8 @@ fn bad_images_are_rejected_and_the_previous_stays_active() {
     let mut tiny = DeviceService::<2, 2, 16, 1024>::new();
     assert_eq!(
         load(&mut tiny, &good),
-        Err(Rejection::Image(ImageFault::OverCapacity {
-            resource: crate::wire::device::DeviceResource::Runs,
+        Err(Rejection::Image(ImageError::OverCapacity {
+            what: jumpnet_core::image::Resource::TableRuns,
             needed: 3,
             capacity: 2
         }))
@@ -542,7 +539,7 @@ fn a_faulty_link_is_survived_and_the_image_arrives_intact() {
     assert_eq!(k.images_activated, 1);
     // An unknown command (variant index 99 inside Command::Device) is a rejection too.
     let mut raw = Vec::new();
-    raw.extend_from_slice(&[crate::wire::WIRE_VERSION, 77, 6, 99]);
+    raw.extend_from_slice(&[jumpnet_core::wire::WIRE_VERSION, 77, 6, 99]);
     let crc = jumpnet_core::image::crc32::crc32(&raw);
     raw.extend_from_slice(&crc.to_le_bytes());
     let mut enc = vec![0u8; 32];
@@ -555,6 +552,6 @@ fn a_faulty_link_is_survived_and_the_image_arrives_intact() {
     let resp: Response = frame::decode(&mut link.from_device.clone()).unwrap();
     assert_eq!(
         resp.reply,
-        Reply::Rejected(Rejection::Frame(crate::wire::FrameError::BadMessage))
+        Reply::Rejected(Rejection::Frame(jumpnet_core::wire::FrameError::BadMessage))
     );
 }

@@ -13,7 +13,7 @@ use embedded_hal::delay::DelayNs;
 use embedded_io::{ErrorKind, ErrorType, Read, ReadReady, Write};
 
 use super::{Heartbeat, LinkStatus};
-use crate::wire::frame::TERMINATOR;
+use jumpnet_core::wire::frame::TERMINATOR;
 
 /// Poll interval, heartbeat period and frame timeout of a [`TimedPort`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 use super::*;
 use crate::device::DeviceService;
 use crate::serve::{ServeError, Served, Server};
-use crate::wire::device::{DeviceCommand, DeviceReply};
-use crate::wire::frame;
-use crate::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use embedded_hal_mock::eh1::delay::{CheckedDelay, NoopDelay, Transaction};
+use jumpnet_core::wire::device::{DeviceCommand, DeviceReply};
+use jumpnet_core::wire::frame;
+use jumpnet_core::wire::message::{Command, Reply, Request, Response, MAX_FRAME_LEN};
 use std::collections::VecDeque;
 use std::vec::Vec;
 

@@ -62,13 +62,9 @@ pub fn build(
     if switch >= switches {
         bail!("--switch {switch} is out of range: the topology has switches 0..{switches}");
     }
-    let spec = owned
-        .spec()
-        .network_spec()
-        .map_err(|e| anyhow!("{e}"))?
-        .ok_or_else(|| {
-            anyhow!("device images need a structured topology (not an edge list or random graph)")
-        })?;
+    let spec = owned.spec().network_spec().cloned().ok_or_else(|| {
+        anyhow!("device images need a structured topology (not an edge list or random graph)")
+    })?;
     let mut store = RouteStore::default();
     let (routing, _) = routing::build(&net, route, &mut store)?;
     let tables = crate::builder::route_tables::compile(&net, &*routing, false)?;

@@ -3,11 +3,13 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::rng::Rng;
+use jumpnet_core::topology::galaxy::RouterAssignment;
+use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::{
     random_shortcut, stored, Family, Network, Port, Slot, StoredGraph, Topology,
 };
 
-use crate::builder::topology::{Assignment, TopologySpec};
+use crate::builder::topology::TopologySpec;
 use crate::io::edgelist;
 
 /// Upper bound on the memory limit of [`memory_limit`]: 16 GiB.
@@ -137,11 +139,7 @@ impl OwnedNetwork {
                     slots,
                 }
             }
-            computed => {
-                let network = computed
-                    .network_spec()
-                    .with_context(invalid)?
-                    .ok_or_else(|| anyhow!("{} is not a computed family", spec.family_name()))?;
+            TopologySpec::Structured(network) => {
                 Inner::Structured(network.build().with_context(invalid)?)
             }
         };
@@ -233,12 +231,12 @@ const GALAXYFLY_DIAMETER_CHECK_MAX: u32 = 1 << 15;
 fn structure_notes(spec: &TopologySpec, net: &Network<'_>, notes: &mut Vec<String>) {
     match (spec, net) {
         (
-            TopologySpec::Galaxyfly {
+            TopologySpec::Structured(NetworkSpec::Galaxyfly {
                 q,
                 a: 2,
-                assignment: Assignment::RoundRobin,
+                assignment: RouterAssignment::RoundRobin,
                 ..
-            },
+            }),
             Network::Galaxyfly(_),
         ) if *q > 1 => {
             let routers = net.num_switches();

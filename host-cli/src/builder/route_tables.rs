@@ -191,7 +191,7 @@ fn runs_rows<V: Copy, F: Fn(V) -> R, R>(runs: &[Run<V>], len: u32, f: F) -> Vec<
 
 /// Builds the tables of `net` under `opts` (all switches, or only `switch`).
 pub fn tables(net: &OwnedNetwork, opts: &RouteOptions, switch: Option<u32>) -> Result<Tables> {
-    if let Some((ports, rule)) = opts.algo.port_tables() {
+    if let Some((ports, rule)) = crate::builder::routing::port_tables(opts.algo) {
         let mut t = tables(
             net,
             &RouteOptions {
@@ -442,7 +442,7 @@ fn apply_vc_rule(
         sw.runs = entry_runs(table, Some(rule));
     }
     t.lft.rule = Some(rule);
-    t.routing.algorithm = opts.algo.name();
+    t.routing.algorithm = opts.algo.name().to_string();
     t.routing.vcs = lft::RULE_CLASSES as u8;
     t.routing.vc_rule = Some(rule);
     t.routing.vc_rule_text = Some(rule.describe().to_string());

@@ -21,100 +21,34 @@ use jumpnet_core::topology::{HyperX, Network, Port, Topology};
 
 use crate::io::lft::{VcRule, RULE_CLASSES};
 
-/// Routing algorithms selectable on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RouteAlgo {
-    /// Minimal BFS routing, lowest port on ties (any topology, §1).
-    Minimal,
-    /// DFSSSP: balanced minimal routes with deadlock-free virtual layers (any topology, §6).
-    Dfsssp,
-    /// Dimension-order routing with 1 VC (torus, mesh, HyperX; hypercube = e-cube) (§2).
-    Dor,
-    /// Torus dimension-order routing with dateline VCs (§2).
-    DorDateline,
-    /// Hypercube e-cube routing (§2).
-    Ecube,
-    /// Circulant greedy routing by largest jump (§3).
-    Greedy,
-    /// Optimal NAF routing for G(n, log2 n) (§3).
-    Naf,
-    /// Fat-tree up/down with D-mod-k (§5).
-    Dmodk,
-    /// Dragonfly minimal routing, BookSim VCs (VC0 before the global hop, VC1 after) (§4).
-    DfMinimal,
-    /// Dragonfly minimal routing on a single VC (deadlocks in general; for analysis) (§4).
-    #[value(name = "df-minimal-1vc")]
-    DfMinimal1vc,
-    /// Dragonfly Valiant: intermediate group hashed from (source, destination), 3 VCs (§4).
-    DfValiant,
-    /// Dragonfly Valiant with the intermediate hashed from the destination only (table-able).
-    DfValiantDest,
-    /// Dragonfly UGAL-L: minimal or Valiant chosen at the source router by its output-queue
-    /// occupancies × hops (in `jumpnet sim`; elsewhere, with no queues, minimal), 3 VCs (§4).
-    #[value(name = "df-ugal-l")]
-    DfUgalL,
-    /// Dragonfly UGAL-G: as df-ugal-l on the occupancies of the paths' global channels.
-    #[value(name = "df-ugal-g")]
-    DfUgalG,
-    /// PARX for 2-D HyperX, small-message (< 512 B) destination LIDs (§7).
-    Parx,
-    /// PARX for 2-D HyperX, large-message (>= 512 B) destination LIDs (§7).
-    ParxLarge,
+pub use jumpnet_core::routing::RouteAlgo;
+
+/// The value parser of `--algo`: core's algorithm names ([`RouteAlgo::ALL`]), each with its
+/// [`RouteAlgo::summary`] as help.
+pub fn algo_parser() -> impl clap::builder::TypedValueParser<Value = RouteAlgo> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        RouteAlgo::ALL.map(|a| PossibleValue::new(a.name()).help(a.summary())),
+    )
+    .try_map(|name| name.parse::<RouteAlgo>())
 }
 
-impl RouteAlgo {
-    /// Name as written on the command line.
-    pub fn name(self) -> String {
-        use clap::ValueEnum;
-        self.to_possible_value()
-            .map(|v| v.get_name().to_string())
-            .unwrap_or_default()
-    }
+/// The algorithm named `name`, ignoring ASCII case (scenario files, sweep axes).
+pub fn algo_ignore_case(name: &str) -> Option<RouteAlgo> {
+    RouteAlgo::ALL
+        .into_iter()
+        .find(|a| a.name().eq_ignore_ascii_case(name))
+}
 
-    /// Whether every route is a shortest path (checked against BFS distances).
-    pub fn is_minimal(self) -> bool {
-        // Dragonfly "minimal" routes use at most one global hop; a path through a third
-        // group can be shorter in the switch graph, so they are not checked for minimality.
-        !matches!(
-            self,
-            RouteAlgo::Greedy
-                | RouteAlgo::DfMinimal
-                | RouteAlgo::DfMinimal1vc
-                | RouteAlgo::DfValiant
-                | RouteAlgo::DfValiantDest
-                | RouteAlgo::DfUgalL
-                | RouteAlgo::DfUgalG
-                | RouteAlgo::ParxLarge
-        )
-    }
-
-    /// Whether the chosen port depends only on (switch, destination), so the routing
-    /// compiles into per-switch forwarding tables.
-    pub fn destination_based(self) -> bool {
-        !matches!(
-            self,
-            RouteAlgo::DorDateline
-                | RouteAlgo::DfMinimal
-                | RouteAlgo::DfValiant
-                | RouteAlgo::DfValiantDest
-                | RouteAlgo::DfUgalL
-                | RouteAlgo::DfUgalG
-                | RouteAlgo::Parx
-                | RouteAlgo::ParxLarge
-        )
-    }
-
-    /// For routings whose port is destination-based but whose VC depends on the packet's
-    /// path: the single-VC algorithm with the same ports, and the [`VcRule`] under which
-    /// the tables give a VC per input class (`route table` exports it, `route check
-    /// --table` follows it).
-    pub fn port_tables(self) -> Option<(RouteAlgo, VcRule)> {
-        match self {
-            RouteAlgo::DorDateline => Some((RouteAlgo::Dor, VcRule::Dateline)),
-            RouteAlgo::DfMinimal => Some((RouteAlgo::DfMinimal1vc, VcRule::InputVc)),
-            _ => None,
-        }
+/// For routings whose port is destination-based but whose VC depends on the packet's
+/// path: the single-VC algorithm with the same ports, and the [`VcRule`] under which
+/// the tables give a VC per input class (`route table` exports it, `route check
+/// --table` follows it).
+pub fn port_tables(algo: RouteAlgo) -> Option<(RouteAlgo, VcRule)> {
+    match algo {
+        RouteAlgo::DorDateline => Some((RouteAlgo::Dor, VcRule::Dateline)),
+        RouteAlgo::DfMinimal => Some((RouteAlgo::DfMinimal1vc, VcRule::InputVc)),
+        _ => None,
     }
 }
 
@@ -230,7 +164,7 @@ pub fn build<'a>(
         )
     };
     let mut info = RoutingInfo {
-        algorithm: opts.algo.name(),
+        algorithm: opts.algo.name().to_string(),
         ..Default::default()
     };
     let routing: Box<dyn Routing + Sync + 'a> = match (opts.algo, net) {
@@ -470,5 +404,34 @@ impl Routing for RuleTableRouting<'_> {
                 port: entry.port,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use clap::builder::TypedValueParser;
+
+    #[test]
+    fn algo_values_are_cores_names_and_json_spelling_is_unchanged() {
+        let values: Vec<String> = algo_parser()
+            .possible_values()
+            .unwrap()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        assert_eq!(values, RouteAlgo::ALL.map(|a| a.name().to_string()));
+        assert_eq!(algo_ignore_case("DF-Minimal"), Some(RouteAlgo::DfMinimal));
+        assert_eq!(algo_ignore_case("df_minimal"), None);
+        // Reports (e.g. the dragonfly-bcast study's parameters) serialise the kebab-case
+        // variant names, as the host's own enum did.
+        assert_eq!(
+            serde_json::to_string(&RouteAlgo::ALL).unwrap(),
+            r#"["minimal","dfsssp","dor","dor-dateline","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","parx","parx-large"]"#
+        );
+        assert_eq!(
+            port_tables(RouteAlgo::DorDateline),
+            Some((RouteAlgo::Dor, VcRule::Dateline))
+        );
     }
 }

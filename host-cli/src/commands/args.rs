@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::builder::network::OwnedNetwork;
-use crate::builder::routing::{RouteAlgo, RouteOptions};
+use crate::builder::routing::{algo_parser, RouteAlgo, RouteOptions};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule};
 use crate::builder::topology::TopologySpec;
 use crate::io::bytes::parse_size;
@@ -18,7 +18,7 @@ use crate::sim::setup::topology_spec;
 #[derive(Debug, Args, Clone, Copy)]
 pub struct RouteArgs {
     /// Routing algorithm.
-    #[arg(long, value_enum, default_value = "minimal")]
+    #[arg(long, value_parser = algo_parser(), default_value = "minimal")]
     pub algo: RouteAlgo,
     /// Virtual-layer limit of DFSSSP and PARX (InfiniBand hardware: 8; at most 16).
     #[arg(long, default_value_t = 8)]

@@ -26,7 +26,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use jumpnet_core::image::device as device_image;
 use jumpnet_core::image::frame;
-use jumpnet_firmware::wire::{Command, Reply};
+use jumpnet_core::wire::{Command, Reply};
 
 use crate::builder::image::{build_device_image, BuiltImage, DeviceImageRequest};
 use crate::builder::schedule::Algorithm;

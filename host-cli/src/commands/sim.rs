@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use crate::builder::routing::RouteAlgo;
+use crate::builder::routing::{algo_parser, RouteAlgo};
 use crate::commands::args::FormatArgs;
 use crate::io::output;
 use crate::io::progress::Progress;
@@ -32,7 +32,7 @@ pub struct SetupArgs {
     #[arg(long, value_name = "FILE")]
     pub edges: Option<PathBuf>,
     /// Routing algorithm (as `jumpnet route --algo`); required unless --booksim.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = algo_parser())]
     pub algo: Option<RouteAlgo>,
     /// Virtual-layer limit of DFSSSP and PARX.
     #[arg(long, default_value_t = 8)]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 
-use crate::builder::routing::RouteAlgo;
+use crate::builder::routing::{algo_parser, RouteAlgo};
 use crate::commands::args::FormatArgs;
 use crate::io::bytes::parse_size;
 use crate::io::output;
@@ -48,7 +48,7 @@ pub struct DragonflyBcastArgs {
     #[arg(
         long,
         value_delimiter = ',',
-        value_enum,
+        value_parser = algo_parser(),
         default_value = "df-minimal,df-valiant,df-ugal-l"
     )]
     pub routings: Vec<RouteAlgo>,

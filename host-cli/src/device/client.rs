@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::exec::Action;
 use jumpnet_core::routing::RouteEntry;
-use jumpnet_firmware::wire::device::{
+use jumpnet_core::wire::device::{
     Arrival, Counters, DeviceCommand, DeviceInfo, DeviceReply, ImageSummary, MAX_ARRIVALS,
     MAX_LOAD_CHUNK,
 };
-use jumpnet_firmware::wire::{frame, Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
+use jumpnet_core::wire::{frame, Command, Rejection, Reply, Request, Response, MAX_FRAME_LEN};
 
 use super::Transport;
 
@@ -293,8 +293,8 @@ pub struct RouteComparison {
 
 #[cfg(test)]
 mod tests {
+    use jumpnet_core::image::ImageError;
     use jumpnet_firmware::serve::{ServeError, Server};
-    use jumpnet_firmware::wire::device::ImageFault;
 
     use super::*;
     use crate::device::fault::FaultInjector;
@@ -355,7 +355,7 @@ mod tests {
         bad[40] ^= 0x01;
         let err = client.flash(&bad).unwrap_err();
         match err.downcast_ref::<CallError>() {
-            Some(CallError::Rejected(Rejection::Image(ImageFault::CrcMismatch { .. }))) => {}
+            Some(CallError::Rejected(Rejection::Image(ImageError::CrcMismatch { .. }))) => {}
             other => panic!("{other:?}"),
         }
         assert_eq!(client.read_image().unwrap(), built.bytes);

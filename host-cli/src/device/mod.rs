@@ -1,6 +1,6 @@
 //! Devices: the transports that carry firmware frames (smoltcp's `phy/`: a small trait and
 //! wrappers around any implementation) and the client that speaks the device commands of
-//! `jumpnet_firmware::wire::device` over them.
+//! `jumpnet_core::wire::device` over them.
 //!
 //! - [`Transport`]: a byte channel to one device, with a read timeout;
 //! - [`qemu`]: the firmware under `qemu-system-arm -M mps2-an386`, UART0 on a Unix socket,

@@ -1,7 +1,7 @@
 //! The probe-rs backend (cargo feature `probe`): flashes a firmware ELF built with the
 //! firmware's `rtt` feature onto a real board through a debug probe, starts it, and carries
 //! the wire frames over RTT ([`super::rtt::RttLink`]; channel layout in
-//! `jumpnet_firmware::wire::rtt`), with the defmt log on its own RTT channel.
+//! `jumpnet_core::wire::rtt`), with the defmt log on its own RTT channel.
 //!
 //! Order of checks, so mistakes are reported before any hardware is touched: the chip name
 //! against probe-rs's built-in target registry ([`super::chip`]), the probes attached
@@ -17,7 +17,7 @@ use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{self, Rtt, ScanRegion};
 use probe_rs::{Permissions, Session};
 
-use jumpnet_firmware::wire::rtt::{DEFMT_UP, FRAMES_DOWN, FRAMES_UP};
+use jumpnet_core::wire::rtt::{DEFMT_UP, FRAMES_DOWN, FRAMES_UP};
 
 use super::chip;
 use super::probe_selector::{self, AttachedProbe, ProbeSelector};

@@ -1,5 +1,5 @@
 //! Wire frames over RTT: [`RttLink`] turns three RTT channels (frames down, frames up,
-//! defmt log up; layout in `jumpnet_firmware::wire::rtt`) into a [`Transport`]. RTT channels
+//! defmt log up; layout in `jumpnet_core::wire::rtt`) into a [`Transport`]. RTT channels
 //! are ring buffers in the device's RAM that accept or yield only what fits at the moment,
 //! so writes are chunked to whatever the down channel takes and reads are polled; the log
 //! channel is drained on every poll so a chatty device never blocks on a full log.

@@ -1,9 +1,9 @@
 use super::*;
 use crate::device::test_support::{device_server, Pipe};
 use crate::device::Client;
+use jumpnet_core::wire::device::DeviceCommand;
+use jumpnet_core::wire::{Command, Reply, WIRE_VERSION};
 use jumpnet_firmware::serve::{ServeError, Server};
-use jumpnet_firmware::wire::device::DeviceCommand;
-use jumpnet_firmware::wire::{Command, Reply, WIRE_VERSION};
 
 /// A target with tiny RTT ring buffers and the real request loop behind them: on every
 /// host access the "device" takes at most `device_reads` bytes from the down ring, serves

@@ -25,7 +25,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use jumpnet_core::collective::{Blocks, Op, Rank};
 use jumpnet_core::exec::Action;
-use jumpnet_firmware::wire::device::{Arrival, DeviceCommand};
+use jumpnet_core::wire::device::{Arrival, DeviceCommand};
 
 use super::engines::OpProgress;
 use crate::device::client::Step;

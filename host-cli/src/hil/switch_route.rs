@@ -8,7 +8,6 @@
 use std::cell::RefCell;
 
 use anyhow::{anyhow, bail, Context, Result};
-use clap::ValueEnum;
 use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 use jumpnet_core::routing::{
     Hop, PacketState, RouteEntry, Routing, RoutingError, Run, RunTableBuilder,
@@ -94,10 +93,10 @@ pub fn check_table_routable(algo: RouteAlgo) -> Result<()> {
     if table_routable(algo) {
         return Ok(());
     }
-    let allowed: Vec<String> = RouteAlgo::value_variants()
-        .iter()
-        .filter(|a| table_routable(**a))
-        .map(|a| a.name())
+    let allowed: Vec<&str> = RouteAlgo::ALL
+        .into_iter()
+        .filter(|&a| table_routable(a))
+        .map(RouteAlgo::name)
         .collect();
     bail!(
         "--rtl-router needs a routing whose next hop (port and VC) at a switch depends on the \

@@ -30,87 +30,164 @@ pub const TRACE_VERSION: u32 = 1;
 /// Events kept before a divergence for its report.
 pub const CONTEXT_EVENTS: usize = 6;
 
-/// What a rank did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum EventKind {
-    /// Sent `blocks` to `peer` (op `op`).
-    Send {
-        /// Op index.
-        op: u32,
-        /// Destination rank.
-        peer: Rank,
-        /// Blocks.
-        blocks: Blocks,
-    },
-    /// Delivered the message of receive op `op` from `peer`.
-    Deliver {
-        /// Op index.
-        op: u32,
-        /// Source rank.
-        peer: Rank,
-        /// Blocks.
-        blocks: Blocks,
-        /// Reduced instead of overwritten.
-        reduce: bool,
-    },
-    /// Applied the permutation of op `op`.
-    Permute {
-        /// Op index.
-        op: u32,
-        /// Reflected.
-        reflect: bool,
-        /// Rotation.
-        shift: u32,
-    },
-    /// Every op is done.
-    Done,
-}
-
-/// One event of a trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One event of a trace: what a traced rank's executor did — one of core's [`Action`]s
+/// other than `Wait`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "EventLine")]
 pub struct TraceEvent {
     /// Cycle.
     pub cycle: u64,
     /// Rank.
     pub rank: Rank,
-    /// What happened.
-    #[serde(flatten)]
-    pub kind: EventKind,
+    /// What happened (never [`Action::Wait`]).
+    pub action: Action,
 }
 
 impl TraceEvent {
     /// The event of `action` (`None` for `Wait`).
     pub fn of(cycle: u64, rank: Rank, action: &Action) -> Option<Self> {
-        let kind = match *action {
-            Action::Send { op, peer, blocks } => EventKind::Send { op, peer, blocks },
+        (*action != Action::Wait).then_some(TraceEvent {
+            cycle,
+            rank,
+            action: *action,
+        })
+    }
+}
+
+/// A [`TraceEvent`] as one line of the trace file: `cycle`, `rank`, the action's `kind`
+/// (`send`, `deliver`, `permute`, `done`) and its fields; fields the kind does not have are
+/// left out.
+#[derive(Serialize, Deserialize)]
+struct EventLine {
+    cycle: u64,
+    rank: Rank,
+    kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    op: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    peer: Option<Rank>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    blocks: Option<Blocks>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reduce: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reflect: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shift: Option<u32>,
+}
+
+/// The `kind` of every action a trace holds, in [`Action`] order.
+const KINDS: &[&str] = &["send", "deliver", "permute", "done"];
+
+impl From<TraceEvent> for EventLine {
+    fn from(e: TraceEvent) -> Self {
+        let mut line = EventLine {
+            cycle: e.cycle,
+            rank: e.rank,
+            kind: String::new(),
+            op: None,
+            peer: None,
+            blocks: None,
+            reduce: None,
+            reflect: None,
+            shift: None,
+        };
+        line.kind = match e.action {
+            Action::Send { op, peer, blocks } => {
+                (line.op, line.peer, line.blocks) = (Some(op), Some(peer), Some(blocks));
+                "send"
+            }
             Action::Deliver {
                 op,
                 peer,
                 blocks,
                 reduce,
-            } => EventKind::Deliver {
-                op,
-                peer,
-                blocks,
-                reduce,
+            } => {
+                (line.op, line.peer, line.blocks) = (Some(op), Some(peer), Some(blocks));
+                line.reduce = Some(reduce);
+                "deliver"
+            }
+            Action::Permute { op, reflect, shift } => {
+                (line.op, line.reflect, line.shift) = (Some(op), Some(reflect), Some(shift));
+                "permute"
+            }
+            Action::Done => "done",
+            // Not an event; written so that reading it back fails.
+            Action::Wait => "wait",
+        }
+        .to_string();
+        line
+    }
+}
+
+impl TryFrom<EventLine> for TraceEvent {
+    type Error = serde::de::value::Error;
+
+    fn try_from(l: EventLine) -> Result<Self, Self::Error> {
+        use serde::de::Error;
+        fn field<T>(v: Option<T>, name: &'static str) -> Result<T, serde::de::value::Error> {
+            v.ok_or_else(|| Error::missing_field(name))
+        }
+        let action = match l.kind.as_str() {
+            "send" => Action::Send {
+                op: field(l.op, "op")?,
+                peer: field(l.peer, "peer")?,
+                blocks: field(l.blocks, "blocks")?,
             },
-            Action::Permute { op, reflect, shift } => EventKind::Permute { op, reflect, shift },
-            Action::Done => EventKind::Done,
-            Action::Wait => return None,
+            "deliver" => Action::Deliver {
+                op: field(l.op, "op")?,
+                peer: field(l.peer, "peer")?,
+                blocks: field(l.blocks, "blocks")?,
+                reduce: field(l.reduce, "reduce")?,
+            },
+            "permute" => Action::Permute {
+                op: field(l.op, "op")?,
+                reflect: field(l.reflect, "reflect")?,
+                shift: field(l.shift, "shift")?,
+            },
+            "done" => Action::Done,
+            other => return Err(Error::unknown_variant(other, KINDS)),
         };
-        Some(TraceEvent { cycle, rank, kind })
+        Ok(TraceEvent {
+            cycle: l.cycle,
+            rank: l.rank,
+            action,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for TraceEvent {
+    /// Reads one trace line (module documentation); a kind it does not know or a field its
+    /// kind needs and the line lacks is an error of the line's map, where a JSON reader
+    /// reports its position.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Line;
+        impl<'de> serde::de::Visitor<'de> for Line {
+            type Value = TraceEvent;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a trace event")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<TraceEvent, A::Error> {
+                let line =
+                    EventLine::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                TraceEvent::try_from(line).map_err(serde::de::Error::custom)
+            }
+        }
+        deserializer.deserialize_map(Line)
     }
 }
 
 impl std::fmt::Display for TraceEvent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "cycle {} rank {}: ", self.cycle, self.rank)?;
-        match self.kind {
-            EventKind::Send { op, peer, blocks } => {
+        match self.action {
+            Action::Send { op, peer, blocks } => {
                 write!(f, "op {op} send {blocks:?} to rank {peer}")
             }
-            EventKind::Deliver {
+            Action::Deliver {
                 op,
                 peer,
                 blocks,
@@ -120,10 +197,11 @@ impl std::fmt::Display for TraceEvent {
                 "op {op} {} {blocks:?} from rank {peer}",
                 if reduce { "reduce" } else { "deliver" }
             ),
-            EventKind::Permute { op, reflect, shift } => {
+            Action::Permute { op, reflect, shift } => {
                 write!(f, "op {op} permute (reflect {reflect}, shift {shift})")
             }
-            EventKind::Done => write!(f, "done"),
+            Action::Done => write!(f, "done"),
+            Action::Wait => write!(f, "wait"),
         }
     }
 }

@@ -110,3 +110,46 @@ fn trace_files_round_trip_and_reject_other_formats() {
     assert!(err.contains("version 9 is not supported"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_action_writes_and_reads_its_line() {
+    let blocks = Blocks::Single(4);
+    for (action, line) in [
+        (
+            Action::Deliver {
+                op: 1,
+                peer: 4,
+                blocks,
+                reduce: false,
+            },
+            r#"{"cycle":5,"rank":1,"kind":"deliver","op":1,"peer":4,"blocks":{"Single":4},"reduce":false}"#,
+        ),
+        (
+            Action::Permute {
+                op: 3,
+                reflect: true,
+                shift: 2,
+            },
+            r#"{"cycle":5,"rank":1,"kind":"permute","op":3,"reflect":true,"shift":2}"#,
+        ),
+        (Action::Done, r#"{"cycle":5,"rank":1,"kind":"done"}"#),
+    ] {
+        let e = TraceEvent::of(5, 1, &action).unwrap();
+        assert_eq!(e.action, action);
+        assert_eq!(serde_json::to_string(&e).unwrap(), line);
+        assert_eq!(serde_json::from_str::<TraceEvent>(line).unwrap(), e);
+    }
+    let err = |line: &str| {
+        serde_json::from_str::<TraceEvent>(line)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err(r#"{"cycle":0,"rank":3,"kind":"sendx","op":0}"#),
+        "unknown variant `sendx`, expected one of `send`, `deliver`, `permute`, `done` at line 1 column 42"
+    );
+    assert_eq!(
+        err(r#"{"cycle":0,"rank":3,"kind":"send","op":0}"#),
+        "missing field `peer` at line 1 column 41"
+    );
+}

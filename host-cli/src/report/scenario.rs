@@ -5,6 +5,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::makespan::SimScenario;
+use crate::builder::routing::{algo_ignore_case, RouteAlgo};
 
 /// One topology of a scenario.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -52,11 +53,21 @@ pub(super) fn parse_value<T: clap::ValueEnum>(kind: &str, s: &str) -> Result<T> 
             .iter()
             .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
             .collect();
-        anyhow!(
-            "scenario: unknown {kind} `{s}` (allowed: {})",
-            allowed.join(", ")
-        )
+        unknown(kind, s, &allowed)
     })
+}
+
+/// Parses a scenario's routing name (core's names, any case), as [`parse_value`] the others.
+pub(super) fn parse_routing(s: &str) -> Result<RouteAlgo> {
+    algo_ignore_case(s).ok_or_else(|| unknown("routing", s, &RouteAlgo::ALL.map(RouteAlgo::name)))
+}
+
+fn unknown(kind: &str, s: &str, allowed: &[impl AsRef<str>]) -> anyhow::Error {
+    let allowed: Vec<&str> = allowed.iter().map(AsRef::as_ref).collect();
+    anyhow!(
+        "scenario: unknown {kind} `{s}` (allowed: {})",
+        allowed.join(", ")
+    )
 }
 
 impl Scenario {

@@ -13,7 +13,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 
-use crate::builder::routing::{RouteAlgo, RouteOptions};
+use crate::builder::routing::{algo_ignore_case, RouteAlgo, RouteOptions};
 use crate::builder::schedule::Algorithm;
 use crate::io::bytes::parse_size;
 use crate::io::duration::parse_span;
@@ -46,7 +46,7 @@ fn enum_value<T: ValueEnum>(key: &str, v: &str) -> Result<T> {
             .iter()
             .filter_map(|x| x.to_possible_value().map(|p| p.get_name().to_string()))
             .collect();
-        anyhow!("{key}={v}: unknown value; allowed: {}", known.join(", "))
+        unknown(key, v, &known)
     })
 }
 
@@ -59,6 +59,16 @@ pub struct PointRun {
     pub options: CollectiveOptions,
     /// The routing.
     pub route: RouteOptions,
+}
+
+/// A routing axis value: core's names, any case (as [`enum_value`] reads the others).
+fn routing_value(key: &str, v: &str) -> Result<RouteAlgo> {
+    algo_ignore_case(v).ok_or_else(|| unknown(key, v, &RouteAlgo::ALL.map(RouteAlgo::name)))
+}
+
+fn unknown(key: &str, v: &str, known: &[impl AsRef<str>]) -> anyhow::Error {
+    let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
+    anyhow!("{key}={v}: unknown value; allowed: {}", known.join(", "))
 }
 
 impl PointRun {
@@ -80,7 +90,7 @@ impl PointRun {
                     .parse()
                     .map_err(|_| anyhow!("map_seed={v}: give a whole number"))?
             }
-            "routing" => self.route.algo = enum_value::<RouteAlgo>(key, v)?,
+            "routing" => self.route.algo = routing_value(key, v)?,
             "background" => {
                 opts.background_mean = if v == "none" {
                     None
@@ -208,7 +218,7 @@ pub fn sweep(s: &CollectiveSweep<'_>) -> Result<CollectiveSweepResult> {
     progress.finish();
     Ok(CollectiveSweepResult {
         topology: s.setup.topology.to_string(),
-        routing: s.setup.route.algo.name(),
+        routing: s.setup.route.algo.name().to_string(),
         base: serde_json::to_value(&s.setup.config)?,
         axes: plan.axes.clone(),
         points: plan.points.len() as u32,

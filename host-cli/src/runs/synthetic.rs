@@ -275,7 +275,7 @@ pub fn sweep(setup: &Setup, opts: &SweepOptions) -> Result<SweepResult> {
     let records = records?;
     Ok(SweepResult {
         topology: setup.topology.to_string(),
-        routing: setup.route.algo.name(),
+        routing: setup.route.algo.name().to_string(),
         base: serde_json::to_value(&setup.config)?,
         axes: plan.axes.clone(),
         points: plan.points.len() as u32,

@@ -120,7 +120,7 @@ pub fn run(p: &Params) -> Result<Study> {
         ),
         format!(
             "routing={}",
-            join(p.routings.iter().map(|r| r.name()).collect())
+            join(p.routings.iter().map(|r| r.name().to_string()).collect())
         ),
         format!("background={}", p.backgrounds.join(",")),
         format!("mapping={}", p.mappings.join(",")),

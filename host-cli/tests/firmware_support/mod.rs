@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use jumpnet::device::qemu::{self, Qemu as QemuTransport};
 use jumpnet::device::Transport;
-use jumpnet_firmware::wire::frame;
-use jumpnet_firmware::wire::{Request, Response, MAX_FRAME_LEN};
+use jumpnet_core::wire::frame;
+use jumpnet_core::wire::{Request, Response, MAX_FRAME_LEN};
 
 pub use jumpnet::device::qemu::Finished;
 

@@ -1,7 +1,7 @@
 //! Decoding and verifying a device image: every check of the module docs, in order.
 
 use crate::collective::program::Op;
-use crate::image::error::ImageError;
+use crate::image::error::{Defect, ImageError, Resource};
 use crate::image::frame::{self, ImageKind};
 use crate::image::program::check_op;
 use crate::routing::tables::run_table::{RouteEntry, Run, RunTable};
@@ -9,7 +9,7 @@ use crate::routing::tables::run_table::{RouteEntry, Run, RunTable};
 use super::{malformed, Capacities, DeviceBuffers, DeviceHeader, DeviceImage, ProgramEntry, Wire};
 
 /// Checks `needed` of `what` against `capacity`.
-fn fits(what: &'static str, needed: u32, capacity: u32) -> Result<(), ImageError> {
+fn fits(what: Resource, needed: u32, capacity: u32) -> Result<(), ImageError> {
     if needed > capacity {
         return Err(ImageError::OverCapacity {
             what,
@@ -62,30 +62,34 @@ fn walk(
 ) -> Result<DeviceHeader, ImageError> {
     let payload = frame::payload_of(bytes, ImageKind::Device)?;
     let (header, mut rest) = postcard::take_from_bytes::<DeviceHeader>(payload)
-        .map_err(|_| malformed("device header does not decode"))?;
+        .map_err(|_| malformed(Defect::DeviceHeader))?;
     let caps = header.capacities;
-    fits("destinations", caps.destinations, limits.destinations)?;
-    fits("table runs", caps.runs, limits.runs)?;
-    fits("programs", caps.programs, limits.programs)?;
-    fits("program ops", caps.ops, limits.ops)?;
+    fits(
+        Resource::Destinations,
+        caps.destinations,
+        limits.destinations,
+    )?;
+    fits(Resource::TableRuns, caps.runs, limits.runs)?;
+    fits(Resource::Programs, caps.programs, limits.programs)?;
+    fits(Resource::ProgramOps, caps.ops, limits.ops)?;
     // Runs take at least 3 bytes, program headers 5, ops 4.
     let least = caps.runs as u64 * 3 + caps.programs as u64 * 5 + caps.ops as u64 * 4;
     if least > rest.len() as u64 {
-        return Err(malformed("declared counts larger than the payload"));
+        return Err(malformed(Defect::DeclaredCounts));
     }
     if (caps.destinations == 0) != (caps.runs == 0) {
-        return Err(malformed("runs are not in canonical form"));
+        return Err(malformed(Defect::RunsNotCanonical));
     }
     let mut prev: Option<Run<RouteEntry>> = None;
     for i in 0..caps.runs as usize {
         let (run, r) = postcard::take_from_bytes::<Run<RouteEntry>>(rest)
-            .map_err(|_| malformed("run does not decode"))?;
+            .map_err(|_| malformed(Defect::Run))?;
         let canonical = match prev {
             None => run.first == 0,
             Some(p) => run.first > p.first && run.value != p.value,
         };
         if !canonical || run.first >= caps.destinations {
-            return Err(malformed("runs are not in canonical form"));
+            return Err(malformed(Defect::RunsNotCanonical));
         }
         prev = Some(run);
         sink.run(i, run);
@@ -95,7 +99,7 @@ fn walk(
     let mut total = 0u64;
     for i in 0..caps.programs as usize {
         let (w, r) = postcard::take_from_bytes::<Wire>(rest)
-            .map_err(|_| malformed("program header does not decode"))?;
+            .map_err(|_| malformed(Defect::ProgramHeader))?;
         if w.rank >= w.ranks {
             return Err(ImageError::RankOutOfRange {
                 rank: w.rank,
@@ -107,18 +111,18 @@ fn walk(
         rest = r;
     }
     if total != caps.ops as u64 {
-        return Err(malformed("program op counts do not add up to the ops"));
+        return Err(malformed(Defect::OpCounts));
     }
     // Second pass over the program headers (already checked) to know each op's program.
     let mut headers = program_bytes;
     let mut op_index = 0usize;
     for _ in 0..caps.programs {
         let (w, r) = postcard::take_from_bytes::<Wire>(headers)
-            .map_err(|_| malformed("program header does not decode"))?;
+            .map_err(|_| malformed(Defect::ProgramHeader))?;
         headers = r;
         for local in 0..w.ops {
-            let (op, r) = postcard::take_from_bytes::<Op>(rest)
-                .map_err(|_| malformed("op does not decode"))?;
+            let (op, r) =
+                postcard::take_from_bytes::<Op>(rest).map_err(|_| malformed(Defect::Op))?;
             check_op(local, &op, w.rank, w.ranks)?;
             sink.op(op_index, op);
             op_index += 1;
@@ -126,7 +130,7 @@ fn walk(
         }
     }
     if !rest.is_empty() {
-        return Err(malformed("trailing bytes after the last op"));
+        return Err(malformed(Defect::TrailingOpBytes));
     }
     Ok(header)
 }
@@ -159,7 +163,7 @@ pub fn decode<'a>(
         runs.get(..caps.runs as usize).unwrap_or(&[]),
         caps.destinations,
     )
-    .map_err(|_| malformed("runs are not in canonical form"))?;
+    .map_err(|_| malformed(Defect::RunsNotCanonical))?;
     let programs: &'a [ProgramEntry] = programs;
     let ops: &'a [Op] = ops;
     Ok(DeviceImage {

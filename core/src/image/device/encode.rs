@@ -1,6 +1,6 @@
 //! Encoding a device image (payload layout in the module docs).
 
-use crate::image::error::ImageError;
+use crate::image::error::{Defect, ImageError};
 use crate::image::frame::{self, ImageKind};
 use crate::image::program::check_op;
 
@@ -13,7 +13,7 @@ use super::{len_u32, malformed, max_image_len, Capacities, DeviceContent, Device
 pub fn encode(content: &DeviceContent<'_>, out: &mut [u8]) -> Result<usize, ImageError> {
     let total: u64 = content.programs.iter().map(|p| p.ops as u64).sum();
     if total != content.ops.len() as u64 {
-        return Err(malformed("program op counts do not add up to the ops"));
+        return Err(malformed(Defect::OpCounts));
     }
     let mut first = 0usize;
     for p in content.programs {

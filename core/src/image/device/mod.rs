@@ -84,7 +84,7 @@ use crate::routing::tables::run_table::{RouteEntry, Run, RunTable};
 use crate::topology::spec::NetworkSpec;
 use crate::topology::SwitchId;
 
-use super::error::ImageError;
+use super::error::{Defect, ImageError};
 use super::frame::{ImageKind, OVERHEAD};
 
 mod decode;
@@ -263,7 +263,7 @@ impl From<&Wire> for ProgramEntry {
     }
 }
 
-pub(super) fn malformed(what: &'static str) -> ImageError {
+pub(super) fn malformed(what: Defect) -> ImageError {
     ImageError::Malformed {
         kind: ImageKind::Device,
         what,

@@ -2,9 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::routing::RouteAlgo;
+
 /// The routing algorithm the device's table was computed with (spec/routing.md); recorded so
 /// a device can report it and recompute or cross-check its table. `Precomputed` is a table
-/// the host computed with an algorithm the device cannot run itself (e.g. DFSSSP).
+/// the host computed with an algorithm the device cannot run itself (e.g. DFSSSP). The other
+/// variants are the algorithms a device computes a switch's table with (firmware route-table
+/// requests name them too); their names are [`RouteAlgo`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RoutingAlgorithm {
     /// Minimal BFS routing, lowest port on ties (§1).
@@ -41,18 +45,34 @@ impl RoutingAlgorithm {
         RoutingAlgorithm::Precomputed,
     ];
 
-    /// Short lower-case name, as the host CLI spells it.
+    /// Short lower-case name: the name of the [`RouteAlgo`] that selects it (`hyperx-dor`:
+    /// `dor` on a HyperX; `precomputed`: none).
     pub const fn name(self) -> &'static str {
         match self {
-            RoutingAlgorithm::MinimalBfs => "minimal",
-            RoutingAlgorithm::TorusDor => "dor",
-            RoutingAlgorithm::Ecube => "ecube",
-            RoutingAlgorithm::CirculantNaf => "naf",
-            RoutingAlgorithm::CirculantGreedy => "greedy",
+            RoutingAlgorithm::MinimalBfs => RouteAlgo::Minimal.name(),
+            RoutingAlgorithm::TorusDor => RouteAlgo::Dor.name(),
+            RoutingAlgorithm::Ecube => RouteAlgo::Ecube.name(),
+            RoutingAlgorithm::CirculantNaf => RouteAlgo::Naf.name(),
+            RoutingAlgorithm::CirculantGreedy => RouteAlgo::Greedy.name(),
             RoutingAlgorithm::HyperXDor => "hyperx-dor",
-            RoutingAlgorithm::FatTreeDmodK => "dmodk",
-            RoutingAlgorithm::DragonflyMinimal => "df-minimal",
+            RoutingAlgorithm::FatTreeDmodK => RouteAlgo::Dmodk.name(),
+            RoutingAlgorithm::DragonflyMinimal => RouteAlgo::DfMinimal.name(),
             RoutingAlgorithm::Precomputed => "precomputed",
+        }
+    }
+
+    /// Which network the algorithm needs (`None`: any network, or — for `Precomputed` —
+    /// none a device computes a table for).
+    pub const fn needs(self) -> Option<&'static str> {
+        match self {
+            RoutingAlgorithm::MinimalBfs | RoutingAlgorithm::Precomputed => None,
+            RoutingAlgorithm::TorusDor => Some("a torus or mesh"),
+            RoutingAlgorithm::Ecube => Some("a hypercube"),
+            RoutingAlgorithm::CirculantNaf => Some("G(n, log2 n)"),
+            RoutingAlgorithm::CirculantGreedy => Some("a ring or circulant"),
+            RoutingAlgorithm::HyperXDor => Some("a HyperX"),
+            RoutingAlgorithm::FatTreeDmodK => Some("a fat tree"),
+            RoutingAlgorithm::DragonflyMinimal => Some("a Dragonfly"),
         }
     }
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::collective::{Blocks, Dep, RecursiveDoubling, Schedule};
 use crate::image::crc32::crc32;
+use crate::image::error::Resource;
 use crate::image::frame::{self, CRC_LEN, HEADER_LEN};
 use crate::routing::tables::run_table::RunTableBuilder;
 use std::vec;
@@ -260,9 +261,9 @@ fn truncated_corrupt_and_wrong_version_images_are_named() {
 fn over_capacity_is_reported_before_decoding() {
     let img = image_of(&sample());
     for (caps, what, needed, capacity) in [
-        ((2, 2, 5), "table runs", 3, 2),
-        ((3, 1, 5), "programs", 2, 1),
-        ((3, 2, 4), "program ops", 5, 4),
+        ((2, 2, 5), Resource::TableRuns, 3, 2),
+        ((3, 1, 5), Resource::Programs, 2, 1),
+        ((3, 2, 4), Resource::ProgramOps, 5, 4),
     ] {
         let mut b = bufs(caps.0, caps.1, caps.2);
         let err = ImageError::OverCapacity {
@@ -284,7 +285,7 @@ fn over_capacity_is_reported_before_decoding() {
     assert_eq!(
         verify(&img, limits).unwrap_err(),
         ImageError::OverCapacity {
-            what: "destinations",
+            what: Resource::Destinations,
             needed: 4,
             capacity: 3
         }
@@ -313,29 +314,26 @@ fn crc_valid_payload_errors_are_named() {
     };
     assert_eq!(
         b.decode(&reseal(&payload[..3])).unwrap_err(),
-        m("device header does not decode")
+        m(Defect::DeviceHeader)
     );
-    assert_eq!(
-        b.decode(&edit(3, 9)).unwrap_err(),
-        m("device header does not decode")
-    );
+    assert_eq!(b.decode(&edit(3, 9)).unwrap_err(), m(Defect::DeviceHeader));
     assert_eq!(
         b.decode(&edit(5, 7)).unwrap_err(),
-        m("declared counts larger than the payload")
+        m(Defect::DeclaredCounts)
     );
     // Run 1 starting at 0 again, or run 2 with run 1's value.
     assert_eq!(
         b.decode(&edit(11, 0)).unwrap_err(),
-        m("runs are not in canonical form")
+        m(Defect::RunsNotCanonical)
     );
     assert_eq!(
         b.decode(&edit(15, 2)).unwrap_err(),
-        m("runs are not in canonical form")
+        m(Defect::RunsNotCanonical)
     );
     // Run 2 starting at destination 4 of 4.
     assert_eq!(
         b.decode(&edit(14, 4)).unwrap_err(),
-        m("runs are not in canonical form")
+        m(Defect::RunsNotCanonical)
     );
     // Program 0 rank 4 of 4.
     assert_eq!(
@@ -343,10 +341,7 @@ fn crc_valid_payload_errors_are_named() {
         ImageError::RankOutOfRange { rank: 4, ranks: 4 }
     );
     // Program 0 with 3 ops: the counts no longer add up to 5.
-    assert_eq!(
-        b.decode(&edit(21, 3)).unwrap_err(),
-        m("program op counts do not add up to the ops")
-    );
+    assert_eq!(b.decode(&edit(21, 3)).unwrap_err(), m(Defect::OpCounts));
     // The last op (send to peer 0 of 2 by rank 1) naming peer 1: itself.
     let n = payload.len();
     assert_eq!(
@@ -365,11 +360,11 @@ fn crc_valid_payload_errors_are_named() {
     long.push(0);
     assert_eq!(
         b.decode(&reseal(&long)).unwrap_err(),
-        m("trailing bytes after the last op")
+        m(Defect::TrailingOpBytes)
     );
     assert_eq!(
         b.decode(&reseal(&payload[..n - 1])).unwrap_err(),
-        m("op does not decode")
+        m(Defect::Op)
     );
 }
 
@@ -392,7 +387,7 @@ fn encode_rejects_what_decode_would() {
         encode(&content, &mut out),
         Err(ImageError::Malformed {
             kind: ImageKind::Device,
-            what: "program op counts do not add up to the ops"
+            what: Defect::OpCounts
         })
     );
     let mut ranked = s.programs.clone();
@@ -412,7 +407,7 @@ fn encode_rejects_what_decode_would() {
     assert!(matches!(
         encode(&content, &mut out[..20]),
         Err(ImageError::BufferTooSmall {
-            what: "image bytes",
+            what: Resource::ImageBytes,
             available: 20,
             ..
         })

@@ -1,10 +1,14 @@
 //! Synthetic traffic patterns on logical addresses (spec/mapping.md §5 table, after
-//! Dally & Towles).
+//! Dally & Towles): \[GA\]'s names for them and its two random patterns. The deterministic
+//! ones are core's destination patterns ([`DestPattern`], computed by
+//! [`Traffic::dest`](crate::traffic::Traffic::dest)) on the `n × n` grid as an `n`-ary
+//! 2-cube.
 
 use super::{Address, Grid};
 use crate::error::{CapacityError, InvalidParam};
 use crate::mapping::MappingError;
 use crate::rng::Rng;
+use crate::traffic::{DestPattern, Traffic};
 
 /// Destination-table entry of a node that sends nothing (its destination is itself).
 pub const NO_DEST: Address = Address::MAX;
@@ -22,7 +26,8 @@ pub enum TrafficPattern {
     Shuffle,
     /// trns: `d_i = s_{(i+b/2) mod b}`, i.e. `(x, y) ↦ (y, x)`.
     Transpose,
-    /// torn: `((x + n/2) mod n, y)` (project choice for "the node whose distance is n/2").
+    /// torn: `((x + n/2) mod n, y)` (project choice for "the node whose distance is n/2"):
+    /// [`DestPattern::GaTornado`], not BookSim2's tornado ([`DestPattern::BookSimTornado`]).
     Tornado,
     /// rpar: random perfect matching, both partners send to each other.
     RandomPair,
@@ -60,6 +65,20 @@ impl TrafficPattern {
     /// Pattern with the given short name.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The destination pattern a deterministic pattern is (`None` for the random ones, which
+    /// are drawn here).
+    pub fn dest_pattern(self) -> Option<DestPattern> {
+        Some(match self {
+            TrafficPattern::BitComplement => DestPattern::BitComplement,
+            TrafficPattern::BitReversal => DestPattern::BitReversal,
+            TrafficPattern::BitRotation => DestPattern::BitRotation,
+            TrafficPattern::Shuffle => DestPattern::Shuffle,
+            TrafficPattern::Transpose => DestPattern::Transpose,
+            TrafficPattern::Tornado => DestPattern::GaTornado,
+            TrafficPattern::RandomPair | TrafficPattern::RandomRing => return None,
+        })
     }
 
     /// Whether the pattern is drawn from the PRNG (once per run).
@@ -112,17 +131,27 @@ impl TrafficPattern {
         CapacityError::check("pattern destination table (N entries)", nodes, dest.len())?;
         let dest = &mut dest[..nodes];
         let n = grid.side() as u32;
+        let not_power_of_two = MappingError::Invalid(InvalidParam {
+            param: "side",
+            value: n as u64,
+            rule: "bit-defined traffic patterns need the grid side a power of two",
+        });
         if self.needs_power_of_two() && !n.is_power_of_two() {
-            return Err(MappingError::Invalid(InvalidParam {
-                param: "side",
-                value: n as u64,
-                rule: "bit-defined traffic patterns need the grid side a power of two",
-            }));
+            return Err(not_power_of_two);
         }
-        let bits = (nodes as u32).trailing_zeros();
-        let mask = nodes as u32 - 1;
-        match self {
-            TrafficPattern::RandomPair | TrafficPattern::RandomRing => {
+        match self.dest_pattern() {
+            Some(pattern) => {
+                // The grid is an n-ary 2-cube of n² = 2^b nodes (b even for the bit patterns).
+                let traffic =
+                    Traffic::new(pattern, nodes as u32, n, 2, &[]).map_err(|_| not_power_of_two)?;
+                for (s, slot) in dest.iter_mut().enumerate() {
+                    let s = s as u32;
+                    // Deterministic patterns do not draw from `rng`.
+                    let d = traffic.dest(s, rng);
+                    *slot = if d == s { NO_DEST } else { d as Address };
+                }
+            }
+            None => {
                 CapacityError::check("random pattern scratch (N entries)", nodes, scratch.len())?;
                 let perm = &mut scratch[..nodes];
                 for (i, p) in perm.iter_mut().enumerate() {
@@ -147,26 +176,6 @@ impl TrafficPattern {
                             *d = to;
                         }
                     }
-                }
-            }
-            _ => {
-                for (s, slot) in dest.iter_mut().enumerate() {
-                    let s = s as u32;
-                    let d = match self {
-                        TrafficPattern::BitComplement => s ^ mask,
-                        TrafficPattern::BitReversal => s.reverse_bits() >> (32 - bits),
-                        TrafficPattern::BitRotation => (s >> 1) | ((s & 1) << (bits - 1)),
-                        TrafficPattern::Shuffle => ((s << 1) & mask) | (s >> (bits - 1)),
-                        TrafficPattern::Transpose => {
-                            let h = bits / 2;
-                            (s >> h) | ((s << h) & mask)
-                        }
-                        _ => {
-                            let (x, y) = (s % n, s / n);
-                            y * n + (x + n / 2) % n
-                        }
-                    };
-                    *slot = if d == s { NO_DEST } else { d as Address };
                 }
             }
         }

@@ -125,3 +125,79 @@ fn c1_constants() {
     let log10: f64 = (2..=64).map(|i| (i as f64).log10()).sum();
     assert!((log10 - (exponent as f64 + mantissa.log10())).abs() < 1e-9);
 }
+
+/// The GA's pattern tables as `TrafficPattern::fill` wrote them before the formulas moved to
+/// `traffic::Traffic::dest` (one definition per formula).
+fn previous_table(p: TrafficPattern, n: u32) -> Vec<Address> {
+    let nodes = n * n;
+    let bits = nodes.trailing_zeros();
+    let mask = nodes - 1;
+    (0..nodes)
+        .map(|s| {
+            let d = match p {
+                TrafficPattern::BitComplement => s ^ mask,
+                TrafficPattern::BitReversal => s.reverse_bits() >> (32 - bits),
+                TrafficPattern::BitRotation => (s >> 1) | ((s & 1) << (bits - 1)),
+                TrafficPattern::Shuffle => ((s << 1) & mask) | (s >> (bits - 1)),
+                TrafficPattern::Transpose => {
+                    let h = bits / 2;
+                    (s >> h) | ((s << h) & mask)
+                }
+                _ => {
+                    let (x, y) = (s % n, s / n);
+                    y * n + (x + n / 2) % n
+                }
+            };
+            if d == s {
+                NO_DEST
+            } else {
+                d as Address
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn deterministic_tables_are_the_previous_ones() {
+    for n in [2u32, 4, 8, 16, 32] {
+        for p in TrafficPattern::ALL.into_iter().filter(|p| !p.is_random()) {
+            assert_eq!(
+                table(p, n as u16, 0),
+                previous_table(p, n),
+                "{} n={n}",
+                p.name()
+            );
+        }
+    }
+    // torn is also defined on sides that are not powers of two.
+    for n in [3u32, 5, 6, 7, 12] {
+        assert_eq!(
+            table(TrafficPattern::Tornado, n as u16, 0),
+            previous_table(TrafficPattern::Tornado, n)
+        );
+    }
+}
+
+#[test]
+fn torn_is_the_gas_tornado_not_booksims() {
+    // GA torn on the 8 × 8 grid, written out: row y sends to ((x + 4) mod 8, y).
+    let want: [Address; 64] = [
+        4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11, 20, 21, 22, 23, 16, 17, 18, 19, 28,
+        29, 30, 31, 24, 25, 26, 27, 36, 37, 38, 39, 32, 33, 34, 35, 44, 45, 46, 47, 40, 41, 42, 43,
+        52, 53, 54, 55, 48, 49, 50, 51, 60, 61, 62, 63, 56, 57, 58, 59,
+    ];
+    assert_eq!(table(TrafficPattern::Tornado, 8, 0), want);
+    assert_eq!(TrafficPattern::Tornado.name(), "torn");
+    assert_eq!(
+        TrafficPattern::Tornado.dest_pattern(),
+        Some(crate::traffic::DestPattern::GaTornado)
+    );
+    // BookSim2's tornado moves every digit by ceil(8/2) − 1 = 3: (5, 1) ↦ (0, 4), where torn
+    // gives (1, 1).
+    let booksim =
+        crate::traffic::Traffic::new(crate::traffic::DestPattern::BookSimTornado, 64, 8, 2, &[])
+            .unwrap();
+    assert_eq!(booksim.dest(13, &mut Rng::new(0)), 32);
+    assert_eq!(want[13], 9);
+    assert!(TrafficPattern::RandomPair.dest_pattern().is_none());
+}

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use jumpnet_core::topology::galaxy::RouterAssignment;
+use jumpnet_core::topology::GlobalArrangement;
+
 use super::families::{family_names, find_family, FamilyHelp};
 use super::*;
 
@@ -18,75 +21,76 @@ impl TopologySpec {
         };
         let help = find_family(family)?;
         let kv = KeyValues::parse(help, rest)?;
+        // Lists longer than core's fixed capacity fail here, as the family's constructor
+        // would ("invalid <family>: capacity exceeded: ...").
+        let invalid = || format!("invalid {}", help.name);
+        let structured = TopologySpec::Structured;
         let spec = match help.name {
-            "ring" => TopologySpec::Ring { n: kv.u32("n")? },
-            "circulant" => TopologySpec::Circulant {
-                n: kv.u32("n")?,
-                jumps: kv.u32_list("jumps")?,
-            },
-            "gcirculant" => TopologySpec::Gcirculant { n: kv.u32("n")? },
+            "ring" => structured(NetworkSpec::Ring { n: kv.u32("n")? }),
+            "circulant" => structured(
+                NetworkSpec::circulant(kv.u32("n")?, &kv.u32_list("jumps")?)
+                    .with_context(invalid)?,
+            ),
+            "gcirculant" => structured(NetworkSpec::CirculantG { n: kv.u32("n")? }),
             "random-shortcut" => TopologySpec::RandomShortcut {
                 n: kv.u32("n")?,
                 d: kv.u32("d")?,
                 seed: kv.u64("seed")?,
             },
-            "torus" => TopologySpec::Torus {
-                k: kv.u32_list("k")?,
-                t: kv.u16("t")?,
-            },
-            "mesh" => TopologySpec::Mesh {
-                k: kv.u32_list("k")?,
-                t: kv.u16("t")?,
-            },
-            "hypercube" => TopologySpec::Hypercube {
+            "torus" => structured(
+                NetworkSpec::torus(&kv.u32_list("k")?, kv.u16("t")?).with_context(invalid)?,
+            ),
+            "mesh" => structured(
+                NetworkSpec::mesh(&kv.u32_list("k")?, kv.u16("t")?).with_context(invalid)?,
+            ),
+            "hypercube" => structured(NetworkSpec::Hypercube {
                 dim: kv.u32("dim")?,
-                t: kv.u16("t")?,
-            },
-            "fat-tree" => TopologySpec::FatTree {
+                terminals_per_switch: kv.u16("t")?,
+            }),
+            "fat-tree" => structured(NetworkSpec::FatTree {
                 k: kv.u32("k")?,
                 n: kv.u32("n")?,
-            },
-            "dragonfly" => TopologySpec::Dragonfly {
+            }),
+            "dragonfly" => structured(NetworkSpec::Dragonfly {
                 g: kv.u32("g")?,
                 a: kv.u32("a")?,
                 p: kv.u32("p")?,
                 h: kv.u32("h")?,
                 arrangement: match kv.str("arrangement")? {
-                    "consecutive" | "absolute" => Arrangement::Consecutive,
-                    "palm-tree" | "palmtree" | "relative" => Arrangement::PalmTree,
-                    "relative-mirror" => Arrangement::RelativeMirror,
+                    "consecutive" | "absolute" => GlobalArrangement::Consecutive,
+                    "palm-tree" | "palmtree" | "relative" => GlobalArrangement::PalmTree,
+                    "relative-mirror" => GlobalArrangement::RelativeMirror,
                     other => bail!(
                         "arrangement = {other} is not known: use consecutive (= absolute), palm-tree (= relative) or relative-mirror"
                     ),
                 },
-            },
-            "hyperx" => TopologySpec::Hyperx {
-                s: kv.u32_list("s")?,
-                k: kv.u16("k")?,
-                t: kv.u16("t")?,
-            },
-            "slim-fly" => TopologySpec::SlimFly {
+            }),
+            "hyperx" => structured(
+                NetworkSpec::hyperx(&kv.u32_list("s")?, kv.u16("k")?, kv.u16("t")?)
+                    .with_context(invalid)?,
+            ),
+            "slim-fly" => structured(NetworkSpec::SlimFly {
                 q: kv.u32("q")?,
                 p: kv.auto_u16("p")?,
-            },
-            "galaxy" => TopologySpec::Galaxy {
+            }),
+            "galaxy" => structured(NetworkSpec::Galaxy {
                 n: kv.u32("n")?,
                 q: kv.u32("q")?,
-            },
-            "galaxyfly" => TopologySpec::Galaxyfly {
+            }),
+            "galaxyfly" => structured(NetworkSpec::Galaxyfly {
                 n: kv.u32("n")?,
                 q: kv.u32("q")?,
                 a: kv.u32("a")?,
                 p: kv.u32("p")?,
                 h: kv.auto_u32("h")?,
                 assignment: match kv.str("assignment")? {
-                    "round-robin" => Assignment::RoundRobin,
-                    "cluster-split" => Assignment::ClusterSplit,
+                    "round-robin" => RouterAssignment::RoundRobin,
+                    "cluster-split" => RouterAssignment::ClusterSplit,
                     other => bail!(
                         "assignment = {other} is not known: use round-robin or cluster-split"
                     ),
                 },
-            },
+            }),
             "arbitrary" => TopologySpec::Arbitrary {
                 edges: PathBuf::from(kv.str("edges")?),
                 t: kv.u16("t")?,

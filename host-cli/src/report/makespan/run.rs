@@ -13,7 +13,7 @@ use crate::builder::placement::{self, RankOrderChoice};
 use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::io::progress::Progress;
-use crate::report::scenario::{parse_value, ScenarioTopology};
+use crate::report::scenario::{parse_routing, ScenarioTopology};
 use crate::report::time_scale::TimeScale;
 use crate::runs::collective::node_terminals;
 use crate::sim::config::SimConfig;
@@ -22,7 +22,7 @@ use crate::sim::workload::collective::{run_collective, NicConfig};
 /// A topology's routing: the scenario's, else `df-minimal` on Dragonflies and DFSSSP.
 fn route_options(t: &ScenarioTopology, net: &OwnedNetwork) -> Result<RouteOptions> {
     let algo = match &t.routing {
-        Some(name) => parse_value::<RouteAlgo>("routing", name)?,
+        Some(name) => parse_routing(name)?,
         None if net.network().family() == Family::Dragonfly => RouteAlgo::DfMinimal,
         None => RouteAlgo::Dfsssp,
     };

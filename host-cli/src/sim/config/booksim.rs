@@ -35,9 +35,11 @@
 //! key is an error that names it.
 
 use anyhow::{anyhow, bail, Result};
+use jumpnet_core::topology::spec::NetworkSpec;
+use jumpnet_core::topology::GlobalArrangement;
 
 use crate::builder::routing::RouteAlgo;
-use crate::builder::topology::{Arrangement, TopologySpec};
+use crate::builder::topology::TopologySpec;
 use crate::sim::config::SimConfig;
 
 /// A BookSim2 configuration mapped onto jumpnet.
@@ -351,20 +353,20 @@ pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologyS
                     "{topology} with c = {c}: BookSim2's {topology} has one node per router (c = 1)"
                 );
             }
-            if topology == "torus" {
-                TopologySpec::Torus { k: dims()?, t: 1 }
+            TopologySpec::Structured(if topology == "torus" {
+                NetworkSpec::torus(&dims()?, 1)?
             } else {
-                TopologySpec::Mesh { k: dims()?, t: 1 }
-            }
+                NetworkSpec::mesh(&dims()?, 1)?
+            })
         }
-        "flatfly" => TopologySpec::Hyperx {
-            s: dims()?,
-            k: 1,
-            t: u16::try_from(c)
+        "flatfly" => TopologySpec::Structured(NetworkSpec::hyperx(
+            &dims()?,
+            1,
+            u16::try_from(c)
                 .ok()
                 .filter(|&t| t >= 1)
                 .ok_or_else(|| anyhow!("flatfly with c = {c}: need 1 <= c <= 65535"))?,
-        },
+        )?),
         "dragonflynew" | "dragonfly" => {
             if n != 1 {
                 bail!("{topology} with n = {n}: BookSim2's dragonflynew needs n = 1");
@@ -373,13 +375,13 @@ pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologyS
                 bail!("{topology} with k = {k}: need 1 <= k <= 1000 terminals per router");
             }
             let (p, a, h) = (k, 2 * k, k);
-            TopologySpec::Dragonfly {
+            TopologySpec::Structured(NetworkSpec::Dragonfly {
                 g: a * h + 1,
                 a,
                 p,
                 h,
-                arrangement: Arrangement::Consecutive,
-            }
+                arrangement: GlobalArrangement::Consecutive,
+            })
         }
         other => bail!(
             "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, flatfly, dragonflynew"
@@ -461,13 +463,13 @@ mod tests {
         // k = 4: p = 4, a = 8, h = 4, g = 33.
         assert_eq!(
             b.topology,
-            TopologySpec::Dragonfly {
+            TopologySpec::Structured(NetworkSpec::Dragonfly {
                 g: 33,
                 a: 8,
                 p: 4,
                 h: 4,
-                arrangement: Arrangement::Consecutive
-            }
+                arrangement: GlobalArrangement::Consecutive
+            })
         );
         assert_eq!(b.algo, RouteAlgo::DfMinimal);
         assert_eq!(

@@ -9,6 +9,7 @@ pub mod toml_file;
 
 use core::fmt;
 
+use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
 
 use crate::sim::network::class_latency::ClassLatency;
@@ -35,29 +36,67 @@ pub enum Injection {
     Batch,
 }
 
-/// Destination pattern (core `traffic` module; spec/mapping.md §5 for the bit patterns).
+/// Destination pattern of the simulator: a name for one of core's [`DestPattern`]s, which
+/// define them. The variant names are how configurations print (JSON, reports);
+/// [`Pattern::WORDS`] lists what `traffic=` accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Pattern {
-    /// Uniform random destination other than the source.
+    /// [`DestPattern::Uniform`].
     Uniform,
-    /// `d = s XOR (N-1)`.
+    /// [`DestPattern::BitComplement`].
     BitComplement,
-    /// `d_i = s_{b-1-i}`.
+    /// [`DestPattern::BitReversal`].
     BitReversal,
-    /// Rotate right by one bit.
+    /// [`DestPattern::BitRotation`].
     BitRotation,
-    /// Perfect shuffle: rotate left by one bit.
+    /// [`DestPattern::Shuffle`].
     Shuffle,
-    /// `(x, y) ↦ (y, x)`.
+    /// [`DestPattern::Transpose`].
     Transpose,
-    /// `d = (x + ceil(k/2) - 1 mod k)` per dimension (BookSim2 `tornado`).
+    /// [`DestPattern::BookSimTornado`] (BookSim2 `tornado`; the word `torn` is accepted for
+    /// it too).
     Tornado,
-    /// `d = (x + 1 mod k)` per dimension (BookSim2 `neighbor`).
+    /// [`DestPattern::Neighbour`] (BookSim2 `neighbor`).
     Neighbour,
-    /// A random permutation drawn once per run from the seed.
+    /// [`DestPattern::Permutation`], drawn once per run from the seed.
     RandomPermutation,
-    /// Uniform, but a fraction `hotspot_fraction` of packets goes to terminal `hotspot_node`.
+    /// [`DestPattern::Hotspot`]: `hotspot_fraction` of the packets go to `hotspot_node`.
     Hotspot,
+}
+
+impl Pattern {
+    /// The words `traffic=` accepts for each pattern (the first is the one error messages
+    /// list).
+    pub const WORDS: [(Pattern, &'static [&'static str]); 10] = [
+        (Pattern::Uniform, &["uniform"]),
+        (
+            Pattern::BitComplement,
+            &["bitcomp", "bit-complement", "bcmp"],
+        ),
+        (Pattern::BitReversal, &["bitrev", "bit-reversal", "brev"]),
+        (Pattern::BitRotation, &["bitrot", "bit-rotation", "brot"]),
+        (Pattern::Shuffle, &["shuffle", "shfl"]),
+        (Pattern::Transpose, &["transpose", "trns"]),
+        (Pattern::Tornado, &["tornado", "torn"]),
+        (Pattern::Neighbour, &["neighbor", "neighbour"]),
+        (
+            Pattern::RandomPermutation,
+            &["randperm", "random-permutation"],
+        ),
+        (Pattern::Hotspot, &["hotspot"]),
+    ];
+
+    /// The first word of every pattern, as `traffic=` errors list them.
+    const ALLOWED: &'static str =
+        "uniform, bitcomp, bitrev, bitrot, shuffle, transpose, tornado, neighbor, randperm, hotspot";
+
+    /// The pattern `word` names.
+    pub fn from_word(word: &str) -> Option<Pattern> {
+        Self::WORDS
+            .iter()
+            .find(|(_, words)| words.contains(&word))
+            .map(|&(p, _)| p)
+    }
 }
 
 /// Simulator configuration. Start from [`SimConfig::booksim`] or [`SimConfig::ga`] and
@@ -206,6 +245,26 @@ const fn concat3<const A: usize, const B: usize, const C: usize, const N: usize>
 }
 
 impl SimConfig {
+    /// Core's destination pattern of [`SimConfig::traffic`] (the hotspot with
+    /// `hotspot_node` and `hotspot_fraction` in 1/1000).
+    pub fn dest_pattern(&self) -> DestPattern {
+        match self.traffic {
+            Pattern::Uniform => DestPattern::Uniform,
+            Pattern::BitComplement => DestPattern::BitComplement,
+            Pattern::BitReversal => DestPattern::BitReversal,
+            Pattern::BitRotation => DestPattern::BitRotation,
+            Pattern::Shuffle => DestPattern::Shuffle,
+            Pattern::Transpose => DestPattern::Transpose,
+            Pattern::Tornado => DestPattern::BookSimTornado,
+            Pattern::Neighbour => DestPattern::Neighbour,
+            Pattern::RandomPermutation => DestPattern::Permutation,
+            Pattern::Hotspot => DestPattern::Hotspot {
+                node: self.hotspot_node,
+                permille: (self.hotspot_fraction * 1000.0).round() as u16,
+            },
+        }
+    }
+
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
     pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 35>(
@@ -467,24 +526,8 @@ impl SimConfig {
             "rate_in_flits" => self.rate_in_flits = boolean(value)?,
             "batch_size" => self.batch_size = num(key, value, U32)?,
             "traffic" => {
-                self.traffic = match value.trim() {
-                    "uniform" => Pattern::Uniform,
-                    "bitcomp" | "bit-complement" | "bcmp" => Pattern::BitComplement,
-                    "bitrev" | "bit-reversal" | "brev" => Pattern::BitReversal,
-                    "bitrot" | "bit-rotation" | "brot" => Pattern::BitRotation,
-                    "shuffle" | "shfl" => Pattern::Shuffle,
-                    "transpose" | "trns" => Pattern::Transpose,
-                    "tornado" | "torn" => Pattern::Tornado,
-                    "neighbor" | "neighbour" => Pattern::Neighbour,
-                    "randperm" | "random-permutation" => Pattern::RandomPermutation,
-                    "hotspot" => Pattern::Hotspot,
-                    _ => {
-                        return Err(bad(
-                            "uniform, bitcomp, bitrev, bitrot, shuffle, transpose, tornado, \
-                             neighbor, randperm, hotspot",
-                        ))
-                    }
-                }
+                self.traffic =
+                    Pattern::from_word(value.trim()).ok_or_else(|| bad(Pattern::ALLOWED))?
             }
             "hotspot_node" => self.hotspot_node = num(key, value, U32)?,
             "hotspot_fraction" => self.hotspot_fraction = fraction(key, value)?,
@@ -524,6 +567,32 @@ mod tests {
         assert_eq!(
             (c.sample_period, c.max_samples, c.watchdog_cycles),
             (1000, 10, 256)
+        );
+    }
+
+    #[test]
+    fn traffic_words_name_cores_patterns() {
+        let firsts: Vec<&str> = Pattern::WORDS.iter().map(|(_, w)| w[0]).collect();
+        assert_eq!(Pattern::ALLOWED, firsts.join(", "));
+        let mut c = SimConfig::booksim();
+        for (p, words) in Pattern::WORDS {
+            for w in words {
+                c.set("traffic", w).unwrap();
+                assert_eq!(c.traffic, p, "{w}");
+            }
+        }
+        // `tornado` (and `torn`) is BookSim2's tornado, not [GA]'s.
+        c.set("traffic", "torn").unwrap();
+        assert_eq!(c.dest_pattern(), DestPattern::BookSimTornado);
+        c.set("traffic", "hotspot").unwrap();
+        c.set("hotspot_node", "5").unwrap();
+        c.set("hotspot_fraction", "0.25").unwrap();
+        assert_eq!(
+            c.dest_pattern(),
+            DestPattern::Hotspot {
+                node: 5,
+                permille: 250
+            }
         );
     }
 

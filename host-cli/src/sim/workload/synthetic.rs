@@ -6,7 +6,7 @@ use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::Network;
 use jumpnet_core::traffic::{Bernoulli, DestPattern, Traffic};
 
-use crate::sim::config::{Pattern, SimConfig};
+use crate::sim::config::SimConfig;
 
 /// The traffic of one run.
 #[derive(Debug)]
@@ -37,21 +37,7 @@ impl Driver {
             }
             _ => (nodes, 1),
         };
-        let pattern = match cfg.traffic {
-            Pattern::Uniform => DestPattern::Uniform,
-            Pattern::BitComplement => DestPattern::BitComplement,
-            Pattern::BitReversal => DestPattern::BitReversal,
-            Pattern::BitRotation => DestPattern::BitRotation,
-            Pattern::Shuffle => DestPattern::Shuffle,
-            Pattern::Transpose => DestPattern::Transpose,
-            Pattern::Tornado => DestPattern::Tornado,
-            Pattern::Neighbour => DestPattern::Neighbour,
-            Pattern::RandomPermutation => DestPattern::Permutation,
-            Pattern::Hotspot => DestPattern::Hotspot {
-                node: cfg.hotspot_node,
-                permille: (cfg.hotspot_fraction * 1000.0).round() as u16,
-            },
-        };
+        let pattern = cfg.dest_pattern();
         let mut rng = Rng::new(cfg.seed);
         let mut perm = Vec::new();
         if pattern == DestPattern::Permutation {

@@ -3,7 +3,7 @@
 //! A frame carries one postcard-serialized message followed by the CRC-32/ISO-HDLC (the
 //! zlib/Ethernet CRC) of the serialized bytes, little-endian, the whole COBS-encoded so that
 //! `0x00` only appears as the frame terminator. The CRC is jumpnet-core's
-//! (`jumpnet_core::image::crc32`, the one that also protects every image). Encoding feeds
+//! (`crate::image::crc32`, the one that also protects every image). Encoding feeds
 //! postcard's COBS flavor through [`CrcFlavor`] (the same bytes as postcard's own CRC
 //! modifier with the `crc` crate's CRC-32/ISO-HDLC, used before, so the wire bytes did not
 //! change); decoding undoes COBS in place, checks the CRC and rejects trailing bytes. The
@@ -11,7 +11,7 @@
 
 use core::fmt;
 
-use jumpnet_core::image::crc32::{crc32, Crc32};
+use crate::image::crc32::{crc32, Crc32};
 use postcard::ser_flavors::{Cobs, Flavor, Slice};
 use serde::{Deserialize, Serialize};
 
@@ -23,7 +23,6 @@ pub const CRC_LEN: usize = 4;
 
 /// Why a frame could not be encoded or decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum FrameError {
     /// The output buffer is too small for the encoded frame.
     BufferFull,

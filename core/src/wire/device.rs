@@ -1,6 +1,6 @@
-//! Device commands (wire version 3): load a device image (`jumpnet_core::image::device`) in
+//! Device commands (wire version 3): load a device image (`crate::image::device`) in
 //! chunks, verify and activate it, report what is loaded, read it back, look up routes in
-//! its table, run one of its programs on the device's `jumpnet_core::exec::Executor`,
+//! its table, run one of its programs on the device's `crate::exec::Executor`,
 //! counters, reset.
 //!
 //! # Loading
@@ -28,12 +28,11 @@
 
 use core::fmt;
 
+use crate::collective::Blocks;
+use crate::exec::{Action, ExecError};
+use crate::image::device::DeviceHeader;
+use crate::routing::RouteEntry;
 use heapless::Vec;
-use jumpnet_core::collective::Blocks;
-use jumpnet_core::exec::{Action, ExecError};
-use jumpnet_core::image::device::DeviceHeader;
-use jumpnet_core::image::ImageError;
-use jumpnet_core::routing::RouteEntry;
 use serde::{Deserialize, Serialize};
 
 use super::route_table::ImageChunk;
@@ -210,216 +209,14 @@ pub struct Counters {
     pub deliveries: u32,
     /// Permutes issued by the executor.
     pub permutes: u32,
-    /// Heartbeats of the serving loop since start (not reset; see `crate::link`).
+    /// Heartbeats of the serving loop since start (not reset; see `jumpnet_firmware::link`).
     pub heartbeats: u32,
     /// Partial frames dropped after the inter-byte timeout.
     pub frame_timeouts: u32,
 }
 
-/// What ran out on the device (in [`ImageFault::OverCapacity`] and
-/// [`super::message::Rejection::ImageTooLarge`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
-pub enum DeviceResource {
-    /// Destinations of the table.
-    Destinations,
-    /// Table runs.
-    Runs,
-    /// Programs.
-    Programs,
-    /// Program ops.
-    Ops,
-    /// Image bytes.
-    ImageBytes,
-    /// Something else (a newer core's resource).
-    Other,
-}
-
-impl fmt::Display for DeviceResource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DeviceResource::Destinations => "destinations",
-            DeviceResource::Runs => "table runs",
-            DeviceResource::Programs => "programs",
-            DeviceResource::Ops => "program ops",
-            DeviceResource::ImageBytes => "image bytes",
-            DeviceResource::Other => "entries",
-        })
-    }
-}
-
-/// An `ImageError` on the wire (its `&'static str` details become codes or are dropped).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
-pub enum ImageFault {
-    /// Fewer bytes than the image needs.
-    Truncated {
-        /// Bytes present.
-        len: u32,
-        /// Bytes needed.
-        needed: u32,
-    },
-    /// Not a jumpnet image.
-    BadMagic {
-        /// The first four bytes.
-        found: [u8; 4],
-    },
-    /// Another format version.
-    UnsupportedVersion {
-        /// Version found.
-        found: u8,
-        /// Version the device reads.
-        supported: u8,
-    },
-    /// Unknown kind code.
-    UnknownKind {
-        /// Code found.
-        found: u8,
-    },
-    /// Not a device image.
-    WrongKind {
-        /// Kind code found.
-        found: u8,
-    },
-    /// Length field and bytes disagree.
-    LengthMismatch {
-        /// Declared payload length.
-        declared: u32,
-        /// Payload bytes present.
-        actual: u32,
-    },
-    /// CRC-32 mismatch.
-    CrcMismatch {
-        /// Stored CRC.
-        stored: u32,
-        /// Computed CRC.
-        computed: u32,
-    },
-    /// The CRC-valid payload does not decode or is not canonical.
-    Malformed,
-    /// The image needs more than the device holds.
-    OverCapacity {
-        /// What runs out.
-        resource: DeviceResource,
-        /// What the image needs.
-        needed: u64,
-        /// What the device holds.
-        capacity: u64,
-    },
-    /// A program's rank is not below its rank count.
-    RankOutOfRange {
-        /// Rank.
-        rank: u32,
-        /// Ranks.
-        ranks: u32,
-    },
-    /// A program op names an invalid peer or dependency.
-    InvalidOp {
-        /// Op index in its program.
-        op: u32,
-    },
-}
-
-impl From<ImageError> for ImageFault {
-    fn from(e: ImageError) -> Self {
-        let sat = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        match e {
-            ImageError::Truncated { len, needed } => ImageFault::Truncated {
-                len: sat(len),
-                needed: sat(needed),
-            },
-            ImageError::BadMagic { found } => ImageFault::BadMagic { found },
-            ImageError::UnsupportedVersion { found, supported } => {
-                ImageFault::UnsupportedVersion { found, supported }
-            }
-            ImageError::UnknownKind { found } => ImageFault::UnknownKind { found },
-            ImageError::WrongKind { found, .. } => ImageFault::WrongKind {
-                found: found.code(),
-            },
-            ImageError::LengthMismatch { declared, actual } => ImageFault::LengthMismatch {
-                declared,
-                actual: sat(actual),
-            },
-            ImageError::CrcMismatch { stored, computed } => {
-                ImageFault::CrcMismatch { stored, computed }
-            }
-            ImageError::OverCapacity {
-                what,
-                needed,
-                capacity,
-            } => ImageFault::OverCapacity {
-                resource: match what {
-                    "destinations" => DeviceResource::Destinations,
-                    "table runs" => DeviceResource::Runs,
-                    "programs" => DeviceResource::Programs,
-                    "program ops" => DeviceResource::Ops,
-                    _ => DeviceResource::Other,
-                },
-                needed,
-                capacity,
-            },
-            ImageError::RankOutOfRange { rank, ranks } => {
-                ImageFault::RankOutOfRange { rank, ranks }
-            }
-            ImageError::PeerOutOfRange { op, .. }
-            | ImageError::SelfPeer { op, .. }
-            | ImageError::DependencyOutOfRange { op, .. } => ImageFault::InvalidOp { op },
-            ImageError::Malformed { .. } | ImageError::BufferTooSmall { .. } => {
-                ImageFault::Malformed
-            }
-        }
-    }
-}
-
-impl fmt::Display for ImageFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ImageFault::Truncated { len, needed } => {
-                write!(f, "image truncated: {len} bytes present, {needed} needed")
-            }
-            ImageFault::BadMagic { found } => write!(
-                f,
-                "not a jumpnet image: magic \"{}\", expected \"JNIM\"",
-                found.escape_ascii()
-            ),
-            ImageFault::UnsupportedVersion { found, supported } => write!(
-                f,
-                "image format version {found} is not supported (the device reads {supported})"
-            ),
-            ImageFault::UnknownKind { found } => write!(f, "image kind {found} is unknown"),
-            ImageFault::WrongKind { found } => {
-                write!(f, "image kind {found} is not a device image (kind 4)")
-            }
-            ImageFault::LengthMismatch { declared, actual } => write!(
-                f,
-                "image declares a {declared}-byte payload, {actual} bytes are present"
-            ),
-            ImageFault::CrcMismatch { stored, computed } => write!(
-                f,
-                "image corrupt: CRC-32 is {computed:#010x}, the image stores {stored:#010x}"
-            ),
-            ImageFault::Malformed => f.write_str("malformed device image (CRC valid)"),
-            ImageFault::OverCapacity {
-                resource,
-                needed,
-                capacity,
-            } => write!(
-                f,
-                "image needs {needed} {resource}, the device holds at most {capacity}"
-            ),
-            ImageFault::RankOutOfRange { rank, ranks } => {
-                write!(f, "program rank {rank} is not below its rank count {ranks}")
-            }
-            ImageFault::InvalidOp { op } => {
-                write!(f, "program op {op} names an invalid peer or dependency")
-            }
-        }
-    }
-}
-
 /// An `ExecError` on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum ExecFault {
     /// No pending receive expects a message from `peer`.
     UnexpectedMessage {

@@ -15,17 +15,20 @@ use core::fmt;
 use heapless::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::device::{DeviceCommand, DeviceReply, ExecFault, ImageFault};
+use super::device::{DeviceCommand, DeviceReply, ExecFault};
 use super::frame::FrameError;
-use super::route_table::{ImageChunk, RouteTableRequest, TableAlgorithm, TableResource};
+use super::route_table::{ImageChunk, RouteTableRequest, TableResource};
+use crate::image::device::RoutingAlgorithm;
+use crate::image::ImageError;
 
 /// Version of the message set below; bump it on any incompatible change.
 ///
 /// Version 2 added [`Command::RouteTable`], [`Reply::RouteTable`] and the route-table
 /// rejections; version 3 the device commands ([`Command::Device`], [`Reply::Device`],
 /// `super::device`) and their rejections; version 4 the heartbeat and frame-timeout fields
-/// of `super::device::Counters`.
-pub const WIRE_VERSION: u8 = 4;
+/// of `super::device::Counters`; version 5 carries an image's rejection as core's
+/// `crate::image::ImageError` (before, a reduced copy of it).
+pub const WIRE_VERSION: u8 = 5;
 /// Largest encoded frame (terminator included) either side sends.
 pub const MAX_FRAME_LEN: usize = 512;
 /// Most PRNG words one [`Command::RngWords`] request may ask for.
@@ -69,7 +72,7 @@ impl Request {
 pub enum Command {
     /// Liveness check; answered with [`Reply::Hello`].
     Hello,
-    /// Outputs `skip .. skip + count` of `jumpnet_core::rng::Rng::new(seed)`.
+    /// Outputs `skip .. skip + count` of `crate::rng::Rng::new(seed)`.
     RngWords {
         /// PRNG seed.
         seed: u64,
@@ -79,8 +82,8 @@ pub enum Command {
         count: u8,
     },
     /// Builds the ring of `switches` switches plus `chords` random chords with
-    /// `jumpnet_core::topology::stored::from_edges` and summarizes it
-    /// (see `selftest::ring_with_chords`).
+    /// `crate::topology::stored::from_edges` and summarizes it
+    /// (see `jumpnet_firmware::selftest::ring_with_chords`).
     RingWithChords {
         /// PRNG seed for the chords.
         seed: u64,
@@ -167,7 +170,6 @@ pub struct GraphSummary {
 
 /// Why a device did not carry out a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum Rejection {
     /// The frame could not be decoded.
     Frame(FrameError),
@@ -196,12 +198,12 @@ pub enum Rejection {
     GraphBuildFailed,
     /// The network of a [`Command::RouteTable`] request does not build (a parameter breaks
     /// its family's rules; the host gets the exact reason from
-    /// `jumpnet_core::topology::spec::NetworkSpec::build`).
+    /// `crate::topology::spec::NetworkSpec::build`).
     InvalidNetwork,
     /// The algorithm of a [`Command::RouteTable`] request does not apply to the network.
     AlgorithmNotApplicable {
         /// The algorithm.
-        algorithm: TableAlgorithm,
+        algorithm: RoutingAlgorithm,
     },
     /// The switch of a [`Command::RouteTable`] request is not a switch of the network.
     SwitchOutOfRange {
@@ -254,8 +256,9 @@ pub enum Rejection {
         /// Announced length.
         image_len: u32,
     },
-    /// The staged image failed verification; the previous image stays active.
-    Image(ImageFault),
+    /// The staged image failed verification (core's error, as verification reported it); the
+    /// previous image stays active.
+    Image(ImageError),
     /// The command needs an active image and there is none.
     NoActiveImage,
     /// A destination beyond the active table.
@@ -400,8 +403,8 @@ mod tests {
 
     #[test]
     fn largest_route_table_messages_fit_a_frame() {
-        use jumpnet_core::topology::circulant::MAX_JUMPS;
-        use jumpnet_core::topology::spec::NetworkSpec;
+        use crate::topology::circulant::MAX_JUMPS;
+        use crate::topology::spec::NetworkSpec;
         let mut buf = [0u8; MAX_FRAME_LEN];
         // Worst case for COBS: no zero byte at all (one overhead byte per 254), and all zeros.
         for fill in [0xFFu8, 0x00] {
@@ -423,7 +426,7 @@ mod tests {
             u16::MAX,
             Command::RouteTable(RouteTableRequest {
                 network: NetworkSpec::Circulant { n: u32::MAX, jumps },
-                algorithm: TableAlgorithm::DragonflyMinimal,
+                algorithm: RoutingAlgorithm::DragonflyMinimal,
                 switch: u32::MAX,
                 offset: u32::MAX,
                 max_len: u16::MAX,
@@ -447,12 +450,12 @@ mod tests {
             Arrival, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ExecReport,
             ImageSummary, MAX_ACTIONS, MAX_ARRIVALS, MAX_LOAD_CHUNK, MAX_ROUTES,
         };
-        use jumpnet_core::collective::{Blocks, Span};
-        use jumpnet_core::exec::Action;
-        use jumpnet_core::image::device::{Capacities, DeviceHeader, RoutingAlgorithm};
-        use jumpnet_core::routing::RouteEntry;
-        use jumpnet_core::topology::circulant::MAX_JUMPS;
-        use jumpnet_core::topology::spec::NetworkSpec;
+        use crate::collective::{Blocks, Span};
+        use crate::exec::Action;
+        use crate::image::device::{Capacities, DeviceHeader, RoutingAlgorithm};
+        use crate::routing::RouteEntry;
+        use crate::topology::circulant::MAX_JUMPS;
+        use crate::topology::spec::NetworkSpec;
         let mut buf = [0u8; MAX_FRAME_LEN];
         let big = Blocks::TwoRanges(
             Span {
@@ -553,6 +556,27 @@ mod tests {
     }
 
     #[test]
+    fn image_rejections_carry_cores_error_and_fit_a_frame() {
+        let mut buf = [0u8; MAX_FRAME_LEN];
+        for e in [
+            ImageError::Truncated {
+                len: usize::MAX,
+                needed: usize::MAX,
+            },
+            ImageError::PeerOutOfRange {
+                op: u32::MAX,
+                peer: u32::MAX,
+                ranks: u32::MAX,
+            },
+        ] {
+            let r = Response::new(u16::MAX, Reply::Rejected(Rejection::Image(e)));
+            let frame = frame::encode(&r, &mut buf).unwrap();
+            let back: Response = frame::decode(frame).unwrap();
+            assert_eq!(back, r);
+        }
+    }
+
+    #[test]
     fn version_rejections_keep_their_encoding() {
         // Reply::Rejected is variant 4 and Rejection::UnsupportedVersion variant 1 in every
         // wire version, so a host of any version can read this answer.
@@ -592,7 +616,7 @@ mod tests {
         let text = std::format!(
             "{}",
             Rejection::AlgorithmNotApplicable {
-                algorithm: TableAlgorithm::Ecube
+                algorithm: RoutingAlgorithm::Ecube
             }
         );
         assert_eq!(text, "routing algorithm ecube needs a hypercube");

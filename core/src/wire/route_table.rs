@@ -1,6 +1,6 @@
 //! The route-table request: the host names a structured network, a routing algorithm and a
 //! switch; the device computes that switch's forwarding table with jumpnet-core and answers
-//! with its canonical table image (`jumpnet_core::image::route_table`), in chunks.
+//! with its canonical table image (`crate::image::route_table`), in chunks.
 //!
 //! # Chunking
 //!
@@ -28,9 +28,10 @@
 
 use core::fmt;
 
+use crate::image::device::RoutingAlgorithm;
+use crate::image::route_table::max_image_len;
+use crate::topology::spec::NetworkSpec;
 use heapless::Vec;
-use jumpnet_core::image::route_table::max_image_len;
-use jumpnet_core::topology::spec::NetworkSpec;
 use serde::{Deserialize, Serialize};
 
 /// Most destinations (terminals) of a table the device computes.
@@ -44,76 +45,18 @@ pub const MAX_BFS_SWITCHES: u32 = 4096;
 /// Most image bytes in one [`ImageChunk`] (the largest chunk response fits a frame).
 pub const MAX_IMAGE_CHUNK: usize = 448;
 
-/// Routing algorithms the device compiles into one switch's forwarding table
-/// (spec/routing.md; the section is named per variant). All of them choose the port from
-/// (switch, destination) alone; every table entry has VC 0 (the dateline VC rules of torus
-/// and Dragonfly routing are applied per packet on top of the port table).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
-pub enum TableAlgorithm {
-    /// Minimal BFS routing, lowest port on ties (§1), any network:
-    /// `routing::minimal::switch_table`.
-    MinimalBfs,
-    /// Dimension-order routing on a torus or mesh (§2), ports only: `routing::TorusDor`.
-    TorusDor,
-    /// E-cube routing on a hypercube (§2): `routing::HypercubeEcube`.
-    Ecube,
-    /// NAF routing on `G(n, log2 n)` (§3): `routing::CirculantNaf`.
-    CirculantNaf,
-    /// Greedy largest-jump routing on a circulant (§3): `routing::CirculantGreedy`.
-    CirculantGreedy,
-    /// Dimension-order routing on a HyperX (§2): `routing::HyperXDor`.
-    HyperXDor,
-    /// D-mod-k up/down routing on a fat tree (§5): `routing::FatTreeDmodK`.
-    FatTreeDmodK,
-    /// Dragonfly minimal routing (§4), ports only:
-    /// `routing::dragonfly::minimal::DragonflyMinimal::switch_table`.
-    DragonflyMinimal,
-}
-
-impl TableAlgorithm {
-    /// Short lower-case name (as the host CLI spells the algorithm).
-    pub fn name(self) -> &'static str {
-        match self {
-            TableAlgorithm::MinimalBfs => "minimal",
-            TableAlgorithm::TorusDor => "dor",
-            TableAlgorithm::Ecube => "ecube",
-            TableAlgorithm::CirculantNaf => "naf",
-            TableAlgorithm::CirculantGreedy => "greedy",
-            TableAlgorithm::HyperXDor => "hyperx-dor",
-            TableAlgorithm::FatTreeDmodK => "dmodk",
-            TableAlgorithm::DragonflyMinimal => "df-minimal",
-        }
-    }
-
-    /// Which network family the algorithm needs (`None`: any network).
-    pub fn needs(self) -> Option<&'static str> {
-        match self {
-            TableAlgorithm::MinimalBfs => None,
-            TableAlgorithm::TorusDor => Some("a torus or mesh"),
-            TableAlgorithm::Ecube => Some("a hypercube"),
-            TableAlgorithm::CirculantNaf => Some("G(n, log2 n)"),
-            TableAlgorithm::CirculantGreedy => Some("a ring or circulant"),
-            TableAlgorithm::HyperXDor => Some("a HyperX"),
-            TableAlgorithm::FatTreeDmodK => Some("a fat tree"),
-            TableAlgorithm::DragonflyMinimal => Some("a Dragonfly"),
-        }
-    }
-}
-
-impl fmt::Display for TableAlgorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Parameters of [`Command::RouteTable`](super::message::Command::RouteTable).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteTableRequest {
     /// The network.
     pub network: NetworkSpec,
-    /// The routing algorithm.
-    pub algorithm: TableAlgorithm,
+    /// The routing algorithm, one the device compiles into one switch's forwarding table
+    /// (spec/routing.md): every one but `Precomputed` (answered with
+    /// [`Rejection::AlgorithmNotApplicable`](super::message::Rejection::AlgorithmNotApplicable)).
+    /// All of them choose the port from (switch, destination) alone; every table entry has
+    /// VC 0 (the dateline VC rules of torus and Dragonfly routing are applied per packet on
+    /// top of the port table).
+    pub algorithm: RoutingAlgorithm,
     /// Switch whose forwarding table is wanted.
     pub switch: u32,
     /// First image byte wanted.
@@ -135,7 +78,6 @@ pub struct ImageChunk {
 
 /// What ran out when a table does not fit the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(target_os = "none", derive(defmt::Format))]
 pub enum TableResource {
     /// Destinations (terminals) of the table: [`MAX_TABLE_DESTINATIONS`].
     Destinations,

@@ -1,0 +1,269 @@
+//! [`RouteAlgo`]: the routing algorithms by name (spec/routing.md) — the one list of their
+//! canonical names, which the host's `--algo`, the device images' recorded algorithm
+//! ([`crate::image::device::RoutingAlgorithm`]) and the firmware's route-table rejections
+//! spell.
+
+use core::fmt;
+use core::str::FromStr;
+
+use serde::Serialize;
+
+/// A routing algorithm, by the name a user gives it (spec/routing.md; the section is named
+/// per variant). [`RouteAlgo::name`] is its canonical name, [`RouteAlgo::summary`] a one-line
+/// description; names parse back with [`RouteAlgo::from_name`] (or [`FromStr`]).
+///
+/// Which implementation a name selects can depend on the network (`dor` is torus, HyperX or
+/// hypercube dimension-order routing); a device image records the implementation its table
+/// was computed with as a [`crate::image::device::RoutingAlgorithm`].
+///
+/// serde writes the kebab-case variant name, which is the canonical name except for
+/// [`RouteAlgo::DfMinimal1vc`] (`df-minimal1vc`; reports have always spelled it so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RouteAlgo {
+    /// `minimal` (§1).
+    Minimal,
+    /// `dfsssp` (§6).
+    Dfsssp,
+    /// `dor` (§2).
+    Dor,
+    /// `dor-dateline` (§2).
+    DorDateline,
+    /// `ecube` (§2).
+    Ecube,
+    /// `greedy` (§3).
+    Greedy,
+    /// `naf` (§3).
+    Naf,
+    /// `dmodk` (§5).
+    Dmodk,
+    /// `df-minimal` (§4).
+    DfMinimal,
+    /// `df-minimal-1vc` (§4).
+    DfMinimal1vc,
+    /// `df-valiant` (§4).
+    DfValiant,
+    /// `df-valiant-dest` (§4).
+    DfValiantDest,
+    /// `df-ugal-l` (§4).
+    DfUgalL,
+    /// `df-ugal-g` (§4).
+    DfUgalG,
+    /// `parx` (§7).
+    Parx,
+    /// `parx-large` (§7).
+    ParxLarge,
+}
+
+/// A name that is not one of [`RouteAlgo::ALL`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownRouteAlgo;
+
+impl fmt::Display for UnknownRouteAlgo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown routing algorithm")
+    }
+}
+
+impl core::error::Error for UnknownRouteAlgo {}
+
+impl RouteAlgo {
+    /// Every algorithm, in the order they are listed to users.
+    pub const ALL: [RouteAlgo; 16] = [
+        RouteAlgo::Minimal,
+        RouteAlgo::Dfsssp,
+        RouteAlgo::Dor,
+        RouteAlgo::DorDateline,
+        RouteAlgo::Ecube,
+        RouteAlgo::Greedy,
+        RouteAlgo::Naf,
+        RouteAlgo::Dmodk,
+        RouteAlgo::DfMinimal,
+        RouteAlgo::DfMinimal1vc,
+        RouteAlgo::DfValiant,
+        RouteAlgo::DfValiantDest,
+        RouteAlgo::DfUgalL,
+        RouteAlgo::DfUgalG,
+        RouteAlgo::Parx,
+        RouteAlgo::ParxLarge,
+    ];
+
+    /// The canonical name (lower case, as the command line spells it).
+    pub const fn name(self) -> &'static str {
+        match self {
+            RouteAlgo::Minimal => "minimal",
+            RouteAlgo::Dfsssp => "dfsssp",
+            RouteAlgo::Dor => "dor",
+            RouteAlgo::DorDateline => "dor-dateline",
+            RouteAlgo::Ecube => "ecube",
+            RouteAlgo::Greedy => "greedy",
+            RouteAlgo::Naf => "naf",
+            RouteAlgo::Dmodk => "dmodk",
+            RouteAlgo::DfMinimal => "df-minimal",
+            RouteAlgo::DfMinimal1vc => "df-minimal-1vc",
+            RouteAlgo::DfValiant => "df-valiant",
+            RouteAlgo::DfValiantDest => "df-valiant-dest",
+            RouteAlgo::DfUgalL => "df-ugal-l",
+            RouteAlgo::DfUgalG => "df-ugal-g",
+            RouteAlgo::Parx => "parx",
+            RouteAlgo::ParxLarge => "parx-large",
+        }
+    }
+
+    /// One-line description: what the algorithm does, on which networks, with which
+    /// virtual channels (the command line's help text).
+    pub const fn summary(self) -> &'static str {
+        match self {
+            RouteAlgo::Minimal => "Minimal BFS routing, lowest port on ties (any topology, §1)",
+            RouteAlgo::Dfsssp => {
+                "DFSSSP: balanced minimal routes with deadlock-free virtual layers (any topology, §6)"
+            }
+            RouteAlgo::Dor => {
+                "Dimension-order routing with 1 VC (torus, mesh, HyperX; hypercube = e-cube) (§2)"
+            }
+            RouteAlgo::DorDateline => "Torus dimension-order routing with dateline VCs (§2)",
+            RouteAlgo::Ecube => "Hypercube e-cube routing (§2)",
+            RouteAlgo::Greedy => "Circulant greedy routing by largest jump (§3)",
+            RouteAlgo::Naf => "Optimal NAF routing for G(n, log2 n) (§3)",
+            RouteAlgo::Dmodk => "Fat-tree up/down with D-mod-k (§5)",
+            RouteAlgo::DfMinimal => {
+                "Dragonfly minimal routing, BookSim VCs (VC0 before the global hop, VC1 after) (§4)"
+            }
+            RouteAlgo::DfMinimal1vc => {
+                "Dragonfly minimal routing on a single VC (deadlocks in general; for analysis) (§4)"
+            }
+            RouteAlgo::DfValiant => {
+                "Dragonfly Valiant: intermediate group hashed from (source, destination), 3 VCs (§4)"
+            }
+            RouteAlgo::DfValiantDest => {
+                "Dragonfly Valiant with the intermediate hashed from the destination only (table-able)"
+            }
+            RouteAlgo::DfUgalL => {
+                "Dragonfly UGAL-L: minimal or Valiant chosen at the source router by its \
+                 output-queue occupancies × hops (in `jumpnet sim`; elsewhere, with no queues, \
+                 minimal), 3 VCs (§4)"
+            }
+            RouteAlgo::DfUgalG => {
+                "Dragonfly UGAL-G: as df-ugal-l on the occupancies of the paths' global channels"
+            }
+            RouteAlgo::Parx => "PARX for 2-D HyperX, small-message (< 512 B) destination LIDs (§7)",
+            RouteAlgo::ParxLarge => {
+                "PARX for 2-D HyperX, large-message (>= 512 B) destination LIDs (§7)"
+            }
+        }
+    }
+
+    /// The algorithm whose canonical name is `name` (exactly).
+    pub fn from_name(name: &str) -> Option<RouteAlgo> {
+        RouteAlgo::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// Whether every route is a shortest path (checked against BFS distances).
+    pub const fn is_minimal(self) -> bool {
+        // Dragonfly "minimal" routes use at most one global hop; a path through a third
+        // group can be shorter in the switch graph, so they are not checked for minimality.
+        !matches!(
+            self,
+            RouteAlgo::Greedy
+                | RouteAlgo::DfMinimal
+                | RouteAlgo::DfMinimal1vc
+                | RouteAlgo::DfValiant
+                | RouteAlgo::DfValiantDest
+                | RouteAlgo::DfUgalL
+                | RouteAlgo::DfUgalG
+                | RouteAlgo::ParxLarge
+        )
+    }
+
+    /// Whether the chosen port depends only on (switch, destination), so the routing
+    /// compiles into per-switch forwarding tables.
+    pub const fn destination_based(self) -> bool {
+        !matches!(
+            self,
+            RouteAlgo::DorDateline
+                | RouteAlgo::DfMinimal
+                | RouteAlgo::DfValiant
+                | RouteAlgo::DfValiantDest
+                | RouteAlgo::DfUgalL
+                | RouteAlgo::DfUgalG
+                | RouteAlgo::Parx
+                | RouteAlgo::ParxLarge
+        )
+    }
+}
+
+impl fmt::Display for RouteAlgo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RouteAlgo {
+    type Err = UnknownRouteAlgo;
+
+    /// [`RouteAlgo::from_name`].
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RouteAlgo::from_name(s).ok_or(UnknownRouteAlgo)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn names_are_distinct_and_parse_back() {
+        for (i, a) in RouteAlgo::ALL.into_iter().enumerate() {
+            assert_eq!(a.name().parse::<RouteAlgo>(), Ok(a));
+            assert_eq!(a.to_string(), a.name());
+            assert!(!a.summary().is_empty());
+            for b in &RouteAlgo::ALL[..i] {
+                assert_ne!(a.name(), b.name());
+            }
+        }
+        assert_eq!("DOR".parse::<RouteAlgo>(), Err(UnknownRouteAlgo));
+        assert_eq!(
+            RouteAlgo::from_name("dor-dateline"),
+            Some(RouteAlgo::DorDateline)
+        );
+        assert_eq!(RouteAlgo::DfMinimal1vc.name(), "df-minimal-1vc");
+    }
+
+    #[test]
+    fn table_properties() {
+        let names = |f: fn(RouteAlgo) -> bool| {
+            RouteAlgo::ALL
+                .into_iter()
+                .filter(|&a| !f(a))
+                .map(RouteAlgo::name)
+                .collect::<std::vec::Vec<_>>()
+        };
+        assert_eq!(
+            names(RouteAlgo::destination_based),
+            [
+                "dor-dateline",
+                "df-minimal",
+                "df-valiant",
+                "df-valiant-dest",
+                "df-ugal-l",
+                "df-ugal-g",
+                "parx",
+                "parx-large"
+            ]
+        );
+        assert_eq!(
+            names(RouteAlgo::is_minimal),
+            [
+                "greedy",
+                "df-minimal",
+                "df-minimal-1vc",
+                "df-valiant",
+                "df-valiant-dest",
+                "df-ugal-l",
+                "df-ugal-g",
+                "parx-large"
+            ]
+        );
+    }
+}
