@@ -216,53 +216,8 @@ fn images_flash_read_back_and_route_like_the_host() {
             "device routes = host table"
         );
     }
-    // The Dragonfly image is active. A corrupted G(64, 6) image is rejected ...
-    let active = &cases[2];
-    let mut bad = cases[0].image.clone();
-    bad[30] ^= 0x04;
-    let stored = u32::from_le_bytes(bad[bad.len() - 4..].try_into().unwrap());
-    let computed = jumpnet_core::image::crc32::crc32(&bad[..bad.len() - 4]);
-    assert_eq!(
-        h.flash(&bad),
-        Err(Rejection::Image(ImageError::CrcMismatch {
-            stored,
-            computed
-        }))
-    );
-    // ... a truncated one too (its length field announces one more byte than is sent) ...
-    let cut = &cases[0].image[..cases[0].image.len() - 1];
-    assert_eq!(
-        h.flash(cut),
-        Err(Rejection::Image(ImageError::Truncated {
-            len: cut.len(),
-            needed: cut.len() + 1
-        }))
-    );
-    // ... and damaged or unknown frames get a frame rejection; the device keeps serving.
-    h.q.send_raw(&[0x05, 0x11, 0x22, 0x33, 0x44, 0x00]);
-    assert_eq!(
-        h.q.receive().reply,
-        Reply::Rejected(Rejection::Frame(FrameError::BadCrc))
-    );
-    // The previous image is still active.
-    assert_eq!(h.read_back(), active.image);
-    assert_eq!(h.routes(active.table.len()), active.table);
-    let Ok(DeviceReply::Counters(k)) = h.call(DeviceCommand::Counters) else {
-        panic!()
-    };
-    assert_eq!(
-        (k.images_activated, k.images_rejected, k.bad_frames),
-        (3, 2, 1)
-    );
-
-    // Round-trip time of a small request.
-    let n = 50;
-    let t = Instant::now();
-    for _ in 0..n {
-        h.call(DeviceCommand::Info).unwrap();
-    }
-    let rtt = t.elapsed() / n;
-    println!("UART round trip (Info, mps2-an386 under QEMU): {rtt:?} mean over {n}");
+    bad_images_and_frames_are_rejected(&mut h, &cases);
+    round_trip_time(&mut h);
 
     assert_eq!(
         h.q.call(&Request::new(999, Command::Shutdown)).reply,
@@ -334,34 +289,7 @@ fn device_program_runs_step_by_step_like_core_exec() {
                 }
             }
             if r as u32 == device_rank {
-                let arrivals: Vec<Arrival> = delivered[r]
-                    .iter()
-                    .map(|&(peer, blocks)| Arrival { peer, blocks })
-                    .collect();
-                assert!(arrivals.len() <= MAX_ARRIVALS);
-                let cmd = if now == 0 {
-                    DeviceCommand::ExecStart { program: 0, now }
-                } else {
-                    DeviceCommand::ExecStep {
-                        now,
-                        arrivals: heapless::Vec::from_slice(&arrivals).unwrap(),
-                    }
-                };
-                let mut got = Vec::new();
-                let mut reply = h.call(cmd);
-                let device_done = loop {
-                    let Ok(DeviceReply::Exec(report)) = reply else {
-                        panic!("{reply:?}")
-                    };
-                    got.extend_from_slice(&report.actions);
-                    if !report.more {
-                        break report.done;
-                    }
-                    reply = h.call(DeviceCommand::ExecStep {
-                        now,
-                        arrivals: heapless::Vec::new(),
-                    });
-                };
+                let (got, device_done) = device_step(&mut h, now, &delivered[r]);
                 assert_eq!(
                     got, actions,
                     "time {now}: device actions = core::exec actions"
@@ -385,4 +313,93 @@ fn device_program_runs_step_by_step_like_core_exec() {
     assert_eq!((k.sends, k.deliveries), (4, 4));
     h.q.call(&Request::new(999, Command::Shutdown));
     assert!(h.q.finish().status.success());
+}
+
+/// One time step of the device's program engine: the arrivals of `now` in, every action of
+/// the step out (the engine reports them in chunks), and whether the program is done.
+fn device_step(h: &mut Host, now: u64, delivered: &[(u32, Blocks)]) -> (Vec<Action>, bool) {
+    let arrivals: Vec<Arrival> = delivered
+        .iter()
+        .map(|&(peer, blocks)| Arrival { peer, blocks })
+        .collect();
+    assert!(arrivals.len() <= MAX_ARRIVALS);
+    let cmd = if now == 0 {
+        DeviceCommand::ExecStart { program: 0, now }
+    } else {
+        DeviceCommand::ExecStep {
+            now,
+            arrivals: heapless::Vec::from_slice(&arrivals).unwrap(),
+        }
+    };
+    let mut got = Vec::new();
+    let mut reply = h.call(cmd);
+    let device_done = loop {
+        let Ok(DeviceReply::Exec(report)) = reply else {
+            panic!("{reply:?}")
+        };
+        got.extend_from_slice(&report.actions);
+        if !report.more {
+            break report.done;
+        }
+        reply = h.call(DeviceCommand::ExecStep {
+            now,
+            arrivals: heapless::Vec::new(),
+        });
+    };
+    (got, device_done)
+}
+
+/// With the Dragonfly image active, a corrupted and a truncated image are rejected, as are
+/// damaged frames; the device keeps serving the previous image.
+fn bad_images_and_frames_are_rejected(h: &mut Host, cases: &[Built]) {
+    // The Dragonfly image is active. A corrupted G(64, 6) image is rejected ...
+    let active = &cases[2];
+    let mut bad = cases[0].image.clone();
+    bad[30] ^= 0x04;
+    let stored = u32::from_le_bytes(bad[bad.len() - 4..].try_into().unwrap());
+    let computed = jumpnet_core::image::crc32::crc32(&bad[..bad.len() - 4]);
+    assert_eq!(
+        h.flash(&bad),
+        Err(Rejection::Image(ImageError::CrcMismatch {
+            stored,
+            computed
+        }))
+    );
+    // ... a truncated one too (its length field announces one more byte than is sent) ...
+    let cut = &cases[0].image[..cases[0].image.len() - 1];
+    assert_eq!(
+        h.flash(cut),
+        Err(Rejection::Image(ImageError::Truncated {
+            len: cut.len(),
+            needed: cut.len() + 1
+        }))
+    );
+    // ... and damaged or unknown frames get a frame rejection; the device keeps serving.
+    h.q.send_raw(&[0x05, 0x11, 0x22, 0x33, 0x44, 0x00]);
+    assert_eq!(
+        h.q.receive().reply,
+        Reply::Rejected(Rejection::Frame(FrameError::BadCrc))
+    );
+    // The previous image is still active.
+    assert_eq!(h.read_back(), active.image);
+    assert_eq!(h.routes(active.table.len()), active.table);
+    let Ok(DeviceReply::Counters(k)) = h.call(DeviceCommand::Counters) else {
+        panic!()
+    };
+    assert_eq!(
+        (k.images_activated, k.images_rejected, k.bad_frames),
+        (3, 2, 1)
+    );
+}
+
+/// Prints the mean UART round trip of a small request.
+fn round_trip_time(h: &mut Host) {
+    // Round-trip time of a small request.
+    let n = 50;
+    let t = Instant::now();
+    for _ in 0..n {
+        h.call(DeviceCommand::Info).unwrap();
+    }
+    let rtt = t.elapsed() / n;
+    println!("UART round trip (Info, mps2-an386 under QEMU): {rtt:?} mean over {n}");
 }

@@ -25,7 +25,7 @@ mod firmware_support;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use firmware_support::{firmware_elf, Qemu};
+use firmware_support::{firmware_elf, Ids, Qemu};
 use jumpnet_core::image::crc32::crc32;
 use jumpnet_core::image::device::RoutingAlgorithm;
 use jumpnet_core::image::route_table as image;
@@ -315,15 +315,6 @@ fn check_routes(
 }
 
 /// Request ids, counting from 1.
-struct Ids(u16);
-
-impl Ids {
-    fn next(&mut self) -> u16 {
-        self.0 += 1;
-        self.0
-    }
-}
-
 fn table_request(case: &Case, switch: u32, offset: u32) -> Command {
     Command::RouteTable(RouteTableRequest {
         network: case.network.clone(),
@@ -459,7 +450,36 @@ fn device_rejects_bad_and_oversized_table_requests() {
         algorithm: RoutingAlgorithm::TorusDor,
         switches: &[],
     };
-    let request = Request::new(ids.next(), table_request(&torus, 9, 0));
+    damaged_frames_are_rejected(&mut q, &mut ids, &torus);
+    bad_table_requests_are_rejected(&mut q, &mut ids, &torus);
+    // Requests of another wire version are refused before anything is computed.
+    let mut old = Request::new(ids.next(), table_request(&torus, 9, 0));
+    old.version = WIRE_VERSION - 1;
+    assert_eq!(
+        q.call(&old).reply,
+        Reply::Rejected(Rejection::UnsupportedVersion {
+            got: WIRE_VERSION - 1,
+            supported: WIRE_VERSION
+        })
+    );
+
+    let id = ids.next();
+    assert_eq!(
+        q.call(&Request::new(id, Command::Shutdown)).reply,
+        Reply::ShuttingDown
+    );
+    let done = q.finish();
+    assert_eq!(done.status.code(), Some(0), "stderr: {}", done.stderr);
+    assert!(
+        done.log.iter().any(|l| l.starts_with("bad frame")),
+        "log: {:?}",
+        done.log
+    );
+}
+
+/// A frame with a wrong CRC and a truncated one are rejected; the intact frame then works.
+fn damaged_frames_are_rejected(q: &mut Qemu, ids: &mut Ids, torus: &Case) {
+    let request = Request::new(ids.next(), table_request(torus, 9, 0));
     let mut buf = [0u8; 128];
     let body = postcard::to_slice(&request, &mut buf).expect("serialize");
 
@@ -481,7 +501,11 @@ fn device_rejects_bad_and_oversized_table_requests() {
     let r = q.receive();
     assert_eq!(r.id, request.id);
     assert!(matches!(r.reply, Reply::RouteTable(ref c) if c.offset == 0 && !c.bytes.is_empty()));
+}
 
+/// Requests over the device's capacity, for the wrong algorithm or network, a switch out of
+/// range and an offset beyond the image are rejected with what is wrong.
+fn bad_table_requests_are_rejected(q: &mut Qemu, ids: &mut Ids, torus: &Case) {
     let mut call = |network: NetworkSpec, algorithm, switch, offset| {
         let case = Case {
             network,
@@ -556,28 +580,5 @@ fn device_rejects_bad_and_oversized_table_requests() {
             offset: c.image_len + 1,
             image_len: c.image_len
         })
-    );
-    // Requests of another wire version are refused before anything is computed.
-    let mut old = Request::new(ids.next(), table_request(&torus, 9, 0));
-    old.version = WIRE_VERSION - 1;
-    assert_eq!(
-        q.call(&old).reply,
-        Reply::Rejected(Rejection::UnsupportedVersion {
-            got: WIRE_VERSION - 1,
-            supported: WIRE_VERSION
-        })
-    );
-
-    let id = ids.next();
-    assert_eq!(
-        q.call(&Request::new(id, Command::Shutdown)).reply,
-        Reply::ShuttingDown
-    );
-    let done = q.finish();
-    assert_eq!(done.status.code(), Some(0), "stderr: {}", done.stderr);
-    assert!(
-        done.log.iter().any(|l| l.starts_with("bad frame")),
-        "log: {:?}",
-        done.log
     );
 }

@@ -444,114 +444,132 @@ mod tests {
         assert!(frame::encode(&r, &mut buf).is_ok());
     }
 
-    #[test]
-    fn largest_device_messages_fit_a_frame() {
-        use super::super::device::{
-            Arrival, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ExecReport,
-            ImageSummary, MAX_ACTIONS, MAX_ARRIVALS, MAX_LOAD_CHUNK, MAX_ROUTES,
-        };
+    /// The largest device messages: every field at its maximum, every list full.
+    mod largest_device_messages {
+        use super::*;
         use crate::collective::{Blocks, Span};
         use crate::exec::Action;
         use crate::image::device::{Capacities, DeviceHeader, RoutingAlgorithm};
         use crate::routing::RouteEntry;
         use crate::topology::circulant::MAX_JUMPS;
         use crate::topology::spec::NetworkSpec;
-        let mut buf = [0u8; MAX_FRAME_LEN];
-        let big = Blocks::TwoRanges(
-            Span {
-                start: u32::MAX,
-                len: u32::MAX,
-            },
-            Span {
-                start: u32::MAX,
-                len: u32::MAX,
-            },
-        );
-        let mut chunk = Vec::new();
-        chunk.resize(MAX_LOAD_CHUNK, 0).unwrap();
-        let mut arrivals = Vec::new();
-        arrivals
-            .resize(
-                MAX_ARRIVALS,
-                Arrival {
-                    peer: u32::MAX,
-                    blocks: big,
+        use crate::wire::device::{
+            Arrival, DeviceCommand, DeviceInfo, DeviceLimits, DeviceReply, ExecReport,
+            ImageSummary, MAX_ACTIONS, MAX_ARRIVALS, MAX_LOAD_CHUNK, MAX_ROUTES,
+        };
+
+        /// Two ranges with every field at its maximum.
+        fn big() -> Blocks {
+            Blocks::TwoRanges(
+                Span {
+                    start: u32::MAX,
+                    len: u32::MAX,
+                },
+                Span {
+                    start: u32::MAX,
+                    len: u32::MAX,
                 },
             )
-            .unwrap();
-        for cmd in [
-            DeviceCommand::LoadChunk {
-                offset: u32::MAX,
-                bytes: chunk,
-            },
-            DeviceCommand::ExecStep {
-                now: u64::MAX,
-                arrivals,
-            },
-        ] {
-            assert!(frame::encode(&Request::new(u16::MAX, Command::Device(cmd)), &mut buf).is_ok());
         }
-        let mut entries = Vec::new();
-        entries
-            .resize(
-                MAX_ROUTES,
-                RouteEntry {
-                    port: u16::MAX,
-                    vc: u8::MAX,
+
+        #[test]
+        fn commands_fit_a_frame() {
+            let mut buf = [0u8; MAX_FRAME_LEN];
+            let big = big();
+            let mut chunk = Vec::new();
+            chunk.resize(MAX_LOAD_CHUNK, 0).unwrap();
+            let mut arrivals = Vec::new();
+            arrivals
+                .resize(
+                    MAX_ARRIVALS,
+                    Arrival {
+                        peer: u32::MAX,
+                        blocks: big,
+                    },
+                )
+                .unwrap();
+            for cmd in [
+                DeviceCommand::LoadChunk {
+                    offset: u32::MAX,
+                    bytes: chunk,
                 },
-            )
-            .unwrap();
-        let mut actions = Vec::new();
-        let deliver = Action::Deliver {
-            op: u32::MAX,
-            peer: u32::MAX,
-            blocks: big,
-            reduce: true,
-        };
-        actions.resize(MAX_ACTIONS, deliver).unwrap();
-        let mut jumps = Vec::new();
-        jumps.resize(MAX_JUMPS, u32::MAX).unwrap();
-        let all = u32::MAX;
-        let summary = ImageSummary {
-            header: DeviceHeader {
-                switch: all,
-                network: NetworkSpec::Circulant { n: all, jumps },
-                algorithm: RoutingAlgorithm::Precomputed,
-                capacities: Capacities {
-                    destinations: all,
-                    runs: all,
-                    programs: all,
-                    ops: all,
+                DeviceCommand::ExecStep {
+                    now: u64::MAX,
+                    arrivals,
                 },
-            },
-            image_len: all,
-            crc: all,
-        };
-        let limits = DeviceLimits {
-            runs: all,
-            programs: all,
-            ops: all,
-            image_bytes: all,
-        };
-        for reply in [
-            DeviceReply::Routes {
-                first: all,
-                entries,
-            },
-            DeviceReply::Exec(ExecReport {
-                actions,
-                done: true,
-                more: true,
-            }),
-            DeviceReply::Info(DeviceInfo {
-                active: Some(summary),
-                limits,
-                staged: all,
-                running: Some(all),
-            }),
-        ] {
-            let r = Response::new(u16::MAX, Reply::Device(reply));
-            assert!(frame::encode(&r, &mut buf).is_ok(), "{r:?}");
+            ] {
+                assert!(
+                    frame::encode(&Request::new(u16::MAX, Command::Device(cmd)), &mut buf).is_ok()
+                );
+            }
+        }
+
+        #[test]
+        fn replies_fit_a_frame() {
+            let mut buf = [0u8; MAX_FRAME_LEN];
+            let big = big();
+            let mut entries = Vec::new();
+            entries
+                .resize(
+                    MAX_ROUTES,
+                    RouteEntry {
+                        port: u16::MAX,
+                        vc: u8::MAX,
+                    },
+                )
+                .unwrap();
+            let mut actions = Vec::new();
+            let deliver = Action::Deliver {
+                op: u32::MAX,
+                peer: u32::MAX,
+                blocks: big,
+                reduce: true,
+            };
+            actions.resize(MAX_ACTIONS, deliver).unwrap();
+            let mut jumps = Vec::new();
+            jumps.resize(MAX_JUMPS, u32::MAX).unwrap();
+            let all = u32::MAX;
+            let summary = ImageSummary {
+                header: DeviceHeader {
+                    switch: all,
+                    network: NetworkSpec::Circulant { n: all, jumps },
+                    algorithm: RoutingAlgorithm::Precomputed,
+                    capacities: Capacities {
+                        destinations: all,
+                        runs: all,
+                        programs: all,
+                        ops: all,
+                    },
+                },
+                image_len: all,
+                crc: all,
+            };
+            let limits = DeviceLimits {
+                runs: all,
+                programs: all,
+                ops: all,
+                image_bytes: all,
+            };
+            for reply in [
+                DeviceReply::Routes {
+                    first: all,
+                    entries,
+                },
+                DeviceReply::Exec(ExecReport {
+                    actions,
+                    done: true,
+                    more: true,
+                }),
+                DeviceReply::Info(DeviceInfo {
+                    active: Some(summary),
+                    limits,
+                    staged: all,
+                    running: Some(all),
+                }),
+            ] {
+                let r = Response::new(u16::MAX, Reply::Device(reply));
+                assert!(frame::encode(&r, &mut buf).is_ok(), "{r:?}");
+            }
         }
     }
 

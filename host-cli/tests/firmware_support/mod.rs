@@ -77,3 +77,14 @@ impl Qemu {
         self.0.finish().expect("finish QEMU")
     }
 }
+
+/// Request ids 1, 2, 3, … of one test.
+pub struct Ids(pub u16);
+
+impl Ids {
+    /// The next id.
+    pub fn next(&mut self) -> u16 {
+        self.0 += 1;
+        self.0
+    }
+}
