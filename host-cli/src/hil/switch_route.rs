@@ -11,7 +11,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 use jumpnet_core::routing::{
-    Hop, PacketState, RouteEntry, Routing, RoutingError, Run, RunTableBuilder,
+    Candidate, CongestionScope, Hop, PacketState, RouteEntry, Routing, RoutingError, Run,
+    RunTableBuilder,
 };
 use jumpnet_core::topology::{Network, Port, SwitchId, TerminalId, Topology};
 
@@ -237,6 +238,21 @@ impl<S> std::fmt::Debug for AtSwitch<'_, S> {
 impl<S: ForwardingStage> Routing for AtSwitch<'_, S> {
     fn ugal(&self) -> Option<&jumpnet_core::routing::dragonfly::ugal::DragonflyUgal<'_>> {
         self.inner.ugal()
+    }
+    fn congestion_scope(&self) -> CongestionScope {
+        self.inner.congestion_scope()
+    }
+    fn candidates(
+        &self,
+        at: SwitchId,
+        state: &PacketState,
+        dst: TerminalId,
+        out: &mut [Candidate],
+    ) -> Result<usize, RoutingError> {
+        self.inner.candidates(at, state, dst, out)
+    }
+    fn commit_candidate(&self, state: &mut PacketState, chosen: &Candidate) {
+        self.inner.commit_candidate(state, chosen)
     }
     fn num_vcs(&self) -> u8 {
         self.inner.num_vcs()
