@@ -225,20 +225,9 @@ pub trait Routing {
     fn commit_candidate(&self, state: &mut PacketState, chosen: &Candidate) {
         let _ = (state, chosen);
     }
-
-    /// The UGAL routing behind this one, if it is one: a simulator (or a switch) that knows
-    /// queue occupancies then makes the source router's minimal/Valiant decision with it
-    /// before [`Routing::next_hop`] (see [`dragonfly::ugal::DragonflyUgal`]). `None` for
-    /// every oblivious routing.
-    fn ugal(&self) -> Option<&dragonfly::ugal::DragonflyUgal<'_>> {
-        None
-    }
 }
 
 impl<R: Routing + ?Sized> Routing for &R {
-    fn ugal(&self) -> Option<&dragonfly::ugal::DragonflyUgal<'_>> {
-        (**self).ugal()
-    }
     fn congestion_scope(&self) -> CongestionScope {
         (**self).congestion_scope()
     }

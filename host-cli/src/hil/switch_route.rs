@@ -236,9 +236,6 @@ impl<S> std::fmt::Debug for AtSwitch<'_, S> {
 }
 
 impl<S: ForwardingStage> Routing for AtSwitch<'_, S> {
-    fn ugal(&self) -> Option<&jumpnet_core::routing::dragonfly::ugal::DragonflyUgal<'_>> {
-        self.inner.ugal()
-    }
     fn congestion_scope(&self) -> CongestionScope {
         self.inner.congestion_scope()
     }

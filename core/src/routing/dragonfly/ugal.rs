@@ -344,10 +344,6 @@ impl Routing for DragonflyUgal<'_> {
         };
         self.commit(state, choice);
     }
-
-    fn ugal(&self) -> Option<&DragonflyUgal<'_>> {
-        Some(self)
-    }
 }
 
 /// [`Candidate::choice`] of the minimal candidate.

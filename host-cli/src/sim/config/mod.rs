@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::router::speedup::Speedup;
+use crate::sim::router::RouterKind;
 
 /// Switch allocator / VC allocator type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -101,6 +102,10 @@ pub struct SimConfig {
     pub output_buffer_size: Option<u32>,
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,
+    /// Router microarchitecture (`sim::router`); left out of the JSON when it is the default
+    /// input-queued router.
+    #[serde(skip_serializing_if = "RouterKind::is_default")]
+    pub router: RouterKind,
     /// Injection process.
     pub injection: Injection,
     /// Injection rate: flits/node/cycle if `rate_in_flits`, else packets/node/cycle.
@@ -208,7 +213,7 @@ const fn concat3<const A: usize, const B: usize, const C: usize, const N: usize>
 impl SimConfig {
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 35>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 36>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -226,6 +231,7 @@ impl SimConfig {
             "internal_speedup",
             "output_buffer_size",
             "allocator",
+            "router",
             "injection",
             "injection_rate",
             "rate_in_flits",
@@ -284,6 +290,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::Islip,
+            router: RouterKind::InputQueued,
             injection: Injection::Bernoulli,
             injection_rate: 0.1,
             rate_in_flits: false,
@@ -329,6 +336,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::SeparableInputFirst,
+            router: RouterKind::InputQueued,
             injection: Injection::Batch,
             injection_rate: 1.0,
             rate_in_flits: true,
@@ -456,6 +464,10 @@ impl SimConfig {
                     _ => return Err(bad("separable_input_first, islip")),
                 }
             }
+            "router" => {
+                self.router =
+                    RouterKind::parse(value.trim()).ok_or_else(|| bad(RouterKind::ALLOWED))?
+            }
             "injection" => {
                 self.injection = match value.trim() {
                     "bernoulli" => Injection::Bernoulli,
@@ -551,5 +563,16 @@ mod tests {
         c.set("output_buffer_size", "-1").unwrap();
         assert_eq!(c.output_buffer_size, None);
         assert!(c.set("output_buffer_size", "0").is_err());
+        c.set("router", "input_queued").unwrap();
+        assert_eq!(c.router, RouterKind::InputQueued);
+        let e = c.set("router", "output_queued").unwrap_err().to_string();
+        assert!(e.contains("router") && e.contains("input_queued"), "{e}");
+    }
+
+    #[test]
+    fn the_default_router_is_left_out_of_the_json() {
+        let json = serde_json::to_value(SimConfig::booksim()).unwrap();
+        assert!(json.get("router").is_none());
+        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 1);
     }
 }

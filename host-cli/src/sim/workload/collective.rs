@@ -330,7 +330,7 @@ pub fn run_collective_with<S: Schedule>(
     c.injection = Injection::Batch;
     c.batch_size = 0;
     let mut st = State::new(net, routing, &c)?;
-    st.measuring = true;
+    st.set_measuring(true);
     let layout = schedule.layout();
     let mut progs = NicSet::new(CoreEngines::load(schedule)?);
     let mut held = vec![u32::MAX; progs.core.total_ops()];
@@ -388,7 +388,7 @@ pub fn run_collective_with<S: Schedule>(
     let mut redundant_blocks = vec![0u64; nu];
 
     loop {
-        let now = st.now;
+        let now = st.now();
         // 1. NICs.
         while let Some(&Reverse((t, r))) = wake.peek() {
             if t > now {
@@ -555,8 +555,7 @@ pub fn run_collective_with<S: Schedule>(
             )));
         }
         // 4. Arrivals.
-        let log = std::mem::take(&mut st.tail_log);
-        for &(id, e) in &log {
+        for (id, e) in st.tails() {
             if is_background(id) {
                 if let Some(b) = bg.as_mut() {
                     b.on_tail(id, e);
@@ -586,8 +585,6 @@ pub fn run_collective_with<S: Schedule>(
             held[gi] = id;
             wake.push(Reverse((visible, dst)));
         }
-        st.tail_log = log;
-        st.tail_log.clear();
     }
     if let Some(f) = flow.as_ref() {
         f.verify()?;
