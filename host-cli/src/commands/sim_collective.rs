@@ -22,7 +22,7 @@ use crate::io::output::{Render, Section};
 use crate::sim::config::SimConfig;
 use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
-    run_collective_with_background, CollectiveResult, NicConfig,
+    run_collective_with_background, CollectiveResult, CollectiveRun, NicConfig,
 };
 
 /// Rank → terminal placements of `--mapping`.
@@ -328,16 +328,16 @@ pub fn simulate(setup: &Setup, args: &CollectiveArgs) -> Result<CollectiveReport
     let s = p.sched.schedule()?;
     let background = args.background(p.nic.clock_ghz());
     let started = std::time::Instant::now();
-    let result = run_collective_with_background(
-        &net,
-        r.as_ref(),
-        &setup.config,
-        &p.nic,
-        &s,
-        &p.terminals,
-        background.as_ref(),
-    )
-    .map_err(|e| anyhow!("{e}"))?;
+    let run = CollectiveRun {
+        net: &net,
+        routing: r.as_ref(),
+        config: &setup.config,
+        nic: &p.nic,
+        schedule: &s,
+        terminals: &p.terminals,
+    };
+    let result =
+        run_collective_with_background(&run, background.as_ref()).map_err(|e| anyhow!("{e}"))?;
     Ok(CollectiveReport {
         topology: setup.topology.to_string(),
         routing: info.algorithm,

@@ -19,7 +19,7 @@ use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
 use crate::builder::routing::{self, RouteStore};
 use crate::commands::sim::Setup;
 use crate::commands::sim_collective::{self, CollectiveArgs};
-use crate::sim::workload::collective::{run_collective_with, CollectiveError};
+use crate::sim::workload::collective::{run_collective_with, CollectiveError, CollectiveRun};
 use crate::sim::workload::nic_engine::NicEngine;
 use crate::sim::workload::nic_engine::RunHooks;
 
@@ -375,13 +375,16 @@ pub fn run_hil(req: &HilRequest<'_>) -> Result<HilReport> {
     let run = |routing: &dyn jumpnet_core::routing::Routing,
                engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
                observer: &mut Recorder<'_>| {
-        run_collective_with(
-            &net,
+        let run = CollectiveRun {
+            net: &net,
             routing,
-            &req.setup.config,
-            &prepared.nic,
-            &schedule,
-            &prepared.terminals,
+            config: &req.setup.config,
+            nic: &prepared.nic,
+            schedule: &schedule,
+            terminals: &prepared.terminals,
+        };
+        run_collective_with(
+            &run,
             RunHooks {
                 engines,
                 observer: Some(observer),

@@ -34,8 +34,9 @@
 //! `core::exec` program; messages become tagged packets of the same engine
 //! ([`run_collective`]). [`workload::nic_engine`] holds the engines that run the programs: the
 //! in-process executors by default, others (devices, RTL) in hardware-in-the-loop runs
-//! ([`run_collective_with`], `crate::hil`); [`workload::background`] adds random traffic on
-//! the terminals a collective does not use ([`run_collective_with_background`]).
+//! ([`run_collective_with`] on a [`CollectiveRun`], `crate::hil`); [`workload::background`]
+//! adds random traffic on the terminals a collective does not use
+//! ([`run_collective_with_background`]).
 
 pub mod config;
 pub mod engine;
@@ -57,6 +58,6 @@ pub use router::RouterKind;
 pub use workload::background::{BackgroundConfig, BackgroundStats};
 pub use workload::collective::{
     run_collective, run_collective_with, run_collective_with_background, CollectiveError,
-    CollectiveResult, NicConfig,
+    CollectiveResult, CollectiveRun, NicConfig,
 };
 pub use workload::nic_engine::{ActionObserver, NicEngine, RunHooks};
