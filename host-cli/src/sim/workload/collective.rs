@@ -300,6 +300,35 @@ impl<S> std::fmt::Debug for CollectiveRun<'_, S> {
 /// Runs `schedule` with rank `r` on terminal `terminals[r]` over `net` with `routing` and
 /// the router parameters of `cfg` (its traffic settings are ignored; `packet_size` is the
 /// packet length in flits). See the module documentation for the timing model.
+///
+/// # Examples
+///
+/// A broadcast of 64 bytes between two ranks on a ring of 8 switches with the `ga` preset:
+/// one message of one 8-flit packet (7 payload flits of 16 bytes), which takes the engine's
+/// zero-load time `T0 = H + L + 1` from its send to its tail's ejection and one more cycle
+/// to be seen by the receiving NIC (see the module documentation).
+///
+/// ```
+/// use jumpnet::sim::{run_collective, NicConfig, SimConfig};
+/// use jumpnet_core::collective::Binomial;
+/// use jumpnet_core::routing::{TorusDor, TorusVcs};
+/// use jumpnet_core::topology::{Network, Torus};
+///
+/// let ring = Torus::torus(&[8], 1)?;
+/// let dor = TorusDor::new(&ring, TorusVcs::Dateline)?;
+/// let net = Network::Torus(ring.clone());
+/// // Rank 0 on terminal 0, rank 1 on terminal 3: H = 3 router-to-router hops.
+/// let bcast = Binomial::new(2, 0, 64)?;
+/// let nic = NicConfig::default();
+/// let res = run_collective(&net, &dor, &SimConfig::ga(), &nic, &bcast, &[0, 3])?;
+/// assert_eq!((res.messages, res.packets, res.flits), (1, 1, 8));
+/// let t0 = 3 + 8 + 1;
+/// assert_eq!(res.makespan_cycles, t0 + 1);
+/// assert_eq!(res.finish, [0, t0 + 1]);
+/// assert!(res.data_checked);
+/// assert_eq!(res.conservation_errors, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_collective<S: Schedule>(
     net: &Network<'_>,
     routing: &dyn Routing,
