@@ -6,7 +6,7 @@
 //!
 //! The engine owns the terminals, the packet pool, the event wheel, the traffic driver, the
 //! clock and the statistics; the routers are a router model (`sim::router`, chosen by the
-//! `router` key) that the engine holds cut into partitions ([`partition`]) and reaches only
+//! `router` key) that the engine holds cut into partitions (`partition`) and reaches only
 //! through its trait: one router phase per cycle, and what the statistics and the deadlock
 //! watchdog ([`watchdog`]) read. [`Engine`] is the small public API for callers that reuse
 //! one engine for many runs of explicit packets (the GA's simulated fitness).

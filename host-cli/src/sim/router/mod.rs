@@ -11,7 +11,7 @@
 //! (`RouterModel::step`) with the cycle's channel events, and reads back what statistics
 //! and the deadlock watchdog need (flits per channel, which input VC waits for which).
 //! Whatever a router phase does outside its routers — packet routing state, hop counts,
-//! channel events, conservation violations — goes through [`Effects`], which the engine
+//! channel events, conservation violations — goes through `Effects`, which the engine
 //! implements (applied at once, or logged per range and applied in range order).
 //!
 //! A second design is a new file here with a type implementing `RouterModel`, and one line in

@@ -1,6 +1,6 @@
 //! Adaptive-routing selection: how a router chooses among the candidate outputs an adaptive
 //! core routing writes (`jumpnet_core::routing::adaptive`). The router provides a
-//! [`CongestionView`] — the occupancy of a channel as it sees it — and [`select`] takes the
+//! `CongestionView` — the occupancy of a channel as it sees it — and `select` takes the
 //! candidate of least cost `occupancy · hops + bias`, the earlier one on ties (routings list
 //! their minimal candidate first).
 //!

@@ -31,12 +31,12 @@
 //! credits: a port's occupancy is the flits it has sent whose credits have not come back
 //! (buffered downstream or on the way), summed over its VCs ([`super::selection`]).
 //!
-//! A router step touches only its own router's state ([`state::Range`]) and reaches the rest
-//! of the simulation through [`Effects`](super::Effects) (packet pool, channel events), so a
-//! range of routers can step on its own thread (`sim::engine::partition`).
+//! A router step touches only its own router's state (`state::Range`) and reaches the rest
+//! of the simulation through `Effects` (packet pool, channel events), so a range of routers
+//! can step on its own thread (`sim::engine::partition`).
 //!
-//! Files: the arrays and a range's slices ([`state`]), the router phase — deliveries, route
-//! computation, VC and switch allocation ([`step`]) — and switch traversal ([`traverse`]).
+//! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
+//! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`).
 
 mod fast_div;
 pub(crate) mod state;
