@@ -686,7 +686,6 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
 
     /// Rank `r` delivers the message its op `op` holds (from `peer`, `blocks`, reducing or
     /// not); `true` when a reduction keeps the NIC busy.
-    #[allow(clippy::too_many_arguments)]
     fn deliver(
         &mut self,
         r: Rank,
