@@ -23,6 +23,8 @@
 //!   routing into them and routing from them with per-path virtual layers (InfiniBand
 //!   LFT + SL/VL); their byte image is [`image::route_table`](crate::image::route_table).
 //! * [`deadlock`]: channels, the channel dependency graph and its cycle search (§2, §6).
+//! * [`adaptive`]: adaptive routing as candidate outputs that the caller weighs by
+//!   congestion and commits (UGAL is [`dragonfly::ugal`]).
 //! * [`paths`]: walks that check delivery, loop freedom, VC ranges and minimality, and
 //!   all-to-all hop histograms and channel loads split by
 //!   [`LinkClass`](crate::topology::LinkClass).
@@ -30,6 +32,7 @@
 //! Hop counts are router hops (switch-to-switch channels), the \[DISS\] convention of
 //! spec/routing.md §8; terminal links are not counted.
 
+pub mod adaptive;
 pub mod algorithm;
 pub mod circulant;
 pub mod deadlock;
@@ -48,6 +51,7 @@ pub mod tables;
 #[allow(clippy::unwrap_used)]
 pub(crate) mod testgraphs;
 
+pub use adaptive::{Candidate, CongestionScope};
 pub use algorithm::RouteAlgo;
 pub use circulant::greedy::CirculantGreedy;
 pub use circulant::naf::CirculantNaf;
@@ -132,6 +136,11 @@ impl PacketState {
 /// Implementations are total: bad ids return errors, nothing panics. The same inputs must
 /// give the same hops on every target.
 ///
+/// An adaptive routing adds a choice among candidate outputs that the caller makes with its
+/// congestion knowledge ([`Routing::candidates`], [`Routing::commit_candidate`],
+/// [`Routing::congestion_scope`]; see [`adaptive`]); given the same choices, its hops are
+/// deterministic too.
+///
 /// # Examples
 ///
 /// Follow a packet hop by hop with torus dimension-order routing and dateline VCs
@@ -185,18 +194,56 @@ pub trait Routing {
         dst: TerminalId,
     ) -> Result<Hop, RoutingError>;
 
-    /// The UGAL routing behind this one, if it is one: a simulator (or a switch) that knows
-    /// queue occupancies then makes the source router's minimal/Valiant decision with it
-    /// before [`Routing::next_hop`] (see [`dragonfly::ugal::DragonflyUgal`]). `None` for
-    /// every oblivious routing.
-    fn ugal(&self) -> Option<&dragonfly::ugal::DragonflyUgal<'_>> {
-        None
+    /// Whose channels the candidates of [`Routing::candidates`] weigh:
+    /// [`CongestionScope::None`] (the default) for oblivious routings, which offer none;
+    /// [`CongestionScope::Local`] when only the deciding switch's output channels count;
+    /// [`CongestionScope::Remote`] when other switches' channels do (a caller that keeps
+    /// switch state apart, such as a simulator stepping switches on several threads, must
+    /// then let the deciding switch see all of it).
+    fn congestion_scope(&self) -> CongestionScope {
+        CongestionScope::None
+    }
+
+    /// Writes the candidate outputs of a packet at switch `at` heading to terminal `dst` into
+    /// `out` and returns how many there are (at most [`adaptive::MAX_CANDIDATES`]): `0` when
+    /// the routing has no choice to make here (always, by default). A caller that knows the
+    /// congestion weighs them ([`Candidate::cost`]), commits one with
+    /// [`Routing::commit_candidate`] and then asks [`Routing::next_hop`]; a caller that
+    /// does not may skip both, and [`Routing::next_hop`] decides as if every channel were
+    /// empty. A slice shorter than the candidates is a [`RoutingError::Capacity`].
+    fn candidates(
+        &self,
+        at: SwitchId,
+        state: &PacketState,
+        dst: TerminalId,
+        out: &mut [Candidate],
+    ) -> Result<usize, RoutingError> {
+        let _ = (at, state, dst, out);
+        Ok(0)
+    }
+
+    /// Records the choice of `chosen`, one of the candidates [`Routing::candidates`] wrote
+    /// for this packet and switch, in `state`. Does nothing by default.
+    fn commit_candidate(&self, state: &mut PacketState, chosen: &Candidate) {
+        let _ = (state, chosen);
     }
 }
 
 impl<R: Routing + ?Sized> Routing for &R {
-    fn ugal(&self) -> Option<&dragonfly::ugal::DragonflyUgal<'_>> {
-        (**self).ugal()
+    fn congestion_scope(&self) -> CongestionScope {
+        (**self).congestion_scope()
+    }
+    fn candidates(
+        &self,
+        at: SwitchId,
+        state: &PacketState,
+        dst: TerminalId,
+        out: &mut [Candidate],
+    ) -> Result<usize, RoutingError> {
+        (**self).candidates(at, state, dst, out)
+    }
+    fn commit_candidate(&self, state: &mut PacketState, chosen: &Candidate) {
+        (**self).commit_candidate(state, chosen)
     }
     fn num_vcs(&self) -> u8 {
         (**self).num_vcs()

@@ -4,15 +4,15 @@
 //! of a pattern is the cycle its last flit is received; a gene's duration is the sum over the
 //! applied patterns, its avg.hop the mean torus distance of all its flows.
 //!
-//! One [`GaSimFitness`] owns one engine [`State`] and reuses it for every run
-//! ([`State::reset`]), so evaluating a gene allocates nothing once the buffers have grown.
+//! One [`GaSimFitness`] owns one simulation [`Engine`] and reuses it for every run
+//! ([`Engine::reset`]), so evaluating a gene allocates nothing once the buffers have grown.
 
 use jumpnet_core::mapping::ga::{Address, AvgHop, Fitness, Grid, PatternSet, Score, NO_DEST};
 use jumpnet_core::routing::{Routing, TorusDor, TorusVcs};
 use jumpnet_core::topology::{Network, Torus};
 
-use crate::sim::config::{Injection, SimConfig};
-use crate::sim::engine::{SimError, State};
+use crate::sim::config::SimConfig;
+use crate::sim::engine::{Engine, SimError};
 
 /// Durations of one gene, pattern by pattern, and whether every run completed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub struct PatternRun {
 /// The simulated fitness of one engine: the patterns (logical addresses), the grid and a
 /// reusable simulator state on the `side × side` torus.
 pub struct GaSimFitness<'r> {
-    state: State<'r>,
+    engine: Engine<'r>,
     grid: Grid,
     dest: Vec<Address>,
     inverse: Vec<Address>,
@@ -65,13 +65,11 @@ impl<'r> GaSimFitness<'r> {
                 grid.nodes()
             )));
         }
-        let mut c = cfg.clone();
-        c.injection = Injection::Batch;
-        let state = State::new(net, routing, &c)?;
-        if state.fabric.terminals as usize != grid.nodes() {
+        let engine = Engine::new(net, routing, cfg)?;
+        if engine.terminals() as usize != grid.nodes() {
             return Err(SimError::Config(format!(
                 "the network has {} terminals, the GA grid {} positions",
-                state.fabric.terminals,
+                engine.terminals(),
                 grid.nodes()
             )));
         }
@@ -79,7 +77,7 @@ impl<'r> GaSimFitness<'r> {
             .flat_map(|k| patterns.pattern(k).iter().copied())
             .collect();
         Ok(GaSimFitness {
-            state,
+            engine,
             grid,
             dest,
             inverse: vec![0; grid.nodes()],
@@ -104,10 +102,9 @@ impl<'r> GaSimFitness<'r> {
         }
         self.invert(gene);
         let table = self.dest.get(k * n..(k + 1) * n).unwrap_or(&[]);
-        let st = &mut self.state;
-        st.reset();
-        st.measuring = true;
-        let batch = st.cfg.batch_size;
+        let engine = &mut self.engine;
+        engine.reset();
+        let batch = engine.config().batch_size;
         for (p, &logical) in gene.iter().enumerate() {
             let Some(&d) = table.get(logical as usize) else {
                 continue;
@@ -119,21 +116,13 @@ impl<'r> GaSimFitness<'r> {
                 continue;
             }
             for _ in 0..batch {
-                st.create(p as u32, u32::from(pd));
+                engine.send(p as u32, u32::from(pd))?;
             }
         }
-        while st.measured_outstanding > 0 {
-            st.cycle()?;
-            if st.stuck() {
-                return Ok(PatternRun {
-                    cycles: st.now,
-                    deadlocked: true,
-                });
-            }
-        }
+        let run = engine.deliver()?;
         Ok(PatternRun {
-            cycles: st.last_eject,
-            deadlocked: false,
+            cycles: run.cycles,
+            deadlocked: run.deadlocked,
         })
     }
 
@@ -192,7 +181,7 @@ impl Fitness for GaSimFitness<'_> {
                     }
                 }
                 Err(_) => {
-                    duration += self.state.now;
+                    duration += self.engine.now();
                     self.failures += 1;
                 }
             }

@@ -8,7 +8,9 @@ use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::builder::topology::TopologySpec;
 use crate::hil::trace::Recorder;
-use crate::sim::workload::collective::{run_collective, run_collective_with, NicConfig};
+use crate::sim::workload::collective::{
+    run_collective, run_collective_with, CollectiveInput, NicConfig,
+};
 use crate::sim::workload::nic_engine::RunHooks;
 use crate::sim::SimConfig;
 
@@ -197,13 +199,16 @@ fn clocked_reference_ranks_run_a_whole_collective() {
             })
             .collect();
         let mut rec = Recorder::new(&ranks, None);
+        let run = CollectiveInput {
+            net: &net,
+            routing: routing.as_ref(),
+            config: &cfg,
+            nic: &nic,
+            schedule: &s,
+            terminals: &terminals,
+        };
         let timed = run_collective_with(
-            &net,
-            routing.as_ref(),
-            &cfg,
-            &nic,
-            &s,
-            &terminals,
+            &run,
             RunHooks {
                 engines,
                 observer: Some(&mut rec),

@@ -24,7 +24,7 @@ use crate::sim::config::SimConfig;
 use crate::sim::setup::Setup;
 use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
-    run_collective_with, CollectiveError, CollectiveResult, NicConfig,
+    run_collective_with, CollectiveError, CollectiveInput, CollectiveResult, NicConfig,
 };
 use crate::sim::workload::nic_engine::NicEngine;
 use crate::sim::workload::nic_engine::RunHooks;
@@ -243,13 +243,16 @@ impl<S: Schedule> Runner<'_, S> {
         engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
         observer: &mut Recorder<'_>,
     ) -> Result<CollectiveResult, CollectiveError> {
-        run_collective_with(
-            self.net,
+        let input = CollectiveInput {
+            net: self.net,
             routing,
-            self.config,
-            self.nic,
-            self.schedule,
-            self.terminals,
+            config: self.config,
+            nic: self.nic,
+            schedule: self.schedule,
+            terminals: self.terminals,
+        };
+        run_collective_with(
+            &input,
             RunHooks {
                 engines,
                 observer: Some(observer),

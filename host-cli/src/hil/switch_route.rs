@@ -10,7 +10,8 @@ use std::cell::RefCell;
 use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::routing::tables::compile::{switch_table, VcMode};
 use jumpnet_core::routing::{
-    Hop, PacketState, RouteEntry, Routing, RoutingError, Run, RunTableBuilder,
+    Candidate, CongestionScope, Hop, PacketState, RouteEntry, Routing, RoutingError, Run,
+    RunTableBuilder,
 };
 use jumpnet_core::topology::{Network, Port, SwitchId, TerminalId, Topology};
 
@@ -234,8 +235,20 @@ impl<S> std::fmt::Debug for AtSwitch<'_, S> {
 }
 
 impl<S: ForwardingStage> Routing for AtSwitch<'_, S> {
-    fn ugal(&self) -> Option<&jumpnet_core::routing::dragonfly::ugal::DragonflyUgal<'_>> {
-        self.inner.ugal()
+    fn congestion_scope(&self) -> CongestionScope {
+        self.inner.congestion_scope()
+    }
+    fn candidates(
+        &self,
+        at: SwitchId,
+        state: &PacketState,
+        dst: TerminalId,
+        out: &mut [Candidate],
+    ) -> Result<usize, RoutingError> {
+        self.inner.candidates(at, state, dst, out)
+    }
+    fn commit_candidate(&self, state: &mut PacketState, chosen: &Candidate) {
+        self.inner.commit_candidate(state, chosen)
     }
     fn num_vcs(&self) -> u8 {
         self.inner.num_vcs()

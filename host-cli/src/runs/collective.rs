@@ -25,7 +25,7 @@ use crate::sim::config::SimConfig;
 use crate::sim::setup::Setup;
 use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
-    run_collective_with_background, CollectiveResult, NicConfig,
+    run_collective_with_background, CollectiveInput, CollectiveResult, NicConfig,
 };
 
 /// Rank → terminal placements of a collective run.
@@ -383,16 +383,16 @@ pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> 
     let s = p.sched.schedule()?;
     let background = run.options.background(p.nic.clock_ghz());
     let started = std::time::Instant::now();
-    let result = run_collective_with_background(
-        &net,
-        r.as_ref(),
-        &setup.config,
-        &p.nic,
-        &s,
-        &p.terminals,
-        background.as_ref(),
-    )
-    .map_err(|e| anyhow!("{e}"))?;
+    let input = CollectiveInput {
+        net: &net,
+        routing: r.as_ref(),
+        config: &setup.config,
+        nic: &p.nic,
+        schedule: &s,
+        terminals: &p.terminals,
+    };
+    let result =
+        run_collective_with_background(&input, background.as_ref()).map_err(|e| anyhow!("{e}"))?;
     Ok(CollectiveReport {
         topology: setup.topology.to_string(),
         routing: info.algorithm,

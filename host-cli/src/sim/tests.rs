@@ -558,7 +558,7 @@ fn golden_loaded_torus_run_is_bit_identical() {
 fn fast_division_matches_integer_division() {
     let ns = (0..5000u32).chain([u32::MAX, u32::MAX - 1, 1 << 31, (1 << 31) - 1, 123_456_789]);
     for d in [1u32, 2, 3, 5, 7, 10, 12, 40, 64, 97, 1000, 65_535, u32::MAX] {
-        let f = crate::sim::engine::FastDiv::new(d);
+        let f = crate::sim::router::input_queued::FastDiv::new(d);
         for n in ns.clone() {
             assert_eq!(f.div(n), n / d, "{n} / {d}");
         }

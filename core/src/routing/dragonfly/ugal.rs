@@ -12,8 +12,14 @@
 //! minimal path; `bias ≥ 0` favours it further).
 //!
 //! [`DragonflyUgal`] is the routing around the decision: candidate paths, the decision on
-//! the caller's occupancies, then minimal or Valiant hops with BookSim's VCs.
+//! the caller's occupancies, then minimal or Valiant hops with BookSim's VCs. Through the
+//! [`Routing`] trait it is an adaptive routing ([`crate::routing::adaptive`]): at the source
+//! router its candidates are the minimal and the Valiant path, weighed by the channels above
+//! with the bias as the Valiant candidate's penalty, so the cheapest candidate (the minimal
+//! one on ties) is exactly the decision above.
 
+use crate::error::CapacityError;
+use crate::routing::adaptive::{Candidate, CongestionScope};
 use crate::routing::dragonfly::minimal::{step_toward_group, step_toward_router, DragonflyStep};
 use crate::routing::dragonfly::valiant::{DragonflyValiant, Intermediate, VALIANT_VCS};
 use crate::routing::error::RoutingError;
@@ -286,10 +292,64 @@ impl Routing for DragonflyUgal<'_> {
         self.valiant.next_hop(at, state, dst)
     }
 
-    fn ugal(&self) -> Option<&DragonflyUgal<'_>> {
-        Some(self)
+    /// UGAL-L decides on the source router's own output channels, UGAL-G on the global
+    /// channels of the paths, most of which leave other routers.
+    fn congestion_scope(&self) -> CongestionScope {
+        match self.mode {
+            UgalMode::Local => CongestionScope::Local,
+            UgalMode::Global => CongestionScope::Remote,
+        }
+    }
+
+    /// At the source router of an undecided packet: the minimal candidate, then the
+    /// Valiant one (cost penalty [`DragonflyUgal::bias`]). UGAL-L weighs each by the source
+    /// router's output channel of its first hop, UGAL-G by its global channels (one on the
+    /// minimal path, two on the Valiant path). Elsewhere: none.
+    fn candidates(
+        &self,
+        at: SwitchId,
+        state: &PacketState,
+        dst: TerminalId,
+        out: &mut [Candidate],
+    ) -> Result<usize, RoutingError> {
+        if state.phase != Self::UNDECIDED {
+            return Ok(0);
+        }
+        let Some(p) = self.paths(at, state, dst)? else {
+            return Ok(0);
+        };
+        let available = out.len() as u64;
+        let [min, val, ..] = out else {
+            return Err(RoutingError::Capacity(CapacityError::new(
+                "UGAL candidates",
+                2,
+                available,
+            )));
+        };
+        let (min_weighed, val_weighed): (&[GlobalChannel], &[GlobalChannel]) = match self.mode {
+            UgalMode::Local => (&[(at, p.min_port)], &[(at, p.val_port)]),
+            UgalMode::Global => (&[p.min_global], &p.val_globals),
+        };
+        *min = Candidate::new(p.min_port, p.min_hops, min_weighed, 0, MINIMAL)?;
+        *val = Candidate::new(p.val_port, p.val_hops, val_weighed, self.bias, VALIANT)?;
+        Ok(2)
+    }
+
+    /// Commits the minimal path or the Valiant path ([`DragonflyUgal::commit`]).
+    fn commit_candidate(&self, state: &mut PacketState, chosen: &Candidate) {
+        let choice = if chosen.choice == MINIMAL {
+            UgalChoice::Minimal
+        } else {
+            UgalChoice::Valiant
+        };
+        self.commit(state, choice);
     }
 }
+
+/// [`Candidate::choice`] of the minimal candidate.
+const MINIMAL: u8 = 0;
+/// [`Candidate::choice`] of the Valiant candidate.
+const VALIANT: u8 = 1;
 
 #[cfg(test)]
 mod tests {

@@ -5,9 +5,10 @@
 extern crate std;
 use std::vec::Vec;
 
+use crate::routing::adaptive::{Candidate, CongestionScope, MAX_CANDIDATES};
 use crate::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use crate::routing::dragonfly::ugal::{DragonflyUgal, UgalChoice, UgalMode};
-use crate::routing::{Hop, PacketState, Routing};
+use crate::routing::{Hop, PacketState, Routing, RoutingError};
 use crate::topology::{Dragonfly, GlobalArrangement, LinkClass, Port, Topology};
 
 /// Walks `state` from the source switch to `dst`: (ports, VCs, global channels, groups).
@@ -47,7 +48,8 @@ fn reported_paths_are_the_paths_taken() {
     let df = Dragonfly::new(9, 4, 2, 2, GlobalArrangement::Consecutive).unwrap();
     let u = DragonflyUgal::new(&df, UgalMode::Local, 3, 0);
     let m = DragonflyMinimal::new(&df, MinimalVcs::Dateline);
-    assert!(u.ugal().is_some() && m.ugal().is_none());
+    assert_eq!(u.congestion_scope(), CongestionScope::Local);
+    assert_eq!(m.congestion_scope(), CongestionScope::None);
     assert_eq!(u.num_vcs(), 3);
     let nt = df.num_terminals();
     let mut valiant_longer = 0;
@@ -114,4 +116,112 @@ fn decision_weighs_occupancy_by_hops() {
     assert_eq!(u.decide(&p, q, 10), UgalChoice::Minimal);
     assert_eq!(u.decide(&p, q + 1, 10), UgalChoice::Valiant);
     assert_eq!(u.decide(&p, 0, 0), UgalChoice::Minimal);
+}
+
+/// The adaptive methods through a generic `R` (the tests pass a reference: the forwarding
+/// `impl Routing for &R`).
+fn scope_of<R: Routing>(r: R) -> CongestionScope {
+    r.congestion_scope()
+}
+
+fn candidates_of<R: Routing>(
+    r: R,
+    at: u32,
+    st: &PacketState,
+    dst: u32,
+    out: &mut [Candidate],
+) -> Result<usize, RoutingError> {
+    r.candidates(at, st, dst, out)
+}
+
+fn commit_with<R: Routing>(r: R, st: &mut PacketState, c: &Candidate) {
+    r.commit_candidate(st, c);
+}
+
+#[test]
+fn candidates_at_the_source_list_minimal_then_valiant() {
+    let df = Dragonfly::new(9, 4, 2, 2, GlobalArrangement::Consecutive).unwrap();
+    let m = DragonflyMinimal::new(&df, MinimalVcs::Dateline);
+    let mut out = [Candidate::default(); MAX_CANDIDATES];
+    // Oblivious routings offer none.
+    let st = m.inject(0, 70).unwrap();
+    assert_eq!(m.candidates(0, &st, 70, &mut out), Ok(0));
+    for (mode, scope) in [
+        (UgalMode::Local, CongestionScope::Local),
+        (UgalMode::Global, CongestionScope::Remote),
+    ] {
+        let u = DragonflyUgal::new(&df, mode, 3, 4);
+        assert_eq!(u.congestion_scope(), scope);
+        // Through a reference (the wrapper forwards).
+        assert_eq!(scope_of::<&DragonflyUgal>(&u), scope);
+        let nt = df.num_terminals();
+        for (src, dst) in (0..nt).flat_map(|s| (0..nt).map(move |d| (s, d))) {
+            if src == dst {
+                continue;
+            }
+            let s = df.terminal_switch(src).unwrap();
+            let st = u.inject(src, dst).unwrap();
+            let n = candidates_of::<&DragonflyUgal>(&u, s, &st, dst, &mut out).unwrap();
+            let Some(p) = u.paths(s, &st, dst).unwrap() else {
+                assert_eq!(n, 0, "{src}->{dst}: nothing to decide");
+                continue;
+            };
+            assert_eq!(n, 2);
+            let (min, val) = (out[0], out[1]);
+            assert_eq!((min.port, min.hops, min.bias), (p.min_port, p.min_hops, 0));
+            assert_eq!((val.port, val.hops, val.bias), (p.val_port, p.val_hops, 4));
+            match mode {
+                UgalMode::Local => {
+                    assert_eq!(min.weighed(), [(s, p.min_port)]);
+                    assert_eq!(val.weighed(), [(s, p.val_port)]);
+                }
+                UgalMode::Global => {
+                    assert_eq!(min.weighed(), [p.min_global]);
+                    assert_eq!(val.weighed(), p.val_globals);
+                }
+            }
+            // Committing a candidate is committing its choice.
+            for (c, choice) in [(min, UgalChoice::Minimal), (val, UgalChoice::Valiant)] {
+                let (mut a, mut b) = (st, st);
+                commit_with::<&DragonflyUgal>(&u, &mut a, &c);
+                u.commit(&mut b, choice);
+                assert_eq!(a, b);
+                assert_ne!(a.phase, DragonflyUgal::UNDECIDED);
+                // Decided: no candidates any more.
+                assert_eq!(u.candidates(s, &a, dst, &mut out), Ok(0));
+            }
+            let mut minimal = st;
+            u.commit_candidate(&mut minimal, &min);
+            assert_eq!((minimal.phase, minimal.via), (1, PacketState::NO_VIA));
+            let mut valiant = st;
+            u.commit_candidate(&mut valiant, &val);
+            assert_eq!((valiant.phase, valiant.via), (0, st.via));
+        }
+    }
+}
+
+#[test]
+fn cheapest_candidate_is_the_ugal_decision() {
+    let df = Dragonfly::new(9, 4, 2, 2, GlobalArrangement::Consecutive).unwrap();
+    let u = DragonflyUgal::new(&df, UgalMode::Local, 3, 4);
+    let st = u.inject(0, 70).unwrap();
+    let p = u.paths(0, &st, 70).unwrap().unwrap();
+    let mut out = [Candidate::default(); 2];
+    assert_eq!(u.candidates(0, &st, 70, &mut out), Ok(2));
+    for qmin in 0..40 {
+        for qval in 0..40 {
+            // Cheapest, the earlier one on ties.
+            let pick = if out[0].cost(qmin) <= out[1].cost(qval) {
+                UgalChoice::Minimal
+            } else {
+                UgalChoice::Valiant
+            };
+            assert_eq!(pick, u.decide(&p, qmin, qval), "{qmin} {qval}");
+        }
+    }
+    // One slot is too few.
+    assert!(matches!(
+        u.candidates(0, &st, 70, &mut out[..1]),
+        Err(RoutingError::Capacity(_))
+    ));
 }

@@ -207,14 +207,50 @@ fn statement(s: &str, line: usize) -> Result<Statement> {
 
 /// Parses a BookSim2 configuration file's text (see the module documentation).
 pub fn parse(text: &str) -> Result<BookSimConfig> {
-    let mut cfg = SimConfig::booksim();
-    let mut ignored = Vec::new();
-    let mut topology = "torus".to_string();
-    let (mut k, mut n, mut c) = (8u32, 2u32, 1u32);
-    let mut routing: Option<(String, usize)> = None;
-    let (mut st_prepare, mut st_final) = (0u16, 1u16);
-    let mut allocators: Vec<(String, String, usize)> = Vec::new();
+    let mut p = Parser::default();
     for st in statements(text)? {
+        p.statement(&st)?;
+    }
+    p.finish()
+}
+
+/// What the statements of a file set so far.
+struct Parser {
+    cfg: SimConfig,
+    ignored: Vec<String>,
+    topology: String,
+    k: u32,
+    n: u32,
+    c: u32,
+    /// `routing_function` and its line.
+    routing: Option<(String, usize)>,
+    st_prepare: u16,
+    st_final: u16,
+    /// `vc_allocator` / `sw_allocator` statements: key, value, line.
+    allocators: Vec<(String, String, usize)>,
+}
+
+impl Default for Parser {
+    /// BookSim2's defaults: its router parameters and an 8-ary 2-cube torus.
+    fn default() -> Self {
+        Parser {
+            cfg: SimConfig::booksim(),
+            ignored: Vec::new(),
+            topology: "torus".to_string(),
+            k: 8,
+            n: 2,
+            c: 1,
+            routing: None,
+            st_prepare: 0,
+            st_final: 1,
+            allocators: Vec::new(),
+        }
+    }
+}
+
+impl Parser {
+    /// Applies one statement.
+    fn statement(&mut self, st: &Statement) -> Result<()> {
         let (key, value, line) = (st.key.as_str(), st.value.as_str(), st.line);
         let at = |e: String| anyhow!("line {line}: {e}");
         let int = |what: &str| -> Result<u32> {
@@ -224,45 +260,43 @@ pub fn parse(text: &str) -> Result<BookSimConfig> {
                 ))
             })
         };
-        let set = |cfg: &mut SimConfig, jkey: &str, v: &str| {
-            cfg.set(jkey, v).map_err(|e| at(format!("{key}: {e}")))
-        };
+        let cfg = &mut self.cfg;
+        let mut set = |jkey: &str, v: &str| cfg.set(jkey, v).map_err(|e| at(format!("{key}: {e}")));
         match key {
-            "topology" => topology = value.to_string(),
-            "k" => k = int("k")?,
-            "n" => n = int("n")?,
-            "c" => c = int("c")?,
-            "routing_function" => routing = Some((value.to_string(), line)),
+            "topology" => self.topology = value.to_string(),
+            "k" => self.k = int("k")?,
+            "n" => self.n = int("n")?,
+            "c" => self.c = int("c")?,
+            "routing_function" => self.routing = Some((value.to_string(), line)),
             "num_vcs" | "vc_buf_size" | "injection_rate" | "traffic" | "routing_delay"
             | "vc_alloc_delay" | "sw_alloc_delay" | "credit_delay" | "warmup_periods"
             | "sample_period" | "max_samples" | "latency_thres" | "warmup_thres"
-            | "stopping_thres" => set(&mut cfg, key, value)?,
+            | "stopping_thres" | "internal_speedup" | "output_buffer_size" => set(key, value)?,
             "packet_size" | "const_flits_per_packet" => {
                 // BookSim2's packet_size = -1 means "use const_flits_per_packet".
                 if value != "-1" {
-                    set(&mut cfg, "packet_size", value)?;
+                    set("packet_size", value)?;
                 }
             }
-            "injection_rate_uses_flits" => set(&mut cfg, "rate_in_flits", value)?,
+            "injection_rate_uses_flits" => set("rate_in_flits", value)?,
             "injection_process" => {
                 if value != "bernoulli" {
                     return Err(at(format!(
                         "injection_process = {value} is not supported; allowed: bernoulli"
                     )));
                 }
-                set(&mut cfg, "injection", "bernoulli")?;
+                set("injection", "bernoulli")?;
             }
-            "st_prepare_delay" => st_prepare = int("st_prepare_delay")?.try_into()?,
-            "st_final_delay" => st_final = int("st_final_delay")?.try_into()?,
-            "internal_speedup" => set(&mut cfg, "internal_speedup", value)?,
-            "output_buffer_size" => set(&mut cfg, "output_buffer_size", value)?,
+            "st_prepare_delay" => self.st_prepare = int("st_prepare_delay")?.try_into()?,
+            "st_final_delay" => self.st_final = int("st_final_delay")?.try_into()?,
             "vc_allocator" | "sw_allocator" => {
-                allocators.push((key.to_string(), value.to_string(), line));
+                self.allocators
+                    .push((key.to_string(), value.to_string(), line));
             }
-            "deadlock_warn_timeout" => set(&mut cfg, "watchdog_cycles", value)?,
+            "deadlock_warn_timeout" => set("watchdog_cycles", value)?,
             "sim_type" => match value {
-                "latency" => cfg.drain = true,
-                "throughput" => cfg.drain = false,
+                "latency" => self.cfg.drain = true,
+                "throughput" => self.cfg.drain = false,
                 _ => {
                     return Err(at(format!(
                         "sim_type = {value} is not supported; allowed: latency, throughput"
@@ -276,66 +310,78 @@ pub fn parse(text: &str) -> Result<BookSimConfig> {
                             .into(),
                     ));
                 }
-                set(&mut cfg, "seed", value)?;
+                set("seed", value)?;
             }
-            _ if IGNORED_KEYS.contains(&key) => ignored.push(key.to_string()),
-            _ => {
-                if let Some((_, neutral)) = NEUTRAL_KEYS.iter().find(|(nk, _)| *nk == key) {
-                    let same = value == *neutral
-                        || value.parse::<f64>().ok() == neutral.parse::<f64>().ok();
-                    if !same {
-                        return Err(at(format!(
-                            "{key} = {value} is not supported; jumpnet models only {key} = {neutral}"
-                        )));
-                    }
-                    ignored.push(key.to_string());
-                } else {
-                    let neutral: Vec<&str> = NEUTRAL_KEYS.iter().map(|(k, _)| *k).collect();
-                    return Err(at(format!(
-                        "unknown BookSim2 key '{key}'; supported keys: {}; ignored keys: {}; \
-                         accepted at their neutral value: {}",
-                        MAPPED_KEYS.join(", "),
-                        IGNORED_KEYS.join(", "),
-                        neutral.join(", ")
-                    )));
-                }
-            }
+            _ => self.other(key, value).map_err(at)?,
         }
+        Ok(())
     }
-    cfg.st_delay = st_prepare + st_final;
-    if let Some((first, rest)) = allocators.split_first() {
-        if let Some((k2, v2, line)) = rest.iter().find(|(_, v, _)| *v != first.1) {
-            bail!(
-                "line {line}: {k2} = {v2} differs from {} = {}; jumpnet uses one allocator type for both",
-                first.0,
-                first.1
-            );
+
+    /// A key jumpnet does not map: ignored, accepted at its neutral value, or an error
+    /// listing the keys.
+    fn other(&mut self, key: &str, value: &str) -> Result<(), String> {
+        if IGNORED_KEYS.contains(&key) {
+            self.ignored.push(key.to_string());
+            return Ok(());
         }
-        let v = match first.1.as_str() {
-            "islip" => "islip",
-            "separable_input_first" => "separable_input_first",
-            other => bail!(
-                "line {}: {} = {other} is not supported; allowed: islip, separable_input_first",
-                first.2,
-                first.0
-            ),
+        let Some((_, neutral)) = NEUTRAL_KEYS.iter().find(|(nk, _)| *nk == key) else {
+            let neutral: Vec<&str> = NEUTRAL_KEYS.iter().map(|(k, _)| *k).collect();
+            return Err(format!(
+                "unknown BookSim2 key '{key}'; supported keys: {}; ignored keys: {}; \
+                 accepted at their neutral value: {}",
+                MAPPED_KEYS.join(", "),
+                IGNORED_KEYS.join(", "),
+                neutral.join(", ")
+            ));
         };
-        cfg.set("allocator", v)?;
+        let same = value == *neutral || value.parse::<f64>().ok() == neutral.parse::<f64>().ok();
+        if !same {
+            return Err(format!(
+                "{key} = {value} is not supported; jumpnet models only {key} = {neutral}"
+            ));
+        }
+        self.ignored.push(key.to_string());
+        Ok(())
     }
-    let topo = topology_spec(&topology, k, n, c)?;
-    let Some((rf, line)) = routing else {
-        bail!(
-            "routing_function is missing; for {topology} use {}",
-            routing_names(&topology)
-        );
-    };
-    let algo = routing_algo(&topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
-    Ok(BookSimConfig {
-        topology: topo,
-        algo,
-        config: cfg,
-        ignored,
-    })
+
+    /// The configuration: switch traversal delay, allocator, topology and routing.
+    fn finish(mut self) -> Result<BookSimConfig> {
+        self.cfg.st_delay = self.st_prepare + self.st_final;
+        if let Some((first, rest)) = self.allocators.split_first() {
+            if let Some((k2, v2, line)) = rest.iter().find(|(_, v, _)| *v != first.1) {
+                bail!(
+                    "line {line}: {k2} = {v2} differs from {} = {}; jumpnet uses one allocator type for both",
+                    first.0,
+                    first.1
+                );
+            }
+            let v = match first.1.as_str() {
+                "islip" => "islip",
+                "separable_input_first" => "separable_input_first",
+                other => bail!(
+                    "line {}: {} = {other} is not supported; allowed: islip, separable_input_first",
+                    first.2,
+                    first.0
+                ),
+            };
+            self.cfg.set("allocator", v)?;
+        }
+        let topology = &self.topology;
+        let topo = topology_spec(topology, self.k, self.n, self.c)?;
+        let Some((rf, line)) = self.routing else {
+            bail!(
+                "routing_function is missing; for {topology} use {}",
+                routing_names(topology)
+            );
+        };
+        let algo = routing_algo(topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
+        Ok(BookSimConfig {
+            topology: topo,
+            algo,
+            config: self.cfg,
+            ignored: self.ignored,
+        })
+    }
 }
 
 /// The jumpnet topology of BookSim2's `topology`, `k`, `n`, `c`.

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::router::speedup::Speedup;
+use crate::sim::router::RouterKind;
 
 /// Switch allocator / VC allocator type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -140,6 +141,10 @@ pub struct SimConfig {
     pub output_buffer_size: Option<u32>,
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,
+    /// Router microarchitecture (`sim::router`); left out of the JSON when it is the default
+    /// input-queued router.
+    #[serde(skip_serializing_if = "RouterKind::is_default")]
+    pub router: RouterKind,
     /// Injection process.
     pub injection: Injection,
     /// Injection rate: flits/node/cycle if `rate_in_flits`, else packets/node/cycle.
@@ -267,7 +272,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 35>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 36>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -285,6 +290,7 @@ impl SimConfig {
             "internal_speedup",
             "output_buffer_size",
             "allocator",
+            "router",
             "injection",
             "injection_rate",
             "rate_in_flits",
@@ -343,6 +349,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::Islip,
+            router: RouterKind::InputQueued,
             injection: Injection::Bernoulli,
             injection_rate: 0.1,
             rate_in_flits: false,
@@ -388,6 +395,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::SeparableInputFirst,
+            router: RouterKind::InputQueued,
             injection: Injection::Batch,
             injection_rate: 1.0,
             rate_in_flits: true,
@@ -418,136 +426,153 @@ impl SimConfig {
     /// Sets `key` to `value` (the CLI's `key=value` overrides); unknown keys and bad values
     /// are named in the error.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), SimConfigError> {
-        fn num<T: core::str::FromStr>(
-            key: &str,
-            value: &str,
-            allowed: &'static str,
-        ) -> Result<T, SimConfigError> {
-            value.trim().parse().map_err(|_| SimConfigError::BadValue {
-                key: key.to_string(),
-                value: value.to_string(),
-                allowed,
-            })
-        }
-        /// A positive integer (0 is refused with the same message as a parse error).
-        fn positive<T: core::str::FromStr + PartialEq + Default>(
-            key: &str,
-            value: &str,
-            allowed: &'static str,
-        ) -> Result<T, SimConfigError> {
-            let v: T = num(key, value, allowed)?;
-            if v == T::default() {
-                return Err(SimConfigError::BadValue {
-                    key: key.to_string(),
-                    value: value.to_string(),
-                    allowed,
-                });
-            }
-            Ok(v)
-        }
-        /// A number in 0..=1.
-        fn fraction(key: &str, value: &str) -> Result<f64, SimConfigError> {
-            const ALLOWED: &str = "a number in 0..=1";
-            let v: f64 = num(key, value, ALLOWED)?;
-            if !(0.0..=1.0).contains(&v) {
-                return Err(SimConfigError::BadValue {
-                    key: key.to_string(),
-                    value: value.to_string(),
-                    allowed: ALLOWED,
-                });
-            }
-            Ok(v)
-        }
-        let bad = |allowed: &'static str| SimConfigError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            allowed,
-        };
-        const U8P: &str = "an integer 1..=255";
-        const U16: &str = "an integer 0..=65535";
-        const U16P: &str = "an integer 1..=65535";
-        const U32P: &str = "an integer 1..=4294967295";
-        const U32: &str = "an integer 0..=4294967295";
-        const F: &str = "a number";
-        const B: &str = "true/false/1/0";
-        let boolean = |v: &str| match v.trim() {
-            "1" | "true" | "yes" => Ok(true),
-            "0" | "false" | "no" => Ok(false),
-            _ => Err(bad(B)),
-        };
+        let v = Value { key, value };
         match key {
-            "num_vcs" => self.num_vcs = positive(key, value, U8P)?,
-            "vc_buf_size" => self.vc_buf_size = positive(key, value, U16P)?,
-            "packet_size" => self.packet_size = positive(key, value, U16P)?,
-            "routing_delay" => self.routing_delay = num(key, value, U16)?,
-            "vc_alloc_delay" => self.vc_alloc_delay = num(key, value, U16)?,
-            "sw_alloc_delay" => self.sw_alloc_delay = num(key, value, U16)?,
-            "st_delay" => self.st_delay = num(key, value, U16)?,
-            "terminal_latency" => self.terminal_latency = positive(key, value, U16P)?,
-            "link_latency" => self.link_latency = positive(key, value, U16P)?,
+            "num_vcs" => self.num_vcs = v.positive(U8P)?,
+            "vc_buf_size" => self.vc_buf_size = v.positive(U16P)?,
+            "packet_size" => self.packet_size = v.positive(U16P)?,
+            "routing_delay" => self.routing_delay = v.num(U16)?,
+            "vc_alloc_delay" => self.vc_alloc_delay = v.num(U16)?,
+            "sw_alloc_delay" => self.sw_alloc_delay = v.num(U16)?,
+            "st_delay" => self.st_delay = v.num(U16)?,
+            "terminal_latency" => self.terminal_latency = v.positive(U16P)?,
+            "link_latency" => self.link_latency = v.positive(U16P)?,
             k if ClassLatency::KEYS.contains(&k) => {
-                let v = positive(key, value, U16P)?;
+                let lat = v.positive(U16P)?;
                 if let Some(slot) = self.class_latency.slot(k) {
-                    *slot = Some(v);
+                    *slot = Some(lat);
                 }
             }
-            "credit_delay" => self.credit_delay = num(key, value, U16)?,
+            "credit_delay" => self.credit_delay = v.num(U16)?,
             "internal_speedup" => {
                 self.internal_speedup =
-                    Speedup::parse(value).ok_or_else(|| bad(Speedup::ALLOWED))?
+                    Speedup::parse(value).ok_or_else(|| v.bad(Speedup::ALLOWED))?
             }
             "output_buffer_size" => {
                 self.output_buffer_size = match value.trim() {
                     "-1" => None,
-                    _ => Some(positive(
-                        key,
-                        value,
-                        "-1 (unlimited) or an integer 1..=4294967295",
-                    )?),
+                    _ => Some(v.positive("-1 (unlimited) or an integer 1..=4294967295")?),
                 }
             }
-            "allocator" => {
-                self.allocator = match value.trim() {
-                    "separable_input_first" | "separable" | "round_robin" => {
-                        Allocator::SeparableInputFirst
-                    }
-                    "islip" => Allocator::Islip,
-                    _ => return Err(bad("separable_input_first, islip")),
-                }
+            "allocator" => self.allocator = v.allocator()?,
+            "router" => {
+                self.router =
+                    RouterKind::parse(value.trim()).ok_or_else(|| v.bad(RouterKind::ALLOWED))?
             }
+            _ => return self.set_traffic_or_phase(v),
+        }
+        Ok(())
+    }
+
+    /// [`SimConfig::set`] for the traffic keys and the keys of a run's phases.
+    fn set_traffic_or_phase(&mut self, v: Value<'_>) -> Result<(), SimConfigError> {
+        let value = v.value;
+        match v.key {
             "injection" => {
                 self.injection = match value.trim() {
                     "bernoulli" => Injection::Bernoulli,
                     "batch" => Injection::Batch,
-                    _ => return Err(bad("bernoulli, batch")),
+                    _ => return Err(v.bad("bernoulli, batch")),
                 }
             }
-            "injection_rate" => self.injection_rate = fraction(key, value)?,
-            "rate_in_flits" => self.rate_in_flits = boolean(value)?,
-            "batch_size" => self.batch_size = num(key, value, U32)?,
+            "injection_rate" => self.injection_rate = v.fraction()?,
+            "rate_in_flits" => self.rate_in_flits = v.boolean()?,
+            "batch_size" => self.batch_size = v.num(U32)?,
             "traffic" => {
                 self.traffic =
-                    Pattern::from_word(value.trim()).ok_or_else(|| bad(Pattern::ALLOWED))?
+                    Pattern::from_word(value.trim()).ok_or_else(|| v.bad(Pattern::ALLOWED))?
             }
-            "hotspot_node" => self.hotspot_node = num(key, value, U32)?,
-            "hotspot_fraction" => self.hotspot_fraction = fraction(key, value)?,
-            "seed" => self.seed = num(key, value, "an integer 0..=2^64-1")?,
-            "warmup_periods" => self.warmup_periods = num(key, value, U32)?,
-            "sample_period" => self.sample_period = positive(key, value, U32P)?,
-            "max_samples" => self.max_samples = num(key, value, U32)?,
-            "latency_thres" => self.latency_thres = num(key, value, F)?,
-            "warmup_thres" => self.warmup_thres = num(key, value, F)?,
-            "stopping_thres" => self.stopping_thres = num(key, value, F)?,
-            "drain" => self.drain = boolean(value)?,
-            "watchdog_cycles" => self.watchdog_cycles = positive(key, value, U32P)?,
+            "hotspot_node" => self.hotspot_node = v.num(U32)?,
+            "hotspot_fraction" => self.hotspot_fraction = v.fraction()?,
+            "seed" => self.seed = v.num("an integer 0..=2^64-1")?,
+            "warmup_periods" => self.warmup_periods = v.num(U32)?,
+            "sample_period" => self.sample_period = v.positive(U32P)?,
+            "max_samples" => self.max_samples = v.num(U32)?,
+            "latency_thres" => self.latency_thres = v.num(F)?,
+            "warmup_thres" => self.warmup_thres = v.num(F)?,
+            "stopping_thres" => self.stopping_thres = v.num(F)?,
+            "drain" => self.drain = v.boolean()?,
+            "watchdog_cycles" => self.watchdog_cycles = v.positive(U32P)?,
             _ => {
                 return Err(SimConfigError::UnknownKey {
-                    key: key.to_string(),
+                    key: v.key.to_string(),
                     known: Self::KEYS,
                 })
             }
         }
         Ok(())
+    }
+}
+
+const U8P: &str = "an integer 1..=255";
+const U16: &str = "an integer 0..=65535";
+const U16P: &str = "an integer 1..=65535";
+const U32P: &str = "an integer 1..=4294967295";
+const U32: &str = "an integer 0..=4294967295";
+const F: &str = "a number";
+
+/// A `key = value` override being parsed.
+#[derive(Clone, Copy)]
+struct Value<'a> {
+    key: &'a str,
+    value: &'a str,
+}
+
+impl Value<'_> {
+    /// The error "bad value, allowed: `allowed`".
+    fn bad(self, allowed: &'static str) -> SimConfigError {
+        SimConfigError::BadValue {
+            key: self.key.to_string(),
+            value: self.value.to_string(),
+            allowed,
+        }
+    }
+
+    /// A number of type `T`.
+    fn num<T: core::str::FromStr>(self, allowed: &'static str) -> Result<T, SimConfigError> {
+        self.value.trim().parse().map_err(|_| self.bad(allowed))
+    }
+
+    /// A positive integer (0 is refused with the same message as a parse error).
+    fn positive<T: core::str::FromStr + PartialEq + Default>(
+        self,
+        allowed: &'static str,
+    ) -> Result<T, SimConfigError> {
+        let v: T = self.num(allowed)?;
+        if v == T::default() {
+            return Err(self.bad(allowed));
+        }
+        Ok(v)
+    }
+
+    /// A number in 0..=1.
+    fn fraction(self) -> Result<f64, SimConfigError> {
+        const ALLOWED: &str = "a number in 0..=1";
+        let v: f64 = self.num(ALLOWED)?;
+        if !(0.0..=1.0).contains(&v) {
+            return Err(self.bad(ALLOWED));
+        }
+        Ok(v)
+    }
+
+    /// A boolean.
+    fn boolean(self) -> Result<bool, SimConfigError> {
+        match self.value.trim() {
+            "1" | "true" | "yes" => Ok(true),
+            "0" | "false" | "no" => Ok(false),
+            _ => Err(self.bad("true/false/1/0")),
+        }
+    }
+
+    /// An allocator name.
+    fn allocator(self) -> Result<Allocator, SimConfigError> {
+        match self.value.trim() {
+            "separable_input_first" | "separable" | "round_robin" => {
+                Ok(Allocator::SeparableInputFirst)
+            }
+            "islip" => Ok(Allocator::Islip),
+            _ => Err(self.bad("separable_input_first, islip")),
+        }
     }
 }
 
@@ -620,5 +645,16 @@ mod tests {
         c.set("output_buffer_size", "-1").unwrap();
         assert_eq!(c.output_buffer_size, None);
         assert!(c.set("output_buffer_size", "0").is_err());
+        c.set("router", "input_queued").unwrap();
+        assert_eq!(c.router, RouterKind::InputQueued);
+        let e = c.set("router", "output_queued").unwrap_err().to_string();
+        assert!(e.contains("router") && e.contains("input_queued"), "{e}");
+    }
+
+    #[test]
+    fn the_default_router_is_left_out_of_the_json() {
+        let json = serde_json::to_value(SimConfig::booksim()).unwrap();
+        assert!(json.get("router").is_none());
+        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 1);
     }
 }

@@ -199,6 +199,7 @@ mod tests {
             .map(|k| {
                 let v = match *k {
                     "allocator" => "\"islip\"",
+                    "router" => "\"input_queued\"",
                     "injection" => "\"bernoulli\"",
                     "traffic" => "\"uniform\"",
                     "rate_in_flits" | "drain" => "true",

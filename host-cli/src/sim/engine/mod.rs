@@ -3,10 +3,17 @@
 //! then drain until every measured packet has arrived. Per cycle: deliver the channel events
 //! due, create packets, inject from terminals, step the active routers. Only routers holding
 //! flits and terminals with packets are visited.
+//!
+//! The engine owns the terminals, the packet pool, the event wheel, the traffic driver, the
+//! clock and the statistics; the routers are a router model (`sim::router`, chosen by the
+//! `router` key) that the engine holds cut into partitions (`partition`) and reaches only
+//! through its trait: one router phase per cycle, and what the statistics and the deadlock
+//! watchdog ([`watchdog`]) read. [`Engine`] is the small public API for callers that reuse
+//! one engine for many runs of explicit packets (the GA's simulated fitness).
 
 pub(crate) mod partition;
 pub mod phases;
-pub(crate) mod reset;
+mod reset;
 pub mod stats;
 pub mod watchdog;
 
@@ -15,180 +22,70 @@ mod latency_tests;
 #[cfg(test)]
 pub(crate) mod partition_tests;
 
-use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
-use jumpnet_core::routing::Routing;
+use jumpnet_core::routing::{CongestionScope, Routing};
 use jumpnet_core::topology::Network;
 
 use crate::sim::config::{Injection, SimConfig};
+pub use crate::sim::error::SimError;
 use crate::sim::network::terminal::{Packet, Pending, Terminal, NO_TAG};
-use crate::sim::network::{Event, Fabric, Flit, Slot, Wheel};
-use crate::sim::router::allocator::Arbiters;
-use crate::sim::router::input_queued::{self, Routers, Shared};
+use crate::sim::network::{Event, Fabric, Flit, Wheel};
+use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
-use partition::{Direct, Part};
-use stats::Histogram;
-
-/// Error that stops a simulation before it starts or in the middle.
-#[derive(Debug)]
-pub enum SimError {
-    /// Configuration does not fit the network or routing.
-    Config(String),
-    /// The routing failed for a packet.
-    Routing(String),
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::Config(s) => write!(f, "sim config: {s}"),
-            SimError::Routing(s) => write!(f, "sim routing: {s}"),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
-
-/// Division of `u32`s by a fixed divisor with a multiplication (Lemire, Kaser and Kurz,
-/// "Faster remainder by direct computation", 2019: `⌊n/d⌋ = ⌊M·n / 2⁶⁴⌋` with
-/// `M = ⌈2⁶⁴/d⌉`, exact for every 32-bit `n` and `d ≥ 2`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FastDiv {
-    m: u64,
-    d: u32,
-}
-
-impl FastDiv {
-    /// Divider by `d` (`d ≥ 1`).
-    pub(crate) fn new(d: u32) -> Self {
-        let d = d.max(1);
-        FastDiv {
-            m: if d == 1 {
-                0
-            } else {
-                u64::MAX / u64::from(d) + 1
-            },
-            d,
-        }
-    }
-
-    /// `n / d`.
-    #[inline]
-    pub(crate) fn div(self, n: u32) -> u32 {
-        if self.d == 1 {
-            n
-        } else {
-            ((u128::from(self.m) * u128::from(n)) >> 64) as u32
-        }
-    }
-}
-
-/// Per-input-VC route state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum VcState {
-    /// Front flit is a head without a route.
-    #[default]
-    Idle,
-    /// Routed to `port` on logical VC `vc`; needs an output VC.
-    Routed { port: u16, vc: u8 },
-    /// Holds output VC `vc` of `port` (or ejects through `port`).
-    Active { port: u16, vc: u8, eject: bool },
-}
-
-/// Per-input-VC state read by every router scan.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct InVc {
-    /// Ready cycle of the front flit.
-    pub fready: u64,
-    /// Ring-buffer head slot.
-    pub head: u16,
-    /// Flits buffered.
-    pub len: u16,
-    /// Route state of the front packet.
-    pub state: VcState,
-}
+use partition::Routers;
+use stats::Recorder;
 
 /// Whole simulation state.
 pub(crate) struct State<'r> {
-    pub cfg: SimConfig,
-    pub fabric: Fabric,
-    pub routing: &'r dyn Routing,
+    cfg: SimConfig,
+    fabric: Fabric,
+    routing: &'r dyn Routing,
     /// The same routing, shareable between threads (set by [`State::set_threads`]).
-    pub sync_routing: Option<&'r (dyn Routing + Sync)>,
-    /// `routing.ugal()`, looked up once.
-    pub ugal: Option<&'r DragonflyUgal<'r>>,
-    /// Physical VCs per channel.
-    pub vcs: usize,
-    /// Logical VCs of the routing.
-    pub rvcs: u8,
-    pub buf: usize,
-    /// Input-VC ring buffers (flat, `buf` slots per input VC): each flit with its ready
-    /// cycle, so the router touches one cache line per flit.
-    pub slots: Vec<Slot>,
-    /// Per input VC: front flit's ready cycle, ring head, length and route state together
-    /// (the router scan reads them all).
-    pub ivs: Vec<InVc>,
-    // Output VCs: credits and ownership.
-    pub credits: Vec<u16>,
-    pub busy: Vec<bool>,
-    // Routers: buffered flits and the active list.
-    pub buffered: Vec<u32>,
-    /// Per router: bit `p·vcs + v` set iff input VC `v` of port `p` holds flits
-    /// (`words` u64 per router).
-    pub nonempty: Vec<u64>,
-    pub words: usize,
-    /// Per router: first cycle at which a step can change anything (a front flit becomes
-    /// ready, or a ready flit was blocked); routers sleep until then.
-    pub wake: Vec<u64>,
-    pub arb: Arbiters,
-    /// Router partitions (one per thread; [`State::set_threads`]).
-    pub parts: Vec<Part>,
+    sync_routing: Option<&'r (dyn Routing + Sync)>,
+    /// `routing.congestion_scope()`, looked up once.
+    scope: CongestionScope,
+    /// The routers, cut into partitions (one per thread; [`State::set_threads`]).
+    routers: Box<dyn Routers>,
     /// The wheel's events of the current cycle (taken in `deliver_events`, given back
     /// after the router phase).
-    pub due: Vec<Event>,
-    /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
-    pub port_vc: Vec<(u16, u8)>,
-    /// Input VC → router (division by `radix · vcs`).
-    pub router_of: FastDiv,
+    due: Vec<Event>,
+    /// Physical VCs per channel.
+    vcs: usize,
+    /// Logical VCs of the routing.
+    rvcs: u8,
     // Terminals and packets.
-    pub terms: Vec<Terminal>,
-    pub active_terms: Vec<u32>,
-    pub packets: Vec<Packet>,
-    pub free: Vec<u32>,
-    pub wheel: Wheel,
-    pub driver: Driver,
+    terms: Vec<Terminal>,
+    active_terms: Vec<u32>,
+    packets: Vec<Packet>,
+    free: Vec<u32>,
+    wheel: Wheel,
+    driver: Driver,
     // Time and counters.
-    pub now: u64,
-    pub last_progress: u64,
-    pub in_network: u64,
-    pub measuring: bool,
-    pub measured_outstanding: u64,
-    pub violations: u64,
-    /// Flits sent on each channel since cycle 0 (the measurement window is the difference
-    /// of two [`Counters`] snapshots).
-    pub channel_flits: Vec<u64>,
-    /// Per port: first cycle its output queue may send a flit / its credit queue a credit
-    /// (internal speedup, `sim::router::input_queued`).
-    pub out_free: Vec<u64>,
-    pub cred_free: Vec<u64>,
+    now: u64,
+    last_progress: u64,
+    in_network: u64,
+    measuring: bool,
+    measured_outstanding: u64,
+    violations: u64,
     /// Flits of the packets created since cycle 0.
-    pub gen_flits: u64,
-    pub total_packets: u64,
-    pub total_flits: u64,
-    pub last_eject: u64,
-    // Statistics.
-    pub plat: Histogram,
-    pub nlat: Histogram,
-    pub qlat: Histogram,
-    pub flat: Histogram,
-    pub hops: Histogram,
-    pub sample_sum: u64,
-    pub sample_n: u64,
-    /// Latency sum and count of every delivered packet (warm-up convergence).
-    pub warm_sum: u64,
-    pub warm_n: u64,
-    /// Tail ejections of tagged packets since the last drain: `(tag, cycle)` (collective
-    /// traffic, `sim::workload::collective`).
-    pub tail_log: Vec<(u32, u64)>,
+    gen_flits: u64,
+    total_packets: u64,
+    total_flits: u64,
+    last_eject: u64,
+    /// Latency statistics.
+    rec: Recorder,
+    /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
+    /// (collective traffic, `sim::workload::collective`).
+    tail_log: Vec<(u32, u64)>,
+}
+
+impl std::fmt::Debug for State<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("now", &self.now)
+            .field("in_network", &self.in_network)
+            .field("partitions", &self.routers.partitions())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'r> State<'r> {
@@ -211,9 +108,6 @@ impl<'r> State<'r> {
             ));
         }
         let vcs = usize::from(cfg.num_vcs);
-        let buf = usize::from(cfg.vc_buf_size);
-        let nports = fabric.ports.len();
-        let niv = nports * vcs;
         let driver = Driver::new(net, fabric.terminals, cfg).map_err(SimError::Config)?;
         let terms = (0..fabric.terminals)
             .map(|_| Terminal {
@@ -233,32 +127,20 @@ impl<'r> State<'r> {
             + u64::from(cfg.credit_delay)
             + 1
             + queueing;
-        let switches = fabric.switches as usize;
-        let radix = fabric.radix;
-        let words = (radix * vcs).div_ceil(64);
+        let routers = cfg.router.visit(partition::Build {
+            fabric: &fabric,
+            cfg,
+            routing_vcs: rvcs,
+        });
         Ok(State {
             cfg: cfg.clone(),
             routing,
             sync_routing: None,
-            ugal: routing.ugal(),
+            scope: routing.congestion_scope(),
+            routers,
+            due: Vec::new(),
             vcs,
             rvcs,
-            buf,
-            slots: vec![Slot::default(); niv * buf],
-            ivs: vec![InVc::default(); niv],
-            credits: vec![cfg.vc_buf_size; niv],
-            busy: vec![false; niv],
-            buffered: vec![0; switches],
-            nonempty: vec![0; switches * words],
-            words,
-            wake: vec![0; switches],
-            due: Vec::new(),
-            arb: Arbiters::new(cfg.allocator, switches, radix, cfg.num_vcs),
-            parts: partition::cut(switches, 1, radix, vcs),
-            port_vc: (0..radix * vcs)
-                .map(|li| ((li / vcs) as u16, (li % vcs) as u8))
-                .collect(),
-            router_of: FastDiv::new((radix * vcs) as u32),
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
             packets: Vec::with_capacity(1024),
@@ -271,25 +153,49 @@ impl<'r> State<'r> {
             measuring: false,
             measured_outstanding: 0,
             violations: 0,
-            channel_flits: vec![0; nports],
-            out_free: vec![0; nports],
-            cred_free: vec![0; nports],
             gen_flits: 0,
             total_packets: 0,
             total_flits: 0,
             last_eject: 0,
-            plat: Histogram::new(),
-            nlat: Histogram::new(),
-            qlat: Histogram::new(),
-            flat: Histogram::new(),
-            hops: Histogram::new(),
-            sample_sum: 0,
-            sample_n: 0,
-            warm_sum: 0,
-            warm_n: 0,
+            rec: Recorder::new(),
             tail_log: Vec::new(),
             fabric,
         })
+    }
+
+    /// The configuration.
+    pub(crate) fn config(&self) -> &SimConfig {
+        &self.cfg
+    }
+
+    /// Number of terminals.
+    pub(crate) fn terminals(&self) -> u32 {
+        self.fabric.terminals
+    }
+
+    /// The current cycle.
+    pub(crate) fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Cycle of the last ejection.
+    pub(crate) fn last_eject(&self) -> u64 {
+        self.last_eject
+    }
+
+    /// Measured packets not delivered yet.
+    pub(crate) fn measured_outstanding(&self) -> u64 {
+        self.measured_outstanding
+    }
+
+    /// Makes the packets created from now on measured or not; returns the previous setting.
+    pub(crate) fn set_measuring(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.measuring, on)
+    }
+
+    /// Takes the tail ejections of tagged packets since the last call: `(tag, cycle)`.
+    pub(crate) fn tails(&mut self) -> std::vec::Drain<'_, (u32, u64)> {
+        self.tail_log.drain(..)
     }
 
     /// Queues a new packet at terminal `t`.
@@ -298,7 +204,7 @@ impl<'r> State<'r> {
     }
 
     /// Queues a new packet of message `tag` at terminal `t` (its tail's ejection is logged
-    /// in `tail_log` unless `tag` is [`NO_TAG`]).
+    /// for [`State::tails`] unless `tag` is [`NO_TAG`]).
     pub(crate) fn create_tagged(&mut self, t: u32, dst: u32, tag: u32) {
         let term = &mut self.terms[t as usize];
         term.queue.push_back(Pending {
@@ -317,9 +223,14 @@ impl<'r> State<'r> {
         }
     }
 
+    /// A destination for a new packet from `t`, drawn by the traffic pattern.
+    pub(crate) fn draw_dest(&mut self, t: u32) -> u32 {
+        self.driver.dest(t)
+    }
+
     /// Takes the events due now and delivers ejections and terminal credits; the flits and
     /// credits for routers are delivered in the router phase, by each router's partition.
-    fn deliver_events(&mut self) -> Result<(), SimError> {
+    fn deliver_events(&mut self) {
         let now = self.now;
         let evs = self.wheel.take(now);
         for ev in &evs {
@@ -337,7 +248,6 @@ impl<'r> State<'r> {
             }
         }
         self.due = evs;
-        Ok(())
     }
 
     fn eject(&mut self, term: u32, flit: Flit) {
@@ -352,9 +262,7 @@ impl<'r> State<'r> {
         self.last_eject = now;
         self.total_flits += 1;
         let p = *p;
-        if p.measured {
-            self.flat.add(now - p.created);
-        }
+        self.rec.flit(&p, now);
         if flit.tail {
             if p.received != self.cfg.packet_size {
                 self.violations += 1;
@@ -363,16 +271,9 @@ impl<'r> State<'r> {
             if p.tag != NO_TAG {
                 self.tail_log.push((p.tag, now));
             }
-            self.warm_sum += now - p.created;
-            self.warm_n += 1;
+            self.rec.packet(&p, now);
             if p.measured {
-                self.plat.add(now - p.created);
-                self.nlat.add(now - p.injected);
-                self.qlat.add(p.injected - p.created);
-                self.hops.add(u64::from(p.hops));
                 self.measured_outstanding -= 1;
-                self.sample_sum += now - p.created;
-                self.sample_n += 1;
             }
             self.free.push(flit.pkt);
         }
@@ -392,43 +293,56 @@ impl<'r> State<'r> {
         }
     }
 
+    /// Puts packet `pkt` in the pool: a free slot or a new one. Returns its id.
+    fn allocate(&mut self, pkt: Packet) -> u32 {
+        match self.free.pop() {
+            Some(id) => {
+                self.packets[id as usize] = pkt;
+                id
+            }
+            None => {
+                self.packets.push(pkt);
+                (self.packets.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Starts injecting the next queued packet of terminal `t` if it injects none.
+    fn start_packet(&mut self, t: u32) -> Result<(), SimError> {
+        let ti = t as usize;
+        if self.terms[ti].current.is_some() {
+            return Ok(());
+        }
+        let Some(p) = self.terms[ti].queue.pop_front() else {
+            return Ok(());
+        };
+        let state = self
+            .routing
+            .inject(t, p.dst)
+            .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
+        let id = self.allocate(Packet {
+            src: t,
+            dst: p.dst,
+            created: p.created,
+            injected: self.now,
+            hops: 0,
+            received: 0,
+            measured: p.measured,
+            state,
+            tag: p.tag,
+        });
+        let vc = self.pick_vc(&self.terms[ti].credits, state.vc);
+        self.terms[ti].current = Some((id, 0, vc));
+        Ok(())
+    }
+
     fn inject(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let mut i = 0;
         while i < self.active_terms.len() {
             let t = self.active_terms[i];
             let ti = t as usize;
-            if self.terms[ti].current.is_none() {
-                if let Some(p) = self.terms[ti].queue.pop_front() {
-                    let state = self
-                        .routing
-                        .inject(t, p.dst)
-                        .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
-                    let pkt = Packet {
-                        src: t,
-                        dst: p.dst,
-                        created: p.created,
-                        injected: now,
-                        hops: 0,
-                        received: 0,
-                        measured: p.measured,
-                        state,
-                        tag: p.tag,
-                    };
-                    let id = match self.free.pop() {
-                        Some(id) => {
-                            self.packets[id as usize] = pkt;
-                            id
-                        }
-                        None => {
-                            self.packets.push(pkt);
-                            (self.packets.len() - 1) as u32
-                        }
-                    };
-                    let vc = self.pick_vc(&self.terms[ti].credits, state.vc);
-                    self.terms[ti].current = Some((id, 0, vc));
-                }
-            }
+            self.start_packet(t)?;
             let term = &mut self.terms[ti];
             let Some((id, seq, vc)) = term.current else {
                 term.active = false;
@@ -478,106 +392,42 @@ impl<'r> State<'r> {
     }
 
     /// Steps the routers on `threads` threads (router partitions, `sim::engine::partition`): the
-    /// statistics are the same for every `threads`. UGAL-G networks keep one partition (its
-    /// decisions read other routers' credits). Call before the first cycle.
+    /// statistics are the same for every `threads`. A routing whose choices read other
+    /// routers' state (`CongestionScope::Remote`, UGAL-G) keeps one partition. Call before the
+    /// first cycle.
     pub(crate) fn set_threads(&mut self, routing: &'r (dyn Routing + Sync), threads: usize) {
-        let global = self.ugal.is_some_and(|u| u.mode() == UgalMode::Global);
-        let n = if global { 1 } else { threads };
+        let n = if self.scope == CongestionScope::Remote {
+            1
+        } else {
+            threads
+        };
         self.sync_routing = Some(routing);
-        self.parts = partition::cut(
-            self.fabric.switches as usize,
-            n,
-            self.fabric.radix,
-            self.vcs,
-        );
+        self.routers.set_partitions(n);
     }
 
     fn step_routers(&mut self) -> Result<(), SimError> {
-        let shape = self.arb.shape();
-        let sp = self.cfg.internal_speedup;
-        let first = sp.first_step(self.now);
-        let c = &self.cfg;
-        let head_ready = [c.routing_delay, c.vc_alloc_delay, c.sw_alloc_delay]
-            .into_iter()
-            .fold(first, |k, d| sp.after_stage(k, u64::from(d)));
-        let body_ready = sp.after_stage(first, u64::from(c.sw_alloc_delay));
-        let vc_slots = self.vcs as u64 * self.buf as u64;
-        macro_rules! shared {
-            ($routing:expr) => {
-                Shared {
-                    fabric: &self.fabric,
-                    cfg: &self.cfg,
-                    routing: $routing,
-                    ugal: self.ugal,
-                    vcs: self.vcs,
-                    rvcs: self.rvcs,
-                    buf: self.buf,
-                    words: self.words,
-                    shape,
-                    port_vc: &self.port_vc,
-                    cycle: self.now,
-                    first,
-                    steps: sp.steps_in(self.now),
-                    speedup: sp,
-                    head_ready,
-                    body_ready,
-                    out_limit: self.cfg.output_buffer_size.map_or(u64::MAX, u64::from),
-                    eject_limit: self
-                        .cfg
-                        .output_buffer_size
-                        .map_or(vc_slots, |n| u64::from(n).min(vc_slots)),
-                    router_of: self.router_of,
-                    due: &self.due,
-                }
-            };
-        }
-        let mut r = Routers {
-            lo: 0,
-            hi: self.fabric.switches as usize,
-            ivs: &mut self.ivs,
-            slots: &mut self.slots,
-            credits: &mut self.credits,
-            busy: &mut self.busy,
-            buffered: &mut self.buffered,
-            nonempty: &mut self.nonempty,
-            wake: &mut self.wake,
-            channel_flits: &mut self.channel_flits,
-            ptrs: self.arb.pointers_mut(),
-            out_free: &mut self.out_free,
-            cred_free: &mut self.cred_free,
+        let ph = Phase {
+            fabric: &self.fabric,
+            routing: self.routing,
+            adaptive: self.scope != CongestionScope::None,
+            cycle: self.now,
+            due: &self.due,
         };
-        match (self.parts.as_mut_slice(), self.sync_routing) {
-            ([p], _) => {
-                let mut fx = Direct {
-                    packets: &mut self.packets,
-                    wheel: &mut self.wheel,
-                };
-                input_queued::step_routers(&shared!(self.routing), &mut r, &mut p.work, &mut fx)?;
-            }
-            ([], _) => {}
-            (parts, Some(sync)) => {
-                partition::step_parallel(&shared!(sync), &self.packets, r, parts);
-                partition::apply(parts, &mut self.packets, &mut self.wheel)?;
-            }
-            (_, None) => {
-                return Err(SimError::Config(
-                    "several router partitions need a routing shareable between threads".into(),
-                ))
-            }
-        }
+        let tally =
+            self.routers
+                .step(&ph, self.sync_routing, &mut self.packets, &mut self.wheel)?;
         self.wheel
             .give_back(self.now, std::mem::take(&mut self.due));
-        for p in &mut self.parts {
-            self.violations += std::mem::take(&mut p.work.violations);
-            if std::mem::take(&mut p.work.moved) {
-                self.last_progress = self.now;
-            }
+        self.violations += tally.violations;
+        if tally.moved {
+            self.last_progress = self.now;
         }
         Ok(())
     }
 
+    /// One cycle: channel events due, new packets, injection, the router phase.
     pub(crate) fn cycle(&mut self) -> Result<(), SimError> {
-        self.deliver_events()?;
+        self.deliver_events();
         self.generate();
         self.inject()?;
         self.step_routers()?;
@@ -585,8 +435,21 @@ impl<'r> State<'r> {
         Ok(())
     }
 
+    /// Whether flits are in the network and none has moved for `watchdog_cycles`.
     pub(crate) fn stuck(&self) -> bool {
         self.in_network > 0 && self.now - self.last_progress >= u64::from(self.cfg.watchdog_cycles)
+    }
+
+    /// Runs cycles until every measured packet is delivered (`Ok(false)`) or the watchdog
+    /// fires (`Ok(true)`).
+    pub(crate) fn run_to_delivery(&mut self) -> Result<bool, SimError> {
+        while self.measured_outstanding > 0 {
+            self.cycle()?;
+            if self.stuck() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 
@@ -623,7 +486,7 @@ impl State<'_> {
             cycle: self.now,
             gen: self.gen_flits,
             ejected: self.total_flits,
-            channels: self.channel_flits.clone(),
+            channels: self.routers.channel_flits().to_vec(),
         }
     }
 
@@ -633,7 +496,7 @@ impl State<'_> {
             cycle: 0,
             gen: 0,
             ejected: 0,
-            channels: vec![0; self.channel_flits.len()],
+            channels: vec![0; self.routers.channel_flits().len()],
         }
     }
 
@@ -645,5 +508,89 @@ impl State<'_> {
             c.cycle = self.last_eject;
         }
         c
+    }
+}
+
+/// How a run of explicit packets on an [`Engine`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// Cycle of the last ejection, or the watchdog's cycle after a deadlock.
+    pub cycles: u64,
+    /// The watchdog fired (flits left in the network).
+    pub deadlocked: bool,
+}
+
+/// A simulation engine reused for many runs of explicit packets (the GA's simulated fitness
+/// runs one short batch per gene and pattern): queue packets with [`Engine::send`], run them
+/// with [`Engine::deliver`], start over with [`Engine::reset`] — which frees and allocates
+/// nothing, so a run costs no allocation once the buffers have grown. Every packet is
+/// measured; the configuration's injection process is not used.
+pub struct Engine<'r> {
+    state: State<'r>,
+}
+
+impl std::fmt::Debug for Engine<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.state.fmt(f)
+    }
+}
+
+impl<'r> Engine<'r> {
+    /// An engine for `net` routed by `routing` with the router parameters of `cfg`.
+    pub fn new(
+        net: &Network<'_>,
+        routing: &'r dyn Routing,
+        cfg: &SimConfig,
+    ) -> Result<Self, SimError> {
+        let mut c = cfg.clone();
+        c.injection = Injection::Batch;
+        let mut state = State::new(net, routing, &c)?;
+        state.set_measuring(true);
+        Ok(Engine { state })
+    }
+
+    /// Number of terminals.
+    pub fn terminals(&self) -> u32 {
+        self.state.terminals()
+    }
+
+    /// The configuration (its injection process is `Batch`).
+    pub fn config(&self) -> &SimConfig {
+        self.state.config()
+    }
+
+    /// The current cycle.
+    pub fn now(&self) -> u64 {
+        self.state.now()
+    }
+
+    /// Back to the state [`Engine::new`] builds: an empty network at cycle 0.
+    pub fn reset(&mut self) {
+        self.state.reset();
+        self.state.set_measuring(true);
+    }
+
+    /// Queues a packet from terminal `src` to terminal `dst` at the current cycle (both below
+    /// [`Engine::terminals`] and distinct, else an error).
+    pub fn send(&mut self, src: u32, dst: u32) -> Result<(), SimError> {
+        let n = self.terminals();
+        if src >= n || dst >= n || src == dst {
+            return Err(SimError::Config(format!("bad packet {src}→{dst}")));
+        }
+        self.state.create(src, dst);
+        Ok(())
+    }
+
+    /// Runs until every queued packet is delivered or the watchdog fires.
+    pub fn deliver(&mut self) -> Result<Delivery, SimError> {
+        let deadlocked = self.state.run_to_delivery()?;
+        Ok(Delivery {
+            cycles: if deadlocked {
+                self.state.now()
+            } else {
+                self.state.last_eject()
+            },
+            deadlocked,
+        })
     }
 }

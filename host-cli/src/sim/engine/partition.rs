@@ -1,29 +1,50 @@
-//! Router phase on several threads (issue 9 "Speed"): the routers are cut into contiguous
-//! ranges (partitions); in the router phase of a cycle every partition, on its own thread
-//! (rayon), first delivers the flits and credits due to its routers this cycle (it picks
-//! them from the cycle's events by index range) and then steps its active routers,
-//! touching only its routers' slices of the engine's arrays and its own active set.
-//! Whatever reaches outside — channel events, packet routing state, hop counts — goes to the
-//! partition's log, and the engine applies the logs partition by partition after the phase
-//! (the cycle boundary). Channel and credit latencies are ≥ 1 cycle, so nothing a router
-//! does in a cycle is seen by another router in the same cycle; deliveries to different
-//! input VCs commute; and the routers step in ascending order in every partition: the logs
-//! in partition order are exactly what one thread produces, and results are identical,
-//! byte for byte, for every number of threads. No `unsafe`: the ranges are disjoint
-//! `split_at_mut` slices.
+//! The routers of a run, cut into partitions for threads (issue 9 "Speed"): the routers are
+//! cut into contiguous ranges (partitions); in the router phase of a cycle every partition,
+//! on its own thread (rayon), first delivers the flits and credits due to its routers this
+//! cycle (it picks them from the cycle's events by index range) and then steps its active
+//! routers, touching only its routers' slices of the router model's arrays and its own
+//! active set. Whatever reaches outside — channel events, packet routing state, hop counts —
+//! goes to the partition's log, and the engine applies the logs partition by partition after
+//! the phase (the cycle boundary). Channel and credit latencies are ≥ 1 cycle, so nothing a
+//! router does in a cycle is seen by another router in the same cycle; deliveries to
+//! different input VCs commute; and the routers step in ascending order in every partition:
+//! the logs in partition order are exactly what one thread produces, and results are
+//! identical, byte for byte, for every number of threads. No `unsafe`: the ranges are
+//! disjoint `split_at_mut` slices.
 //!
-//! The exception is UGAL-G, which reads the credits of other routers of the group while
-//! deciding; its networks keep one partition.
+//! The exception is an adaptive routing whose choice reads other routers' state
+//! (`CongestionScope::Remote`, UGAL-G): its networks keep one partition.
+//!
+//! [`Partitioned`] is the engine's side of a [`RouterModel`]: the model and its partitions,
+//! behind the object-safe [`Routers`] the engine state holds (one dynamic call per router
+//! phase; everything inside is static).
 
 use jumpnet_core::routing::{PacketState, Routing};
 
-use crate::sim::engine::SimError;
+use crate::sim::config::SimConfig;
+use crate::sim::error::SimError;
 use crate::sim::network::terminal::Packet;
-use crate::sim::network::{Event, Wheel};
-use crate::sim::router::input_queued::{step_routers, Effects, Routers, Shared, Work};
+use crate::sim::network::{Event, Fabric, Wheel};
+use crate::sim::router::{Effects, ModelVisitor, Phase, RouterModel};
 
 /// Smallest number of routers of a partition.
 pub(crate) const MIN_ROUTERS: usize = 1;
+
+/// What a router phase reported besides its effects.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Conservation violations seen.
+    pub violations: u64,
+    /// Some flit moved.
+    pub moved: bool,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.violations += other.violations;
+        self.moved |= other.moved;
+    }
+}
 
 /// What a partition's router phase does outside its routers, applied after the phase.
 #[derive(Debug, Default)]
@@ -34,51 +55,42 @@ pub(crate) struct Log {
     pub states: Vec<(u32, PacketState)>,
     /// Packets that made a router-to-router hop.
     pub hops: Vec<u32>,
+    /// Violations and progress.
+    pub tally: Tally,
 }
 
-/// One partition: routers `lo..hi`, their active set, deliveries and scratch, its log and
-/// the result of its last phase.
+impl Log {
+    fn clear(&mut self) {
+        self.events.clear();
+        self.states.clear();
+        self.hops.clear();
+        self.tally = Tally::default();
+    }
+}
+
+/// One partition: routers from `lo` to the next partition's, the router model's scratch for
+/// them, its log and the result of its last phase.
 #[derive(Debug)]
-pub(crate) struct Part {
+pub(crate) struct Part<W> {
     pub lo: usize,
-    pub hi: usize,
-    pub work: Work,
+    pub work: W,
     pub log: Log,
     pub result: Result<(), SimError>,
 }
 
-impl Part {
-    /// Empties the active set, scratch, log and result (engine reuse, `State::reset`).
-    pub fn reset(&mut self) {
-        self.work.reset();
-        self.log.events.clear();
-        self.log.states.clear();
-        self.log.hops.clear();
-        self.result = Ok(());
-    }
-}
-
-/// Cuts `switches` routers into `n` contiguous ranges of (nearly) equal size.
-pub(crate) fn cut(switches: usize, n: usize, radix: usize, vcs: usize) -> Vec<Part> {
+/// Cuts `switches` routers into `n` contiguous ranges `(lo, hi)` of (nearly) equal size.
+pub(crate) fn cut(switches: usize, n: usize) -> Vec<(usize, usize)> {
     let n = n.clamp(1, (switches / MIN_ROUTERS).clamp(1, 1024));
     (0..n)
-        .map(|i| {
-            let (lo, hi) = (switches * i / n, switches * (i + 1) / n);
-            Part {
-                lo,
-                hi,
-                work: Work::new(hi - lo, radix, vcs),
-                log: Log::default(),
-                result: Ok(()),
-            }
-        })
+        .map(|i| (switches * i / n, switches * (i + 1) / n))
         .collect()
 }
 
 /// Effects applied at once (one partition, on the engine's thread).
-pub(crate) struct Direct<'a> {
-    pub packets: &'a mut [Packet],
-    pub wheel: &'a mut Wheel,
+struct Direct<'a> {
+    packets: &'a mut [Packet],
+    wheel: &'a mut Wheel,
+    tally: &'a mut Tally,
 }
 
 impl Effects for Direct<'_> {
@@ -97,6 +109,14 @@ impl Effects for Direct<'_> {
     #[inline]
     fn push(&mut self, at: u64, ev: Event) {
         self.wheel.push(at, ev);
+    }
+    #[inline]
+    fn violation(&mut self) {
+        self.tally.violations += 1;
+    }
+    #[inline]
+    fn moved(&mut self) {
+        self.tally.moved = true;
     }
 }
 
@@ -123,49 +143,198 @@ impl Effects for Deferred<'_> {
     fn push(&mut self, at: u64, ev: Event) {
         self.log.events.push((at, ev));
     }
+    #[inline]
+    fn violation(&mut self) {
+        self.log.tally.violations += 1;
+    }
+    #[inline]
+    fn moved(&mut self) {
+        self.log.tally.moved = true;
+    }
 }
 
-/// Router phase of `parts` (whose ranges tile `r`) in parallel: each half of the partitions
-/// on its own rayon task. Each partition's outcome is left in [`Part::result`] and its
-/// effects in [`Part::log`].
-pub(crate) fn step_parallel<R: Routing + Sync + ?Sized>(
-    sh: &Shared<'_, R>,
+/// The routers of a run as the engine holds them (object safe, so the engine does not
+/// depend on the router design).
+pub(crate) trait Routers: Send {
+    /// Cuts the routers into `n` partitions (at most one per router; at least one).
+    fn set_partitions(&mut self, n: usize);
+
+    /// Number of partitions.
+    fn partitions(&self) -> usize;
+
+    /// The router phase of every partition: with one partition through `ph.routing` on this
+    /// thread, with several through `sync` on the current rayon pool. Effects reach `packets`
+    /// and `wheel` in the order one thread would make them.
+    fn step(
+        &mut self,
+        ph: &Phase<'_, dyn Routing + '_>,
+        sync: Option<&(dyn Routing + Sync)>,
+        packets: &mut [Packet],
+        wheel: &mut Wheel,
+    ) -> Result<Tally, SimError>;
+
+    /// Empties every router and partition (engine reuse), without allocating.
+    fn reset(&mut self);
+
+    /// Flits sent on each channel since cycle 0.
+    fn channel_flits(&self) -> &[u64];
+
+    /// Number of input VCs.
+    fn input_vcs(&self) -> usize;
+
+    /// The downstream input VC blocked input VC `iv` waits for.
+    fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize>;
+}
+
+/// A router model and its partitions.
+#[derive(Debug)]
+pub(crate) struct Partitioned<M: RouterModel> {
+    model: M,
+    parts: Vec<Part<M::Work>>,
+    switches: usize,
+}
+
+impl<M: RouterModel> Partitioned<M> {
+    /// The routers of `fabric`, one partition.
+    pub fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
+        let mut p = Partitioned {
+            model: M::new(fabric, cfg, routing_vcs),
+            parts: Vec::new(),
+            switches: fabric.switches as usize,
+        };
+        p.set_partitions(1);
+        p
+    }
+}
+
+impl<M: RouterModel> Routers for Partitioned<M> {
+    fn set_partitions(&mut self, n: usize) {
+        let model = &self.model;
+        self.parts = cut(self.switches, n)
+            .into_iter()
+            .map(|(lo, hi)| Part {
+                lo,
+                work: model.work(hi - lo),
+                log: Log::default(),
+                result: Ok(()),
+            })
+            .collect();
+    }
+
+    fn partitions(&self) -> usize {
+        self.parts.len()
+    }
+
+    fn step(
+        &mut self,
+        ph: &Phase<'_, dyn Routing + '_>,
+        sync: Option<&(dyn Routing + Sync)>,
+        packets: &mut [Packet],
+        wheel: &mut Wheel,
+    ) -> Result<Tally, SimError> {
+        let range = self.model.range();
+        match (self.parts.as_mut_slice(), sync) {
+            ([p], _) => {
+                let mut tally = Tally::default();
+                let mut fx = Direct {
+                    packets,
+                    wheel,
+                    tally: &mut tally,
+                };
+                let mut range = range;
+                M::step(&mut range, ph, &mut p.work, &mut fx)?;
+                Ok(tally)
+            }
+            ([], _) => Ok(Tally::default()),
+            (parts, Some(sync)) => {
+                step_parallel::<M>(&ph.with_routing(sync), packets, range, parts);
+                apply(parts, packets, wheel)
+            }
+            (_, None) => Err(SimError::Config(
+                "several router partitions need a routing shareable between threads".into(),
+            )),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.model.reset();
+        for p in &mut self.parts {
+            M::reset_work(&mut p.work);
+            p.log.clear();
+            p.result = Ok(());
+        }
+    }
+
+    fn channel_flits(&self) -> &[u64] {
+        self.model.channel_flits()
+    }
+
+    fn input_vcs(&self) -> usize {
+        self.model.input_vcs()
+    }
+
+    fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize> {
+        self.model.waits_for(fabric, iv)
+    }
+}
+
+/// Builds the boxed [`Partitioned`] routers of a design ([`crate::sim::router::RouterKind`]).
+pub(crate) struct Build<'a> {
+    pub fabric: &'a Fabric,
+    pub cfg: &'a SimConfig,
+    pub routing_vcs: u8,
+}
+
+impl ModelVisitor for Build<'_> {
+    type Output = Box<dyn Routers>;
+    fn visit<M: RouterModel>(self) -> Box<dyn Routers> {
+        Box::new(Partitioned::<M>::new(
+            self.fabric,
+            self.cfg,
+            self.routing_vcs,
+        ))
+    }
+}
+
+/// Router phase of `parts` (whose ranges tile `range`) in parallel: each half of the
+/// partitions on its own rayon task. Each partition's outcome is left in [`Part::result`]
+/// and its effects in [`Part::log`].
+fn step_parallel<M: RouterModel>(
+    ph: &Phase<'_, dyn Routing + Sync + '_>,
     packets: &[Packet],
-    r: Routers<'_>,
-    parts: &mut [Part],
+    range: M::Range<'_>,
+    parts: &mut [Part<M::Work>],
 ) {
     match parts {
         [] => {}
         [p] => {
-            debug_assert!(
-                (r.lo, r.hi) == (p.lo, p.hi),
-                "partition and routers disagree"
-            );
-            let mut r = r;
+            let mut range = range;
             let mut fx = Deferred {
                 packets,
                 log: &mut p.log,
             };
-            p.result = step_routers(sh, &mut r, &mut p.work, &mut fx);
+            p.result = M::step(&mut range, ph, &mut p.work, &mut fx);
         }
         _ => {
             let (a, b) = parts.split_at_mut(parts.len() / 2);
-            let (ra, rb) = r.split_at(b[0].lo, sh);
+            let (ra, rb) = M::split(range, b[0].lo);
             rayon::join(
-                || step_parallel(sh, packets, ra, a),
-                || step_parallel(sh, packets, rb, b),
+                || step_parallel::<M>(ph, packets, ra, a),
+                || step_parallel::<M>(ph, packets, rb, b),
             );
         }
     }
 }
 
 /// Applies the logs of `parts` in partition order (the order one thread would have made):
-/// events to `wheel`, states and hops to `packets`. Returns the first partition's error.
-pub(crate) fn apply(
-    parts: &mut [Part],
+/// events to `wheel`, states and hops to `packets`. Returns the partitions' tallies
+/// together, or the first partition's error.
+fn apply<W>(
+    parts: &mut [Part<W>],
     packets: &mut [Packet],
     wheel: &mut Wheel,
-) -> Result<(), SimError> {
+) -> Result<Tally, SimError> {
+    let mut tally = Tally::default();
     for p in parts.iter_mut() {
         std::mem::replace(&mut p.result, Ok(()))?;
         for &(id, state) in &p.log.states {
@@ -177,9 +346,8 @@ pub(crate) fn apply(
         for &(at, ev) in &p.log.events {
             wheel.push(at, ev);
         }
-        p.log.states.clear();
-        p.log.hops.clear();
-        p.log.events.clear();
+        tally.add(p.log.tally);
+        p.log.clear();
     }
-    Ok(())
+    Ok(tally)
 }

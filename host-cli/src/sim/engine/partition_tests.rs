@@ -70,11 +70,11 @@ fn partitions_tile_the_routers() {
         (2, 5, vec![0, 1]),
         (7, 0, vec![0]),
     ] {
-        let parts = cut(switches, n, 4, 2);
-        let lo: Vec<usize> = parts.iter().map(|p| p.lo).collect();
+        let parts = cut(switches, n);
+        let lo: Vec<usize> = parts.iter().map(|p| p.0).collect();
         assert_eq!(lo, want, "{switches} routers, {n} partitions");
         // Each range ends where the next begins; the last at the last router.
-        let hi: Vec<usize> = parts.iter().map(|p| p.hi).collect();
+        let hi: Vec<usize> = parts.iter().map(|p| p.1).collect();
         let mut next: Vec<usize> = lo[1..].to_vec();
         next.push(switches);
         assert_eq!(hi, next);

@@ -1,7 +1,13 @@
-//! Bounded streaming statistics of a simulation (issue 9): fixed-bucket histograms and the
-//! [`SimResult`] the engine returns. Memory does not grow with simulated time.
+//! Bounded streaming statistics of a simulation (issue 9): fixed-bucket histograms, the
+//! recorder that fills them as packets arrive, and the [`SimResult`] the engine returns.
+//! Memory does not grow with simulated time.
 
 use serde::Serialize;
+
+use crate::sim::config::{Injection, SimConfig};
+use crate::sim::engine::{Counters, Outcome, State};
+use crate::sim::network::terminal::Packet;
+use crate::sim::network::{Fabric, PortKind};
 
 /// Fixed-bucket latency histogram: buckets of width 1 cycle up to `LINEAR`, then a final
 /// overflow bucket; the exact maximum and sum are kept apart, so mean and max are exact and
@@ -195,6 +201,189 @@ pub struct SimResult {
     pub conservation_errors: u64,
     /// Deadlock found by the watchdog (the run stopped there).
     pub deadlock: Option<DeadlockReport>,
+}
+
+/// The latency statistics of a run, recorded as flits and packets arrive: histograms of the
+/// measured packets, and the mean latency of the current sample period and of all packets
+/// since the last warm-up period began (convergence tests).
+#[derive(Debug)]
+pub(crate) struct Recorder {
+    plat: Histogram,
+    nlat: Histogram,
+    qlat: Histogram,
+    flat: Histogram,
+    hops: Histogram,
+    sample_sum: u64,
+    sample_n: u64,
+    warm_sum: u64,
+    warm_n: u64,
+}
+
+impl Recorder {
+    /// Nothing recorded.
+    pub fn new() -> Self {
+        Recorder {
+            plat: Histogram::new(),
+            nlat: Histogram::new(),
+            qlat: Histogram::new(),
+            flat: Histogram::new(),
+            hops: Histogram::new(),
+            sample_sum: 0,
+            sample_n: 0,
+            warm_sum: 0,
+            warm_n: 0,
+        }
+    }
+
+    /// A flit of packet `p` arrived at cycle `now`.
+    #[inline]
+    pub fn flit(&mut self, p: &Packet, now: u64) {
+        if p.measured {
+            self.flat.add(now - p.created);
+        }
+    }
+
+    /// The tail of packet `p` arrived at cycle `now`.
+    pub fn packet(&mut self, p: &Packet, now: u64) {
+        self.warm_sum += now - p.created;
+        self.warm_n += 1;
+        if p.measured {
+            self.plat.add(now - p.created);
+            self.nlat.add(now - p.injected);
+            self.qlat.add(p.injected - p.created);
+            self.hops.add(u64::from(p.hops));
+            self.sample_sum += now - p.created;
+            self.sample_n += 1;
+        }
+    }
+
+    /// Starts a warm-up period (for [`Recorder::warm_mean`]).
+    pub fn start_warmup_period(&mut self) {
+        self.warm_sum = 0;
+        self.warm_n = 0;
+    }
+
+    /// Mean latency of the packets delivered since the warm-up period began (0 if none).
+    pub fn warm_mean(&self) -> f64 {
+        self.warm_sum as f64 / self.warm_n.max(1) as f64
+    }
+
+    /// Starts a sample period (for [`Recorder::sample_mean`]).
+    pub fn start_sample(&mut self) {
+        self.sample_sum = 0;
+        self.sample_n = 0;
+    }
+
+    /// Mean latency of the measured packets delivered in the sample period (0 if none).
+    pub fn sample_mean(&self) -> f64 {
+        if self.sample_n == 0 {
+            0.0
+        } else {
+            self.sample_sum as f64 / self.sample_n as f64
+        }
+    }
+
+    /// Forgets everything (engine reuse); the histograms are large, and runs without
+    /// measurement leave them empty.
+    pub fn clear(&mut self) {
+        for h in [
+            &mut self.plat,
+            &mut self.nlat,
+            &mut self.qlat,
+            &mut self.flat,
+            &mut self.hops,
+        ] {
+            if h.count() > 0 {
+                h.clear();
+            }
+        }
+        self.start_sample();
+        self.start_warmup_period();
+    }
+}
+
+impl State<'_> {
+    /// The latency statistics.
+    pub(crate) fn latencies(&mut self) -> &mut Recorder {
+        &mut self.rec
+    }
+
+    /// Statistics of the run so far, over the measurement window `start..end`.
+    pub(crate) fn finish(
+        &self,
+        cfg: &SimConfig,
+        start: &Counters,
+        end: &Counters,
+        outcome: Outcome,
+    ) -> SimResult {
+        let Outcome {
+            cycles,
+            samples,
+            mut saturated,
+            deadlock,
+        } = outcome;
+        let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
+        let nodes = f64::from(self.fabric.terminals);
+        let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
+        let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
+        if cfg.injection == Injection::Bernoulli && accepted < 0.9 * offered {
+            saturated = true;
+        }
+        let channel_utilisation: Vec<f64> = end
+            .channels
+            .iter()
+            .zip(&start.channels)
+            .map(|(&e, &s)| (e - s) as f64 / mcycles as f64)
+            .collect();
+        let class_utilisation = class_utilisation(&self.fabric, &channel_utilisation);
+        let rec = &self.rec;
+        SimResult {
+            packet_latency: rec.plat.summary(),
+            network_latency: rec.nlat.summary(),
+            queueing_latency: rec.qlat.summary(),
+            flit_latency: rec.flat.summary(),
+            hops: rec.hops.summary(),
+            offered,
+            accepted,
+            channel_utilisation,
+            class_utilisation,
+            saturated,
+            samples,
+            cycles,
+            measured_cycles: mcycles,
+            packets_delivered: self.total_packets,
+            flits_delivered: self.total_flits,
+            conservation_errors: self.violations,
+            deadlock,
+        }
+    }
+}
+
+/// Mean utilisation of the connected channels of each link class of `fabric`.
+fn class_utilisation(fabric: &Fabric, channel_utilisation: &[f64]) -> Vec<ClassUtilisation> {
+    let mut out: Vec<ClassUtilisation> = fabric
+        .class_names
+        .iter()
+        .map(|c| ClassUtilisation {
+            class: c.clone(),
+            channels: 0,
+            utilisation: 0.0,
+        })
+        .collect();
+    for (i, kind) in fabric.ports.iter().enumerate() {
+        if *kind == PortKind::Unconnected {
+            continue;
+        }
+        let c = &mut out[usize::from(fabric.class[i])];
+        c.channels += 1;
+        c.utilisation += channel_utilisation[i];
+    }
+    for c in &mut out {
+        if c.channels > 0 {
+            c.utilisation /= c.channels as f64;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

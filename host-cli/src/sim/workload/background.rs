@@ -140,7 +140,7 @@ impl Background {
 
     /// Queues the messages due at or before cycle `now` (outside the engine's measurement).
     pub(crate) fn inject(&mut self, st: &mut State<'_>, now: u64) {
-        let measuring = std::mem::replace(&mut st.measuring, false);
+        let measuring = st.set_measuring(false);
         while let Some(&Reverse((t, i))) = self.due.peek() {
             if t > now {
                 break;
@@ -163,7 +163,7 @@ impl Background {
             }
             self.schedule_next(i);
         }
-        st.measuring = measuring;
+        st.set_measuring(measuring);
     }
 
     /// The tail of a packet of background message `tag` was ejected at cycle `at`.

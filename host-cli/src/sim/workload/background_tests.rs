@@ -10,7 +10,7 @@ use crate::builder::routing::{build, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::builder::topology::TopologySpec;
 use crate::sim::workload::collective::{
-    run_collective_with_background, CollectiveError, CollectiveResult, NicConfig,
+    run_collective_with_background, CollectiveError, CollectiveInput, CollectiveResult, NicConfig,
 };
 use crate::sim::SimConfig;
 
@@ -68,7 +68,16 @@ fn run(
     let (r, _) = build(&n, &opts, &mut store).unwrap();
     let mut cfg = SimConfig::booksim();
     cfg.packet_size = 5;
-    run_collective_with_background(&n, r.as_ref(), &cfg, &NicConfig::default(), &s, &terms, bg)
+    let nic = NicConfig::default();
+    let run = CollectiveInput {
+        net: &n,
+        routing: r.as_ref(),
+        config: &cfg,
+        nic: &nic,
+        schedule: &s,
+        terminals: &terms,
+    };
+    run_collective_with_background(&run, bg)
 }
 
 fn bg(mean_cycles: f64, seed: u64) -> BackgroundConfig {

@@ -38,7 +38,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use jumpnet_core::collective::{Blocks, Rank, Schedule};
+use jumpnet_core::collective::{Blocks, DataLayout, Rank, Schedule};
 use jumpnet_core::exec::{Action, CheckError, CheckOptions, CheckSizes, DataFlow, ExecError};
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::{Network, Topology};
@@ -50,7 +50,9 @@ use crate::sim::engine::{SimError, State};
 use crate::sim::workload::background::{
     is_background, Background, BackgroundConfig, BackgroundStats,
 };
-use crate::sim::workload::nic_engine::{nic_error, CoreEngines, NicError, NicSet, RunHooks};
+use crate::sim::workload::nic_engine::{
+    nic_error, ActionObserver, CoreEngines, NicError, NicSet, RunHooks,
+};
 
 /// NIC parameters of a collective run (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -258,16 +260,75 @@ impl From<CheckError> for CollectiveError {
     }
 }
 
-/// A message in flight.
-struct Msg {
-    rec: MessageRecord,
-    remaining: u64,
-    payload: Vec<u64>,
+/// A collective run: the network, its routing and router parameters, the NICs, the
+/// schedule and the terminal of every rank (rank `r` on terminal `terminals[r]`); the
+/// configuration's traffic settings are ignored and its `packet_size` is the packet length
+/// in flits.
+pub struct CollectiveInput<'a, S> {
+    /// The network.
+    pub net: &'a Network<'a>,
+    /// Its routing.
+    pub routing: &'a dyn Routing,
+    /// Router and channel parameters.
+    pub config: &'a SimConfig,
+    /// NIC parameters.
+    pub nic: &'a NicConfig,
+    /// The collective's schedule.
+    pub schedule: &'a S,
+    /// The terminal of every rank (distinct).
+    pub terminals: &'a [u32],
+}
+
+impl<S> Clone for CollectiveInput<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for CollectiveInput<'_, S> {}
+
+impl<S> std::fmt::Debug for CollectiveInput<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CollectiveInput")
+            .field("config", self.config)
+            .field("nic", self.nic)
+            .field("terminals", &self.terminals)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Runs `schedule` with rank `r` on terminal `terminals[r]` over `net` with `routing` and
 /// the router parameters of `cfg` (its traffic settings are ignored; `packet_size` is the
 /// packet length in flits). See the module documentation for the timing model.
+///
+/// # Examples
+///
+/// A broadcast of 64 bytes between two ranks on a ring of 8 switches with the `ga` preset:
+/// one message of one 8-flit packet (7 payload flits of 16 bytes), which takes the engine's
+/// zero-load time `T0 = H + L + 1` from its send to its tail's ejection and one more cycle
+/// to be seen by the receiving NIC (see the module documentation).
+///
+/// ```
+/// use jumpnet::sim::{run_collective, NicConfig, SimConfig};
+/// use jumpnet_core::collective::Binomial;
+/// use jumpnet_core::routing::{TorusDor, TorusVcs};
+/// use jumpnet_core::topology::{Network, Torus};
+///
+/// let ring = Torus::torus(&[8], 1)?;
+/// let dor = TorusDor::new(&ring, TorusVcs::Dateline)?;
+/// let net = Network::Torus(ring.clone());
+/// // Rank 0 on terminal 0, rank 1 on terminal 3: H = 3 router-to-router hops.
+/// let bcast = Binomial::new(2, 0, 64)?;
+/// let nic = NicConfig::default();
+/// let res = run_collective(&net, &dor, &SimConfig::ga(), &nic, &bcast, &[0, 3])?;
+/// assert_eq!((res.messages, res.packets, res.flits), (1, 1, 8));
+/// let t0 = 3 + 8 + 1;
+/// assert_eq!(res.makespan_cycles, t0 + 1);
+/// assert_eq!(res.finish, [0, t0 + 1]);
+/// assert!(res.data_checked);
+/// assert_eq!(res.conservation_errors, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_collective<S: Schedule>(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -276,64 +337,45 @@ pub fn run_collective<S: Schedule>(
     schedule: &S,
     terminals: &[u32],
 ) -> Result<CollectiveResult, CollectiveError> {
-    run_collective_with_background(net, routing, cfg, nic, schedule, terminals, None)
+    let run = CollectiveInput {
+        net,
+        routing,
+        config: cfg,
+        nic,
+        schedule,
+        terminals,
+    };
+    run_collective_with(&run, RunHooks::default())
 }
 
 /// [`run_collective`] with optional background traffic on the terminals the collective
 /// does not use ([`crate::sim::workload::background`]).
 pub fn run_collective_with_background<S: Schedule>(
-    net: &Network<'_>,
-    routing: &dyn Routing,
-    cfg: &SimConfig,
-    nic: &NicConfig,
-    schedule: &S,
-    terminals: &[u32],
+    run: &CollectiveInput<'_, S>,
     background: Option<&BackgroundConfig>,
 ) -> Result<CollectiveResult, CollectiveError> {
     let hooks = RunHooks {
         background,
         ..RunHooks::default()
     };
-    run_collective_with(net, routing, cfg, nic, schedule, terminals, hooks)
+    run_collective_with(run, hooks)
 }
 
 /// [`run_collective`] with the engines of some ranks replaced, an observer of every
 /// action and background traffic ([`RunHooks`]). A clocked engine is polled once per cycle
 /// while busy (see [`crate::sim::workload::nic_engine`]).
 pub fn run_collective_with<S: Schedule>(
-    net: &Network<'_>,
-    routing: &dyn Routing,
-    cfg: &SimConfig,
-    nic: &NicConfig,
-    schedule: &S,
-    terminals: &[u32],
+    run: &CollectiveInput<'_, S>,
     hooks: RunHooks<'_, '_>,
 ) -> Result<CollectiveResult, CollectiveError> {
-    let n = schedule.ranks();
-    let nu = n as usize;
-    if terminals.len() != nu {
-        return Err(CollectiveError::Config(format!(
-            "{} terminals given for {n} ranks",
-            terminals.len()
-        )));
-    }
-    let nterm = net.num_terminals();
-    let mut used = vec![false; nterm as usize];
-    for (r, &t) in terminals.iter().enumerate() {
-        if t >= nterm || std::mem::replace(&mut used[t as usize], true) {
-            return Err(CollectiveError::Config(format!(
-                "rank {r} on terminal {t}: terminals must be distinct and below {nterm}"
-            )));
-        }
-    }
-    let mut c = cfg.clone();
+    let n = run.schedule.ranks();
+    let used = placement(run)?;
+    let mut c = run.config.clone();
     c.injection = Injection::Batch;
     c.batch_size = 0;
-    let mut st = State::new(net, routing, &c)?;
-    st.measuring = true;
-    let layout = schedule.layout();
-    let mut progs = NicSet::new(CoreEngines::load(schedule)?);
-    let mut held = vec![u32::MAX; progs.core.total_ops()];
+    let mut st = State::new(run.net, run.routing, &c)?;
+    st.set_measuring(true);
+    let mut progs = NicSet::new(CoreEngines::load(run.schedule)?);
     for (r, engine) in hooks.engines {
         if r >= n {
             return Err(CollectiveError::Config(format!(
@@ -342,28 +384,26 @@ pub fn run_collective_with<S: Schedule>(
         }
         progs.replace(r, engine);
     }
-    let mut observer = hooks.observer;
-    // Cycle each clocked engine was last polled (clocked engines act once per cycle).
-    let mut polled_at = vec![u64::MAX; nu];
     let mut bg = hooks
         .background
         .map(|b| {
-            nic.packets(b.bytes, c.packet_size)
+            run.nic
+                .packets(b.bytes, c.packet_size)
                 .and_then(|np| Background::new(b, &used, np))
         })
         .transpose()
         .map_err(CollectiveError::Config)?;
-
-    let sizes = CheckSizes::of(schedule);
-    let mut state_words = vec![0u64; if nic.check_data { sizes.state_words } else { 0 }];
-    let mut scratch = vec![0u64; 2 * nu];
-    let mut flow = if nic.check_data {
+    let sizes = CheckSizes::of(run.schedule);
+    let check = run.nic.check_data;
+    let mut state_words = vec![0u64; if check { sizes.state_words } else { 0 }];
+    let mut scratch = vec![0u64; 2 * n as usize];
+    let flow = if check {
         let opts = CheckOptions {
-            allow_redundant: nic.allow_redundant,
+            allow_redundant: run.nic.allow_redundant,
             seed: 0,
         };
         Some(DataFlow::new(
-            schedule,
+            run.schedule,
             &mut state_words,
             &mut scratch,
             opts,
@@ -371,155 +411,336 @@ pub fn run_collective_with<S: Schedule>(
     } else {
         None
     };
-
-    let mut msgs: Vec<Msg> = Vec::new();
-    let mut finish = vec![0u64; nu];
-    let mut busy_until = vec![0u64; nu];
-    let mut done = vec![false; nu];
-    let mut ndone = 0usize;
-    // Per rank: (delivery cycle, message) in order, for the critical path.
-    let mut deliveries: Vec<Vec<(u64, u32)>> = vec![Vec::new(); nu];
-    let mut wake: BinaryHeap<Reverse<(u64, u32)>> = (0..n).map(|r| Reverse((0, r))).collect();
-    let mut sendq: VecDeque<(u64, u32)> = VecDeque::new();
-    let mut in_flight = 0u64;
-    let mut packets = 0u64;
-    let mut redundant = 0u64;
-    let mut received_blocks = vec![0u64; nu];
-    let mut redundant_blocks = vec![0u64; nu];
-
+    let mut nics = Nics::new(run, progs, hooks.observer, flow, c.packet_size);
     loop {
-        let now = st.now;
+        let now = st.now();
         // 1. NICs.
-        while let Some(&Reverse((t, r))) = wake.peek() {
+        nics.poll(now)?;
+        // 2. Packets due.
+        nics.queue_packets(&mut st, now)?;
+        if let Some(b) = bg.as_mut() {
+            b.inject(&mut st, now);
+        }
+        if nics.finished() {
+            break;
+        }
+        nics.check_progress(now)?;
+        // 3. One network cycle.
+        st.cycle()?;
+        if st.stuck() {
+            return Err(CollectiveError::NetworkDeadlock(Box::new(
+                st.deadlock_report(),
+            )));
+        }
+        // 4. Arrivals.
+        for (id, e) in st.tails() {
+            if is_background(id) {
+                if let Some(b) = bg.as_mut() {
+                    b.on_tail(id, e);
+                }
+            } else {
+                nics.arrived(id, e)?;
+            }
+        }
+    }
+    if let Some(f) = nics.flow.as_ref() {
+        f.verify()?;
+    }
+    Ok(nics.result(&st, &c, bg.as_ref().map(Background::stats)))
+}
+
+/// Checks that the ranks' terminals are as many as the ranks, distinct and in the network;
+/// returns which terminals the collective uses.
+fn placement<S: Schedule>(run: &CollectiveInput<'_, S>) -> Result<Vec<bool>, CollectiveError> {
+    let n = run.schedule.ranks();
+    if run.terminals.len() != n as usize {
+        return Err(CollectiveError::Config(format!(
+            "{} terminals given for {n} ranks",
+            run.terminals.len()
+        )));
+    }
+    let nterm = run.net.num_terminals();
+    let mut used = vec![false; nterm as usize];
+    for (r, &t) in run.terminals.iter().enumerate() {
+        if t >= nterm || std::mem::replace(&mut used[t as usize], true) {
+            return Err(CollectiveError::Config(format!(
+                "rank {r} on terminal {t}: terminals must be distinct and below {nterm}"
+            )));
+        }
+    }
+    Ok(used)
+}
+
+/// A message in flight.
+struct Msg {
+    rec: MessageRecord,
+    remaining: u64,
+    payload: Vec<u64>,
+}
+
+/// The NICs of a collective run: their engines, what they sent and delivered, and when each
+/// rank acts next.
+struct Nics<'a, 'h, 'e, 'f, S> {
+    run: &'a CollectiveInput<'a, S>,
+    layout: DataLayout,
+    packet_size: u16,
+    progs: NicSet<'e>,
+    observer: Option<&'h mut dyn ActionObserver>,
+    flow: Option<DataFlow<'f>>,
+    /// Per op (global index): the message it holds for delivery.
+    held: Vec<u32>,
+    /// Cycle each clocked engine was last polled (clocked engines act once per cycle).
+    polled_at: Vec<u64>,
+    msgs: Vec<Msg>,
+    finish: Vec<u64>,
+    busy_until: Vec<u64>,
+    done: Vec<bool>,
+    ndone: usize,
+    /// Per rank: (delivery cycle, message) in order, for the critical path.
+    deliveries: Vec<Vec<(u64, u32)>>,
+    wake: BinaryHeap<Reverse<(u64, u32)>>,
+    sendq: VecDeque<(u64, u32)>,
+    in_flight: u64,
+    packets: u64,
+    redundant: u64,
+    received_blocks: Vec<u64>,
+    redundant_blocks: Vec<u64>,
+}
+
+impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
+    fn new(
+        run: &'a CollectiveInput<'a, S>,
+        progs: NicSet<'e>,
+        observer: Option<&'h mut dyn ActionObserver>,
+        flow: Option<DataFlow<'f>>,
+        packet_size: u16,
+    ) -> Self {
+        let n = run.schedule.ranks();
+        let nu = n as usize;
+        Nics {
+            run,
+            layout: run.schedule.layout(),
+            packet_size,
+            held: vec![u32::MAX; progs.core.total_ops()],
+            progs,
+            observer,
+            flow,
+            polled_at: vec![u64::MAX; nu],
+            msgs: Vec::new(),
+            finish: vec![0; nu],
+            busy_until: vec![0; nu],
+            done: vec![false; nu],
+            ndone: 0,
+            deliveries: vec![Vec::new(); nu],
+            wake: (0..n).map(|r| Reverse((0, r))).collect(),
+            sendq: VecDeque::new(),
+            in_flight: 0,
+            packets: 0,
+            redundant: 0,
+            received_blocks: vec![0; nu],
+            redundant_blocks: vec![0; nu],
+        }
+    }
+
+    /// Every rank is done and nothing is on its way.
+    fn finished(&self) -> bool {
+        self.ndone == self.done.len() && self.in_flight == 0 && self.sendq.is_empty()
+    }
+
+    /// A protocol deadlock: no rank will act again and nothing is on its way.
+    fn check_progress(&mut self, now: u64) -> Result<(), CollectiveError> {
+        if self.wake.is_empty() && self.in_flight == 0 && self.sendq.is_empty() {
+            let r = self.done.iter().position(|&d| !d).unwrap_or(0) as Rank;
+            return Err(CollectiveError::ProtocolDeadlock {
+                rank: r,
+                op: self.progs.first_pending(r),
+                cycle: now,
+            });
+        }
+        Ok(())
+    }
+
+    /// Lets every rank whose wake-up time has come act.
+    fn poll(&mut self, now: u64) -> Result<(), CollectiveError> {
+        while let Some(&Reverse((t, r))) = self.wake.peek() {
             if t > now {
                 break;
             }
-            wake.pop();
+            self.wake.pop();
             let ru = r as usize;
-            if done[ru] {
+            if self.done[ru] {
                 continue;
             }
-            if busy_until[ru] > now {
-                wake.push(Reverse((busy_until[ru], r)));
+            if self.busy_until[ru] > now {
+                self.wake.push(Reverse((self.busy_until[ru], r)));
                 continue;
             }
-            let clocked = progs.clocked(r);
-            if clocked && std::mem::replace(&mut polled_at[ru], now) == now {
+            let clocked = self.progs.clocked(r);
+            if clocked && std::mem::replace(&mut self.polled_at[ru], now) == now {
                 continue;
             }
             loop {
-                let action = progs.poll(r, now).map_err(|e| nic_error(r, e))?;
-                if let Some(o) = observer.as_mut() {
+                let action = self.progs.poll(r, now).map_err(|e| nic_error(r, e))?;
+                if let Some(o) = self.observer.as_mut() {
                     o.action(now, r, &action)
                         .map_err(CollectiveError::Stopped)?;
                 }
-                match action {
-                    Action::Wait => {
-                        if clocked && progs.busy(r) {
-                            wake.push(Reverse((now + 1, r)));
-                        }
-                        break;
-                    }
-                    Action::Done => {
-                        done[ru] = true;
-                        ndone += 1;
-                        break;
-                    }
-                    Action::Send { op, peer, blocks } => {
-                        if peer >= n {
-                            return Err(CollectiveError::Exec {
-                                rank: r,
-                                error: ExecError::UnexpectedMessage { peer, blocks },
-                            });
-                        }
-                        let bytes = layout.bytes(blocks);
-                        let np = nic
-                            .packets(bytes, c.packet_size)
-                            .map_err(CollectiveError::Config)?;
-                        let mut payload = Vec::new();
-                        if let Some(f) = flow.as_mut() {
-                            payload = vec![0; f.payload_words(blocks)];
-                            f.send(r, op, blocks, &mut payload)?;
-                        }
-                        let id = msgs.len() as u32;
-                        msgs.push(Msg {
-                            rec: MessageRecord {
-                                src: r,
-                                dst: peer,
-                                blocks,
-                                bytes,
-                                packets: np,
-                                sent: now,
-                                arrived: 0,
-                                delivered: 0,
-                            },
-                            remaining: np,
-                            payload,
-                        });
-                        sendq.push_back((now + nic.send_overhead, id));
-                        in_flight += 1;
-                        finish[ru] = now;
-                    }
-                    Action::Deliver {
-                        op,
-                        peer,
-                        blocks,
-                        reduce,
-                    } => {
-                        let id = progs
-                            .core
-                            .global_index(r, op)
-                            .map_or(u32::MAX, |gi| std::mem::replace(&mut held[gi], u32::MAX));
-                        let Some(m) = msgs.get_mut(id as usize) else {
-                            return Err(nic_error(
-                                r,
-                                NicError::Engine(format!(
-                                    "delivered op {op} (from rank {peer}), which holds no message"
-                                )),
-                            ));
-                        };
-                        m.rec.delivered = now;
-                        deliveries[ru].push((now, id));
-                        received_blocks[ru] += u64::from(blocks.count(layout.slots));
-                        if let Some(f) = flow.as_mut() {
-                            let extra = f.deliver(r, op, blocks, reduce, &mut m.payload)?;
-                            redundant += extra;
-                            redundant_blocks[ru] += extra;
-                            m.payload = Vec::new();
-                        }
-                        finish[ru] = now;
-                        if reduce {
-                            let cost =
-                                (m.rec.bytes as f64 * nic.reduce_cycles_per_byte).ceil() as u64;
-                            if cost > 0 {
-                                busy_until[ru] = now + cost;
-                                finish[ru] = now + cost;
-                                wake.push(Reverse((now + cost, r)));
-                                break;
-                            }
-                        }
-                    }
-                    Action::Permute { reflect, shift, .. } => {
-                        if let Some(f) = flow.as_mut() {
-                            f.permute(r, reflect, shift);
-                        }
-                        finish[ru] = now;
-                    }
+                if self.act(r, now, action, clocked)? {
+                    break;
                 }
                 if clocked {
                     // One action per cycle: poll again in the next one.
-                    wake.push(Reverse((now + 1, r)));
+                    self.wake.push(Reverse((now + 1, r)));
                     break;
                 }
             }
         }
-        // 2. Packets due.
-        while let Some(&(due, id)) = sendq.front() {
+        Ok(())
+    }
+
+    /// Carries out rank `r`'s action; `true` when the rank stops acting this cycle.
+    fn act(
+        &mut self,
+        r: Rank,
+        now: u64,
+        action: Action,
+        clocked: bool,
+    ) -> Result<bool, CollectiveError> {
+        let ru = r as usize;
+        match action {
+            Action::Wait => {
+                if clocked && self.progs.busy(r) {
+                    self.wake.push(Reverse((now + 1, r)));
+                }
+                return Ok(true);
+            }
+            Action::Done => {
+                self.done[ru] = true;
+                self.ndone += 1;
+                return Ok(true);
+            }
+            Action::Send { op, peer, blocks } => self.send(r, now, op, peer, blocks)?,
+            Action::Deliver {
+                op,
+                peer,
+                blocks,
+                reduce,
+            } => return self.deliver(r, now, op, peer, blocks, reduce),
+            Action::Permute { reflect, shift, .. } => {
+                if let Some(f) = self.flow.as_mut() {
+                    f.permute(r, reflect, shift);
+                }
+                self.finish[ru] = now;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Rank `r` sends `blocks` to `peer` in its op `op`: the message's packets go to the
+    /// send queue, due after the send overhead.
+    fn send(
+        &mut self,
+        r: Rank,
+        now: u64,
+        op: u32,
+        peer: Rank,
+        blocks: Blocks,
+    ) -> Result<(), CollectiveError> {
+        if peer >= self.run.schedule.ranks() {
+            return Err(CollectiveError::Exec {
+                rank: r,
+                error: ExecError::UnexpectedMessage { peer, blocks },
+            });
+        }
+        let bytes = self.layout.bytes(blocks);
+        let np = self
+            .run
+            .nic
+            .packets(bytes, self.packet_size)
+            .map_err(CollectiveError::Config)?;
+        let mut payload = Vec::new();
+        if let Some(f) = self.flow.as_mut() {
+            payload = vec![0; f.payload_words(blocks)];
+            f.send(r, op, blocks, &mut payload)?;
+        }
+        let id = self.msgs.len() as u32;
+        self.msgs.push(Msg {
+            rec: MessageRecord {
+                src: r,
+                dst: peer,
+                blocks,
+                bytes,
+                packets: np,
+                sent: now,
+                arrived: 0,
+                delivered: 0,
+            },
+            remaining: np,
+            payload,
+        });
+        self.sendq.push_back((now + self.run.nic.send_overhead, id));
+        self.in_flight += 1;
+        self.finish[r as usize] = now;
+        Ok(())
+    }
+
+    /// Rank `r` delivers the message its op `op` holds (from `peer`, `blocks`, reducing or
+    /// not); `true` when a reduction keeps the NIC busy.
+    fn deliver(
+        &mut self,
+        r: Rank,
+        now: u64,
+        op: u32,
+        peer: Rank,
+        blocks: Blocks,
+        reduce: bool,
+    ) -> Result<bool, CollectiveError> {
+        let ru = r as usize;
+        let held = &mut self.held;
+        let id = self
+            .progs
+            .core
+            .global_index(r, op)
+            .map_or(u32::MAX, |gi| std::mem::replace(&mut held[gi], u32::MAX));
+        let Some(m) = self.msgs.get_mut(id as usize) else {
+            return Err(nic_error(
+                r,
+                NicError::Engine(format!(
+                    "delivered op {op} (from rank {peer}), which holds no message"
+                )),
+            ));
+        };
+        m.rec.delivered = now;
+        self.deliveries[ru].push((now, id));
+        self.received_blocks[ru] += u64::from(blocks.count(self.layout.slots));
+        if let Some(f) = self.flow.as_mut() {
+            let extra = f.deliver(r, op, blocks, reduce, &mut m.payload)?;
+            self.redundant += extra;
+            self.redundant_blocks[ru] += extra;
+            m.payload = Vec::new();
+        }
+        self.finish[ru] = now;
+        if reduce {
+            let cost = (m.rec.bytes as f64 * self.run.nic.reduce_cycles_per_byte).ceil() as u64;
+            if cost > 0 {
+                self.busy_until[ru] = now + cost;
+                self.finish[ru] = now + cost;
+                self.wake.push(Reverse((now + cost, r)));
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Queues the packets of the messages due by cycle `now` at their terminals.
+    fn queue_packets(&mut self, st: &mut State<'_>, now: u64) -> Result<(), CollectiveError> {
+        let terminals = self.run.terminals;
+        while let Some(&(due, id)) = self.sendq.front() {
             if due > now {
                 break;
             }
-            sendq.pop_front();
-            let m = &msgs[id as usize].rec;
+            self.sendq.pop_front();
+            let m = &self.msgs[id as usize].rec;
             let (s, d) = (terminals[m.src as usize], terminals[m.dst as usize]);
             if s == d {
                 // Same terminal cannot happen (distinct terminals); keep the guard cheap.
@@ -531,109 +752,90 @@ pub fn run_collective_with<S: Schedule>(
             for _ in 0..m.packets {
                 st.create_tagged(s, d, id);
             }
-            packets += m.packets;
+            self.packets += m.packets;
         }
-        if let Some(b) = bg.as_mut() {
-            b.inject(&mut st, now);
-        }
-        if ndone == nu && in_flight == 0 && sendq.is_empty() {
-            break;
-        }
-        if wake.is_empty() && in_flight == 0 && sendq.is_empty() {
-            let r = (0..nu).find(|&r| !done[r]).unwrap_or(0);
-            return Err(CollectiveError::ProtocolDeadlock {
-                rank: r as Rank,
-                op: progs.first_pending(r as Rank),
-                cycle: now,
-            });
-        }
-        // 3. One network cycle.
-        st.cycle()?;
-        if st.stuck() {
-            return Err(CollectiveError::NetworkDeadlock(Box::new(
-                st.deadlock_report(),
-            )));
-        }
-        // 4. Arrivals.
-        let log = std::mem::take(&mut st.tail_log);
-        for &(id, e) in &log {
-            if is_background(id) {
-                if let Some(b) = bg.as_mut() {
-                    b.on_tail(id, e);
-                }
-                continue;
-            }
-            let m = &mut msgs[id as usize];
-            m.remaining -= 1;
-            if m.remaining > 0 {
-                continue;
-            }
-            m.rec.arrived = e;
-            in_flight -= 1;
-            let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
-            let visible = e + 1 + nic.recv_overhead;
-            let j = progs
-                .arrive(dst, e, visible, src, blocks)
-                .map_err(|err| nic_error(dst, err))?;
-            let gi = progs.core.global_index(dst, j).ok_or_else(|| {
-                nic_error(
-                    dst,
-                    NicError::Engine(format!(
-                        "matched a message from rank {src} to op {j}, which it does not have"
-                    )),
-                )
-            })?;
-            held[gi] = id;
-            wake.push(Reverse((visible, dst)));
-        }
-        st.tail_log = log;
-        st.tail_log.clear();
+        Ok(())
     }
-    if let Some(f) = flow.as_ref() {
-        f.verify()?;
+
+    /// The tail of a packet of message `id` was ejected at cycle `e`; after its last packet
+    /// the receiver sees the message `1 + recv_overhead` cycles later.
+    fn arrived(&mut self, id: u32, e: u64) -> Result<(), CollectiveError> {
+        let m = &mut self.msgs[id as usize];
+        m.remaining -= 1;
+        if m.remaining > 0 {
+            return Ok(());
+        }
+        m.rec.arrived = e;
+        self.in_flight -= 1;
+        let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
+        let visible = e + 1 + self.run.nic.recv_overhead;
+        let j = self
+            .progs
+            .arrive(dst, e, visible, src, blocks)
+            .map_err(|err| nic_error(dst, err))?;
+        let gi = self.progs.core.global_index(dst, j).ok_or_else(|| {
+            nic_error(
+                dst,
+                NicError::Engine(format!(
+                    "matched a message from rank {src} to op {j}, which it does not have"
+                )),
+            )
+        })?;
+        self.held[gi] = id;
+        self.wake.push(Reverse((visible, dst)));
+        Ok(())
     }
-    let makespan = finish.iter().copied().max().unwrap_or(0);
-    // The whole collective is the measurement window: cycle 0 to the makespan.
-    let start = st.zero_counters();
-    let mut end = st.counters();
-    end.cycle = makespan.max(1);
-    let outcome = crate::sim::engine::Outcome {
-        cycles: makespan.max(1),
-        samples: 1,
-        saturated: false,
-        deadlock: None,
-    };
-    let sim = st.finish(&c, &start, &end, outcome);
-    let mut sorted = finish.clone();
-    sorted.sort_unstable();
-    let finish_summary = FinishSummary {
-        min: sorted.first().copied().unwrap_or(0),
-        mean: sorted.iter().map(|&x| x as f64).sum::<f64>() / nu.max(1) as f64,
-        median: sorted.get(nu / 2).copied().unwrap_or(0),
-        max: makespan,
-    };
-    let critical_path = critical_path(&finish, &deliveries, &msgs);
-    let clock = nic.clock_ghz();
-    Ok(CollectiveResult {
-        ranks: n,
-        makespan_cycles: makespan,
-        makespan_seconds: makespan as f64 / (clock * 1e9),
-        clock_ghz: clock,
-        finish,
-        finish_summary,
-        class_utilisation: sim.class_utilisation,
-        critical_path,
-        messages: msgs.len() as u64,
-        packets,
-        flits: sim.flits_delivered,
-        redundant,
-        data_checked: nic.check_data,
-        conservation_errors: sim.conservation_errors,
-        hops_mean: sim.hops.mean,
-        received_blocks,
-        redundant_blocks,
-        background: bg.as_ref().map(Background::stats),
-    })
+
+    /// The result of the finished run on `st` (configured `c`).
+    fn result(
+        &self,
+        st: &State<'_>,
+        c: &SimConfig,
+        background: Option<BackgroundStats>,
+    ) -> CollectiveResult {
+        let nu = self.finish.len();
+        let makespan = self.finish.iter().copied().max().unwrap_or(0);
+        // The whole collective is the measurement window: cycle 0 to the makespan.
+        let start = st.zero_counters();
+        let mut end = st.counters();
+        end.cycle = makespan.max(1);
+        let outcome = crate::sim::engine::Outcome {
+            cycles: makespan.max(1),
+            samples: 1,
+            saturated: false,
+            deadlock: None,
+        };
+        let sim = st.finish(c, &start, &end, outcome);
+        let mut sorted = self.finish.clone();
+        sorted.sort_unstable();
+        let finish_summary = FinishSummary {
+            min: sorted.first().copied().unwrap_or(0),
+            mean: sorted.iter().map(|&x| x as f64).sum::<f64>() / nu.max(1) as f64,
+            median: sorted.get(nu / 2).copied().unwrap_or(0),
+            max: makespan,
+        };
+        let clock = self.run.nic.clock_ghz();
+        CollectiveResult {
+            ranks: self.run.schedule.ranks(),
+            makespan_cycles: makespan,
+            makespan_seconds: makespan as f64 / (clock * 1e9),
+            clock_ghz: clock,
+            finish: self.finish.clone(),
+            finish_summary,
+            class_utilisation: sim.class_utilisation,
+            critical_path: critical_path(&self.finish, &self.deliveries, &self.msgs),
+            messages: self.msgs.len() as u64,
+            packets: self.packets,
+            flits: sim.flits_delivered,
+            redundant: self.redundant,
+            data_checked: self.run.nic.check_data,
+            conservation_errors: sim.conservation_errors,
+            hops_mean: sim.hops.mean,
+            received_blocks: self.received_blocks.clone(),
+            redundant_blocks: self.redundant_blocks.clone(),
+            background,
+        }
+    }
 }
 
 /// From the last rank to finish, back through the latest message each rank delivered no

@@ -1,0 +1,222 @@
+//! Input-queued virtual-channel router (issue 9): per input VC a FIFO of `vc_buf_size` flits;
+//! a head flit becomes eligible `routing_delay + vc_alloc_delay + sw_alloc_delay` cycles
+//! after it arrives, a body flit `sw_alloc_delay` cycles after; route computation calls the
+//! core [`Routing`](jumpnet_core::routing::Routing), VC allocation takes a free physical
+//! alias of the routing's VC on the output, switch allocation matches inputs to outputs
+//! (one flit per input and per output per cycle) and switch traversal takes `st_delay`
+//! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
+//! leaves; credit flow control: a flit leaves only with a credit of the downstream VC.
+//!
+//! A head flit's delays count from its arrival, also when it waits behind the previous
+//! packet's tail in the same input VC; BookSim2 starts routing such a head only after the
+//! tail has left, so back-to-back packets of one VC may leave a router up to
+//! `routing_delay + vc_alloc_delay + sw_alloc_delay − 1` cycles (2 with BookSim2's
+//! defaults) earlier here than in BookSim2; single packets, and packets on different VCs,
+//! are timed alike.
+//!
+//! With an internal speedup `S` (`sim::router::speedup`) the router phase of a cycle runs the
+//! cycle's internal steps, and the delays above follow BookSim2's step numbering: a flit
+//! that arrives in cycle `c` enters the pipeline in the cycle's first step, each stage of
+//! `d` cycles ends as [`Speedup::after_stage`] says, at most one flit per input and per
+//! output crosses the switch per step, and a flit that left the switch waits in its
+//! output's queue, which sends one flit per cycle (BookSim2 `_output_buffer`,
+//! `_SendFlits`); the credits a port frees wait in its credit queue, which sends one per
+//! cycle (`_credit_buffer`, `_SendCredits`). Neither queue needs storage here: a flit's or a
+//! credit's departure cycle is known when it enters its FIFO, so it goes straight onto the
+//! event wheel and the queue is one "free from cycle" number per port. With `S = 1` both
+//! queues never hold more than the flit or credit of the current cycle and the timing is
+//! the one above.
+//!
+//! An adaptive routing's candidates (UGAL) are weighed at route computation by the router's
+//! credits: a port's occupancy is the flits it has sent whose credits have not come back
+//! (buffered downstream or on the way), summed over its VCs ([`super::selection`]).
+//!
+//! A router step touches only its own router's state (`state::Range`) and reaches the rest
+//! of the simulation through `Effects` (packet pool, channel events), so a range of routers
+//! can step on its own thread (`sim::engine::partition`).
+//!
+//! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
+//! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`).
+
+mod fast_div;
+pub(crate) mod state;
+pub(crate) mod step;
+mod traverse;
+
+use jumpnet_core::routing::Routing;
+
+use crate::sim::config::SimConfig;
+use crate::sim::error::SimError;
+use crate::sim::network::{Fabric, PortKind};
+use crate::sim::router::allocator::Shape;
+use crate::sim::router::speedup::Speedup;
+use crate::sim::router::{Effects, Phase, RouterModel};
+pub(crate) use fast_div::FastDiv;
+use state::{Arrays, Range, VcState};
+use step::Work;
+
+/// The parameters of every router, fixed for a run.
+#[derive(Debug)]
+pub(crate) struct Params {
+    /// Ports per router.
+    pub radix: usize,
+    /// Physical VCs per channel.
+    pub vcs: usize,
+    /// Logical VCs of the routing.
+    pub rvcs: u8,
+    /// Flits per input-VC buffer.
+    pub buf: usize,
+    /// `u64` words of a router's non-empty mask.
+    pub words: usize,
+    /// Allocator kind and shape.
+    pub shape: Shape,
+    /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
+    pub port_vc: Vec<(u16, u8)>,
+    /// Input VC (or output VC) → router (division by `radix · vcs`).
+    pub router_of: FastDiv,
+    /// Credits of an empty VC buffer.
+    pub vc_buf_size: u16,
+    /// Pipeline delays, cycles.
+    pub routing_delay: u16,
+    pub vc_alloc_delay: u16,
+    pub sw_alloc_delay: u16,
+    pub st_delay: u64,
+    /// Credit return delay beyond the channel latency, cycles.
+    pub credit_delay: u64,
+    /// Latency of terminal channels (credits back to a terminal), cycles.
+    pub terminal_latency: u64,
+    /// The internal speedup (1: no output or credit queueing).
+    pub speedup: Speedup,
+    /// Most flits an output queue / an ejection queue may hold before its switch requests
+    /// wait (with speedup only).
+    pub out_limit: u64,
+    pub eject_limit: u64,
+}
+
+impl Params {
+    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
+        let radix = fabric.radix;
+        let vcs = usize::from(cfg.num_vcs);
+        let buf = usize::from(cfg.vc_buf_size);
+        let vc_slots = vcs as u64 * buf as u64;
+        Params {
+            radix,
+            vcs,
+            rvcs: routing_vcs.max(1),
+            buf,
+            words: (radix * vcs).div_ceil(64),
+            shape: Shape {
+                kind: cfg.allocator,
+                radix: radix as u16,
+                vcs: cfg.num_vcs,
+            },
+            port_vc: (0..radix * vcs)
+                .map(|li| ((li / vcs) as u16, (li % vcs) as u8))
+                .collect(),
+            router_of: FastDiv::new((radix * vcs) as u32),
+            vc_buf_size: cfg.vc_buf_size,
+            routing_delay: cfg.routing_delay,
+            vc_alloc_delay: cfg.vc_alloc_delay,
+            sw_alloc_delay: cfg.sw_alloc_delay,
+            st_delay: u64::from(cfg.st_delay),
+            credit_delay: u64::from(cfg.credit_delay),
+            terminal_latency: u64::from(cfg.terminal_latency),
+            speedup: cfg.internal_speedup,
+            out_limit: cfg.output_buffer_size.map_or(u64::MAX, u64::from),
+            eject_limit: cfg
+                .output_buffer_size
+                .map_or(vc_slots, |n| u64::from(n).min(vc_slots)),
+        }
+    }
+}
+
+/// The input-queued routers of a network: their parameters and arrays.
+#[derive(Debug)]
+pub(crate) struct InputQueuedRouter {
+    k: Params,
+    a: Arrays,
+}
+
+impl RouterModel for InputQueuedRouter {
+    type Work = Work;
+    type Range<'a> = Range<'a>;
+
+    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
+        let k = Params::new(fabric, cfg, routing_vcs);
+        let a = Arrays::new(&k, fabric.switches as usize);
+        InputQueuedRouter { k, a }
+    }
+
+    fn work(&self, routers: usize) -> Work {
+        Work::new(routers, self.k.radix, self.k.vcs)
+    }
+
+    fn reset_work(work: &mut Work) {
+        work.reset();
+    }
+
+    fn range(&mut self) -> Range<'_> {
+        Range::all(&self.k, &mut self.a)
+    }
+
+    fn split<'a>(range: Range<'a>, mid: usize) -> (Range<'a>, Range<'a>)
+    where
+        Self: 'a,
+    {
+        range.split_at(mid)
+    }
+
+    #[inline]
+    fn step<R: Routing + ?Sized, E: Effects>(
+        range: &mut Range<'_>,
+        ph: &Phase<'_, R>,
+        work: &mut Work,
+        fx: &mut E,
+    ) -> Result<(), SimError> {
+        step::step_range(range, ph, work, fx)
+    }
+
+    fn reset(&mut self) {
+        self.a.reset(&self.k);
+    }
+
+    fn channel_flits(&self) -> &[u64] {
+        &self.a.channel_flits
+    }
+
+    fn input_vcs(&self) -> usize {
+        self.a.ivs.len()
+    }
+
+    /// A blocked VC waits for buffer space (credits) or a free output VC of exactly one
+    /// downstream input VC: the one of its route's VC on its output's peer.
+    fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize> {
+        let k = &self.k;
+        let v = self.a.ivs.get(iv)?;
+        if v.len == 0 {
+            return None;
+        }
+        let s = iv / k.vcs / k.radix;
+        let (port, vc) = match v.state {
+            VcState::Routed { port, vc } => (port, vc),
+            VcState::Active {
+                port,
+                vc,
+                eject: false,
+            } => {
+                let ov = (s * k.radix + usize::from(port)) * k.vcs + usize::from(vc);
+                if self.a.credits.get(ov).is_none_or(|&c| c > 0) {
+                    return None;
+                }
+                (port, vc)
+            }
+            _ => return None,
+        };
+        match fabric.ports.get(s * k.radix + usize::from(port)) {
+            Some(&PortKind::Link { peer, peer_port }) => {
+                Some((peer as usize * k.radix + usize::from(peer_port)) * k.vcs + usize::from(vc))
+            }
+            _ => None,
+        }
+    }
+}

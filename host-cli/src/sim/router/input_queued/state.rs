@@ -1,0 +1,194 @@
+//! The input-queued router's state: per input VC its ring buffer and route state, per output
+//! VC its credits and owner, per router its buffered flits, non-empty mask and wake-up cycle,
+//! per port its flit counter and queue clocks, and the allocators' pointers — as flat
+//! arrays owned by [`InputQueuedRouter`](super::InputQueuedRouter), and as the disjoint
+//! slices of a range of routers ([`Range`]) that one thread steps.
+
+use crate::sim::network::Slot;
+use crate::sim::router::input_queued::Params;
+
+/// Per-input-VC route state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum VcState {
+    /// Front flit is a head without a route.
+    #[default]
+    Idle,
+    /// Routed to `port` on logical VC `vc`; needs an output VC.
+    Routed { port: u16, vc: u8 },
+    /// Holds output VC `vc` of `port` (or ejects through `port`).
+    Active { port: u16, vc: u8, eject: bool },
+}
+
+/// Per-input-VC state read by every router scan.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct InVc {
+    /// Ready cycle of the front flit.
+    pub fready: u64,
+    /// Ring-buffer head slot.
+    pub head: u16,
+    /// Flits buffered.
+    pub len: u16,
+    /// Route state of the front packet.
+    pub state: VcState,
+}
+
+/// The arrays of all routers.
+#[derive(Debug)]
+pub(crate) struct Arrays {
+    /// Input-VC ring buffers (flat, `buf` slots per input VC): each flit with its ready
+    /// cycle, so the router touches one cache line per flit.
+    pub slots: Vec<Slot>,
+    /// Per input VC: front flit's ready cycle, ring head, length and route state together
+    /// (the router scan reads them all).
+    pub ivs: Vec<InVc>,
+    /// Per output VC: credits of the downstream input VC.
+    pub credits: Vec<u16>,
+    /// Per output VC: held by a packet.
+    pub busy: Vec<bool>,
+    /// Per router: flits buffered.
+    pub buffered: Vec<u32>,
+    /// Per router: bit `p·vcs + v` set iff input VC `v` of port `p` holds flits
+    /// (`words` u64 per router).
+    pub nonempty: Vec<u64>,
+    /// Per router: first cycle at which a step can change anything (a front flit becomes
+    /// ready, or a ready flit was blocked); routers sleep until then.
+    pub wake: Vec<u64>,
+    /// Per channel (port): flits sent since cycle 0.
+    pub channel_flits: Vec<u64>,
+    /// Per router, `shape.pointers()` round-robin pointers of the switch allocator.
+    pub ptrs: Vec<u16>,
+    /// Per port: first cycle its output queue may send a flit / its credit queue a credit
+    /// (internal speedup).
+    pub out_free: Vec<u64>,
+    pub cred_free: Vec<u64>,
+}
+
+impl Arrays {
+    /// Empty routers of the shape `k`.
+    pub fn new(k: &Params, switches: usize) -> Self {
+        let nports = switches * k.radix;
+        let niv = nports * k.vcs;
+        Arrays {
+            slots: vec![Slot::default(); niv * k.buf],
+            ivs: vec![InVc::default(); niv],
+            credits: vec![k.vc_buf_size; niv],
+            busy: vec![false; niv],
+            buffered: vec![0; switches],
+            nonempty: vec![0; switches * k.words],
+            wake: vec![0; switches],
+            channel_flits: vec![0; nports],
+            ptrs: vec![0; switches * k.shape.pointers()],
+            out_free: vec![0; nports],
+            cred_free: vec![0; nports],
+        }
+    }
+
+    /// Back to [`Arrays::new`]'s state without allocating. Buffer slots need no clearing: an
+    /// input VC's `len` says which hold flits.
+    pub fn reset(&mut self, k: &Params) {
+        self.ivs.fill(InVc::default());
+        self.credits.fill(k.vc_buf_size);
+        self.busy.fill(false);
+        self.buffered.fill(0);
+        self.nonempty.fill(0);
+        self.wake.fill(0);
+        self.channel_flits.fill(0);
+        self.ptrs.fill(0);
+        self.out_free.fill(0);
+        self.cred_free.fill(0);
+    }
+}
+
+/// The mutable state of routers `lo..hi`: the slices of the arrays that belong to them
+/// (indices relative to router `lo`), with the routers' parameters.
+pub(crate) struct Range<'a> {
+    pub k: &'a Params,
+    pub lo: usize,
+    pub hi: usize,
+    pub ivs: &'a mut [InVc],
+    pub slots: &'a mut [Slot],
+    pub credits: &'a mut [u16],
+    pub busy: &'a mut [bool],
+    pub buffered: &'a mut [u32],
+    pub nonempty: &'a mut [u64],
+    pub wake: &'a mut [u64],
+    pub channel_flits: &'a mut [u64],
+    pub ptrs: &'a mut [u16],
+    pub out_free: &'a mut [u64],
+    pub cred_free: &'a mut [u64],
+}
+
+impl<'a> Range<'a> {
+    /// All routers of `a`.
+    pub fn all(k: &'a Params, a: &'a mut Arrays) -> Self {
+        Range {
+            k,
+            lo: 0,
+            hi: a.buffered.len(),
+            ivs: &mut a.ivs,
+            slots: &mut a.slots,
+            credits: &mut a.credits,
+            busy: &mut a.busy,
+            buffered: &mut a.buffered,
+            nonempty: &mut a.nonempty,
+            wake: &mut a.wake,
+            channel_flits: &mut a.channel_flits,
+            ptrs: &mut a.ptrs,
+            out_free: &mut a.out_free,
+            cred_free: &mut a.cred_free,
+        }
+    }
+
+    /// Splits into routers `lo..mid` and `mid..hi`.
+    pub fn split_at(self, mid: usize) -> (Self, Self) {
+        let k = self.k;
+        let n = mid - self.lo;
+        let ports = n * k.radix;
+        let ivs = ports * k.vcs;
+        let (ivs_a, ivs_b) = self.ivs.split_at_mut(ivs);
+        let (slots_a, slots_b) = self.slots.split_at_mut(ivs * k.buf);
+        let (credits_a, credits_b) = self.credits.split_at_mut(ivs);
+        let (busy_a, busy_b) = self.busy.split_at_mut(ivs);
+        let (buffered_a, buffered_b) = self.buffered.split_at_mut(n);
+        let (nonempty_a, nonempty_b) = self.nonempty.split_at_mut(n * k.words);
+        let (wake_a, wake_b) = self.wake.split_at_mut(n);
+        let (cf_a, cf_b) = self.channel_flits.split_at_mut(ports);
+        let (ptrs_a, ptrs_b) = self.ptrs.split_at_mut(n * k.shape.pointers());
+        let (of_a, of_b) = self.out_free.split_at_mut(ports);
+        let (cr_a, cr_b) = self.cred_free.split_at_mut(ports);
+        (
+            Range {
+                k,
+                lo: self.lo,
+                hi: mid,
+                ivs: ivs_a,
+                slots: slots_a,
+                credits: credits_a,
+                busy: busy_a,
+                buffered: buffered_a,
+                nonempty: nonempty_a,
+                wake: wake_a,
+                channel_flits: cf_a,
+                ptrs: ptrs_a,
+                out_free: of_a,
+                cred_free: cr_a,
+            },
+            Range {
+                k,
+                lo: mid,
+                hi: self.hi,
+                ivs: ivs_b,
+                slots: slots_b,
+                credits: credits_b,
+                busy: busy_b,
+                buffered: buffered_b,
+                nonempty: nonempty_b,
+                wake: wake_b,
+                channel_flits: cf_b,
+                ptrs: ptrs_b,
+                out_free: of_b,
+                cred_free: cr_b,
+            },
+        )
+    }
+}

@@ -1,0 +1,415 @@
+//! The router phase of a range of input-queued routers: deliveries of the cycle's flits and
+//! credits, then, in each internal step, every active router whose wake-up step has come:
+//! route computation (with the adaptive routing's selection), VC allocation, switch
+//! allocation and traversal (`super::traverse`).
+
+use jumpnet_core::routing::adaptive::{Candidate, OutputChannel, MAX_CANDIDATES};
+use jumpnet_core::routing::{Hop, PacketState, Routing};
+
+use crate::sim::error::SimError;
+use crate::sim::network::{Event, Flit, PortKind, Slot};
+use crate::sim::router::allocator::{Request, Scratch};
+use crate::sim::router::input_queued::state::{Range, VcState};
+use crate::sim::router::input_queued::Params;
+use crate::sim::router::selection::{self, CongestionView};
+use crate::sim::router::speedup::Speedup;
+use crate::sim::router::{Effects, Phase};
+
+/// A range of routers' active set and per-step scratch.
+#[derive(Debug)]
+pub(crate) struct Work {
+    /// Bit `s - lo` set iff router `s` of the range holds flits (the routers a cycle
+    /// visits, ascending).
+    active: Vec<u64>,
+    pub(super) reqs: Vec<Request>,
+    pub(super) wins: Vec<Request>,
+    pub(super) scratch: Scratch,
+    /// An adaptive routing's candidates at the hop being routed.
+    candidates: [Candidate; MAX_CANDIDATES],
+}
+
+impl Work {
+    /// State of `routers` routers of `radix` ports and `vcs` VCs.
+    pub fn new(routers: usize, radix: usize, vcs: usize) -> Self {
+        Work {
+            active: vec![0; routers.div_ceil(64)],
+            reqs: Vec::with_capacity(radix * vcs),
+            wins: Vec::with_capacity(radix),
+            scratch: Scratch::new(radix),
+            candidates: [Candidate::default(); MAX_CANDIDATES],
+        }
+    }
+
+    /// Back to the state of [`Work::new`], keeping the capacity.
+    pub fn reset(&mut self) {
+        self.active.fill(0);
+        self.reqs.clear();
+        self.wins.clear();
+        self.scratch.reset();
+    }
+}
+
+/// The internal steps of one cycle.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clock {
+    /// The cycle.
+    pub cycle: u64,
+    /// The cycle's internal steps: `first .. first + steps` (the cycle itself, once, without
+    /// speedup).
+    pub first: u64,
+    pub steps: u64,
+    /// First step at which a head flit / a body flit arriving this cycle may take part in
+    /// switch allocation (after route computation and VC allocation / after nothing).
+    pub head_ready: u64,
+    pub body_ready: u64,
+    /// The internal speedup, and whether it is 1 (no output or credit queueing).
+    pub speedup: Speedup,
+    pub one: bool,
+}
+
+impl Clock {
+    fn new(k: &Params, cycle: u64) -> Self {
+        let sp = k.speedup;
+        let first = sp.first_step(cycle);
+        let head_ready = [k.routing_delay, k.vc_alloc_delay, k.sw_alloc_delay]
+            .into_iter()
+            .fold(first, |s, d| sp.after_stage(s, u64::from(d)));
+        Clock {
+            cycle,
+            first,
+            steps: sp.steps_in(cycle),
+            head_ready,
+            body_ready: sp.after_stage(first, u64::from(k.sw_alloc_delay)),
+            speedup: sp,
+            one: sp.is_one(),
+        }
+    }
+}
+
+/// The router phase of the routers of `r`: delivers their flits and credits due now
+/// (`ph.due`), then, in each internal step of the cycle, steps the active routers
+/// (ascending) whose wake-up step has come.
+pub(crate) fn step_range<R: Routing + ?Sized, E: Effects>(
+    r: &mut Range<'_>,
+    ph: &Phase<'_, R>,
+    work: &mut Work,
+    fx: &mut E,
+) -> Result<(), SimError> {
+    let k = r.k;
+    let per = k.vcs * k.radix;
+    // Input (and output) VCs of the range.
+    let (first, end) = ((r.lo * per) as u32, (r.hi * per) as u32);
+    let clock = Clock::new(k, ph.cycle);
+    let mut cx = Ctx {
+        k,
+        ph,
+        clock,
+        r,
+        work,
+        fx,
+        now: clock.first,
+    };
+    for ev in ph.due {
+        match *ev {
+            Event::Arrive { iv, flit } if (first..end).contains(&iv) => cx.arrive(iv, flit),
+            Event::Credit { ov } if (first..end).contains(&ov) => cx.credit(ov),
+            _ => {}
+        }
+    }
+    let lo = cx.r.lo;
+    for now in clock.first..clock.first + clock.steps {
+        cx.now = now;
+        for w in 0..cx.work.active.len() {
+            let mut bits = cx.work.active[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ls = w * 64 + b;
+                if cx.r.wake[ls] <= now {
+                    cx.step(lo + ls)?;
+                    if cx.r.buffered[ls] == 0 {
+                        // Emptied: leaves the active set.
+                        cx.work.active[w] &= !(1 << b);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One router phase: parameters, shared view, own routers, scratch, effects, and the internal
+/// step being run.
+pub(super) struct Ctx<'x, 'p, 'a, R: ?Sized, E> {
+    pub k: &'a Params,
+    pub ph: &'x Phase<'p, R>,
+    pub clock: Clock,
+    pub r: &'x mut Range<'a>,
+    pub work: &'x mut Work,
+    pub fx: &'x mut E,
+    pub now: u64,
+}
+
+impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
+    /// Flit `flit` enters input VC `iv` (global index) of one of the routers.
+    fn arrive(&mut self, iv: u32, flit: Flit) {
+        let k = self.k;
+        let r = &mut *self.r;
+        let per = k.vcs * k.radix;
+        let s = k.router_of.div(iv) as usize;
+        let ls = s - r.lo;
+        let li = iv as usize - s * per;
+        let iv = ls * per + li;
+        let ready = if flit.seq == 0 {
+            self.clock.head_ready
+        } else {
+            self.clock.body_ready
+        };
+        let l = usize::from(r.ivs[iv].len);
+        if l >= k.buf {
+            self.fx.violation();
+            return;
+        }
+        // head < buf and l < buf: one conditional subtraction instead of a division.
+        let mut pos = usize::from(r.ivs[iv].head) + l;
+        if pos >= k.buf {
+            pos -= k.buf;
+        }
+        r.slots[iv * k.buf + pos] = Slot { ready, flit };
+        if l == 0 {
+            r.ivs[iv].fready = ready;
+        }
+        r.ivs[iv].len += 1;
+        r.nonempty[ls * k.words + li / 64] |= 1 << (li % 64);
+        r.wake[ls] = r.wake[ls].min(ready);
+        r.buffered[ls] += 1;
+        self.work.active[ls / 64] |= 1 << (ls % 64);
+    }
+
+    /// A credit returns to output VC `ov` (global index) of one of the routers.
+    fn credit(&mut self, ov: u32) {
+        let base = self.r.lo * self.k.radix * self.k.vcs;
+        let c = &mut self.r.credits[ov as usize - base];
+        *c += 1;
+        if *c > self.k.vc_buf_size {
+            self.fx.violation();
+        }
+    }
+
+    /// One internal step of router `s`: route, allocate VCs, allocate the switch, traverse.
+    fn step(&mut self, s: usize) -> Result<(), SimError> {
+        let k = self.k;
+        let now = self.now;
+        let ls = s - self.r.lo;
+        let words = k.words;
+        // The router's first input VC.
+        let first = ls * k.radix * k.vcs;
+        self.work.reqs.clear();
+        let mut next_wake = u64::MAX;
+        for w in 0..words {
+            let mut bits = self.r.nonempty[ls * words + w];
+            while bits != 0 {
+                let li = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let iv = first + li;
+                let ready = self.r.ivs[iv].fready;
+                if ready > now {
+                    next_wake = next_wake.min(ready);
+                    continue;
+                }
+                // A ready flit: moved or blocked, the router looks again next cycle.
+                next_wake = now + 1;
+                self.advance(s, li, iv)?;
+            }
+        }
+        self.r.wake[ls] = next_wake;
+        self.allocate_switch(s);
+        Ok(())
+    }
+
+    /// Moves the front packet of ready (local) input VC `iv`, number `li` in router `s`,
+    /// through route computation and VC allocation as far as it gets, and requests the
+    /// switch when it holds an output VC with room downstream.
+    #[inline]
+    fn advance(&mut self, s: usize, li: usize, iv: usize) -> Result<(), SimError> {
+        let k = self.k;
+        let ls = s - self.r.lo;
+        if self.r.ivs[iv].state == VcState::Idle {
+            let slot = iv * k.buf + usize::from(self.r.ivs[iv].head);
+            self.route(s, iv, slot)?;
+        }
+        if let VcState::Routed { port, vc } = self.r.ivs[iv].state {
+            self.allocate_vc(ls, iv, port, vc);
+        }
+        if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state {
+            let lopi = ls * k.radix + usize::from(port);
+            let ov = lopi * k.vcs + usize::from(vc);
+            let room = self.clock.one || {
+                // Flits in the output queue that have not left yet.
+                let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
+                queued < if eject { k.eject_limit } else { k.out_limit }
+            };
+            if room && (eject || self.r.credits[ov] > 0) {
+                let (input, vc) = k.port_vc[li];
+                self.work.reqs.push(Request {
+                    input,
+                    vc,
+                    output: port,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// VC allocation for (local) input VC `iv` of local router `ls`, routed to `port` on
+    /// logical VC `vc`: the free physical alias `vc, vc + R, …` with most credits (lowest on
+    /// ties).
+    #[inline]
+    fn allocate_vc(&mut self, ls: usize, iv: usize, port: u16, vc: u8) {
+        let k = self.k;
+        let vcs = k.vcs;
+        let r = usize::from(k.rvcs);
+        let first = (ls * k.radix + usize::from(port)) * vcs;
+        let (busy, credits) = (&*self.r.busy, &*self.r.credits);
+        let mut best: Option<usize> = None;
+        let mut v = usize::from(vc);
+        while v < vcs {
+            let ov = first + v;
+            if !busy[ov] && best.is_none_or(|b| credits[ov] > credits[first + b]) {
+                best = Some(v);
+            }
+            v += r;
+        }
+        if let Some(v) = best {
+            self.r.busy[first + v] = true;
+            self.r.ivs[iv].state = VcState::Active {
+                port,
+                vc: v as u8,
+                eject: false,
+            };
+        }
+    }
+
+    /// Switch allocation of router `s`'s requests, then traversal of the winners.
+    fn allocate_switch(&mut self, s: usize) {
+        let k = self.k;
+        let ls = s - self.r.lo;
+        let n = k.shape.pointers();
+        let work = &mut *self.work;
+        let all = k.shape.allocate(
+            &mut self.r.ptrs[ls * n..(ls + 1) * n],
+            &mut work.scratch,
+            &work.reqs,
+            &mut work.wins,
+        );
+        let won = if all {
+            work.reqs.len()
+        } else {
+            work.wins.len()
+        };
+        for i in 0..won {
+            let w = if all {
+                self.work.reqs[i]
+            } else {
+                self.work.wins[i]
+            };
+            self.traverse(s, usize::from(w.input), usize::from(w.vc));
+        }
+    }
+
+    /// Route computation for the head flit at `slot` of (local) input VC `iv` of switch `s`.
+    fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
+        let k = self.k;
+        let flit = self.r.slots[slot].flit;
+        if flit.seq != 0 {
+            self.fx.violation();
+        }
+        let mut state = self.fx.packet(flit.pkt).state;
+        let dst = self.fx.packet(flit.pkt).dst;
+        if self.ph.adaptive {
+            self.select(s, dst, &mut state)?;
+        }
+        let hop = self
+            .ph
+            .routing
+            .next_hop(s as u32, &mut state, dst)
+            .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
+        self.fx.set_state(flit.pkt, state);
+        let port_kind = |port: u16| self.ph.fabric.ports.get(s * k.radix + usize::from(port));
+        self.r.ivs[iv].state = match hop {
+            Hop::Forward { port, vc } => {
+                let Some(PortKind::Link { .. }) = port_kind(port) else {
+                    return Err(SimError::Routing(format!(
+                        "switch {s} forwards to {dst} on port {port}, which is no link"
+                    )));
+                };
+                if vc >= k.rvcs {
+                    return Err(SimError::Routing(format!(
+                        "switch {s} chose VC {vc} of {}",
+                        k.rvcs
+                    )));
+                }
+                VcState::Routed { port, vc }
+            }
+            Hop::Eject { port } => {
+                if port_kind(port) != Some(&PortKind::Terminal(dst)) {
+                    return Err(SimError::Routing(format!(
+                        "switch {s} ejects {dst} on port {port}, which is not its terminal"
+                    )));
+                }
+                VcState::Active {
+                    port,
+                    vc: 0,
+                    eject: true,
+                }
+            }
+        };
+        Ok(())
+    }
+
+    /// The adaptive routing's choice at switch `s` for a packet to `dst`: its candidates,
+    /// weighed by this router's credits ([`Credits`]), the cheapest committed to `state`.
+    fn select(&mut self, s: usize, dst: u32, state: &mut PacketState) -> Result<(), SimError> {
+        let routing = self.ph.routing;
+        let candidates = &mut self.work.candidates;
+        let n = routing
+            .candidates(s as u32, state, dst, candidates)
+            .map_err(|e| SimError::Routing(format!("candidates at switch {s} to {dst}: {e}")))?;
+        if n == 0 {
+            return Ok(());
+        }
+        let candidates = &candidates[..n.min(MAX_CANDIDATES)];
+        let view = Credits {
+            k: self.k,
+            base: self.r.lo * self.k.radix * self.k.vcs,
+            credits: self.r.credits,
+        };
+        if let Some(i) = selection::select(candidates, &view) {
+            routing.commit_candidate(state, &candidates[i]);
+        }
+        Ok(())
+    }
+}
+
+/// The input-queued router's congestion view: a channel's occupancy is the flits it has sent
+/// whose credits have not come back (buffered downstream or on the way), summed over its
+/// VCs (BookSim2 `GetUsedCredit`); channels of routers outside the range count 0.
+struct Credits<'c> {
+    k: &'c Params,
+    /// Output VC of the range's first router.
+    base: usize,
+    credits: &'c [u16],
+}
+
+impl CongestionView for Credits<'_> {
+    fn occupancy(&self, (sw, port): OutputChannel) -> u32 {
+        let k = self.k;
+        let ov = (sw as usize * k.radix + usize::from(port)) * k.vcs;
+        ov.checked_sub(self.base)
+            .and_then(|o| self.credits.get(o..o + k.vcs))
+            .unwrap_or(&[])
+            .iter()
+            .map(|&c| u32::from(k.vc_buf_size.saturating_sub(c)))
+            .sum()
+    }
+}

@@ -1,0 +1,141 @@
+//! Switch traversal: a flit that won switch allocation leaves its input VC, crosses the
+//! switch onto its output channel (through the output queue with internal speedup) and frees
+//! its buffer slot, whose credit goes back upstream (through the input port's credit queue).
+
+use jumpnet_core::routing::Routing;
+
+use crate::sim::network::{Event, Flit, PortKind};
+use crate::sim::router::input_queued::state::VcState;
+use crate::sim::router::input_queued::step::Ctx;
+use crate::sim::router::Effects;
+
+impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
+    /// Switch traversal of the front flit of input `p`, VC `v` of switch `s` onto its
+    /// output channel, with the credit back upstream.
+    pub(super) fn traverse(&mut self, s: usize, p: usize, v: usize) {
+        let k = self.k;
+        let ls = s - self.r.lo;
+        let iv = (ls * k.radix + p) * k.vcs + v;
+        let flit = self.pop_front(ls, iv);
+        let VcState::Active { port, vc, eject } = self.r.ivs[iv].state else {
+            self.fx.violation();
+            return;
+        };
+        self.send(s, flit, usize::from(port), usize::from(vc), eject);
+        self.credit_back(s, p, v);
+        if flit.tail {
+            self.r.ivs[iv].state = VcState::Idle;
+        }
+        self.fx.moved();
+    }
+
+    /// Takes the front flit of (local) input VC `iv` of local router `ls`.
+    #[inline]
+    fn pop_front(&mut self, ls: usize, iv: usize) -> Flit {
+        let k = self.k;
+        let buf = k.buf;
+        let r = &mut *self.r;
+        let slot = iv * buf + usize::from(r.ivs[iv].head);
+        let flit = r.slots[slot].flit;
+        let next = r.ivs[iv].head + 1;
+        r.ivs[iv].head = if usize::from(next) == buf { 0 } else { next };
+        r.ivs[iv].len -= 1;
+        if r.ivs[iv].len == 0 {
+            let li = iv - ls * k.radix * k.vcs;
+            r.nonempty[ls * k.words + li / 64] &= !(1 << (li % 64));
+        } else {
+            r.ivs[iv].fready = r.slots[iv * buf + usize::from(r.ivs[iv].head)].ready;
+        }
+        r.buffered[ls] -= 1;
+        flit
+    }
+
+    /// Sends `flit` from switch `s` on output `port`, VC `vc` (or ejects it): onto the
+    /// channel after switch traversal and the output queue, using a downstream credit.
+    #[inline]
+    fn send(&mut self, s: usize, flit: Flit, port: usize, vc: usize, eject: bool) {
+        let k = self.k;
+        let fabric = self.ph.fabric;
+        let ls = s - self.r.lo;
+        let opi = s * k.radix + port;
+        let lopi = ls * k.radix + port;
+        let now = self.now;
+        // The cycle the flit goes onto its channel (+ the channel latency: its arrival).
+        let sp = self.clock.speedup;
+        let depart = if self.clock.one {
+            now + k.st_delay
+        } else {
+            let q = sp.cycle_after(sp.after_stage(now, k.st_delay));
+            let d = q.max(self.r.out_free[lopi]);
+            self.r.out_free[lopi] = d + 1;
+            d
+        };
+        let at = depart + u64::from(fabric.latency[opi]);
+        if eject {
+            if let PortKind::Terminal(term) = fabric.ports[opi] {
+                self.fx.push(at, Event::Eject { term, flit });
+            }
+        } else {
+            let ov = lopi * k.vcs + vc;
+            match self.r.credits[ov].checked_sub(1) {
+                Some(c) => self.r.credits[ov] = c,
+                None => self.fx.violation(),
+            }
+            if let PortKind::Link { peer, peer_port } = fabric.ports[opi] {
+                let down = (peer as usize * k.radix + usize::from(peer_port)) * k.vcs + vc;
+                self.fx.push(
+                    at,
+                    Event::Arrive {
+                        iv: down as u32,
+                        flit,
+                    },
+                );
+            }
+            if flit.seq == 0 {
+                self.fx.add_hop(flit.pkt);
+            }
+            if flit.tail {
+                self.r.busy[ov] = false;
+            }
+        }
+        self.r.channel_flits[lopi] += 1;
+    }
+
+    /// Returns the credit of the slot a flit freed in input `p`, VC `v` of switch `s` to the
+    /// channel's upstream end (a router's output VC or a terminal).
+    #[inline]
+    fn credit_back(&mut self, s: usize, p: usize, v: usize) {
+        let k = self.k;
+        let fabric = self.ph.fabric;
+        let pi = s * k.radix + p;
+        let lpi = (s - self.r.lo) * k.radix + p;
+        let now = self.now;
+        // The cycle the freed slot's credit goes back (+ latency and credit delay).
+        let credit = if self.clock.one {
+            now
+        } else {
+            let sp = self.clock.speedup;
+            let d = sp.cycle_after(now).max(self.r.cred_free[lpi]);
+            self.r.cred_free[lpi] = d + 1;
+            d
+        };
+        match fabric.ports[pi] {
+            PortKind::Link { peer, peer_port } => {
+                let up = peer as usize * k.radix + usize::from(peer_port);
+                self.fx.push(
+                    credit + u64::from(fabric.latency[up]) + k.credit_delay,
+                    Event::Credit {
+                        ov: (up * k.vcs + v) as u32,
+                    },
+                );
+            }
+            PortKind::Terminal(term) => {
+                self.fx.push(
+                    credit + k.terminal_latency + k.credit_delay,
+                    Event::TermCredit { term, vc: v as u8 },
+                );
+            }
+            PortKind::Unconnected => self.fx.violation(),
+        }
+    }
+}
