@@ -2,7 +2,7 @@
 //! classes and channel loads, and run the link-count makespan model. Cases: Bruck alltoall
 //! over 1,024 ranks on `G(1024, 10)` with minimal BFS routing (10,240 messages), and a
 //! 10,240-rank binomial broadcast over a random allocation on the 16,512-terminal
-//! Dragonfly of reference-results.md B1 with minimal BFS routing. Run with
+//! Dragonfly of docs/reference-results.md B1 with minimal BFS routing. Run with
 //! `cargo bench -p jumpnet-core --bench analysis`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -1,4 +1,4 @@
-//! Benchmarks of the mapping optimisers (spec/mapping.md §3, §5).
+//! Benchmarks of the mapping optimisers (docs/mapping.md §3, §5).
 //!
 //! * `two_opt/allreduce_512_on_1024_d19`: 200,000 two-opt iterations, 512 ranks randomly
 //!   mapped on a 1,024-node ring-based random shortcut graph of degree 19, recursive-doubling
@@ -7,7 +7,7 @@
 //!   patterns, 1,000 genes × 20 generations; a full 1,000 × 1,000 run (target: under 60 s) is
 //!   timed once when `JUMPNET_BENCH_FULL_GA=1`.
 //! * `JUMPNET_BENCH_A5=1` prints start vs two-opt hop totals for the nine cases of
-//!   reference-results.md A5 on this graph (project rank orders), plus `random*` (random
+//!   docs/reference-results.md A5 on this graph (project rank orders), plus `random*` (random
 //!   mapping, random rank order) and `tree-bfs` (tree mapping, ranks in BFS order).
 //!
 //! Run: `cargo bench -p jumpnet-core --bench mapping`.
@@ -34,7 +34,7 @@ const N: u32 = 1024;
 const DEGREE: usize = 19;
 const RANKS: u32 = 512;
 
-/// Ring-based random shortcut graph (spec/topologies.md §3 reference algorithm): ring, then
+/// Ring-based random shortcut graph (docs/topologies.md §3 reference algorithm): ring, then
 /// random links between distinct non-adjacent nodes of degree below `d`.
 fn random_shortcut_edges(n: u32, d: usize, seed: u64) -> Vec<(u32, u32)> {
     let mut rng = Rng::new(seed);
@@ -99,7 +99,7 @@ fn msg(step: u32, src_rank: u32, dst_rank: u32) -> Message {
     }
 }
 
-/// Recursive-doubling allreduce, power-of-two m (collectives.md §2).
+/// Recursive-doubling allreduce, power-of-two m (docs/collectives.md §2).
 fn allreduce(m: u32) -> Vec<Message> {
     let mut v = Vec::new();
     let mut bit = 1;
@@ -112,7 +112,7 @@ fn allreduce(m: u32) -> Vec<Message> {
     v
 }
 
-/// Binomial broadcast from rank 0 (collectives.md §1).
+/// Binomial broadcast from rank 0 (docs/collectives.md §1).
 fn bcast(m: u32) -> Vec<Message> {
     let k = 32 - (m - 1).leading_zeros();
     let mut v = Vec::new();
@@ -129,7 +129,7 @@ fn bcast(m: u32) -> Vec<Message> {
     v
 }
 
-/// Bruck all-to-all, MPICH direction (collectives.md §3).
+/// Bruck all-to-all, MPICH direction (docs/collectives.md §3).
 fn alltoall(m: u32) -> Vec<Message> {
     let mut v = Vec::new();
     let mut bit = 1;
@@ -267,7 +267,7 @@ fn bench_two_opt(c: &mut Criterion) {
     let _ = obj.value();
 }
 
-/// Dimension-order routing on the side × side torus (routing.md §2, tie → +); channel id =
+/// Dimension-order routing on the side × side torus (docs/routing.md §2, tie → +); channel id =
 /// node · 4 + direction.
 #[derive(Clone, Copy)]
 struct TorusDor {
@@ -430,7 +430,7 @@ fn full_ga_run() {
     );
 }
 
-/// Start vs two-opt (200,000 iterations) hop totals, reference-results.md A5 layout.
+/// Start vs two-opt (200,000 iterations) hop totals, docs/reference-results.md A5 layout.
 fn a5_table() {
     let net = network();
     for (name, msgs) in [

@@ -272,7 +272,7 @@ fn benches(c: &mut Criterion) {
 criterion_group!(routing, benches);
 
 // ---------------------------------------------------------------------------------------
-// Dragonfly and PARX (spec/routing.md §4, §7):
+// Dragonfly and PARX (docs/routing.md §4, §7):
 //
 // * `dragonfly/minimal_tables_all_switches`: the minimal-routing forwarding tables of every
 //   router, every destination terminal, of the [DF-BC] 16,512-terminal Dragonfly (g = 129,

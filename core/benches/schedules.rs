@@ -66,7 +66,7 @@ impl GroupLinks for Links {
 }
 
 /// LLF / GLF / FOREST over a random 10,240-terminal allocation of the 16,512-terminal
-/// Dragonfly of reference-results.md B1.
+/// Dragonfly of docs/reference-results.md B1.
 fn dragonfly_broadcasts(c: &mut Criterion) {
     let mut terminals: Vec<u32> = (0..16_512).collect();
     Rng::new(1).shuffle(&mut terminals);

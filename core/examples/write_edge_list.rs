@@ -1,4 +1,4 @@
-//! Writes the edge list of a ring-based random shortcut graph (spec/topologies.md §3), one
+//! Writes the edge list of a ring-based random shortcut graph (docs/topologies.md §3), one
 //! `u v` line per link, and prints jumpnet's own diameter / ASPL and the seconds the
 //! bit-parallel all-pairs BFS took, so `xtask/scripts/networkx_baseline.py` can be compared on the
 //! very same graph.

@@ -1,4 +1,4 @@
-//! Error payloads shared by every module's error enum (ARCHITECTURE.md §3, "Errors, not
+//! Error payloads shared by every module's error enum (docs/architecture.md §3, "Errors, not
 //! panics").
 //!
 //! Two failures occur everywhere in the core: a caller-provided buffer (or a fixed capacity)

@@ -1,4 +1,4 @@
-//! The one deterministic PRNG of jumpnet (ARCHITECTURE.md §3, spec/topologies.md §0).
+//! The one deterministic PRNG of jumpnet (docs/architecture.md §3, docs/topologies.md §0).
 //!
 //! [`Rng`] is xoshiro256** (Blackman & Vigna) seeded through SplitMix64. It uses only `u64`
 //! arithmetic, so the same seed yields bit-identical streams on x86_64 and Cortex-M. It

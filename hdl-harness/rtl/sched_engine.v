@@ -1,4 +1,4 @@
-// Collective schedule engine (issue 12, "RTL"): runs one rank's program of fixed-width op
+// Collective schedule engine: runs one rank's program of fixed-width op
 // words (jumpnet_core::exec::rtl_program) with core::exec::Executor semantics, held cycle by
 // cycle to the timing contract of jumpnet_core::exec::timing:
 //   - outputs depend on the state at the start of the cycle only; at most one action per

@@ -1,4 +1,4 @@
-// Table router (issue 12, "RTL"): the forwarding stage of a switch. Destination ->
+// Table router: the forwarding stage of a switch. Destination ->
 // (output port, VC) from a run-length route table (jumpnet_core::routing::RunTable in the flat
 // form of jumpnet_core::exec::rtl_program: one 64-bit word per run, [31:0] first destination,
 // [47:32] port, [55:48] VC), one lookup per cycle, a round-robin arbiter per output and

@@ -1,6 +1,6 @@
 // xoshiro256** pseudo-random generator, one 64-bit output per clock.
 //
-// The hardware twin of jumpnet_core::rng::Rng (spec/topologies.md §0): the same 256-bit state
+// The hardware twin of jumpnet_core::rng::Rng (docs/topologies.md §0): the same 256-bit state
 // and update, so a state loaded from SplitMix64(seed) yields the same stream as
 // Rng::new(seed). `out` is the output of the current state (combinational); on a rising
 // edge `load` replaces the state with seed_s0..seed_s3, else `advance` steps it.

@@ -1,4 +1,4 @@
-//! Safe stepping API over the Verilator model of `rtl/sched_engine.v` (issue 12, "Harness").
+//! Safe stepping API over the Verilator model of `rtl/sched_engine.v`.
 //!
 //! The engine runs one rank's program in the fixed-width form of
 //! `jumpnet_core::exec::rtl_program` under the timing contract of
@@ -16,7 +16,7 @@ use jumpnet_core::exec::Action;
 
 use crate::ffi::{self, EngineIn, EngineOut};
 
-/// Errors of the RTL harness (issue 12, "Harness").
+/// Errors of the RTL harness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HdlError {
     /// A program or table does not fit its RTL encoding.

@@ -6,9 +6,9 @@
 //! - `rtl/xoshiro256ss.v` → [`xoshiro::Xoshiro256Rtl`]: the PRNG of `jumpnet_core::rng`.
 //! - `rtl/sched_engine.v` → [`engine::SchedEngineRtl`]: the collective schedule engine,
 //!   `jumpnet_core::exec::Executor` under the timing contract of `jumpnet_core::exec::timing`
-//!   (issue 12).
+//!  .
 //! - `rtl/table_router.v` → [`router::TableRouterRtl`]: a switch's table-driven forwarding
-//!   stage over a `jumpnet_core::routing::RunTable` (issue 12).
+//!   stage over a `jumpnet_core::routing::RunTable`.
 //!
 //! `build.rs` verilates every design and compiles it with a small C shim (`csrc/`); each model
 //! owns its own `VerilatedContext`. Building needs `verilator` (`cargo xtask setup`).

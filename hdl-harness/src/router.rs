@@ -1,4 +1,4 @@
-//! Safe stepping API over the Verilator model of `rtl/table_router.v` (issue 12, "Harness"):
+//! Safe stepping API over the Verilator model of `rtl/table_router.v`:
 //! load one switch's run-length route table (`jumpnet_core::routing::RunTable`, flat form of
 //! `jumpnet_core::exec::rtl_program`), present head flits on the inputs, step the clock and
 //! read the lookup, the grants and the back-pressure.

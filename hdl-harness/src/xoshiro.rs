@@ -1,6 +1,6 @@
 //! Safe stepping API over the Verilator model of `rtl/xoshiro256ss.v`.
 //!
-//! The RTL holds the 256-bit xoshiro256** state of `jumpnet_core::rng::Rng` (spec/topologies.md
+//! The RTL holds the 256-bit xoshiro256** state of `jumpnet_core::rng::Rng` (docs/topologies.md
 //! §0). [`seed_state`] expands a seed exactly as `Rng::new` does (four SplitMix64 outputs), and
 //! [`Xoshiro256Rtl::load_state`] loads any state, so the RTL stream can be compared with
 //! `Rng::new(seed)` output by output.

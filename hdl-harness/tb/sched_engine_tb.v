@@ -1,4 +1,4 @@
-// Icarus Verilog testbench of rtl/sched_engine.v (issue 12, "Harness": a second simulator
+// Icarus Verilog testbench of rtl/sched_engine.v ("Harness": a second simulator
 // replaying vector files the host generates from jumpnet_core::exec::timing::TimedExecutor).
 //
 // +vectors=FILE is a $readmemh file of +words=N 64-bit words:

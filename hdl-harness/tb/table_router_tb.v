@@ -1,4 +1,4 @@
-// Icarus Verilog testbench of rtl/table_router.v (issue 12, "Harness": a second simulator
+// Icarus Verilog testbench of rtl/table_router.v ("Harness": a second simulator
 // replaying vector files the host generates from jumpnet_core routing).
 //
 // +vectors=FILE is a $readmemh file of +words=N 64-bit words:

@@ -1,6 +1,5 @@
 //! The schedule engine RTL under Icarus Verilog (`tb/sched_engine_tb.v`), replaying vector
-//! files generated here from `jumpnet_core::exec::timing::TimedExecutor` (issue 12,
-//! "Harness"), and the mutation check: the engine built with `JN_MUTANT_DEP_OFF_BY_ONE`
+//! files generated here from `jumpnet_core::exec::timing::TimedExecutor`, and the mutation check: the engine built with `JN_MUTANT_DEP_OFF_BY_ONE`
 //! (the `Dep::Earlier` check ignores the op just before) must fail the same vectors.
 
 mod common;

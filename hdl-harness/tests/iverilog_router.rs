@@ -1,5 +1,5 @@
 //! The table router RTL under Icarus Verilog (`tb/table_router_tb.v`), replaying vector files
-//! generated here from core (issue 12, "Harness"): the compiled run tables of every 8th
+//! generated here from core: the compiled run tables of every 8th
 //! switch (and the last) of G(64, 6), a 4×4 torus and a small Dragonfly, and for every
 //! destination the port and VC of core's routing (`Routing::next_hop`, not the table), plus
 //! destinations beyond the table (no route: dropped). Every switch of each is checked under

@@ -1,5 +1,5 @@
 //! The schedule engine RTL under Verilator against `jumpnet_core::exec::timing::TimedExecutor`
-//! (the golden model over `core::exec::Executor`), cycle for cycle (issue 12, "Must show").
+//! (the golden model over `core::exec::Executor`), cycle for cycle.
 
 mod common;
 

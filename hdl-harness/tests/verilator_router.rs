@@ -1,4 +1,4 @@
-//! The table router RTL under Verilator against core routing (issue 12, "Must show"): every
+//! The table router RTL under Verilator against core routing: every
 //! destination of every switch of G(64, 6), a 4×4 torus and a small Dragonfly is looked up by
 //! the RTL and must give core's port and VC; the arbiter is round-robin and honours
 //! back-pressure.

@@ -1,4 +1,4 @@
-//! Criterion benchmark of one simulated GA fitness evaluation (issue 10 "GA node mapping"):
+//! Criterion benchmark of one simulated GA fitness evaluation:
 //! a random gene on the 8×8 torus, patterns bcmp + shfl (two simulated batches of 4 packets
 //! of 8 flits per node), the `ga` preset, one engine reused across evaluations. Target:
 //! ≤ ~1.2 ms per evaluation per core (1,000 genes × 1,000 generations in 10 minutes on two

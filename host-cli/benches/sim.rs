@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the simulator engine (issue 9 "Speed"): router-cycles/s (the
+//! Criterion benchmarks of the simulator engine: router-cycles/s (the
 //! criterion throughput: switches × simulated cycles per run) on one core for an 8×8 and a
 //! 32×32 torus at 0.1 and 0.4 flits/node/cycle and a 16×16×16 torus at 0.1, dateline DOR,
 //! uniform traffic, the `booksim` preset with 2 VCs and 4-flit packets; and the 32×32 torus

@@ -1,5 +1,5 @@
 //! End-to-end tests of `jumpnet map ga --fitness sim` and `jumpnet map ga-study` through the
-//! real binary (issue 10, reference-results.md C1/C3).
+//! real binary (docs/reference-results.md C1/C3).
 
 mod common;
 
@@ -47,7 +47,7 @@ fn ga_study_phys_lists_the_fifteen_pairs_beside_the_paper() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 15);
-    // [GA] Table 2's first and last "phys dur" (reference-results.md C3).
+    // [GA] Table 2's first and last "phys dur" (docs/reference-results.md C3).
     assert_eq!(rows[0]["pair"], "bcmp-brev");
     assert_eq!(rows[0]["paper"], 283);
     assert_eq!(rows[14]["pair"], "torn-trns");

@@ -19,7 +19,7 @@ fn image_programs_in_process_trace_like_the_reference() {
 fn a_wrong_peer_in_an_image_is_a_divergence() {
     let (code, report, err) = hil("allreduce", "core", &["--mutate-program"]);
     assert_mutation_caught(code, &report, &err);
-    // Recursive doubling: rank 3 first exchanges with rank 3 xor 1 = 2 (spec/collectives.md).
+    // Recursive doubling: rank 3 first exchanges with rank 3 xor 1 = 2 (docs/collectives.md).
     assert_eq!(report["divergence"]["expected"]["peer"], 2);
     assert_eq!(report["divergence"]["expected"]["cycle"], 0);
 }

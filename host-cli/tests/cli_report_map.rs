@@ -35,7 +35,7 @@ fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
             })
             .unwrap()
     };
-    // reference-results.md A2: all m nodes of G(m, log2 m) — or the circulant mapping of m
+    // docs/reference-results.md A2: all m nodes of G(m, log2 m) — or the circulant mapping of m
     // nodes — give n − 1, m·log2 m, m·log2 m hops.
     for (ranks, mapping) in [(64, "ring"), (64, "circulant"), (32, "circulant")] {
         let lg = (ranks as f64).log2() as u64;
@@ -212,7 +212,7 @@ fn map_ga_beats_the_identity_mapping() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v["minimum_duration"], 68,
-        "34 cycles per pattern (reference-results.md C1)"
+        "34 cycles per pattern (docs/reference-results.md C1)"
     );
     let best = v["best"]["duration"].as_u64().unwrap();
     assert!(best >= 68);
@@ -233,7 +233,7 @@ fn map_ga_beats_the_identity_mapping() {
 
 #[test]
 fn report_shows_topology_notes() {
-    // spec/topologies.md §10: Galaxyfly with q > 1, a = 2 has diameter 4 — not with the
+    // docs/topologies.md §10: Galaxyfly with q > 1, a = 2 has diameter 4 — not with the
     // round-robin assignment on (n, q) = (3, 5); the report must say so. The balanced
     // Dragonfly has nothing to note.
     let dir = tmpdir("rm-notes");

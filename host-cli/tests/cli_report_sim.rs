@@ -1,4 +1,4 @@
-//! End-to-end tests of `jumpnet report`'s simulated makespans (reference-results.md A8)
+//! End-to-end tests of `jumpnet report`'s simulated makespans (docs/reference-results.md A8)
 //! through the real binary.
 
 mod common;

@@ -148,7 +148,7 @@ fn dragonfly_and_parx() {
         let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
         (code, v)
     };
-    // spec/routing.md §4: 2 VCs (minimal) and 3 VCs (Valiant) are deadlock-free; one VC is not.
+    // docs/routing.md §4: 2 VCs (minimal) and 3 VCs (Valiant) are deadlock-free; one VC is not.
     let (code, v) = run("df-minimal");
     assert_eq!((code, v["vcs"].as_u64()), (0, Some(2)));
     assert_eq!(v["max_hops"], 3);

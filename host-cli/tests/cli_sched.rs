@@ -12,7 +12,7 @@ fn json(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn binomial_example_of_reference_a3() {
-    // reference-results.md A3: n = 8, root 0: {0→4}, {0→2, 4→6}, {0→1, 2→3, 4→5, 6→7}.
+    // docs/reference-results.md A3: n = 8, root 0: {0→4}, {0→2, 4→6}, {0→1, 2→3, 4→5, 6→7}.
     let v = json(&["sched", "show", "bcast", "-n", "8", "--json"]);
     let msgs: Vec<(u64, u64, u64)> = v["message_list"]
         .as_array()
@@ -203,7 +203,7 @@ fn bad_input_is_explained() {
     assert!(!err.is_empty());
 }
 
-/// spec/collectives.md §5: MPICH's broadcast selection (all comparisons strict).
+/// docs/collectives.md §5: MPICH's broadcast selection (all comparisons strict).
 fn mpich_bcast_pick(nbytes: u64, n: u32) -> &'static str {
     if nbytes < 12288 || n < 8 {
         "bcast"
@@ -273,7 +273,7 @@ fn bcast_auto_names_its_pick_and_is_checked_by_its_rule() {
 #[test]
 fn byte_totals_reaching_2_pow_64_are_errors_naming_bytes() {
     // Ring allreduce: every step of both phases sends each chunk once, so the messages
-    // total 2(n − 1)·L bytes (spec/collectives.md §4): 4·2^61 = 2^63 fits, 4·2^62 = 2^64
+    // total 2(n − 1)·L bytes (docs/collectives.md §4): 4·2^61 = 2^63 fits, 4·2^62 = 2^64
     // does not.
     let v = json(&[
         "sched",
@@ -361,7 +361,7 @@ fn bytes_accepts_human_sizes() {
 
 #[test]
 fn ring_allreduce_chunks_are_whole_elements() {
-    // spec/collectives.md §4: chunk c holds elements floor(c·L/n) .. floor((c+1)·L/n).
+    // docs/collectives.md §4: chunk c holds elements floor(c·L/n) .. floor((c+1)·L/n).
     for (n, bytes, elem) in [
         (3u64, 65536u64, 4u64),
         (3, 65536, 8),
@@ -451,7 +451,7 @@ fn assert_permutation(starts: &[u64]) {
 
 #[test]
 fn rfata_start_blocks_follow_the_spc_tree_preorder() {
-    // spec/collectives.md §7, n = 3, q = 5, A = S8 (--root 7; supernode Sk is k − 1 here):
+    // docs/collectives.md §7, n = 3, q = 5, A = S8 (--root 7; supernode Sk is k − 1 here):
     // SPC tree S8 → {S5 → {S1, S4, S13}, S7 → {S3, S6, S14}, S9 → {S2, S10, S15},
     // S12 → {S11}}. RFATA numbers packets supernode by supernode in pre-order (children
     // ascending), router t of a supernode holding its packet t.
@@ -475,7 +475,7 @@ fn rfata_start_blocks_follow_the_spc_tree_preorder() {
 
 #[test]
 fn sfata_start_blocks_are_the_collection_tree_preorder() {
-    // spec/collectives.md §7: SFATA collects every packet along one router-level tree
+    // docs/collectives.md §7: SFATA collects every packet along one router-level tree
     // (SPC, then its reverse SPD); packets are numbered in pre-order of that tree, so every
     // router starts with its pre-order index, the root router (the lower median of the
     // root supernode's routers, pivot(S) = S[floor((|S| − 1)/2)]) with 0, and each router's
@@ -552,7 +552,7 @@ fn topology_aware_errors_say_what_was_being_built() {
 
 #[test]
 fn inspect_reads_exported_images_back() {
-    // Recursive-doubling allreduce over 8 ranks (spec/collectives.md §2): rank r exchanges
+    // Recursive-doubling allreduce over 8 ranks (docs/collectives.md §2): rank r exchanges
     // with r ^ 1, r ^ 2, r ^ 4 in that order, a send then a reducing receive each.
     let dir = tmpdir("inspect");
     let out = dir.join("images");

@@ -6,7 +6,7 @@ use common::*;
 
 #[test]
 fn metrics_json_matches_spec_table() {
-    // spec/topologies.md §2: G(1024, 10) has degree 19, diameter 5, ASPL 3.4477.
+    // docs/topologies.md §2: G(1024, 10) has degree 19, diameter 5, ASPL 3.4477.
     let (code, out, err) = jumpnet(&["topo", "metrics", "gcirculant", "n=1024", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -79,7 +79,7 @@ fn malformed_edge_list_names_the_line() {
 
 #[test]
 fn slim_fly_takes_prime_powers() {
-    // spec/topologies.md §9: q = 9 (δ = 1, GF(3²)) and q = 8 (δ = 0, GF(2³)); 2q² routers of
+    // docs/topologies.md §9: q = 9 (δ = 1, GF(3²)) and q = 8 (δ = 0, GF(2³)); 2q² routers of
     // network degree (3q − δ)/2 and diameter 2.
     for (q, routers, degree) in [("q=9", 162, 13), ("q=8", 128, 12)] {
         let (code, out, err) = jumpnet(&["topo", "metrics", "slim-fly", q, "--json", "--quiet"]);
@@ -231,7 +231,7 @@ fn diameter(args: &[&str]) -> u64 {
 
 #[test]
 fn galaxyfly_round_robin_with_a2_notes_its_diameter() {
-    // spec/topologies.md §10: router-level diameter 4 if q > 1 and a = 2. Round-robin
+    // docs/topologies.md §10: router-level diameter 4 if q > 1 and a = 2. Round-robin
     // assignment of supernode links misses it on (n, q) = (3, 5); cluster-split meets it.
     let rr = ["galaxyfly", "n=3", "q=5", "a=2"];
     let cs = ["galaxyfly", "n=3", "q=5", "a=2", "assignment=cluster-split"];

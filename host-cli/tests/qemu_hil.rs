@@ -1,4 +1,4 @@
-//! `jumpnet hil --engine device` against the real firmware under QEMU (issue 11, "Must
+//! `jumpnet hil --engine device` against the real firmware under QEMU ("Must
 //! show"): broadcast, allreduce and alltoall on the 16-node 4×4 torus with nodes 3 and 7 on
 //! two QEMU instances give traces identical to the in-process run; a device image whose
 //! program sends to a wrong peer is caught as a divergence (exit 1); a device reset and a

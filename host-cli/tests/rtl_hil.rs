@@ -1,4 +1,4 @@
-//! `jumpnet hil --engine rtl` (issue 12, "In the loop"): the NIC engines of nodes 3 and 7 of
+//! `jumpnet hil --engine rtl`: the NIC engines of nodes 3 and 7 of
 //! the 16-node 4×4 torus run as the Verilated schedule-engine RTL inside the simulator; for
 //! broadcast, allreduce and alltoall their traces equal the reference run where those nodes
 //! run core's `TimedExecutor` (the timing contract), cycle for cycle; a wrong peer in the

@@ -1,4 +1,4 @@
-//! `jumpnet hil --rtl-router SWITCH` (issue 12, "In the loop"): the forwarding stage of one
+//! `jumpnet hil --rtl-router SWITCH`: the forwarding stage of one
 //! switch is the Verilated table router loaded with that switch's compiled table. On the
 //! 4×4 torus (dimension order, 1 VC) and a small Dragonfly (g=9 a=4 p=1 h=2, minimal on one
 //! VC), broadcast, allreduce and alltoall give the same traces as the in-process run, with

@@ -1,6 +1,6 @@
 //! Shared helpers for jumpnet's cross-crate integration tests: owned storage for the core's
 //! caller-buffer APIs, the symbolic checker with `Vec` buffers, and an independent
-//! reference implementation of Dragonfly minimal routing (spec/routing.md §4).
+//! reference implementation of Dragonfly minimal routing (docs/routing.md §4).
 
 use jumpnet::analysis::schedule::CheckStore;
 use jumpnet_core::collective::{Blocks, Message, Schedule};
@@ -21,7 +21,7 @@ pub fn distances<T: Topology>(t: &T) -> Vec<u16> {
     buf
 }
 
-/// A ring-based random shortcut graph (spec/topologies.md §3) with owned port storage.
+/// A ring-based random shortcut graph (docs/topologies.md §3) with owned port storage.
 #[derive(Debug)]
 pub struct Shortcut {
     /// Switches.
@@ -71,7 +71,7 @@ pub fn blank_messages(len: usize) -> Vec<Message> {
     ]
 }
 
-/// Dragonfly minimal routing written from spec/routing.md §4 (Kim et al.; BookSim
+/// Dragonfly minimal routing written from docs/routing.md §4 (Kim et al.; BookSim
 /// `dragonfly_port`) independently of the core's `routing::dragonfly::minimal`, as a
 /// cross-check: same router → eject; same group → one
 /// local hop; otherwise local hop to the router owning the global link toward the

@@ -1,7 +1,7 @@
-//! reference-results.md A2 (D): [DISS] Table 4.1 hop counts on `G(n, log2 n)` with minimal
+//! docs/reference-results.md A2 (D): [DISS] Table 4.1 hop counts on `G(n, log2 n)` with minimal
 //! routing — binomial broadcast `n − 1`, recursive-doubling allreduce and Bruck alltoall
 //! `n log2 n` — for all n nodes (identity mapping) and for m nodes under the circulant
-//! mapping (stride n/m), through the routed analysis (spec/collectives.md §10).
+//! mapping (stride n/m), through the routed analysis (docs/collectives.md §10).
 
 use jumpnet_core::analysis::{
     analyse, makespan, Analysis, Outputs, RankClock, RoutedNetwork, StepBuffers,

@@ -1,4 +1,4 @@
-//! reference-results.md A4 (D given the distances): [DISS] Tables 3.1 / 3.2, the worked
+//! docs/reference-results.md A4 (D given the distances): [DISS] Tables 3.1 / 3.2, the worked
 //! two-opt example, through the analysis path with injected distance oracles (one oracle
 //! per table, as the spec asks: the two tables disagree on d(4,6)). The mapping module
 //! checks the totals 11 and 9; here the per-step hops (3 / 4 / 4 and 2 / 3 / 4) and largest

@@ -1,7 +1,7 @@
-//! reference-results.md A5 (R): [DISS] Tables 3.4–3.6 — hop totals of binomial broadcast,
+//! docs/reference-results.md A5 (R): [DISS] Tables 3.4–3.6 — hop totals of binomial broadcast,
 //! recursive-doubling allreduce and Bruck alltoall with 512 ranks on a 1,024-node random
 //! shortcut graph of degree 19, for the random, hierarchical-tree and ring mappings, before
-//! and after two-opt (200,000 iterations; spec/mapping.md §1–§3).
+//! and after two-opt (200,000 iterations; docs/mapping.md §1–§3).
 //!
 //! Graph seed [`GRAPH_SEED`], mapping seed [`MAPPING_SEED`], two-opt seed [`TWO_OPT_SEED`].
 //! Rank orders: the random mapping takes its nodes in *random order* and the hierarchical

@@ -1,9 +1,9 @@
-//! reference-results.md A6 (R/D*): [DISS] chapter 5 hop totals at N = 1,024 with all nodes
+//! docs/reference-results.md A6 (R/D*): [DISS] chapter 5 hop totals at N = 1,024 with all nodes
 //! participating and the ring-consecutive mapping (rank r on node r): circulant
 //! `G(1024, 10)` against a Dragonfly of 64 groups × 16 routers × 4 global links (one node
 //! per router, consecutive arrangement — the D* choice) and a random shortcut graph of
 //! degree 19 (seed [`GRAPH_SEED`]). Minimal routing is BFS routing, as [DISS]'s SimGrid
-//! Floyd routing (spec/routing.md §1). Implied paper values: Dragonfly ≈ 1,124 / 19,700 /
+//! Floyd routing (docs/routing.md §1). Implied paper values: Dragonfly ≈ 1,124 / 19,700 /
 //! 21,300, random ≈ 1,705 / 24,976 / 24,976.
 
 use jumpnet_core::analysis::{analyse, Outputs, RoutedNetwork};
@@ -85,7 +85,7 @@ fn a6_circulant_below_dragonfly_and_random_shortcut() {
 #[test]
 fn a6_dragonfly_bfs_routes_are_never_longer_than_hierarchical_ones() {
     // Cross-check of the Dragonfly numbers: BFS minimal routing never takes more router hops
-    // than the hierarchical local–global–local routing of spec/routing.md §4, and uses
+    // than the hierarchical local–global–local routing of docs/routing.md §4, and uses
     // global-global shortcuts where they exist.
     let df = dragonfly();
     let d = distances(&df);

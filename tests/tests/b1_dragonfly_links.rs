@@ -1,8 +1,8 @@
-//! reference-results.md B1 (D formulas, R allocations) and B3 (qualitative makespan order):
+//! docs/reference-results.md B1 (D formulas, R allocations) and B3 (qualitative makespan order):
 //! [DF-BC] on the Dragonfly g = 129, a = 16, p = 8, h = 8 (16,512 terminals, one global
 //! link per group pair, consecutive arrangement) with minimal routing.
 //!
-//! Routing: the Dragonfly minimal routing of spec/routing.md §4 (local → global → local,
+//! Routing: the Dragonfly minimal routing of docs/routing.md §4 (local → global → local,
 //! [DF-BC]/CODES "minimal", `routing::dragonfly::minimal`), cross-checked route by route
 //! against an independent implementation in the test crate
 //! ([`ReferenceDragonflyMinimal`]). Generic BFS routing is *not* equivalent here: some router
@@ -205,7 +205,7 @@ fn makespans(df: &Dragonfly, n: usize, seed: u64) -> [u64; 4] {
 
 #[test]
 fn b3_makespan_model_orders_as_the_paper() {
-    // reference-results.md B3, in the [DF-BC] §IV-B link-count model (deterministic for a
+    // docs/reference-results.md B3, in the [DF-BC] §IV-B link-count model (deterministic for a
     // given allocation): TREE is best for small allocations, FOREST lowest for large ones,
     // LLF long and variable for small allocations (the root group's holders send to every
     // remote group in series).

@@ -2,7 +2,7 @@
 //! RAM of the size-optimised `device` firmware (`firmware::device_sizes`), the networkx
 //! baseline on the same random-shortcut graph when the script and an edge list exist, and
 //! the FPGA resource estimates of the RTL blocks (Yosys `synth_ice40`: LUT4, flip-flops,
-//! block RAMs, carry cells; issue 12).
+//! block RAMs, carry cells).
 //!
 //! Edge list convention: `$JUMPNET_EDGE_LIST` if set; otherwise every `jumpnet-core` example
 //! whose name contains `edge` is run (release) and the newest `*.edges` / `*.edgelist` /

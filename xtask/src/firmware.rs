@@ -123,7 +123,7 @@ pub fn footprint(elf: &[u8]) -> Result<Footprint> {
 
 /// Builds the `device` binary (a switch of `G(1024, 10)` with its table and allreduce
 /// programs) with the size-optimised profile, reports its flash and static RAM against the
-/// targets of issue 11 (64 KiB flash, 32 KiB RAM), then runs `qemu_device` on it, which
+/// device targets (64 KiB flash, 32 KiB RAM), then runs `qemu_device` on it, which
 /// prints the UART round-trip time.
 pub fn device_sizes() -> Result {
     let mut c = cargo();

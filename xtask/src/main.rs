@@ -25,7 +25,7 @@ usage: cargo xtask <command>
 commands:
   setup      install missing tools: thumbv7em-none-eabihf target, rustfmt, clippy,
              apt packages (qemu-system-arm verilator iverilog yosys pkg-config)
-  test       setup, then fmt, clippy (host + firmware, firmware `rtt` feature), the host's
+  test       setup, then fmt, clippy (host + firmware, firmware `rtt` feature), rustdoc, the host's
              `probe` feature (clippy + build + its unit tests), no_std check, workspace
              tests, firmware under QEMU, RTL under Verilator/Icarus/Yosys (fails fast)
   firmware   build the firmware ELFs (--release) and run them under QEMU

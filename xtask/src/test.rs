@@ -77,6 +77,7 @@ pub fn run() -> Result {
         }
         Ok(())
     })?;
+    p.stage("rustdoc (links resolve)", rustdoc)?;
     p.stage("probe feature (host)", probe_feature)?;
     p.stage("build (firmware)", || firmware::build().map(|_| ()))?;
     p.stage("no_std (core)", no_std_check)?;
@@ -86,6 +87,14 @@ pub fn run() -> Result {
     p.summary(None);
     println!("\nxtask test: all stages passed");
     Ok(())
+}
+
+/// API docs of every crate with warnings as errors: every intra-doc link resolves (the
+/// `docs_citations` test checks the citations of `docs/`).
+fn rustdoc() -> Result {
+    let mut c = cargo_with(&["doc", "--workspace", "--no-deps"]);
+    c.env("RUSTDOCFLAGS", "-D warnings");
+    process::run(c)
 }
 
 /// The host's probe-rs transport (cargo feature `probe`, not in the default build): clippy,

@@ -1,9 +1,9 @@
-//! Hop analysis through a distance oracle: the \[DISS\] convention (spec/routing.md §8,
-//! spec/mapping.md §2), where a message costs the minimal-path distance between the nodes of
+//! Hop analysis through a distance oracle: the \[DISS\] convention (docs/routing.md §8,
+//! docs/mapping.md §2), where a message costs the minimal-path distance between the nodes of
 //! its ranks and routes are never walked.
 //!
 //! Any [`DistanceOracle`] works: the routing module's all-pairs matrix, arithmetic distances
-//! of a structured topology, or a table injected by a test (reference-results.md A4).
+//! of a structured topology, or a table injected by a test (docs/reference-results.md A4).
 //! Nodes are switches with one compute node each, as in the mapping module.
 
 use crate::collective::Schedule;

@@ -1,5 +1,5 @@
 //! From ranks on the terminals of a [`Dragonfly`] to the job description of the Dragonfly
-//! collectives (spec/collectives.md §6: `(group, router)` per rank), so LLF/GLF/FOREST can
+//! collectives (docs/collectives.md §6: `(group, router)` per rank), so LLF/GLF/FOREST can
 //! be built for ranks placed on real terminals (with the topology itself as the
 //! [`crate::collective::dragonfly::GroupLinks`] oracle) and then analysed on the same
 //! network.

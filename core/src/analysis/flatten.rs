@@ -1,5 +1,5 @@
 //! Flattening a collective schedule into the rank-space traffic of the mapping optimisers
-//! (spec/mapping.md §2–§3: objectives score `Σ` over the messages of the collective).
+//! (docs/mapping.md §2–§3: objectives score `Σ` over the messages of the collective).
 
 use crate::collective::Schedule;
 use crate::error::CapacityError;

@@ -1,5 +1,5 @@
-//! Link traversals per [`LinkClass`] (spec/collectives.md §6 "link-utilisation", [DF-BC]
-//! §III-E; spec/routing.md §8 conventions).
+//! Link traversals per [`LinkClass`] (docs/collectives.md §6 "link-utilisation", [DF-BC]
+//! §III-E; docs/routing.md §8 conventions).
 //!
 //! One counter per class: terminal, local, global, up, down, shortcut and every dimension
 //! `Dim(0..=255)`. Router classes are counted once per channel a message crosses. Terminal
@@ -66,7 +66,7 @@ impl LinkTotals {
     }
 
     /// Switch-to-switch traversals (every class but [`LinkClass::Terminal`]): the \[DISS\]
-    /// total hop count (spec/routing.md §8).
+    /// total hop count (docs/routing.md §8).
     pub fn router_links(&self) -> u64 {
         self.local
             + self.global

@@ -1,5 +1,5 @@
-//! The link-count makespan model of [DF-BC] §IV-B (spec/collectives.md §6,
-//! spec/routing.md §8).
+//! The link-count makespan model of [DF-BC] §IV-B (docs/collectives.md §6,
+//! docs/routing.md §8).
 //!
 //! * A send lasts as many time units as links it crosses, terminal links included
 //!   (terminal→router→router→terminal = 3; two ranks on one terminal: 0).

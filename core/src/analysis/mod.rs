@@ -1,6 +1,6 @@
 //! Hop, link and makespan analysis of a collective on a network: (topology, routing,
-//! placement rank → terminal, schedule) → numbers (spec/collectives.md §6 and §10,
-//! spec/mapping.md §1–§3, spec/routing.md §1 and §8).
+//! placement rank → terminal, schedule) → numbers (docs/collectives.md §6 and §10,
+//! docs/mapping.md §1–§3, docs/routing.md §1 and §8).
 //!
 //! * [`analyse`]: routes every message hop by hop with any [`crate::routing::Routing`]
 //!   ([`RoutedNetwork`], with a hop limit) and reports messages, total router hops (the

@@ -1,5 +1,5 @@
-//! Routing the messages of a schedule hop by hop (spec/routing.md §8 conventions,
-//! spec/mapping.md §2 "route every message with the deterministic routing").
+//! Routing the messages of a schedule hop by hop (docs/routing.md §8 conventions,
+//! docs/mapping.md §2 "route every message with the deterministic routing").
 //!
 //! A [`RoutedNetwork`] is a topology, any [`Routing`] over it and a hop limit.
 //! [`for_each_routed_message`] places every rank-space message of a schedule on terminals
@@ -67,7 +67,7 @@ pub struct RoutedMessage {
 
 impl RoutedMessage {
     /// Links crossed in total, terminal links included (the time units of the [DF-BC]
-    /// makespan model, spec/collectives.md §6: terminal→router→router→terminal = 3).
+    /// makespan model, docs/collectives.md §6: terminal→router→router→terminal = 3).
     pub fn links(&self) -> u32 {
         self.hops + self.terminal_links
     }

@@ -1,7 +1,7 @@
 //! Hop and link analysis of a schedule on a routed network: router hops (total, per step,
 //! largest per step), messages per directed channel and link traversals per
-//! [`crate::topology::LinkClass`] (spec/routing.md §8, spec/collectives.md §6 [DF-BC]
-//! §III-E, spec/mapping.md §2).
+//! [`crate::topology::LinkClass`] (docs/routing.md §8, docs/collectives.md §6 [DF-BC]
+//! §III-E, docs/mapping.md §2).
 
 use crate::collective::Schedule;
 use crate::error::CapacityError;

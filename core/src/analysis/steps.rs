@@ -1,5 +1,5 @@
-//! Hop totals of a schedule, overall and per step (spec/mapping.md §2 "total hops";
-//! \[DISS\] Tables 3.1/3.2 list hops per step; spec/routing.md §8 router-hop convention).
+//! Hop totals of a schedule, overall and per step (docs/mapping.md §2 "total hops";
+//! \[DISS\] Tables 3.1/3.2 list hops per step; docs/routing.md §8 router-hop convention).
 //!
 //! [`HopSummary`] is the overall result; [`StepBuffers`] are optional caller buffers that
 //! receive per-step values, indexed by step number (the schedules' steps start at 1, so

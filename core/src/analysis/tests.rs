@@ -1,5 +1,5 @@
 //! Unit tests of the analysis on small networks whose routes are worked out by hand
-//! (spec/routing.md §1 tie-break: lowest port; spec/topologies.md §1: ring port 0 → a+1).
+//! (docs/routing.md §1 tie-break: lowest port; docs/topologies.md §1: ring port 0 → a+1).
 
 extern crate std;
 use crate::error::CapacityError;
@@ -162,7 +162,7 @@ fn ranks_sharing_a_terminal_cost_nothing() {
 
 #[test]
 fn flatten_gives_the_mpich_binomial_list() {
-    // reference-results.md A3.
+    // docs/reference-results.md A3.
     let mut out = [mapping::Message {
         step: 0,
         src_rank: 0,

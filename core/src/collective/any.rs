@@ -8,7 +8,7 @@ use super::{RingAllreduce, ScatterAllgather};
 /// Any collective schedule of [`crate::collective`].
 #[derive(Clone, Copy, Debug)]
 pub enum AnySchedule<'a> {
-    /// Binomial broadcast (spec/collectives.md §1).
+    /// Binomial broadcast (docs/collectives.md §1).
     Binomial(Binomial),
     /// Recursive-doubling allreduce (§2).
     RecursiveDoubling(RecursiveDoubling),

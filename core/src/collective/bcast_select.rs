@@ -1,4 +1,4 @@
-//! MPICH broadcast algorithm selection, `MPIR_Bcast_intra_auto` (spec/collectives.md §5).
+//! MPICH broadcast algorithm selection, `MPIR_Bcast_intra_auto` (docs/collectives.md §5).
 //!
 //! ```text
 //! if nbytes < 12288 or n < 8:                  binomial

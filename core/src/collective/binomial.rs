@@ -1,4 +1,4 @@
-//! Binomial-tree broadcast, MPICH `MPIR_Bcast_intra_binomial` (spec/collectives.md §1).
+//! Binomial-tree broadcast, MPICH `MPIR_Bcast_intra_binomial` (docs/collectives.md §1).
 //!
 //! Relative rank `x = (r - root) mod n` receives from `x - lowbit(x)` and sends to
 //! `x + 2^j` for every `2^j < lowbit(x)` (for the root every `2^j < 2^K`) with `x + 2^j < n`,
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn a3_n8_root0() {
-        // reference-results.md A3 / [DISS] Fig 2.13 (with the 6→7 typo fixed).
+        // docs/reference-results.md A3 / [DISS] Fig 2.13 (with the 6→7 typo fixed).
         let b = Binomial::new(8, 0, 1).unwrap();
         assert_eq!(
             steps(&b),
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn n6_root2() {
-        // spec/collectives.md §1: step 1 2→0; step 2 2→4; step 3 2→3, 4→5, 0→1.
+        // docs/collectives.md §1: step 1 2→0; step 2 2→4; step 3 2→3, 4→5, 0→1.
         let b = Binomial::new(6, 2, 1).unwrap();
         assert_eq!(
             steps(&b),

@@ -1,4 +1,4 @@
-//! Block descriptors: which data blocks a message carries (spec/collectives.md, preamble).
+//! Block descriptors: which data blocks a message carries (docs/collectives.md, preamble).
 //!
 //! A rank's buffer is split into `slots` blocks (the whole buffer for a broadcast or a
 //! recursive-doubling vector, one block per rank for allgather/alltoall, one chunk per rank
@@ -47,7 +47,7 @@ pub enum Blocks {
     /// The union of two disjoint ranges (the complement of a range inside a range or inside
     /// the whole buffer).
     TwoRanges(Span, Span),
-    /// Bruck's set `{ i : 1 ≤ i < slots, i & 2^bit ≠ 0 }` (spec/collectives.md §3).
+    /// Bruck's set `{ i : 1 ≤ i < slots, i & 2^bit ≠ 0 }` (docs/collectives.md §3).
     BitMask {
         /// Bit index `k` of the step `2^k`.
         bit: u8,
@@ -158,7 +158,7 @@ pub enum SlotSizing {
         /// Bytes per block.
         bytes: u64,
     },
-    /// MPICH scatter pieces (spec/collectives.md §5): block `i` is bytes
+    /// MPICH scatter pieces (docs/collectives.md §5): block `i` is bytes
     /// `[i·piece, min((i+1)·piece, total))` of a `total`-byte buffer.
     Pieces {
         /// Buffer size in bytes.
@@ -166,7 +166,7 @@ pub enum SlotSizing {
         /// Piece size `ceil(total / n)`.
         piece: u64,
     },
-    /// Ring-allreduce chunks (spec/collectives.md §4): with `S` slots, chunk `c` holds
+    /// Ring-allreduce chunks (docs/collectives.md §4): with `S` slots, chunk `c` holds
     /// elements `[floor(c·L/S), floor((c+1)·L/S))` of an `L`-element vector.
     Chunks {
         /// Vector length `L` in elements.

@@ -1,4 +1,4 @@
-//! Bruck all-to-all, MPICH `MPIR_Alltoall_intra_brucks` (spec/collectives.md §3).
+//! Bruck all-to-all, MPICH `MPIR_Alltoall_intra_brucks` (docs/collectives.md §3).
 //!
 //! 1. Local rotation `buf[i] = send[(i + r) mod n]`.
 //! 2. For `2^k < n` (`K` steps): send to `(r + 2^k) mod n` and receive from

@@ -1,5 +1,5 @@
 //! Byte totals of a schedule, checked: a message size or a sum of them that does not fit in
-//! 64 bits is an error, never a wrapped or saturated number (spec/collectives.md §1: every
+//! 64 bits is an error, never a wrapped or saturated number (docs/collectives.md §1: every
 //! message carries `DataLayout::bytes` of its blocks).
 
 use super::{Schedule, ScheduleError};

@@ -1,4 +1,4 @@
-//! CCO — chain concatenation ordering, project reference (spec/collectives.md §9).
+//! CCO — chain concatenation ordering, project reference (docs/collectives.md §9).
 //!
 //! A BFS tree of the physical graph rooted at the broadcast source (each node attached to
 //! its lowest-id neighbour on the previous level, children sorted by id); the destination

@@ -1,5 +1,5 @@
 //! Schedules held as an explicit message list in caller storage, for the composed,
-//! topology-aware algorithms (spec/collectives.md §6–§8).
+//! topology-aware algorithms (docs/collectives.md §6–§8).
 //!
 //! [`ListBuilder`] numbers steps as a one-port greedy schedule: a rank sends its messages in
 //! the order the algorithm generates them, one per step, each no earlier than one step after
@@ -240,7 +240,7 @@ impl<'a, 'b> ListBuilder<'a, 'b> {
     }
 }
 
-/// Appends a binomial broadcast (spec/collectives.md §1) over the ordered `list`, whose first
+/// Appends a binomial broadcast (docs/collectives.md §1) over the ordered `list`, whose first
 /// element is the sub-root: `list[x] → list[x + 2^j]`, largest jump first.
 pub fn binomial_over(
     b: &mut ListBuilder<'_, '_>,

@@ -1,4 +1,4 @@
-//! Rank-space messages of a schedule (spec/collectives.md, preamble).
+//! Rank-space messages of a schedule (docs/collectives.md, preamble).
 
 use super::blocks::Blocks;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Collective-communication send schedules (spec/collectives.md).
+//! Collective-communication send schedules (docs/collectives.md).
 //!
 //! Every algorithm is a [`Schedule`]: it yields its rank-space [`Message`]s without
 //! allocating (ascending step order), knows its exact message and step counts, and writes

@@ -1,4 +1,4 @@
-//! Per-rank programs: the ordered operations a NIC executes (spec/collectives.md).
+//! Per-rank programs: the ordered operations a NIC executes (docs/collectives.md).
 //!
 //! A program is a slice of [`Op`]s. Each op names its peer, the blocks it moves and what it
 //! waits for ([`Dep`]). Sends complete when handed to the network; a receive completes when
@@ -57,7 +57,7 @@ pub enum Op {
         after: Dep,
     },
     /// Local block permutation `new[i] = old[(shift + i) mod S]`, or with `reflect`
-    /// `new[i] = old[(shift - i) mod S]` (Bruck's rotations, spec/collectives.md §3).
+    /// `new[i] = old[(shift - i) mod S]` (Bruck's rotations, docs/collectives.md §3).
     Permute {
         /// Use `shift - i` instead of `shift + i`.
         reflect: bool,

@@ -1,5 +1,5 @@
 //! Property tests: every closed-form schedule passes the symbolic checker and has the
-//! message counts of spec/collectives.md (§1–§5) and reference-results.md A2.
+//! message counts of docs/collectives.md (§1–§5) and docs/reference-results.md A2.
 
 use super::*;
 use crate::error::CapacityError;
@@ -25,7 +25,7 @@ fn listed<S: Schedule>(s: &S) -> u64 {
 
 #[test]
 fn a2_message_counts() {
-    // reference-results.md A2: 15/64/64, 1023/10240/10240, 511/4608/4608.
+    // docs/reference-results.md A2: 15/64/64, 1023/10240/10240, 511/4608/4608.
     for (n, b, a) in [(16u32, 15u64, 64u64), (1024, 1023, 10240), (512, 511, 4608)] {
         let bc = Binomial::new(n, 0, 8).unwrap();
         let rd = RecursiveDoubling::new(n, 8).unwrap();
@@ -183,7 +183,7 @@ proptest! {
 
 #[test]
 fn a2_schedules_are_correct_at_full_size() {
-    // reference-results.md A2 sizes, checked symbolically end to end.
+    // docs/reference-results.md A2 sizes, checked symbolically end to end.
     for n in [16u32, 512, 1024] {
         assert_eq!(
             strict(&Binomial::new(n, 0, 8).unwrap()).unwrap().messages,

@@ -1,5 +1,5 @@
 //! Recursive-doubling allreduce, MPICH `MPIR_Allreduce_intra_recursive_doubling`
-//! (spec/collectives.md §2).
+//! (docs/collectives.md §2).
 //!
 //! With `pof2` the largest power of two `≤ n` and `rem = n - pof2`: the first `2·rem` ranks
 //! pair up (even sends its vector to odd, which reduces), the `pof2` remaining ranks run

@@ -1,4 +1,4 @@
-//! Ring allgather (MPICH ring; spec/collectives.md §4).
+//! Ring allgather (MPICH ring; docs/collectives.md §4).
 //!
 //! In step `i = 1 .. n-1` rank `r` sends block `(r - i + 1) mod n` to `r + 1` and receives
 //! block `(r - i) mod n` from `r - 1` (a `sendrecv`). `n(n-1)` messages in `n - 1` steps.

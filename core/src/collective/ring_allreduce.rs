@@ -1,5 +1,5 @@
 //! Ring allreduce = ring reduce-scatter + ring allgather (Baidu `AllR`;
-//! spec/collectives.md §4).
+//! docs/collectives.md §4).
 //!
 //! The vector of `L` elements is cut into `n` chunks, chunk `c` =
 //! `[floor(c·L/n), floor((c+1)·L/n))`. Reduce-scatter steps `s = 0 .. n-2` (steps

@@ -1,5 +1,5 @@
 //! Router-Packet-Collection (RPC) and Router-Packet-Distribution (RPD) inside one supernode
-//! or group ([GF-A2A] §3.1; spec/collectives.md §7).
+//! or group ([GF-A2A] §3.1; docs/collectives.md §7).
 //!
 //! ```text
 //! RPC(B, m): B1 = routers of B before m, B2 = routers after m (list order)

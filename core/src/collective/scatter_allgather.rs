@@ -1,5 +1,5 @@
 //! Scatter + allgather broadcast, MPICH `MPIR_Bcast_intra_scatter_recursive_doubling_allgather`
-//! and `MPIR_Bcast_intra_scatter_ring_allgather` (spec/collectives.md §5).
+//! and `MPIR_Bcast_intra_scatter_ring_allgather` (docs/collectives.md §5).
 //!
 //! The `nbytes` buffer is cut into pieces of `ss = ceil(nbytes / n)` bytes; piece `x` belongs
 //! to relative rank `x`. Blocks here are the `P = ceil(nbytes / ss)` non-empty pieces.

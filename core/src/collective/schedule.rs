@@ -117,7 +117,7 @@ pub trait Schedule {
     /// # Examples
     ///
     /// The program of rank 2 in a binomial broadcast over 8 ranks from root 0
-    /// (spec/collectives.md §1): receive from `2 − lowbit(2) = 0`, then send to `2 + 1 = 3`.
+    /// (docs/collectives.md §1): receive from `2 − lowbit(2) = 0`, then send to `2 + 1 = 3`.
     ///
     /// ```
     /// use jumpnet_core::collective::{Binomial, Blocks, Dep, Op, Schedule};

@@ -1,4 +1,4 @@
-//! The program executor state machine (spec/collectives.md; programs of
+//! The program executor state machine (docs/collectives.md; programs of
 //! `collective::program`).
 //!
 //! Semantics: an op is *ready* when its [`Dep`] is satisfied (an `Op(i)` dependency when op

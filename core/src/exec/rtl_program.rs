@@ -1,4 +1,4 @@
-//! The RTL's view of programs and route tables (issue 12, "RTL"): a fixed-width op encoding
+//! The RTL's view of programs and route tables: a fixed-width op encoding
 //! produced from [`Op`]s and a flat route-table word, defined once here so the Verilog
 //! schedule engine (`hdl-harness/rtl/sched_engine.v`) and table router
 //! (`hdl-harness/rtl/table_router.v`) read exactly what core writes.
@@ -48,7 +48,7 @@ pub struct RtlOpWord {
     pub blocks: u64,
 }
 
-/// Errors of the RTL encodings (issue 12): a field that does not fit its width, or a word
+/// Errors of the RTL encodings: a field that does not fit its width, or a word
 /// that is not a valid encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RtlCodecError {

@@ -1,4 +1,4 @@
-//! The schedule engine's timing contract (issue 12, "RTL": "define its timing contract
+//! The schedule engine's timing contract ("RTL": "define its timing contract
 //! (cycles per op) once in core") and the cycle-by-cycle reference model built on
 //! [`Executor`], the golden model the RTL (`hdl-harness/rtl/sched_engine.v`) is held to.
 //!

@@ -1,7 +1,7 @@
 //! The one CRC-32 of jumpnet: CRC-32/ISO-HDLC (IEEE 802.3, the zlib/Ethernet CRC; reflected
 //! polynomial `0xEDB88320`, initial value and final XOR `0xFFFFFFFF`). It protects every
 //! image ([`super::frame`]), the firmware's UART frames (`jumpnet-firmware`, `wire::frame`)
-//! and the firmware self-test's port-table digest (ARCHITECTURE.md §3: every wire/image
+//! and the firmware self-test's port-table digest (docs/architecture.md §3: every wire/image
 //! format has a version and a CRC).
 //!
 //! Table-driven with a table computed at compile time, so results are identical on every

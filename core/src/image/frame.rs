@@ -1,4 +1,4 @@
-//! The framing shared by every image: header, payload, CRC-32 (ARCHITECTURE.md §3: every
+//! The framing shared by every image: header, payload, CRC-32 (docs/architecture.md §3: every
 //! image format has a version and a CRC).
 //!
 //! Byte layout, format version 2 (all multi-byte integers little-endian):

@@ -1,4 +1,4 @@
-//! Images: the byte formats jumpnet hands to devices (ARCHITECTURE.md §3: plain data at the
+//! Images: the byte formats jumpnet hands to devices (docs/architecture.md §3: plain data at the
 //! edges, postcard + CRC, versioned; smoltcp's `wire/` is the model — one module owns every
 //! byte layout, each codec checks everything and never panics).
 //!

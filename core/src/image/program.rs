@@ -1,4 +1,4 @@
-//! Program images: one rank's collective program (`collective::program`, spec/collectives.md)
+//! Program images: one rank's collective program (`collective::program`, docs/collectives.md)
 //! in the shared framing ([`super::frame`]), kind [`ImageKind::Program`] — what is flashed
 //! onto a NIC or sent to the firmware. This is the only byte encoding of programs that core
 //! exposes.

@@ -1,10 +1,10 @@
-//! Simulated annealing over rank placements (spec/mapping.md §4, project choice).
+//! Simulated annealing over rank placements (docs/mapping.md §4, project choice).
 
 use super::{MappingError, NodeId, OptimiseOutcome, Rank, SwapObjective};
 use crate::error::CapacityError;
 use crate::rng::Rng;
 
-/// Parameters of [`anneal`] (spec/mapping.md §4 project choice).
+/// Parameters of [`anneal`] (docs/mapping.md §4 project choice).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AnnealConfig {
     /// Temperature steps ("iterations" in \[DISS\] §3.5: 72, 1,000, 10,000).
@@ -36,7 +36,7 @@ impl AnnealConfig {
     }
 }
 
-/// Simulated annealing with the two-opt swap move (spec/mapping.md §4): worse moves are
+/// Simulated annealing with the two-opt swap move (docs/mapping.md §4): worse moves are
 /// accepted with probability `exp(−Δ/T)`, `T` cools geometrically from `T_0` = mean `|Δ|` of
 /// `calibration_moves` random moves (each undone).
 ///

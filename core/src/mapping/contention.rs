@@ -1,4 +1,4 @@
-//! Possible-contention objective with incremental swap evaluation (spec/mapping.md §2).
+//! Possible-contention objective with incremental swap evaluation (docs/mapping.md §2).
 
 use super::hops::check_placement;
 use super::objective::swap_ranks;
@@ -7,7 +7,7 @@ use super::{MappingError, Message, NodeId, PathOracle, Rank, RankIndex, SwapObje
 use crate::error::{CapacityError, InvalidParam};
 
 /// `Σ_steps Σ_channels max(0, load − 1)` where `load` counts the messages of a step whose
-/// deterministic route uses a directed channel (spec/mapping.md §2, possible contention,
+/// deterministic route uses a directed channel (docs/mapping.md §2, possible contention,
 /// project choice).
 ///
 /// The per-(step, channel) loads live in caller storage (`(max_step + 1) · C` counters, see

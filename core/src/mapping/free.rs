@@ -1,4 +1,4 @@
-//! The set of free nodes a mapping may choose from (spec/mapping.md §1).
+//! The set of free nodes a mapping may choose from (docs/mapping.md §1).
 
 use super::{MappingError, NodeId};
 use crate::error::CapacityError;

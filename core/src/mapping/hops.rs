@@ -1,10 +1,10 @@
-//! Total-hops objective with incremental swap evaluation (spec/mapping.md §2).
+//! Total-hops objective with incremental swap evaluation (docs/mapping.md §2).
 
 use super::objective::swap_ranks;
 use super::{DistanceOracle, MappingError, Message, NodeId, Rank, RankIndex, SwapObjective};
 use crate::error::{CapacityError, InvalidParam};
 
-/// `Σ_{messages a→b} dist(node(a), node(b))` (spec/mapping.md §2, total hops), scored
+/// `Σ_{messages a→b} dist(node(a), node(b))` (docs/mapping.md §2, total hops), scored
 /// incrementally: a swap of ranks `a`, `b` re-scores only the messages in their
 /// [`RankIndex`] lists.
 #[derive(Debug)]
@@ -115,7 +115,7 @@ pub(crate) fn check_placement(placement: &[NodeId], m: u32) -> Result<(), Mappin
 }
 
 /// Hops per step: `per_step[s]` = total hops of the messages of step `s`
-/// (spec/mapping.md §2, as in \[DISS\] Tables 3.1/3.2). Steps beyond `per_step` are ignored;
+/// (docs/mapping.md §2, as in \[DISS\] Tables 3.1/3.2). Steps beyond `per_step` are ignored;
 /// returns the overall total.
 ///
 /// # Examples

@@ -1,4 +1,4 @@
-//! Process mapping, rank placement and placement optimisers (spec/mapping.md §1–§5).
+//! Process mapping, rank placement and placement optimisers (docs/mapping.md §1–§5).
 //!
 //! * A *mapping* chooses the `m` job nodes ([`baseline`]: random, hierarchical tree, ring,
 //!   circulant); a *rank placement* assigns ranks `0..m-1` to them ([`RankOrder`]). Nodes are

@@ -1,4 +1,4 @@
-//! The interface optimisers use to score rank placements (spec/mapping.md §2–§5).
+//! The interface optimisers use to score rank placements (docs/mapping.md §2–§5).
 
 use super::{MappingError, NodeId, Rank};
 

@@ -1,4 +1,4 @@
-//! Distance and path oracles: how mapping objectives see the network (spec/mapping.md §2).
+//! Distance and path oracles: how mapping objectives see the network (docs/mapping.md §2).
 //!
 //! The mapping code never walks routes itself. Hop objectives ask a [`DistanceOracle`]: the
 //! host passes the routing module's all-pairs `u16` matrix, [`DistanceMatrix`] (re-exported
@@ -11,7 +11,7 @@ use super::NodeId;
 /// Dense id of a directed channel, `0..PathOracle::num_channels()`.
 pub type ChannelId = u32;
 
-/// Minimal-path distances between nodes (routing.md §1).
+/// Minimal-path distances between nodes (docs/routing.md §1).
 pub trait DistanceOracle {
     /// Hops from `a` to `b` (0 when `a == b`).
     fn distance(&self, a: NodeId, b: NodeId) -> u32;
@@ -66,7 +66,7 @@ impl<P: PathOracle> DistanceOracle for PathLength<P> {
     }
 }
 
-/// All-pairs switch distances are the routing module's matrix (spec/routing.md §1 storage):
+/// All-pairs switch distances are the routing module's matrix (docs/routing.md §1 storage):
 /// one implementation, computed by BFS ([`DistanceMatrix::compute`]) or wrapped from
 /// precomputed rows ([`DistanceMatrix::new`]), and used directly as a [`DistanceOracle`].
 pub use crate::routing::DistanceMatrix;

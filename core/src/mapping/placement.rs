@@ -1,4 +1,4 @@
-//! Rank placement: which job node plays which rank (spec/mapping.md §1).
+//! Rank placement: which job node plays which rank (docs/mapping.md §1).
 //!
 //! A placement is a caller slice `rank → node` of length `m` with distinct nodes. Mappings
 //! write their chosen nodes in selection/traversal order; [`apply_rank_order`] then turns that
@@ -10,7 +10,7 @@ use crate::error::InvalidParam;
 /// Marker in a `node → rank` table for nodes that hold no rank.
 pub const UNMAPPED: Rank = Rank::MAX;
 
-/// How ranks are assigned to the chosen nodes (spec/mapping.md §1).
+/// How ranks are assigned to the chosen nodes (docs/mapping.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RankOrder {
     /// Rank `j` ↦ the `j`-th smallest node id (\[DISS\] §3.3.1; project default for the random

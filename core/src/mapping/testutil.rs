@@ -1,6 +1,6 @@
 //! Test-only helpers (std allowed): graphs built by edges, independent BFS distances and
 //! routes, a dimension-order path oracle for the 2-D torus, and schedule generators written
-//! from collectives.md independently of any library code.
+//! from docs/collectives.md independently of any library code.
 
 #![allow(dead_code)]
 
@@ -142,7 +142,7 @@ pub fn all_pairs<T: Topology>(t: &T) -> Vec<u16> {
     m
 }
 
-/// Minimal routing of routing.md §1 (first port, ascending, that gets one hop closer);
+/// Minimal routing of docs/routing.md §1 (first port, ascending, that gets one hop closer);
 /// channel id = `node · width + port`.
 pub struct BfsPaths {
     n: u32,
@@ -192,7 +192,7 @@ impl PathOracle for BfsPaths {
     }
 }
 
-/// Dimension-order routing on a `side × side` torus (routing.md §2: x first, shorter way,
+/// Dimension-order routing on a `side × side` torus (docs/routing.md §2: x first, shorter way,
 /// tie → `+`). Channel id = `node · 4 + dir` with dir 0 = +x, 1 = −x, 2 = +y, 3 = −y.
 #[derive(Clone, Copy)]
 pub struct TorusDor {
@@ -255,7 +255,7 @@ impl DistanceOracle for TorusDistance {
     }
 }
 
-/// Binomial broadcast (collectives.md §1), relative ranks turned absolute with `root`.
+/// Binomial broadcast (docs/collectives.md §1), relative ranks turned absolute with `root`.
 pub fn binomial_bcast(n: u32, root: u32) -> Vec<Message> {
     let k = 32 - (n - 1).leading_zeros(); // ceil(log2 n) for n >= 2
     let mut out = Vec::new();
@@ -276,7 +276,7 @@ pub fn binomial_bcast(n: u32, root: u32) -> Vec<Message> {
     out
 }
 
-/// Recursive-doubling allreduce for power-of-two `m` (collectives.md §2): step `j` pairs
+/// Recursive-doubling allreduce for power-of-two `m` (docs/collectives.md §2): step `j` pairs
 /// `r ↔ r XOR 2^(j-1)`, both directions.
 pub fn recursive_doubling(m: u32) -> Vec<Message> {
     let mut out = Vec::new();
@@ -290,7 +290,7 @@ pub fn recursive_doubling(m: u32) -> Vec<Message> {
     out
 }
 
-/// Bruck all-to-all (collectives.md §3): step k sends `r → r + 2^k mod m`.
+/// Bruck all-to-all (docs/collectives.md §3): step k sends `r → r + 2^k mod m`.
 pub fn bruck(m: u32) -> Vec<Message> {
     let mut out = Vec::new();
     let mut k = 0;

@@ -1,6 +1,6 @@
-//! Traffic in rank space and per-rank message lists (spec/mapping.md §2–§3).
+//! Traffic in rank space and per-rank message lists (docs/mapping.md §2–§3).
 //!
-//! The host flattens a collective schedule (collectives.md) into a slice of [`Message`]s.
+//! The host flattens a collective schedule (docs/collectives.md) into a slice of [`Message`]s.
 //! Swap evaluation only re-scores the messages touching the two swapped ranks; [`RankIndex`]
 //! lists them per rank in compressed-sparse-row form, in caller storage.
 

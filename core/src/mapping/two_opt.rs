@@ -1,4 +1,4 @@
-//! "Two-opt" rank placement: random pairwise-swap hill climbing (spec/mapping.md §3,
+//! "Two-opt" rank placement: random pairwise-swap hill climbing (docs/mapping.md §3,
 //! \[DISS\] §3.3.2).
 
 use super::{MappingError, NodeId, Rank, SwapObjective};
@@ -29,7 +29,7 @@ pub struct OptimiseOutcome {
 
 /// Improves the rank placement `placement` (`rank → node`, updated in place) by random
 /// pairwise swaps, keeping a swap only when it strictly lowers the objective
-/// (spec/mapping.md §3).
+/// (docs/mapping.md §3).
 ///
 /// Each iteration draws two distinct ranks uniformly (equivalently two distinct job nodes),
 /// swaps them through [`SwapObjective::apply_swap`] and undoes the swap unless the value

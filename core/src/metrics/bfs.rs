@@ -1,4 +1,4 @@
-//! Reference breadth-first search over a [`Csr`] (spec/routing.md §1): single-source distances
+//! Reference breadth-first search over a [`Csr`] (docs/routing.md §1): single-source distances
 //! into a caller buffer, and the all-pairs summary by one BFS per source.
 //!
 //! This is the plain, obviously-correct path; [`super::bit_bfs`] is the fast one and is

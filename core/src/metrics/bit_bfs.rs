@@ -1,4 +1,4 @@
-//! Bit-parallel all-pairs BFS over a [`Csr`] (spec/routing.md §1: diameter / ASPL by BFS from
+//! Bit-parallel all-pairs BFS over a [`Csr`] (docs/routing.md §1: diameter / ASPL by BFS from
 //! every vertex), for graphs without symmetry.
 //!
 //! Sources are processed in batches of `64·W`: every vertex owns `W` machine words per bitset

@@ -1,4 +1,4 @@
-//! Cable length model of spec/mapping.md §6 (Top-of-Rack layout after \[DISS\] §5.6).
+//! Cable length model of docs/mapping.md §6 (Top-of-Rack layout after \[DISS\] §5.6).
 //!
 //! 8 switches per cabinet, switch `i` in cabinet `floor(i/8)`; `C = ceil(N/8)` cabinets on a
 //! grid of `r = ceil(sqrt(C))` rows × `c = ceil(C/r)` columns, cabinet `j` in row

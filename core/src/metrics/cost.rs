@@ -1,4 +1,4 @@
-//! Network cost model of spec/mapping.md §6 (\[DISS\] §5.6 uses "the cost model of Slim Fly").
+//! Network cost model of docs/mapping.md §6 (\[DISS\] §5.6 uses "the cost model of Slim Fly").
 //!
 //! Total = routers + cables. A cable inside a cabinet is electric, between cabinets optical
 //! (lengths from [`super::cable`]); its price is a linear function of the length, per Gb/s of

@@ -1,6 +1,6 @@
 //! Compact adjacency (CSR) of a topology's switch graph, in caller buffers.
 //!
-//! Distances only depend on which switches are adjacent (spec/routing.md §1), so the CSR keeps
+//! Distances only depend on which switches are adjacent (docs/routing.md §1), so the CSR keeps
 //! each neighbour once (parallel links merged, self loops dropped), sorted by id. Row `v` is
 //! `targets[offsets[v] .. offsets[v + 1]]`.
 

@@ -1,5 +1,5 @@
 //! Degree statistics, switch/terminal/link counts and links by [`LinkClass`]
-//! (spec/topologies.md §0: ports, link classes).
+//! (docs/topologies.md §0: ports, link classes).
 //!
 //! The degree of a switch is its number of connected network ports (parallel links counted,
 //! as [`Topology::degree`]). Each link is counted once, from its canonical end: the end with

@@ -1,5 +1,5 @@
 //! Graph metrics of a topology: distances (diameter, ASPL, histogram, eccentricities —
-//! spec/routing.md §1), degrees and link classes, cable length and cost (spec/mapping.md §6).
+//! docs/routing.md §1), degrees and link classes, cable length and cost (docs/mapping.md §6).
 //!
 //! Distance metrics work on a compact adjacency ([`Csr`]) built once in caller buffers:
 //!

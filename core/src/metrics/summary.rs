@@ -1,4 +1,4 @@
-//! All-pairs distance summary: diameter, ASPL, distance histogram (spec/routing.md §1).
+//! All-pairs distance summary: diameter, ASPL, distance histogram (docs/routing.md §1).
 
 use super::MetricsError;
 use crate::error::InvalidParam;
@@ -9,7 +9,7 @@ use crate::error::InvalidParam;
 pub const HISTOGRAM_BINS: usize = 64;
 
 /// Distance statistics over the ordered pairs `(s, v)` for the sources `s` covered so far
-/// (all switches once complete) and every switch `v` (spec/routing.md §1: diameter and ASPL
+/// (all switches once complete) and every switch `v` (docs/routing.md §1: diameter and ASPL
 /// over ordered pairs of distinct vertices).
 ///
 /// Summaries of disjoint source sets combine with [`DistanceSummary::merge`], so the host can

@@ -1,5 +1,5 @@
 //! Distance summary of a vertex-transitive switch graph from a single BFS
-//! (spec/routing.md §1; topologies.md §2 uses it for `G(n, log2 n)`).
+//! (docs/routing.md §1; docs/topologies.md §2 uses it for `G(n, log2 n)`).
 //!
 //! In a vertex-transitive graph every switch sees the same distance distribution, so the BFS
 //! from switch 0 gives every eccentricity (all equal), the diameter, and the all-pairs

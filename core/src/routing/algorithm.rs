@@ -1,4 +1,4 @@
-//! [`RouteAlgo`]: the routing algorithms by name (spec/routing.md) — the one list of their
+//! [`RouteAlgo`]: the routing algorithms by name (docs/routing.md) — the one list of their
 //! canonical names, which the host's `--algo`, the device images' recorded algorithm
 //! ([`crate::image::device::RoutingAlgorithm`]) and the firmware's route-table rejections
 //! spell.
@@ -8,7 +8,7 @@ use core::str::FromStr;
 
 use serde::Serialize;
 
-/// A routing algorithm, by the name a user gives it (spec/routing.md; the section is named
+/// A routing algorithm, by the name a user gives it (docs/routing.md; the section is named
 /// per variant). [`RouteAlgo::name`] is its canonical name, [`RouteAlgo::summary`] a one-line
 /// description; names parse back with [`RouteAlgo::from_name`] (or [`FromStr`]).
 ///

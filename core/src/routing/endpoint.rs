@@ -1,5 +1,5 @@
 //! The part every arithmetic routing shares: validate the current switch, locate the
-//! destination terminal, and eject at its switch on the terminal's port (spec/routing.md:
+//! destination terminal, and eject at its switch on the terminal's port (docs/routing.md:
 //! a route ends at the destination router; the terminal link is the ejection).
 
 use crate::topology::{PortIndex, SwitchId, TerminalId, Topology};

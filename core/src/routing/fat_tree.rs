@@ -1,7 +1,7 @@
-//! Up/down routing with D-mod-k on the k-ary n-tree (spec/routing.md §5).
+//! Up/down routing with D-mod-k on the k-ary n-tree (docs/routing.md §5).
 //!
 //! A switch `<w, l>` reaches, going down, exactly the nodes `p` with
-//! `p_0..p_{l-1} = w_0..w_{l-1}` (spec/topologies.md §6: going down rewrites digits
+//! `p_0..p_{l-1} = w_0..w_{l-1}` (docs/topologies.md §6: going down rewrites digits
 //! `l, l+1, ..`). So at `<w, l>` toward node `t`:
 //!
 //! * if `t` is below (`t_i = w_i` for all `i < l`): go down on port `t_l` — at the leaf
@@ -20,7 +20,7 @@ use crate::routing::endpoint::{inject_state, locate, Endpoint};
 use crate::routing::error::RoutingError;
 use crate::routing::{Hop, PacketState, Routing};
 
-/// Up/down D-mod-k routing on a k-ary n-tree (spec/routing.md §5), one VC.
+/// Up/down D-mod-k routing on a k-ary n-tree (docs/routing.md §5), one VC.
 #[derive(Clone, Copy, Debug)]
 pub struct FatTreeDmodK<'a> {
     tree: &'a FatTree,

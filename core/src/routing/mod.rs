@@ -1,4 +1,4 @@
-//! Deterministic routing (spec/routing.md).
+//! Deterministic routing (docs/routing.md).
 //!
 //! A [`Routing`] answers, for a packet at switch `s` heading to terminal `d`, the output port
 //! and virtual channel (or virtual layer) of its next hop, deterministically. Packets carry a
@@ -30,7 +30,7 @@
 //!   [`LinkClass`](crate::topology::LinkClass).
 //!
 //! Hop counts are router hops (switch-to-switch channels), the \[DISS\] convention of
-//! spec/routing.md §8; terminal links are not counted.
+//! docs/routing.md §8; terminal links are not counted.
 
 pub mod adaptive;
 pub mod algorithm;
@@ -95,7 +95,7 @@ pub enum Hop {
 /// [`Routing::next_hop`].
 ///
 /// The generic algorithms of this module use `src_switch`, `vc` and `layer`; the other fields
-/// are reserved for family-specific algorithms (spec/routing.md §2–§7): `phase` for Valiant
+/// are reserved for family-specific algorithms (docs/routing.md §2–§7): `phase` for Valiant
 /// phases or dimension progress, `via` for a Valiant intermediate switch or group, `lid` for a
 /// PARX virtual destination index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -131,7 +131,7 @@ impl PacketState {
     }
 }
 
-/// A deterministic routing algorithm (spec/routing.md).
+/// A deterministic routing algorithm (docs/routing.md).
 ///
 /// Implementations are total: bad ids return errors, nothing panics. The same inputs must
 /// give the same hops on every target.
@@ -144,7 +144,7 @@ impl PacketState {
 /// # Examples
 ///
 /// Follow a packet hop by hop with torus dimension-order routing and dateline VCs
-/// (spec/routing.md §2): [`Routing::inject`] gives the initial state, [`Routing::next_hop`]
+/// (docs/routing.md §2): [`Routing::inject`] gives the initial state, [`Routing::next_hop`]
 /// the output port and VC at each switch until [`Hop::Eject`].
 ///
 /// ```

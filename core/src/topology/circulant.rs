@@ -1,4 +1,4 @@
-//! Ring, circulant `C(n; c1..ck)` and `G(n, log2 n)` (spec/topologies.md §1–2).
+//! Ring, circulant `C(n; c1..ck)` and `G(n, log2 n)` (docs/topologies.md §1–2).
 //!
 //! Switch `a` is joined to `a ± c_i (mod n)` for every jump `c_i`. Ports (§2, project choice):
 //! port `2(i-1)` → `a + c_i`, port `2(i-1)+1` → `a - c_i`; when `c_i = n/2` only the `+` port
@@ -18,7 +18,7 @@ use super::{
 /// Largest number of jumps of a circulant (enough for `G(2^30, 30)`).
 pub const MAX_JUMPS: usize = 32;
 
-/// Ring, circulant `C(n; jumps)` or `G(n, log2 n)` (spec/topologies.md §1–2), adjacency
+/// Ring, circulant `C(n; jumps)` or `G(n, log2 n)` (docs/topologies.md §1–2), adjacency
 /// computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Circulant {
@@ -29,7 +29,7 @@ pub struct Circulant {
 }
 
 impl Circulant {
-    /// Ring of `n >= 2` switches (spec/topologies.md §1), i.e. `C(n; 1)` reported as
+    /// Ring of `n >= 2` switches (docs/topologies.md §1), i.e. `C(n; 1)` reported as
     /// [`Family::Ring`].
     pub fn ring(n: u32) -> Result<Self, TopologyError> {
         if n < 2 {
@@ -42,14 +42,14 @@ impl Circulant {
         Self::build(Family::Ring, n, &[1])
     }
 
-    /// Circulant `C(n; jumps)` (spec/topologies.md §2): `n >= 2`, jumps start with 1, are
+    /// Circulant `C(n; jumps)` (docs/topologies.md §2): `n >= 2`, jumps start with 1, are
     /// strictly increasing and at most `floor(n/2)`; at most [`MAX_JUMPS`] jumps.
     pub fn new(n: u32, jumps: &[u32]) -> Result<Self, TopologyError> {
         Self::build(Family::Circulant, n, jumps)
     }
 
     /// `G(n, log2 n) = C(n; 1, 2, 4, ..., n/2)` for `n` a power of two, `n >= 2`
-    /// (spec/topologies.md §2).
+    /// (docs/topologies.md §2).
     ///
     /// # Examples
     ///
@@ -176,7 +176,7 @@ impl Circulant {
     }
 
     /// Number of network ports of every switch: `2k`, or `2k - 1` when `ck = n/2`
-    /// (spec/topologies.md §2). The terminal port has this index.
+    /// (docs/topologies.md §2). The terminal port has this index.
     #[inline]
     pub fn network_ports(&self) -> PortIndex {
         self.network_ports
@@ -291,7 +291,7 @@ mod tests {
         w
     }
 
-    /// spec/topologies.md §2 table (n = 2^k, k = 2..13): degree, diameter, ASPL · 10^4.
+    /// docs/topologies.md §2 table (n = 2^k, k = 2..13): degree, diameter, ASPL · 10^4.
     const A1: [(u32, u32, u32, u64); 12] = [
         (4, 3, 1, 10000),
         (8, 5, 2, 12857),
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn g_distance_is_naf_weight() {
-        // spec/topologies.md §2: d(v0, vx) = minimal number of signed powers of two summing
+        // docs/topologies.md §2: d(v0, vx) = minimal number of signed powers of two summing
         // to x (mod n).
         for k in 1..=13 {
             let n = 1u32 << k;

@@ -1,4 +1,4 @@
-//! Dragonfly (spec/topologies.md §7).
+//! Dragonfly (docs/topologies.md §7).
 //!
 //! `g` groups of `a` routers; routers of a group form a complete graph; every router has `p`
 //! terminals and `h` global ports. Router `(G, r)` has id `G·a + r`, terminal `t` of router
@@ -21,7 +21,7 @@ use super::{
 };
 
 /// How the `a·h` global links of each group are wired to other groups
-/// (spec/topologies.md §7). `(G, i)` denotes global link index `i = r·h + c` of group `G`.
+/// (docs/topologies.md §7). `(G, i)` denotes global link index `i = r·h + c` of group `G`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GlobalArrangement {
     /// Consecutive / "absolute" (BookSim `dragonflynew`), the default. Link `i` of group `G`
@@ -36,7 +36,7 @@ pub enum GlobalArrangement {
     Consecutive,
     /// Palm tree (Camarero et al.; CAMINOS `Palmtree`), only for `g = a·h + 1`:
     /// `T = (G − i − 1) mod g`, `i' = a·h − 1 − i` (`r' = a−1−r`, `c' = h−1−c`). This is
-    /// what "relative" means in jumpnet (spec/topologies.md §7: the CAMINOS default); the
+    /// what "relative" means in jumpnet (docs/topologies.md §7: the CAMINOS default); the
     /// command line accepts `relative` as another name for it.
     PalmTree,
     /// The mirror image of the palm tree ("relative" in some comparisons, e.g. Hastings et
@@ -60,7 +60,7 @@ impl GlobalArrangement {
 /// absolute port indices (`p + a − 1 + c`).
 pub type GlobalLinkEnds = (SwitchId, PortIndex, SwitchId, PortIndex);
 
-/// Dragonfly network (spec/topologies.md §7), computed arithmetically.
+/// Dragonfly network (docs/topologies.md §7), computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dragonfly {
     g: u32,
@@ -246,7 +246,7 @@ impl Dragonfly {
     }
 
     /// Peer `(group, link index)` of link index `i` of group `group` under the arrangement
-    /// (spec/topologies.md §7), or `None` for an unpaired surplus link or bad input.
+    /// (docs/topologies.md §7), or `None` for an unpaired surplus link or bad input.
     fn global_peer(&self, group: u32, i: u64) -> Option<(u32, u64)> {
         let g = self.g as u64;
         let grp = group as u64;

@@ -234,7 +234,7 @@ fn df_bc_networks_structure() {
         assert_eq!(d.degree(s), 15 + 8);
         assert_eq!(bfs(&d, s).into_iter().max(), Some(3));
     }
-    // reference-results.md B2: 73·12·6 = 5,256 terminals.
+    // docs/reference-results.md B2: 73·12·6 = 5,256 terminals.
     let d = Dragonfly::new(73, 12, 6, 6, GlobalArrangement::Consecutive).unwrap();
     assert_eq!(d.num_terminals(), 5_256);
     assert_eq!(d.radix(), 6 + 11 + 6);
@@ -280,7 +280,7 @@ fn global_link_oracle_matches_port_scan() {
         }
         assert_eq!(d.global_link(0, g), None);
     }
-    // routing.md §4 BookSim formula (consecutive): grp_output = G_d if G > G_d else
+    // docs/routing.md §4 BookSim formula (consecutive): grp_output = G_d if G > G_d else
     // G_d − 1; owner offset floor(grp_output / h), port p + a − 1 + grp_output mod h.
     let (g, a, p, h) = (33, 8, 4, 4);
     let d = Dragonfly::new(g, a, p, h, GlobalArrangement::Consecutive).unwrap();

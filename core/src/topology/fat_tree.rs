@@ -1,4 +1,4 @@
-//! k-ary n-tree fat tree (spec/topologies.md §6, after Petrini & Vanneschi).
+//! k-ary n-tree fat tree (docs/topologies.md §6, after Petrini & Vanneschi).
 //!
 //! `k^n` processing nodes `p = (p_0..p_{n-1})` (id `Σ p_i k^(n-1-i)`, `p_0` most significant)
 //! and `n` levels of `k^(n-1)` switches `<w, l>` (level 0 = roots, level `n-1` = leaves; id
@@ -23,7 +23,7 @@ use super::{
 /// most 30 levels).
 pub const MAX_LEVELS: usize = 30;
 
-/// k-ary n-tree (spec/topologies.md §6), adjacency computed arithmetically.
+/// k-ary n-tree (docs/topologies.md §6), adjacency computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FatTree {
     k: u32,

@@ -1,5 +1,5 @@
 //! Finite-field arithmetic for the Slim Fly MMS graph and the Galaxy graph
-//! (spec/topologies.md §9, §10).
+//! (docs/topologies.md §9, §10).
 //!
 //! Elements of `F_q` are the integers `0..q`.
 //!
@@ -17,7 +17,7 @@
 //! Nothing is stored beyond a few words, so results are the same on every target.
 //!
 //! [`MmsField`] bundles what both constructions need: the primitive element `ξ`,
-//! `q = 4w + δ`, and the generator sets `X` and `X' = ξ·X` of spec/topologies.md §9, indexed
+//! `q = 4w + δ`, and the generator sets `X` and `X' = ξ·X` of docs/topologies.md §9, indexed
 //! in the order the spec lists their exponents.
 
 use super::TopologyError;
@@ -121,7 +121,7 @@ pub fn prime_power_parts(q: u32) -> Option<(u32, u32)> {
     (rest == 1).then_some((p, k))
 }
 
-/// `F_q` with the MMS generator sets `X`, `X'` (spec/topologies.md §9).
+/// `F_q` with the MMS generator sets `X`, `X'` (docs/topologies.md §9).
 ///
 /// For `q = 4w + δ`, `δ ∈ {1, 0, −1}`:
 /// * `δ = 1` and `δ = 0`: `X` index `i` is `ξ^(2i)`, `0 ≤ i < 2w`;
@@ -193,7 +193,7 @@ impl MmsField {
     }
 
     /// The field `GF(q)` for a prime or prime power `q ≥ 3` with the MMS generator sets
-    /// (spec/topologies.md §9): [`MmsField::new`] for prime `q`, otherwise `GF(p^k)` modulo the
+    /// (docs/topologies.md §9): [`MmsField::new`] for prime `q`, otherwise `GF(p^k)` modulo the
     /// first primitive polynomial with `ξ = x` (module docs). `q = 4w + δ` with `δ = 0` for
     /// powers of two, else `δ = ±1` by `q mod 4`.
     ///
@@ -419,7 +419,7 @@ impl MmsField {
         r
     }
 
-    /// The Galaxy isomorphism `H(x) = ξ·x mod q` (spec/topologies.md §10 step 2).
+    /// The Galaxy isomorphism `H(x) = ξ·x mod q` (docs/topologies.md §10 step 2).
     #[inline]
     pub fn iso(&self, x: u32) -> u32 {
         self.mul(self.xi, x)

@@ -75,7 +75,7 @@ fn primitive_element_is_smallest_of_full_order() {
 
 #[test]
 fn spec_examples_of_generator_sets() {
-    // spec/topologies.md §10: q = 5, ξ = 2, X = {1,4}, X' = {2,3}, H = (0,2,4,1,3).
+    // docs/topologies.md §10: q = 5, ξ = 2, X = {1,4}, X' = {2,3}, H = (0,2,4,1,3).
     let f = MmsField::new(5).unwrap();
     assert_eq!((f.xi(), f.w(), f.delta()), (2, 1, 1));
     assert_eq!(f.x_iter().collect::<Vec<_>>(), [1, 4]);
@@ -111,7 +111,7 @@ fn generator_sets_follow_the_spec_exponent_lists() {
             }
             v as u32
         };
-        // Exponent lists written out exactly as spec/topologies.md §9 gives them.
+        // Exponent lists written out exactly as docs/topologies.md §9 gives them.
         let (ex, exp): (Vec<u32>, Vec<u32>) = if delta == 1 {
             (
                 (0..=q - 3).step_by(2).collect(),
@@ -313,7 +313,7 @@ fn prime_power_fields_are_fields() {
 
 #[test]
 fn prime_power_generator_sets_follow_the_spec() {
-    // spec/topologies.md §9: X from the exponent lists, X' = ξX, |X| = (q − δ)/2, X closed
+    // docs/topologies.md §9: X from the exponent lists, X' = ξX, |X| = (q − δ)/2, X closed
     // under negation (neg_index), δ = 0 exactly for powers of two.
     for q in [4u32, 8, 9, 16, 25, 27, 32, 49, 81, 125] {
         let f = MmsField::prime_power(q).unwrap();

@@ -1,4 +1,4 @@
-//! Galaxy graph and Galaxyfly (spec/topologies.md §10).
+//! Galaxy graph and Galaxyfly (docs/topologies.md §10).
 //!
 //! **Supernode level (Galaxy graph).** `n` clusters of `q` supernodes; supernode `(k, x)`,
 //! `x ∈ F_q`, has id `k·q + x`. With `ξ`, `X` of [`MmsField`] and `H(x) = ξ·x`:
@@ -23,7 +23,7 @@
 //! | `p+a−1..p+a−1+h` | global slot `c`: edge `U–V_{c·a+t}` ([`LinkClass::Global`]) |
 //!
 //! Which router of `U` carries the edge `U–V_j` is a [`RouterAssignment`]; the default
-//! [`RouterAssignment::RoundRobin`] is the spec/topologies.md §10 project choice: router
+//! [`RouterAssignment::RoundRobin`] is the docs/topologies.md §10 project choice: router
 //! `j mod a`, global slot `floor(j/a)`, default `h = ceil((hs + hg)/a)`. The peer end is found
 //! the same way from `V`'s ordered list. Slots that carry no edge are unconnected.
 
@@ -36,18 +36,18 @@ use super::{
     Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
 };
 
-/// Which router of a supernode carries which supernode-level edge (spec/topologies.md §10).
+/// Which router of a supernode carries which supernode-level edge (docs/topologies.md §10).
 /// `j` is the position of the edge in the supernode's ascending neighbour list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RouterAssignment {
-    /// Project choice of spec/topologies.md §10 (the default): edge `j` on router `j mod a`,
+    /// Project choice of docs/topologies.md §10 (the default): edge `j` on router `j mod a`,
     /// global slot `floor(j/a)`; default `h = ceil((hs + hg)/a)`.
     #[default]
     RoundRobin,
     /// The [GF-ICS] `a = 2` layout: router 0 carries the `hs` intra-cluster edges (slot =
     /// position among them), router 1 the `hg = n − 1` inter-cluster edges (slot = position
     /// among them); only for `a = 2`; default `h = max(hs, hg)`. With it the router-level
-    /// diameter is at most 4 (spec/topologies.md §10), which round-robin does not guarantee.
+    /// diameter is at most 4 (docs/topologies.md §10), which round-robin does not guarantee.
     ClusterSplit,
 }
 
@@ -61,7 +61,7 @@ impl RouterAssignment {
     }
 }
 
-/// Galaxy graph / Galaxyfly network (spec/topologies.md §10), computed arithmetically.
+/// Galaxy graph / Galaxyfly network (docs/topologies.md §10), computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Galaxyfly {
     family: Family,

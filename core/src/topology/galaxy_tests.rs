@@ -190,7 +190,7 @@ fn router_assignment_follows_the_project_choice() {
 
 #[test]
 fn galaxyfly_router_level_diameters() {
-    // spec/topologies.md §10: 2 if a = 1; 3 if q = 1, a > 1; ≤ 5 if a > 2 (any assignment).
+    // docs/topologies.md §10: 2 if a = 1; 3 if q = 1, a > 1; ≤ 5 if a > 2 (any assignment).
     let configs = [
         (3, 5, 4),
         (4, 5, 4),

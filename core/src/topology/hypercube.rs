@@ -1,4 +1,4 @@
-//! Hypercube (spec/topologies.md §5).
+//! Hypercube (docs/topologies.md §5).
 //!
 //! `2^n` switches, `u ~ u XOR 2^i`; port `i` is dimension `i` (class `Dim(i)`), and
 //! `terminals_per_switch` terminal ports follow the `n` network ports (terminal id =
@@ -15,7 +15,7 @@ use crate::error::InvalidParam;
 /// [`MAX_SWITCHES`](super::limits::MAX_SWITCHES)).
 pub const MAX_DIM: u32 = 30;
 
-/// Binary hypercube of dimension `n` (spec/topologies.md §5), adjacency computed
+/// Binary hypercube of dimension `n` (docs/topologies.md §5), adjacency computed
 /// arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hypercube {

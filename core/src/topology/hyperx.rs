@@ -1,4 +1,4 @@
-//! HyperX (spec/topologies.md §8; Ahn et al. SC09, \[HX\] §2.2).
+//! HyperX (docs/topologies.md §8; Ahn et al. SC09, \[HX\] §2.2).
 //!
 //! `L` dimensions of sizes `S_0..S_{L-1}`; every dimension is a complete graph with `K`
 //! parallel links ("trunking") between any two switches that differ in exactly that
@@ -21,7 +21,7 @@ use super::{
     TopologyError,
 };
 
-/// HyperX with sizes `S`, trunking `K` and `T` terminals per switch (spec/topologies.md §8),
+/// HyperX with sizes `S`, trunking `K` and `T` terminals per switch (docs/topologies.md §8),
 /// adjacency computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HyperX {

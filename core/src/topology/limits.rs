@@ -1,5 +1,5 @@
 //! Size limits shared by the structured topology families, and the checked arithmetic that
-//! enforces them (spec/topologies.md §0: ids are `u32`, port indices `u16`).
+//! enforces them (docs/topologies.md §0: ids are `u32`, port indices `u16`).
 //!
 //! Constructors compute switch and terminal counts in `u64` with saturating products and
 //! reject anything above these limits, so no later id computation (`id + offset`,

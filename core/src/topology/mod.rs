@@ -1,7 +1,7 @@
-//! Network topologies (spec/topologies.md).
+//! Network topologies (docs/topologies.md).
 //!
 //! A network is a set of switches `0..R` with ordered ports, plus terminals (compute nodes)
-//! attached to switch ports (spec/topologies.md §0). Every port is a terminal port, a network
+//! attached to switch ports (docs/topologies.md §0). Every port is a terminal port, a network
 //! port with a peer `(switch, port)` whose peer is this port again, or unconnected. Each network
 //! port carries a [`LinkClass`] so statistics can be split by class.
 //!
@@ -11,7 +11,7 @@
 //!
 //! # Examples
 //!
-//! Build a 4 × 4 torus with one terminal per switch and walk its ports (spec/topologies.md
+//! Build a 4 × 4 torus with one terminal per switch and walk its ports (docs/topologies.md
 //! §4): the network ports of dimension `i` are `2i` (`+`) and `2i + 1` (`−`), terminals come
 //! after them.
 //!
@@ -145,7 +145,7 @@ pub enum Symmetry {
 /// The family a network belongs to (for reports and image headers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Family {
-    /// Ring (spec/topologies.md §1).
+    /// Ring (docs/topologies.md §1).
     Ring,
     /// Circulant `C(n; c1..ck)` (§2).
     Circulant,
@@ -197,7 +197,7 @@ impl Family {
     }
 }
 
-/// A network of switches with ordered ports and attached terminals (spec/topologies.md §0).
+/// A network of switches with ordered ports and attached terminals (docs/topologies.md §0).
 ///
 /// Implementations must be total: any `(switch, port)` outside the valid range answers
 /// [`Port::Unconnected`], any terminal outside the range answers `None`; nothing panics.

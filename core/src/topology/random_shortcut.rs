@@ -1,4 +1,4 @@
-//! Ring-based random shortcut topology (spec/topologies.md §3).
+//! Ring-based random shortcut topology (docs/topologies.md §3).
 //!
 //! A ring of `n` switches, then shortcut links between switches drawn at random among those
 //! whose degree is still below the target `d`, so that all switches reach degree `d` "as far
@@ -55,7 +55,7 @@ impl RandomShortcutSizes {
 }
 
 /// Builds the ring-based random shortcut graph of `n` switches and target degree `d`
-/// (spec/topologies.md §3) in `slots` / `degree` (sizes from [`RandomShortcutSizes::of`]), drawing
+/// (docs/topologies.md §3) in `slots` / `degree` (sizes from [`RandomShortcutSizes::of`]), drawing
 /// from `rng`.
 ///
 /// Errors: `n < 3`, `d < 2` or `d >= n` ([`TopologyError::Invalid`]); buffers shorter than
@@ -160,7 +160,7 @@ pub fn build<'a>(
 }
 
 /// "repeat: a, b = two distinct elements drawn uniformly from C until {a,b} not in links"
-/// (spec/topologies.md §3). The caller guarantees an addable pair exists; `None` only if the
+/// (docs/topologies.md §3). The caller guarantees an addable pair exists; `None` only if the
 /// candidate set is inconsistent (fewer than two members).
 fn draw_unlinked_pair(
     g: &StoredGraphBuilder<'_>,

@@ -1,4 +1,4 @@
-//! Mixed-radix coordinates of grid-like topologies: torus, mesh (spec/topologies.md §4) and
+//! Mixed-radix coordinates of grid-like topologies: torus, mesh (docs/topologies.md §4) and
 //! HyperX (§8).
 //!
 //! A shape has per-dimension sizes `k_0..k_{L-1}`; a point `(x_0, ..., x_{L-1})` with
@@ -13,7 +13,7 @@ use super::TopologyError;
 /// Coordinates of one point, one entry per dimension.
 pub type Coords = Vec<u32, MAX_DIMS>;
 
-/// Per-dimension sizes and strides of a grid (spec/topologies.md §4 numbering).
+/// Per-dimension sizes and strides of a grid (docs/topologies.md §4 numbering).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
     sizes: Vec<u32, MAX_DIMS>,
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn numbering_puts_dimension_zero_least_significant() {
-        // spec/topologies.md §4: for a 2-D n×n torus id = y·n + x.
+        // docs/topologies.md §4: for a 2-D n×n torus id = y·n + x.
         let s = Shape::new(&[5, 5], "radices").unwrap();
         assert_eq!(s.id(&[3, 2]), Some(2 * 5 + 3));
         assert_eq!(s.coords(13).unwrap().as_slice(), &[3, 2]);

@@ -1,4 +1,4 @@
-//! Slim Fly: the McKay–Miller–Širáň graph (spec/topologies.md §9), for prime and prime-power
+//! Slim Fly: the McKay–Miller–Širáň graph (docs/topologies.md §9), for prime and prime-power
 //! `q` (`GF(q)` arithmetic of [`MmsField::prime_power`]).
 //!
 //! Routers `(s, x, y)`, `s ∈ {0, 1}`, `x, y ∈ F_q`, id `s·q² + x·q + y`; `2q²` routers of
@@ -23,7 +23,7 @@ use super::{
 };
 use crate::error::InvalidParam;
 
-/// Slim Fly MMS network (spec/topologies.md §9), computed arithmetically.
+/// Slim Fly MMS network (docs/topologies.md §9), computed arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlimFly {
     field: MmsField,
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn degree_order_and_diameter_two() {
-        // spec/topologies.md §9 (verified): degrees 7, 11, 17, 19 for q = 5, 7, 11, 13.
+        // docs/topologies.md §9 (verified): degrees 7, 11, 17, 19 for q = 5, 7, 11, 13.
         for (q, deg) in [(3u32, 5u32), (5, 7), (7, 11), (11, 17), (13, 19)] {
             let sf = SlimFly::new(q, None).unwrap();
             assert_eq!(sf.num_switches(), 2 * q * q);
@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn prime_power_q_gives_diameter_two_and_degree_3q_minus_delta_over_2() {
-        // spec/topologies.md §9: δ = 0 for powers of two, δ = ±1 for odd prime powers; [SF]
+        // docs/topologies.md §9: δ = 0 for powers of two, δ = ±1 for odd prime powers; [SF]
         // lists q = 4 (32 routers, k' = 6), 8 (128, 12), 9 (162, 13), 16 (512, 24).
         for (q, deg) in [(4u32, 6u32), (8, 12), (9, 13), (16, 24), (25, 37), (27, 41)] {
             let sf = SlimFly::new(q, None).unwrap();

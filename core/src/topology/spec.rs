@@ -4,7 +4,7 @@
 //! A [`NetworkSpec`] is what travels between machines when both ends must agree on a network:
 //! a host asks a device for its route table by naming the network (firmware wire protocol),
 //! and table images can name the network they belong to. Building checks every parameter
-//! exactly as the family's constructor does (spec/topologies.md §1–§10) and returns its
+//! exactly as the family's constructor does (docs/topologies.md §1–§10) and returns its
 //! [`TopologyError`]; nothing here panics on any input.
 //!
 //! Random-shortcut and arbitrary graphs need caller storage for their adjacency
@@ -22,7 +22,7 @@ use super::{
     Network, SlimFly, TopologyError, Torus,
 };
 
-/// Family and parameters of a structured topology (spec/topologies.md; section per variant).
+/// Family and parameters of a structured topology (docs/topologies.md; section per variant).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum NetworkSpec {
     /// Ring of `n` switches, one terminal each (§1): [`Circulant::ring`].

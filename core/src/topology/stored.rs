@@ -1,4 +1,4 @@
-//! Graphs held in caller-provided storage: random shortcut (spec/topologies.md §3) and
+//! Graphs held in caller-provided storage: random shortcut (docs/topologies.md §3) and
 //! arbitrary edge lists.
 //!
 //! Storage is a fixed-width port table: switch `s` owns slots `s·width .. (s+1)·width`; slot

@@ -150,7 +150,7 @@ pub fn assert_same_histogram_everywhere<T: Topology>(t: &T) -> Vec<u64> {
     h0
 }
 
-/// spec/topologies.md §10 worked example, Galaxy graph n = 3, q = 5: neighbours of S1..S15
+/// docs/topologies.md §10 worked example, Galaxy graph n = 3, q = 5: neighbours of S1..S15
 /// (1-based labels).
 pub(crate) const TABLE_3_5: [[u32; 4]; 15] = [
     [2, 5, 6, 11],
@@ -170,8 +170,8 @@ pub(crate) const TABLE_3_5: [[u32; 4]; 15] = [
     [4, 9, 11, 14],
 ];
 
-/// Diameter and ASPL (4 decimals) of G(2^k, k) for k = 2..13 (spec/topologies.md §2 table,
-/// reference-results A1).
+/// Diameter and ASPL (4 decimals) of G(2^k, k) for k = 2..13 (docs/topologies.md §2 table,
+/// docs/reference-results.md A1).
 pub(crate) const G_CIRCULANT_TABLE: [(u32, u32, f64); 12] = [
     (4, 1, 1.0000),
     (8, 2, 1.2857),

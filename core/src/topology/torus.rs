@@ -1,4 +1,4 @@
-//! Torus and mesh: k-ary n-cubes with per-dimension radices (spec/topologies.md §4).
+//! Torus and mesh: k-ary n-cubes with per-dimension radices (docs/topologies.md §4).
 //!
 //! Switch ids are mixed-radix numbers, dimension 0 least significant ([`Shape`]). Ports
 //! (§4, project choice): port `2i` is the `+` direction of dimension `i`, port `2i+1` the `-`
@@ -15,7 +15,7 @@ use super::{
     TopologyError,
 };
 
-/// Torus or mesh with radices `k_0..k_{L-1}` (spec/topologies.md §4), adjacency computed
+/// Torus or mesh with radices `k_0..k_{L-1}` (docs/topologies.md §4), adjacency computed
 /// arithmetically.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Torus {
@@ -30,7 +30,7 @@ pub struct Torus {
 #[allow(clippy::self_named_constructors)]
 impl Torus {
     /// Torus with the given radices (1 to 16 dimensions, every radix at least 1) and
-    /// `terminals_per_switch` terminals on every switch (spec/topologies.md §4).
+    /// `terminals_per_switch` terminals on every switch (docs/topologies.md §4).
     // `Torus::torus` / `Torus::mesh` name the two variants of one type on purpose.
     #[allow(clippy::self_named_constructors)]
     pub fn torus(radices: &[u32], terminals_per_switch: u16) -> Result<Self, TopologyError> {
@@ -38,7 +38,7 @@ impl Torus {
     }
 
     /// Mesh (no wrap-around links) with the given radices and terminals per switch
-    /// (spec/topologies.md §4).
+    /// (docs/topologies.md §4).
     pub fn mesh(radices: &[u32], terminals_per_switch: u16) -> Result<Self, TopologyError> {
         Self::build(radices, terminals_per_switch, false)
     }

@@ -1,4 +1,4 @@
-//! Injection processes (issue 9): Bernoulli with the rate in fixed point, so host and MCU
+//! Injection processes: Bernoulli with the rate in fixed point, so host and MCU
 //! decide the same cycles from the same seed.
 
 use fixed::types::U1F31;

@@ -1,4 +1,4 @@
-//! Synthetic traffic a device could also run (issue 9; spec/mapping.md §5 for the bit
+//! Synthetic traffic a device could also run (docs/mapping.md §5 for the bit
 //! patterns, BookSim2 `traffic.cpp` for tornado and neighbour): Bernoulli and batch
 //! injection with the rate in fixed point, and destination patterns. Allocation-free: a
 //! random permutation lives in a caller buffer. Host and MCU draw the same packets from the
@@ -13,9 +13,9 @@ pub use pattern::{DestPattern, Traffic};
 /// Error of the traffic module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrafficError {
-    /// A bit pattern (spec/mapping.md §5) needs a power-of-two node count ≥ 2.
+    /// A bit pattern (docs/mapping.md §5) needs a power-of-two node count ≥ 2.
     NotPowerOfTwo,
-    /// Transpose needs an even number of address bits (spec/mapping.md §5).
+    /// Transpose needs an even number of address bits (docs/mapping.md §5).
     OddBits,
     /// A digit pattern needs `nodes = k^n` with `k ≥ 2`.
     NotKAryNCube,

@@ -1,4 +1,4 @@
-//! Destination patterns (issue 9): the bit patterns of spec/mapping.md §5 (with
+//! Destination patterns: the bit patterns of docs/mapping.md §5 (with
 //! `N = 2^b` nodes, node `s`, bit `i` = `s_i`), BookSim2's digit patterns tornado and
 //! neighbour on a `k`-ary `n`-cube, \[GA\]'s tornado, uniform random, a random permutation in
 //! a caller buffer and hotspot.
@@ -20,20 +20,20 @@ use crate::rng::Rng;
 pub enum DestPattern {
     /// Uniform over all nodes other than the source.
     Uniform,
-    /// bcmp: `d = s XOR (N-1)` (spec/mapping.md §5).
+    /// bcmp: `d = s XOR (N-1)` (docs/mapping.md §5).
     BitComplement,
-    /// brev: `d_i = s_{b-1-i}` (spec/mapping.md §5).
+    /// brev: `d_i = s_{b-1-i}` (docs/mapping.md §5).
     BitReversal,
-    /// brot: `d_i = s_{(i+1) mod b}`, rotate right by one (spec/mapping.md §5).
+    /// brot: `d_i = s_{(i+1) mod b}`, rotate right by one (docs/mapping.md §5).
     BitRotation,
-    /// shfl: `d_i = s_{(i-1) mod b}`, rotate left by one (spec/mapping.md §5).
+    /// shfl: `d_i = s_{(i-1) mod b}`, rotate left by one (docs/mapping.md §5).
     Shuffle,
-    /// trns: `d_i = s_{(i+b/2) mod b}`, `(x, y) ↦ (y, x)` (spec/mapping.md §5).
+    /// trns: `d_i = s_{(i+b/2) mod b}`, `(x, y) ↦ (y, x)` (docs/mapping.md §5).
     Transpose,
     /// BookSim2's tornado (`traffic.cpp`, after Dally & Towles): every base-`k` digit
     /// `x ↦ (x + ceil(k/2) - 1) mod k`. Not \[GA\]'s `torn` ([`DestPattern::GaTornado`]).
     BookSimTornado,
-    /// \[GA\]'s tornado `torn` (spec/mapping.md §5; project choice for "the node whose
+    /// \[GA\]'s tornado `torn` (docs/mapping.md §5; project choice for "the node whose
     /// distance is n/2"): digit 0 only, `x ↦ (x + floor(k/2)) mod k`, the other digits
     /// unchanged — `(x, y) ↦ ((x + n/2) mod n, y)` on the GA's `n × n` grid. Not BookSim2's
     /// tornado ([`DestPattern::BookSimTornado`]).
@@ -132,7 +132,7 @@ impl<'a> Traffic<'a> {
 
     /// Destination of a packet from `src` (`< nodes`). Random patterns draw from `rng`;
     /// deterministic ones do not touch it. May return `src` (e.g. bit-reversal palindromes,
-    /// the transpose diagonal); the caller decides (spec/mapping.md §5: such nodes send
+    /// the transpose diagonal); the caller decides (docs/mapping.md §5: such nodes send
     /// nothing).
     ///
     /// # Examples

@@ -51,7 +51,7 @@ pub struct RouteTableRequest {
     /// The network.
     pub network: NetworkSpec,
     /// The routing algorithm, one the device compiles into one switch's forwarding table
-    /// (spec/routing.md): every one but `Precomputed` (answered with
+    /// (docs/routing.md): every one but `Precomputed` (answered with
     /// [`Rejection::AlgorithmNotApplicable`](super::message::Rejection::AlgorithmNotApplicable)).
     /// All of them choose the port from (switch, destination) alone; every table entry has
     /// VC 0 (the dateline VC rules of torus and Dragonfly routing are applied per packet on

@@ -65,7 +65,7 @@ pub struct Show {
     /// Total payload bytes of all messages (exact: sizes reaching 2^64 are rejected).
     pub total_bytes: u64,
     /// Allgather-type schedules: the block each rank starts with (`start_blocks[r]` for
-    /// rank `r`; for SFATA/RFATA the packet numbering of spec/collectives.md §7). `null`
+    /// rank `r`; for SFATA/RFATA the packet numbering of docs/collectives.md §7). `null`
     /// for other semantics.
     pub start_blocks: Option<Vec<u32>>,
     /// Largest program (ops).

@@ -193,7 +193,7 @@ pub struct Metrics {
     pub seconds: f64,
 }
 
-/// Cable statistics under one cabinet order (spec/mapping.md §6).
+/// Cable statistics under one cabinet order (docs/mapping.md §6).
 #[derive(Debug, Serialize)]
 pub struct CableRow {
     /// Cabinet order.

@@ -225,7 +225,7 @@ const GALAXYFLY_DIAMETER_CHECK_MAX: u32 = 1 << 15;
 /// `topo metrics` and the report):
 ///
 /// * a Galaxyfly with `a = 2`, `q > 1` and the round-robin router assignment whose
-///   router-level diameter exceeds the 4 of spec/topologies.md §10 (cluster-split gives 4);
+///   router-level diameter exceeds the 4 of docs/topologies.md §10 (cluster-split gives 4);
 /// * a Dragonfly with `a·h > g − 1` (e.g. the [DISS] 64 × 16 × 4 network), whose surplus
 ///   global ports stay unconnected: how many.
 fn structure_notes(spec: &TopologySpec, net: &Network<'_>, notes: &mut Vec<String>) {
@@ -242,14 +242,14 @@ fn structure_notes(spec: &TopologySpec, net: &Network<'_>, notes: &mut Vec<Strin
             let routers = net.num_switches();
             if routers > GALAXYFLY_DIAMETER_CHECK_MAX {
                 notes.push(format!(
-                    "router-level diameter not checked ({routers} routers): with a = 2 the round-robin assignment can give diameter 5 instead of the 4 of spec/topologies.md §10 (q > 1, a = 2); assignment=cluster-split gives 4"
+                    "router-level diameter not checked ({routers} routers): with a = 2 the round-robin assignment can give diameter 5 instead of the 4 of docs/topologies.md §10 (q > 1, a = 2); assignment=cluster-split gives 4"
                 ));
                 return;
             }
             if let Ok(d) = crate::distances::fast(net, false) {
                 if d.summary.connected && d.summary.diameter > 4 {
                     notes.push(format!(
-                        "router-level diameter is {} with the round-robin router assignment, not the 4 of spec/topologies.md §10 (q > 1, a = 2): use assignment=cluster-split for diameter 4",
+                        "router-level diameter is {} with the round-robin router assignment, not the 4 of docs/topologies.md §10 (q > 1, a = 2): use assignment=cluster-split for diameter 4",
                         d.summary.diameter
                     ));
                 }
@@ -274,7 +274,7 @@ fn structure_notes(spec: &TopologySpec, net: &Network<'_>, notes: &mut Vec<Strin
             }
             let surplus = a * h - (g - 1);
             notes.push(format!(
-                "a·h = {} > g − 1 = {}: every group has {surplus} global port(s) more than one link per other group; {unconnected} of the {} global ports are unconnected (surplus ports are used for second links where the arrangement allows; results are arrangement-dependent, spec/topologies.md §7)",
+                "a·h = {} > g − 1 = {}: every group has {surplus} global port(s) more than one link per other group; {unconnected} of the {} global ports are unconnected (surplus ports are used for second links where the arrangement allows; results are arrangement-dependent, docs/topologies.md §7)",
                 a * h,
                 g - 1,
                 g * a * h

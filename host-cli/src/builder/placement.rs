@@ -1,8 +1,8 @@
-//! Process mappings on the host: choose the job's nodes and rank order (spec/mapping.md §1)
+//! Process mappings on the host: choose the job's nodes and rank order (docs/mapping.md §1)
 //! and optimise the rank placement for a collective's total hops (§2–§4).
 //!
 //! Nodes are switches with one compute node each (the \[DISS\] model). Rank orders default to
-//! the ones that reproduce \[DISS\]'s numbers (reference-results.md A5): the random mapping
+//! the ones that reproduce \[DISS\]'s numbers (docs/reference-results.md A5): the random mapping
 //! places ranks in random order, the hierarchical-tree mapping in BFS order, ring and
 //! circulant mappings in traversal order. `RankOrderChoice::Ascending` gives the spec's
 //! ascending-node-id variant.
@@ -59,7 +59,7 @@ pub enum RankOrderChoice {
     /// The order that reproduces \[DISS\]: random for random mappings, BFS order for trees,
     /// traversal order for ring and circulant mappings.
     Paper,
-    /// Ascending node id (spec/mapping.md §1 for random and tree mappings).
+    /// Ascending node id (docs/mapping.md §1 for random and tree mappings).
     Ascending,
 }
 
@@ -69,7 +69,7 @@ pub enum RankOrderChoice {
 pub enum Optimiser {
     /// Keep the baseline placement.
     None,
-    /// Random pairwise swaps, strict improvement (spec/mapping.md §3).
+    /// Random pairwise swaps, strict improvement (docs/mapping.md §3).
     TwoOpt,
     /// Simulated annealing with geometric cooling (§4).
     Anneal,
@@ -126,7 +126,7 @@ pub fn initial(
                 out.sort_unstable();
             }
         }
-        // Ring and circulant mappings start at node 0 (spec/mapping.md §1 allows a random
+        // Ring and circulant mappings start at node 0 (docs/mapping.md §1 allows a random
         // start or 0; node 0 keeps group-structured topologies aligned, as in [DISS] §5).
         MapStrategy::Ring => {
             ring_mapping(n, FreeNodes::All, 0, &mut out).context("mapping")?;

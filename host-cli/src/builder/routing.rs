@@ -1,4 +1,4 @@
-//! Choosing and building a routing algorithm for a network (spec/routing.md), with the
+//! Choosing and building a routing algorithm for a network (docs/routing.md), with the
 //! storage the table-based ones need.
 
 use anyhow::{anyhow, Result};
@@ -288,7 +288,7 @@ pub fn pack_class_vcs(vc: [u8; RULE_CLASSES]) -> u8 {
     (vc[0] & 0x0f) | (vc[1] << 4)
 }
 
-/// Routing from rule tables (spec/routing.md §2, §4; [`VcRule`]): the port comes from the
+/// Routing from rule tables (docs/routing.md §2, §4; [`VcRule`]): the port comes from the
 /// table of the current switch, the VC from the entry's column for the packet's input
 /// class, which the rule computes from the packet's history as a switch would from the input
 /// port and VC.

@@ -31,7 +31,7 @@ const EMPTY_MESSAGE: Message = Message {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
-    /// Binomial-tree broadcast (spec/collectives.md §1).
+    /// Binomial-tree broadcast (docs/collectives.md §1).
     #[value(alias = "binomial")]
     Bcast,
     /// Broadcast with MPICH's algorithm selection by size (§5).
@@ -121,7 +121,7 @@ pub struct CollectiveRequest {
     /// Message size in bytes (per block for alltoall/allgather, whole vector otherwise).
     pub bytes: u64,
     /// Bytes per element of reductions: ring allreduce cuts its vector of
-    /// `bytes / elem_bytes` elements at element boundaries (spec/collectives.md §4).
+    /// `bytes / elem_bytes` elements at element boundaries (docs/collectives.md §4).
     /// Recursive-doubling allreduce always sends the whole vector, so it does not chunk.
     pub elem_bytes: u32,
     /// Job placement on the topology.
@@ -142,7 +142,7 @@ pub struct OwnedSchedule {
     /// allgather broadcasts, RFATA), so the symbolic checker must allow redundant
     /// deliveries; every other algorithm is checked strictly. Set by each algorithm.
     pub allow_redundant: bool,
-    /// The algorithm `bcast-auto` picked (MPICH selection, spec/collectives.md §5); `None`
+    /// The algorithm `bcast-auto` picked (MPICH selection, docs/collectives.md §5); `None`
     /// for every other algorithm.
     pub selected: Option<Algorithm>,
     /// Per-rank buffer bytes and the bytes of all messages, exact (checked when built).

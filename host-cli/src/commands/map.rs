@@ -1,4 +1,4 @@
-//! `jumpnet map`: process mapping and placement optimisation (spec/mapping.md;
+//! `jumpnet map`: process mapping and placement optimisation (docs/mapping.md;
 //! [`crate::builder::placement::place`]), GA node mapping on a torus ([`crate::ga::ga`])
 //! and the GA study ([`crate::study::ga_mapping`]): the command's arguments
 //! ([`MapAction`]), their translation into the library's requests, and [`run`].
@@ -20,6 +20,9 @@ use crate::sim::SimConfig;
 use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest};
 
 /// `jumpnet map ...` actions.
+// Doc comments here are `--help` text: `[GA]` names the paper (docs/references.md), not an
+// item.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Subcommand)]
 pub enum MapAction {
     /// Map the ranks of a rank-space collective onto a topology's nodes with a baseline
@@ -63,7 +66,7 @@ pub enum MapAction {
         #[command(flatten)]
         format: FormatArgs,
     },
-    /// Genetic node mapping on an n x n torus with dimension-order routing (\[GA\], spec/mapping.md §5).
+    /// Genetic node mapping on an n x n torus with dimension-order routing (\[GA\], docs/mapping.md §5).
     Ga {
         /// Torus side n (n x n nodes).
         #[arg(long, default_value_t = 8)]
@@ -99,7 +102,7 @@ pub enum MapAction {
         #[command(flatten)]
         format: FormatArgs,
     },
-    /// Reproduce the GA study of [GA] (reference-results.md C): identity-mapping durations of
+    /// Reproduce the GA study of [GA] (docs/reference-results.md C): identity-mapping durations of
     /// the 15 pattern pairs, or GA variants compared.
     #[command(name = "ga-study")]
     GaStudy {
@@ -110,6 +113,7 @@ pub enum MapAction {
 }
 
 /// `jumpnet map ga-study ...` studies.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Debug, Subcommand)]
 pub enum GaStudy {
     /// Simulated identity-mapping durations of the 15 pattern pairs beside [GA] Table 2

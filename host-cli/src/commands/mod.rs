@@ -18,7 +18,7 @@
 //! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge;
 //!   collective sweeps.
 //! - [`hil`]: `jumpnet hil`, hardware-in-the-loop collective runs with golden traces.
-//! - [`study`]: `jumpnet study`, the seeds' simulated studies.
+//! - [`study`]: `jumpnet study`, the papers' simulated studies.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -95,7 +95,7 @@ pub enum Command {
     /// on devices (firmware under QEMU) or RTL, traced and compared with the in-process
     /// run; exit status 1 on a divergence.
     Hil(hil::HilArgs),
-    /// The seeds' simulated studies: Dragonfly broadcasts ([DF-BC] B3), Galaxyfly
+    /// The papers' simulated studies: Dragonfly broadcasts ([DF-BC] B3), Galaxyfly
     /// all-to-all ([GF-A2A] E1/E2), with the papers' claims checked.
     Study {
         /// Which study.

@@ -1,4 +1,4 @@
-//! `jumpnet study`: the seeds' simulated studies ([`crate::study`]) — the Dragonfly
+//! `jumpnet study`: the papers' simulated studies ([`crate::study`]) — the Dragonfly
 //! broadcasts of [DF-BC] (B3) and the Galaxyfly all-to-all broadcasts of [GF-A2A] (E1/E2),
 //! with the papers' qualitative claims checked. The flags become the studies' requests
 //! ([`crate::study::dragonfly_bcast::Params`], the Galaxyfly configurations and root).

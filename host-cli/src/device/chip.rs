@@ -34,7 +34,7 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// Registry names close to `query`: names containing it first (shortest first), then names
-/// within an edit distance of a third of its length; at most [`MAX_SUGGESTIONS`].
+/// within an edit distance of a third of its length; at most `MAX_SUGGESTIONS`.
 pub fn close_matches<'a>(query: &str, names: &'a [String]) -> Vec<&'a str> {
     let q = query.to_lowercase();
     let mut scored: Vec<(usize, usize, &str)> = names

@@ -4,7 +4,7 @@
 //! so writes are chunked to whatever the down channel takes and reads are polled; the log
 //! channel is drained on every poll so a chatty device never blocks on a full log.
 //!
-//! The probe-rs backend ([`super::probe`], cargo feature `probe`) implements
+//! The probe-rs backend (`device::probe`, cargo feature `probe`) implements
 //! [`RttChannels`] on a real target; the tests use an in-memory mock with small buffers.
 
 use std::collections::VecDeque;

@@ -1,6 +1,6 @@
-//! GA node mapping on a torus (spec/mapping.md §5, \[GA\]): one run ([`run`]) with the
+//! GA node mapping on a torus (docs/mapping.md §5, \[GA\]): one run ([`run`]) with the
 //! contention proxy or the simulated fitness, and the reproduction study of
-//! reference-results.md C ([`study`]).
+//! docs/reference-results.md C ([`crate::study::ga_mapping`]).
 
 pub mod paths;
 pub mod run;

@@ -1,4 +1,4 @@
-//! `map ga`: the GA of spec/mapping.md §5 on an n × n torus, scored by the contention proxy
+//! `map ga`: the GA of docs/mapping.md §5 on an n × n torus, scored by the contention proxy
 //! or by the flit-level simulator.
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -22,7 +22,7 @@ use crate::sim::SimConfig;
 /// How a gene's duration is measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 pub enum FitnessKind {
-    /// Contention proxy `2 + 32·max_channel_load` per pattern (spec/mapping.md §5).
+    /// Contention proxy `2 + 32·max_channel_load` per pattern (docs/mapping.md §5).
     Proxy,
     /// Flit-level simulation with the `ga` preset (8×8 torus, DOR, 3 VCs, 4 packets of 8
     /// flits per node and pattern).
@@ -264,7 +264,7 @@ pub fn run_ga<F: BatchFitness>(
     Ok((outcome, best_gene))
 }
 
-/// Runs the GA of spec/mapping.md §5 on an n × n torus with DOR, scored by the contention
+/// Runs the GA of docs/mapping.md §5 on an n × n torus with DOR, scored by the contention
 /// proxy or by simulation (on `threads` workers).
 pub fn ga(req: &GaRequest) -> Result<GaResult> {
     if req.patterns.is_empty() {

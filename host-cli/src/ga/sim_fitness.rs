@@ -1,4 +1,4 @@
-//! Simulated GA fitness (issue 10, spec/mapping.md §5): a gene's duration is measured by the
+//! Simulated GA fitness (docs/mapping.md §5): a gene's duration is measured by the
 //! flit-level engine instead of the contention proxy. Every node sends `batch_size` packets
 //! of `packet_size` flits (the `ga` preset: 4 × 8) to its pattern destination; the duration
 //! of a pattern is the cycle its last flit is received; a gene's duration is the sum over the

@@ -1,5 +1,5 @@
-//! Simulated GA fitness on every core (issue 10): persistent worker threads, each owning one
-//! reusable engine ([`GaSimFitness`]), score the genes of a generation. The slots of a batch
+//! Simulated GA fitness on every core: persistent worker threads, each owning one
+//! reusable engine ([`GaSimFitness`](super::sim_fitness::GaSimFitness)), score the genes of a generation. The slots of a batch
 //! are split into contiguous chunks, one per worker; every score depends only on its gene,
 //! so results are identical for any number of threads.
 
@@ -14,7 +14,7 @@ use crate::sim::config::SimConfig;
 use crate::sim::engine::SimError;
 
 /// What every worker simulates: the torus side, the engine configuration and the applied
-/// pattern tables (`dest[k·N + logical source]`, spec/mapping.md §5).
+/// pattern tables (`dest[k·N + logical source]`, docs/mapping.md §5).
 #[derive(Clone, Debug)]
 pub struct GaSimParams {
     /// Torus side n (n × n nodes).

@@ -1,4 +1,4 @@
-//! Simulated GA fitness (issue 10, spec/mapping.md §5, reference-results.md C1/C3): the
+//! Simulated GA fitness (docs/mapping.md §5, docs/reference-results.md C1/C3): the
 //! 34-cycle constant, engine reuse equal to a fresh engine and to `run_trace`, thread-count
 //! independence, and the identity-mapping durations' lower bounds.
 
@@ -71,7 +71,7 @@ fn c1_conflict_free_pattern_takes_exactly_34_cycles() {
         // Every flow is one hop.
         assert_eq!((s.avg_hop.hops, s.avg_hop.pairs), (64, 64));
     }
-    // Two conflict-free patterns: 2 · 34 (reference-results.md C1, k = 2).
+    // Two conflict-free patterns: 2 · 34 (docs/reference-results.md C1, k = 2).
     let mut two = shift_under(&id, 1, 0);
     two.extend(shift_under(&id, 0, 1));
     assert_eq!(evaluate(&two, &id).duration, 68);

@@ -1,4 +1,4 @@
-//! GA study with simulated fitness (reference-results.md C2/C4, qualitatively) on a small
+//! GA study with simulated fitness (docs/reference-results.md C2/C4, qualitatively) on a small
 //! seeded budget: neighbouring swaps (S03) beat random swaps (S05), both beat random search
 //! (S99), and all beat the identity mapping. (At this budget the margins are 10–60 cycles
 //! for seeds 1, 5 and 9; the ranking claims need larger budgets and are in the docs.)

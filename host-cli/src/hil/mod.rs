@@ -1,4 +1,4 @@
-//! Hardware-in-the-loop collective runs (`jumpnet hil`, issues 11 and 12): the flit-level
+//! Hardware-in-the-loop collective runs (`jumpnet hil`): the flit-level
 //! simulator runs a whole collective ([`crate::sim::workload::collective`]) while the NIC engines of
 //! chosen nodes run elsewhere — the firmware under QEMU (one instance per rank of the node,
 //! flashed with the node's device image), the schedule-engine RTL under Verilator (feature

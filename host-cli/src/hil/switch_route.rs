@@ -1,5 +1,4 @@
-//! One switch's forwarding stage in a HIL run (`jumpnet hil --rtl-router SWITCH`, issue 12
-//! "In the loop"): which routings can be replaced by a table at one switch, that switch's
+//! One switch's forwarding stage in a HIL run (`jumpnet hil --rtl-router SWITCH`): which routings can be replaced by a table at one switch, that switch's
 //! compiled table (core's `switch_table`, `VcMode::InTable`), the deliberate wrong entry of
 //! the testing aid, and [`AtSwitch`], the run's routing with one switch's head flits
 //! forwarded by a [`ForwardingStage`] — the in-process routing in the reference run

@@ -20,7 +20,7 @@
 //!
 //! Some routings choose the VC from the packet's history, not from (switch, destination)
 //! alone: torus DOR with dateline VCs and minimal Dragonfly routing with BookSim's VCs
-//! (spec/routing.md §2, §4). Their tables declare a [`VcRule`] in a `VCRule <name>` line
+//! (docs/routing.md §2, §4). Their tables declare a [`VcRule`] in a `VCRule <name>` line
 //! before the first switch, and every entry has **one VC column per input class**:
 //! `destination port vc_class0 vc_class1`. A switch computes the packet's input class from
 //! how the packet arrived (the rule) and sends it on the entry's port with the VC of that

@@ -1,5 +1,5 @@
 //! Total hop counts of the scenario's collectives under each mapping, and two-opt from the
-//! starting mappings (reference-results.md A5/A6).
+//! starting mappings (docs/reference-results.md A5/A6).
 
 use anyhow::{Context, Result};
 use serde::Serialize;

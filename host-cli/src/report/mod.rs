@@ -2,7 +2,7 @@
 //! \[DISS\] chapter-5 comparison at N = 1,024, degree 19): diameter, ASPL, cable length,
 //! total hop counts of broadcast, allreduce and alltoall under the ring, random, BFS-tree,
 //! circulant and two-opt mappings, and their simulated makespans at a small and a large
-//! message size (reference-results.md A8); written as Markdown, JSON and SVG charts into an
+//! message size (docs/reference-results.md A8); written as Markdown, JSON and SVG charts into an
 //! output directory, with a summary on stdout.
 //!
 //! [`run_scenario`] computes a [`Report`]; `jumpnet report` prints it.

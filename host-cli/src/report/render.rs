@@ -53,7 +53,7 @@ impl Report {
         ));
         md.push_str("## Topologies\n\n");
         md.push_str(&md_table(&self.topology_table()));
-        md.push_str("\nCable lengths follow the Top-of-Rack layout of spec/mapping.md §6 (8 switches per cabinet, row-major cabinet order; boustrophedon averages in `results.json`).\n\n");
+        md.push_str("\nCable lengths follow the Top-of-Rack layout of docs/mapping.md §6 (8 switches per cabinet, row-major cabinet order; boustrophedon averages in `results.json`).\n\n");
         for t in &self.topologies {
             for n in &t.notes {
                 md.push_str(&format!("- {}: {n}\n", t.label));
@@ -73,10 +73,10 @@ impl Report {
             md.push_str(&m.markdown());
         }
         md.push_str("## Notes\n\n");
-        md.push_str("- Collectives are MPICH's binomial broadcast, recursive-doubling allreduce and Bruck alltoall (spec/collectives.md §1–3); a message's hops are the BFS distance between the nodes of its ranks.\n");
-        md.push_str("- Rank orders: random mapping in random order, hierarchical-tree (BFS) mapping in BFS order, ring and circulant mappings in traversal order. These are the orders whose totals match the dissertation's Tables 3.4–3.6 (reference-results.md A5); `jumpnet map place --rank-order ascending` gives the ascending-node-id variant.\n");
-        md.push_str("- With all nodes of `G(n, log2 n)` and ring or circulant mapping every message is one hop, so the totals equal the message counts (reference-results.md A2: n − 1, n·log2 n, n·log2 n).\n");
-        md.push_str("- The Dragonfly of the same degree has 64 groups of 16 routers and 4 global links per router; a·h = 64 > g − 1 = 63, so some surplus global ports stay unconnected (arrangement-dependent, spec/topologies.md §7).\n");
+        md.push_str("- Collectives are MPICH's binomial broadcast, recursive-doubling allreduce and Bruck alltoall (docs/collectives.md §1–3); a message's hops are the BFS distance between the nodes of its ranks.\n");
+        md.push_str("- Rank orders: random mapping in random order, hierarchical-tree (BFS) mapping in BFS order, ring and circulant mappings in traversal order. These are the orders whose totals match the dissertation's Tables 3.4–3.6 (docs/reference-results.md A5); `jumpnet map place --rank-order ascending` gives the ascending-node-id variant.\n");
+        md.push_str("- With all nodes of `G(n, log2 n)` and ring or circulant mapping every message is one hop, so the totals equal the message counts (docs/reference-results.md A2: n − 1, n·log2 n, n·log2 n).\n");
+        md.push_str("- The Dragonfly of the same degree has 64 groups of 16 routers and 4 global links per router; a·h = 64 > g − 1 = 63, so some surplus global ports stay unconnected (arrangement-dependent, docs/topologies.md §7).\n");
         md
     }
 

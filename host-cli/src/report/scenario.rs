@@ -41,7 +41,7 @@ pub struct Scenario {
     pub two_opt_iterations: u64,
     /// Seed of mappings and two-opt.
     pub seed: u64,
-    /// Simulated makespans (reference-results.md A8); none when absent.
+    /// Simulated makespans (docs/reference-results.md A8); none when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulation: Option<SimScenario>,
 }

@@ -1,6 +1,6 @@
 //! Physical network parameters onto simulator cycles: link bandwidth and switch latency in,
 //! flit size, clock and router delay out (the simulated makespans of `jumpnet report`,
-//! reference-results.md A8: 100 Gb/s links, 100 ns switch latency).
+//! docs/reference-results.md A8: 100 Gb/s links, 100 ns switch latency).
 //!
 //! # The mapping
 //!

@@ -1,4 +1,4 @@
-//! Flit-level, cycle-driven network simulator (issue 9; ARCHITECTURE.md §4): input-queued
+//! Flit-level, cycle-driven network simulator (docs/architecture.md §4): input-queued
 //! VC routers with credit flow control and wormhole switching, configurable pipeline delays,
 //! seeded synthetic traffic from `jumpnet_core::traffic`, bounded streaming statistics and a
 //! deadlock watchdog. Library API: [`SimConfig`] in, [`SimResult`] out ([`run`],
@@ -30,7 +30,7 @@
 //! cheapest. UGAL-L and UGAL-G are the core's `DragonflyUgal`; a routing whose candidates
 //! weigh other routers' channels (UGAL-G) keeps the routers in one partition.
 //!
-//! Collective traffic ([`workload::collective`], issue 10): every terminal's NIC runs its rank's
+//! Collective traffic ([`workload::collective`]): every terminal's NIC runs its rank's
 //! `core::exec` program; messages become tagged packets of the same engine
 //! ([`run_collective`]). [`workload::nic_engine`] holds the engines that run the programs: the
 //! in-process executors by default, others (devices, RTL) in hardware-in-the-loop runs

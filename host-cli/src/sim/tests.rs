@@ -1,4 +1,4 @@
-//! Simulator tests (issue 9 "Must show"): zero-load formulas of both presets, the GA 34-cycle
+//! Simulator tests: zero-load formulas of both presets, the GA 34-cycle
 //! case, throughput below saturation, saturation, deadlock report vs. dateline, DFSSSP,
 //! flit conservation on every family, determinism.
 

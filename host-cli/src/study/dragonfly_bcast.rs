@@ -1,4 +1,4 @@
-//! [DF-BC] B3 (spec/reference-results.md B3, spec/collectives.md §6): makespans of the
+//! [DF-BC] B3 (docs/reference-results.md B3, docs/collectives.md §6): makespans of the
 //! TREE, LLF, GLF and FOREST broadcasts of 1 KiB over random allocations of growing size
 //! on a Dragonfly, under minimal, Valiant and UGAL routing, with and without background
 //! traffic, several random allocations per size; then the paper's qualitative claims.

@@ -1,4 +1,4 @@
-//! [GF-A2A] E1/E2 (spec/reference-results.md E1–E2, spec/collectives.md §7): SFATA and
+//! [GF-A2A] E1/E2 (docs/reference-results.md E1–E2, docs/collectives.md §7): SFATA and
 //! RFATA on Galaxyfly(n, q, a), simulated at flit level with the paper's link and packet
 //! parameters (16 Gb/s links, 160-byte packets), reported beside Tables 3–4.
 //!

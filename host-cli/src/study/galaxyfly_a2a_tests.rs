@@ -1,4 +1,4 @@
-//! [GF-A2A] E1 on the simulated run (spec/reference-results.md E1, class D): every router
+//! [GF-A2A] E1 on the simulated run (docs/reference-results.md E1, class D): every router
 //! receives all `n·q·a` packets and SFATA delivers no packet twice; and the claim checks
 //! on the paper's own Tables 3–4.
 

@@ -1,4 +1,4 @@
-//! The seeds' simulated studies (issue 10, spec/reference-results.md rows marked S): each
+//! The papers' simulated studies (docs/reference-results.md rows marked S): each
 //! runs collectives on the flit-level simulator ([`crate::sim::workload::collective`]), aggregates
 //! the results into the paper's metrics and checks the paper's qualitative claims.
 //!
@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 use crate::builder::routing::RouteAlgo;
 use crate::sim::setup::{Setup, SetupRequest};
 
-/// Title of the claims table of the seeds' studies.
+/// Title of the claims table of the papers' studies.
 pub const CLAIMS_TITLE: &str = "the paper's claims";
 
 /// The simulation setup of `words` (topology and simulator keys, sweep axes allowed) with

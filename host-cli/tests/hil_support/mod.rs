@@ -9,7 +9,7 @@ mod common;
 #[allow(unused_imports)]
 pub use common::{jumpnet, tmpdir};
 
-/// The collectives of issue 11's "Must show".
+/// The collectives every HIL engine is checked on.
 pub const COLLECTIVES: [&str; 3] = ["bcast", "allreduce", "alltoall"];
 
 /// `jumpnet hil --rtl-router switch` of a broadcast on a 4×4 torus with plain dimension

@@ -1,5 +1,5 @@
 //! Dragonfly all-to-all broadcast A2A of Xiang & Ju (COCOON 2021), router level
-//! (spec/collectives.md §8). **Reconstruction** from the abstract (project choice):
+//! (docs/collectives.md §8). **Reconstruction** from the abstract (project choice):
 //!
 //! 1. Every group gathers its routers' packets to a group root by RPC (routers ascending,
 //!    root = pivot; [`crate::collective::rpc`]).

@@ -1,5 +1,5 @@
 //! FOREST — LLF with parallel binomial trees across groups ([DF-BC] §III-D;
-//! spec/collectives.md §6).
+//! docs/collectives.md §6).
 //!
 //! Step 1 as LLF. Step 2: the remote groups (ascending id) are dealt round-robin to the
 //! `k` root-group holders (in rank order); holder `h_i` runs a binomial tree over `[h_i] +`

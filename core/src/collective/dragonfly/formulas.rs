@@ -1,5 +1,5 @@
-//! Link-utilisation formulas of [DF-BC] §III-E (spec/collectives.md §6,
-//! reference-results.md B1), as exact rationals.
+//! Link-utilisation formulas of [DF-BC] §III-E (docs/collectives.md §6,
+//! docs/reference-results.md B1), as exact rationals.
 //!
 //! Dragonfly with `g` groups of `a` routers, `p` terminals per router and `h` global links
 //! per router, `T = g·a·p` terminals, minimal routing, one global link per group pair.

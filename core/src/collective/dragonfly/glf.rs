@@ -1,4 +1,4 @@
-//! GLF — Global-Links-First ([DF-BC] §III-C; spec/collectives.md §6).
+//! GLF — Global-Links-First ([DF-BC] §III-C; docs/collectives.md §6).
 //!
 //! 1. Binomial tree over `[root] +` the lowest rank of every remote used group, groups in
 //!    ascending id.

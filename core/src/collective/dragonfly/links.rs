@@ -1,5 +1,5 @@
 //! Link usage of a schedule on a Dragonfly with minimal routing and one global link per
-//! group pair ([DF-BC] §III-E; spec/collectives.md §6).
+//! group pair ([DF-BC] §III-E; docs/collectives.md §6).
 //!
 //! A message crosses two terminal links (injection and ejection); between routers of one
 //! group one local link; between groups one global link plus a local link on each side whose

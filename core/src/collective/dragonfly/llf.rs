@@ -1,4 +1,4 @@
-//! LLF — Local-Links-First ([DF-BC] §III-B; spec/collectives.md §6).
+//! LLF — Local-Links-First ([DF-BC] §III-B; docs/collectives.md §6).
 //!
 //! 1. Root group: binomial tree from the root over one process on every other used router.
 //! 2. The root-group holders (root + step-1 receivers, in rank order) send **in series** to

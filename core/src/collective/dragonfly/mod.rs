@@ -1,5 +1,5 @@
 //! Dragonfly topology-aware collectives ([DF-BC] §III and Xiang & Ju's A2A;
-//! spec/collectives.md §6, §8).
+//! docs/collectives.md §6, §8).
 //!
 //! Inputs are plain data: a job given as one [`Placement`] (group, router within the
 //! group) per rank, and a [`GroupLinks`] oracle naming the routers that carry the global
@@ -186,7 +186,7 @@ fn run<L: GroupLinks>(
 }
 
 /// All-to-all broadcast at router level by running `alg` from every router in turn
-/// (spec/collectives.md §8: GFA2A = [`Algorithm::Glf`], RFA2A = [`Algorithm::Llf`]; one
+/// (docs/collectives.md §8: GFA2A = [`Algorithm::Glf`], RFA2A = [`Algorithm::Llf`]; one
 /// "process" per router, router `t` of group `G` is rank `G·a + t` and owns packet `G·a + t`).
 /// `N = g·a` routers; sizes of `bufs` from [`DragonflySizes::of_all_to_all`].
 pub fn all_to_all<'a, L: GroupLinks>(

@@ -1,4 +1,4 @@
-//! Dragonfly tests: reference-results.md B1 formulas, LLF/GLF/FOREST on synthetic and random
+//! Dragonfly tests: docs/reference-results.md B1 formulas, LLF/GLF/FOREST on synthetic and random
 //! placements (checker + link counts within the [DF-BC] bounds), the paper's worst cases,
 //! and A2A.
 
@@ -443,7 +443,7 @@ fn per_source_all_to_all_broadcasts() {
 
 #[test]
 fn b1_bounds_on_the_paper_network() {
-    // reference-results.md B1: g = 129, a = 16, p = 8, h = 8; topology-aware broadcasts stay
+    // docs/reference-results.md B1: g = 129, a = 16, p = 8, h = 8; topology-aware broadcasts stay
     // within 128 global and 2,191 local link messages for any allocation.
     let (g, a, p) = (129u32, 16u32, 8u32);
     let links = Canonical { g, a };

@@ -1,4 +1,4 @@
-//! The [`GroupLinks`] oracle of a [`Dragonfly`] topology (spec/topologies.md §7), so the
+//! The [`GroupLinks`] oracle of a [`Dragonfly`] topology (docs/topologies.md §7), so the
 //! topology-aware broadcasts run on the real global-link arrangement.
 
 use super::GroupLinks;

@@ -1,4 +1,4 @@
-//! Galaxyfly all-to-all broadcasts ([GF-A2A]; spec/collectives.md §7), at router level.
+//! Galaxyfly all-to-all broadcasts ([GF-A2A]; docs/collectives.md §7), at router level.
 //!
 //! Input is a [`GalaxyGraph`] oracle: the supernode-level Galaxy graph (neighbours in
 //! ascending id), `a` routers per supernode and which router of `U` carries the edge `U–V`.
@@ -98,7 +98,7 @@ pub trait GalaxyGraph {
     /// The `i`-th neighbour of `u`, neighbours in ascending id.
     fn neighbor(&self, u: u32, i: u32) -> u32;
     /// Router (`0..a`) of `u` that carries the edge `u–v`. Default: the project choice of
-    /// spec/topologies.md §10 — `v` is `u`'s `j`-th neighbour in ascending order and the edge
+    /// docs/topologies.md §10 — `v` is `u`'s `j`-th neighbour in ascending order and the edge
     /// uses router `j mod a`.
     fn link_router(&self, u: u32, v: u32) -> Option<u32> {
         let a = self.routers_per_supernode();

@@ -1,4 +1,4 @@
-//! RFATA — router-first all-to-all broadcast ([GF-A2A] §4.2; spec/collectives.md §7).
+//! RFATA — router-first all-to-all broadcast ([GF-A2A] §4.2; docs/collectives.md §7).
 //! **Reconstruction** (project choice; the paper gives no exact message rules):
 //!
 //! 1. In every supernode `U`: RPC then RPD over its routers (ascending) around `m_U` — the

@@ -1,5 +1,5 @@
 //! SFATA — supernode-first all-to-all broadcast `SPC(U, A); SPD(U, A)` ([GF-A2A] §4.1;
-//! spec/collectives.md §7).
+//! docs/collectives.md §7).
 //!
 //! SPC builds one router-level collection tree: in every supernode `U ≠ A`, RPC over its
 //! routers (ascending) towards the router that carries the link to `U`'s SPC parent, which

@@ -1,4 +1,4 @@
-//! The SPC tree ([GF-A2A] §3.2; spec/collectives.md §7): breadth-first from the target
+//! The SPC tree ([GF-A2A] §3.2; docs/collectives.md §7): breadth-first from the target
 //! supernode `A` over the Galaxy graph, neighbours in ascending id, each supernode attached
 //! to the first supernode (in BFS order) adjacent to it. Level 1 are `A`'s neighbours; a
 //! level-2 supernode hangs under its smallest-id level-1 neighbour.

@@ -1,4 +1,4 @@
-//! Galaxyfly tests: the SPC tree of the paper (reference-results.md E1), SFATA and RFATA
+//! Galaxyfly tests: the SPC tree of the paper (docs/reference-results.md E1), SFATA and RFATA
 //! checked symbolically on the paper's configurations.
 
 use super::rfata::{self, rfata};
@@ -44,7 +44,7 @@ fn table_3_5(a: u32) -> Table {
     }
 }
 
-/// Independent Galaxy-graph construction (spec/topologies.md §10) for prime q ≡ ±1 mod 4.
+/// Independent Galaxy-graph construction (docs/topologies.md §10) for prime q ≡ ±1 mod 4.
 fn galaxy(n: u32, q: u32, a: u32) -> Table {
     let pow = |b: u32, e: u32| (0..e).fold(1u32, |acc, _| acc * b % q);
     let xi = (2..q)

@@ -1,4 +1,4 @@
-//! The [`GalaxyGraph`] oracle of a [`Galaxyfly`] topology (spec/topologies.md §10), so the
+//! The [`GalaxyGraph`] oracle of a [`Galaxyfly`] topology (docs/topologies.md §10), so the
 //! all-to-all broadcasts run on the topology's own router assignment.
 
 use super::GalaxyGraph;

@@ -1,5 +1,5 @@
 //! Symbolic checker: runs every rank's program through [`Executor`] on tagged data and
-//! verifies the collective's semantics (spec/collectives.md; ARCHITECTURE.md §5 layer 1).
+//! verifies the collective's semantics (docs/collectives.md; docs/architecture.md §5 layer 1).
 //!
 //! Data model. Each rank holds `slots` blocks ([`crate::collective::DataLayout`]); each
 //! block is `width` 64-bit words:

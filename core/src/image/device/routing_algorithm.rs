@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::routing::RouteAlgo;
 
-/// The routing algorithm the device's table was computed with (spec/routing.md); recorded so
+/// The routing algorithm the device's table was computed with (docs/routing.md); recorded so
 /// a device can report it and recompute or cross-check its table. `Precomputed` is a table
 /// the host computed with an algorithm the device cannot run itself (e.g. DFSSSP). The other
 /// variants are the algorithms a device computes a switch's table with (firmware route-table

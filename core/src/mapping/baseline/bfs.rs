@@ -1,4 +1,4 @@
-//! Hierarchical-tree (BFS) mapping (spec/mapping.md §1, \[DISS\] §3.2).
+//! Hierarchical-tree (BFS) mapping (docs/mapping.md §1, \[DISS\] §3.2).
 
 use crate::error::CapacityError;
 use crate::mapping::{FreeNodes, MappingError, NodeId};
@@ -30,7 +30,7 @@ pub struct BfsBuffers<'a> {
     pub seen: &'a mut [bool],
 }
 
-/// Hierarchical-tree mapping (spec/mapping.md §1): BFS from `root` over the switch graph of
+/// Hierarchical-tree mapping (docs/mapping.md §1): BFS from `root` over the switch graph of
 /// `topo`, visiting neighbours in ascending port order, and writing every free node in the
 /// order it is discovered until `out` (length `m`) is full — possibly in the middle of a BFS
 /// level. The BFS walks through busy nodes too; only free nodes are chosen.

@@ -1,10 +1,10 @@
-//! Circulant mapping for `G(n, log2 n)` (spec/mapping.md §1, \[DISS\] Algorithm 4.1).
+//! Circulant mapping for `G(n, log2 n)` (docs/mapping.md §1, \[DISS\] Algorithm 4.1).
 
 use crate::error::InvalidParam;
 use crate::mapping::{FreeNodes, MappingError, NodeId};
 
 /// Writes the nodes `start, start + stride, start + 2·stride, ...` (mod `n`), with
-/// `stride = n / m` and `m = out.len()`, into `out` in traversal order (spec/mapping.md §1,
+/// `stride = n / m` and `m = out.len()`, into `out` in traversal order (docs/mapping.md §1,
 /// circulant mapping; \[DISS\] draws `start = rand() mod n`).
 ///
 /// `m` must be a power of two with `1 ≤ m ≤ n`. When `m` divides `n` (always for

@@ -1,4 +1,4 @@
-//! Baseline mappings: which `m` nodes a job gets (spec/mapping.md §1, \[DISS\] §3.2, §4.4).
+//! Baseline mappings: which `m` nodes a job gets (docs/mapping.md §1, \[DISS\] §3.2, §4.4).
 //!
 //! Every mapping writes the chosen nodes into a caller slice `out` of length `m`, in the
 //! mapping's own order (selection order, BFS order or ring traversal order). Apply
@@ -17,7 +17,7 @@ pub use ring::ring_mapping;
 
 use super::RankOrder;
 
-/// The baseline mappings of spec/mapping.md §1.
+/// The baseline mappings of docs/mapping.md §1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MappingKind {
     /// m distinct free nodes uniformly at random.
@@ -31,7 +31,7 @@ pub enum MappingKind {
 }
 
 impl MappingKind {
-    /// The rank placement the project uses with this mapping (spec/mapping.md §1 project
+    /// The rank placement the project uses with this mapping (docs/mapping.md §1 project
     /// choice): traversal order for ring and circulant, ascending node id otherwise.
     pub fn rank_order(self) -> RankOrder {
         match self {

@@ -1,9 +1,9 @@
-//! Random mapping (spec/mapping.md §1).
+//! Random mapping (docs/mapping.md §1).
 
 use crate::mapping::{FreeNodes, MappingError, NodeId};
 use crate::rng::Rng;
 
-/// Chooses `out.len()` distinct free nodes of `0..n` uniformly at random (spec/mapping.md §1,
+/// Chooses `out.len()` distinct free nodes of `0..n` uniformly at random (docs/mapping.md §1,
 /// random mapping) and writes them in ascending order.
 ///
 /// Uses selection sampling (Knuth's Algorithm S): one pass over the free nodes, node taken with

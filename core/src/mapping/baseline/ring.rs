@@ -1,9 +1,9 @@
-//! Ring-based consecutive mapping (spec/mapping.md §1).
+//! Ring-based consecutive mapping (docs/mapping.md §1).
 
 use crate::mapping::{FreeNodes, MappingError, NodeId};
 
 /// Writes the nodes `start, start+1, ...` (mod `n`) along the base ring into `out`
-/// (spec/mapping.md §1, ring-based consecutive mapping), in traversal order.
+/// (docs/mapping.md §1, ring-based consecutive mapping), in traversal order.
 ///
 /// Nodes that are not free are skipped (project choice; \[DISS\] always has every node free, and
 /// then the result is exactly `start .. start+m-1 mod n`).

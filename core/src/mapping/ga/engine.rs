@@ -1,4 +1,4 @@
-//! The GA loop of spec/mapping.md §5 (\[GA\] §4): rank, keep survivors unchanged, refill with
+//! The GA loop of docs/mapping.md §5 (\[GA\] §4): rank, keep survivors unchanged, refill with
 //! mutants.
 
 use super::{
@@ -81,7 +81,7 @@ pub struct GaOutcome {
     pub evaluations: u64,
 }
 
-/// A GA population in caller storage (spec/mapping.md §5 GA loop).
+/// A GA population in caller storage (docs/mapping.md §5 GA loop).
 ///
 /// [`Ga::new`] draws `P` random permutations, evaluates and ranks them (generation 0). Each
 /// [`Ga::step`] keeps the top `survivor_ratio · P` genes unchanged, overwrites every other

@@ -1,4 +1,4 @@
-//! GA fitness: the pluggable [`Fitness`] trait and the contention proxy of spec/mapping.md §5.
+//! GA fitness: the pluggable [`Fitness`] trait and the contention proxy of docs/mapping.md §5.
 
 use super::{Address, AvgHop, PatternSet, Score, NO_DEST};
 use crate::error::CapacityError;
@@ -13,7 +13,7 @@ pub const INJECTION_CYCLES: u64 = 1;
 /// Reception cost in cycles.
 pub const RECEPTION_CYCLES: u64 = 1;
 /// Duration of one pattern without interference: `1 + 4·8 + 1 = 34` cycles
-/// (reference-results.md C1); `k` patterns take at least `34·k`.
+/// (docs/reference-results.md C1); `k` patterns take at least `34·k`.
 pub const IDEAL_PATTERN_CYCLES: u64 =
     INJECTION_CYCLES + PACKETS_PER_NODE * FLITS_PER_PACKET + RECEPTION_CYCLES;
 
@@ -33,7 +33,7 @@ impl<T: Fitness + ?Sized> Fitness for &mut T {
 }
 
 /// Scores many genes at once, so a host can spread one generation over several cores
-/// (spec/mapping.md §5: every gene of a generation is evaluated independently).
+/// (docs/mapping.md §5: every gene of a generation is evaluated independently).
 ///
 /// `genes` holds the whole population (gene `i` is `genes[i·N .. (i+1)·N]`, `N = nodes`);
 /// for every slot `i` in `slots` the implementation writes the gene's score to `scores[i]`.
@@ -51,7 +51,7 @@ pub trait BatchFitness {
 }
 
 /// Gene `slot` of a population laid out as [`BatchFitness`] takes it (gene `i` is
-/// `genes[i·N .. (i+1)·N]`, `N = nodes`; spec/mapping.md §5); `None` when the population
+/// `genes[i·N .. (i+1)·N]`, `N = nodes`; docs/mapping.md §5); `None` when the population
 /// does not hold it.
 pub fn population_gene(genes: &[Address], nodes: usize, slot: u32) -> Option<&[Address]> {
     let start = (slot as usize).checked_mul(nodes)?;
@@ -79,14 +79,14 @@ impl<F: Fitness> BatchFitness for F {
 }
 
 /// Proxy duration of one pattern whose most loaded channel carries `max_load` flows:
-/// `2 + 32·max_load` (spec/mapping.md §5 proxy, project choice: two fully interfering packet
+/// `2 + 32·max_load` (docs/mapping.md §5 proxy, project choice: two fully interfering packet
 /// streams double the transfer time).
 #[inline]
 pub fn proxy_pattern_duration(max_load: u32) -> u64 {
     INJECTION_CYCLES + RECEPTION_CYCLES + PACKETS_PER_NODE * FLITS_PER_PACKET * max_load as u64
 }
 
-/// The contention proxy of spec/mapping.md §5 (documented as a proxy, not \[GA\]'s simulator):
+/// The contention proxy of docs/mapping.md §5 (documented as a proxy, not \[GA\]'s simulator):
 /// per pattern, route every flow `Γ⁻¹(s) → Γ⁻¹(d)` with the path oracle, count flows per
 /// channel, and add [`proxy_pattern_duration`] of the maximum; avg.hop is the mean route
 /// length over all flows of all patterns.

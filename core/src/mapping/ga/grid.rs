@@ -1,11 +1,11 @@
-//! The `n × n` grid of physical positions a GA gene is laid out on (spec/mapping.md §5).
+//! The `n × n` grid of physical positions a GA gene is laid out on (docs/mapping.md §5).
 
 use super::Address;
 use crate::error::InvalidParam;
 use crate::mapping::MappingError;
 
 /// Square grid of `side × side` physical positions; position `p = y·side + x`
-/// (topologies.md §4 node id of a 2-D torus). Coordinates wrap around in every helper, as on
+/// (docs/topologies.md §4 node id of a 2-D torus). Coordinates wrap around in every helper, as on
 /// the torus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {

@@ -1,4 +1,4 @@
-//! Genetic node mapping on a 2-D torus (spec/mapping.md §5, \[GA\]).
+//! Genetic node mapping on a 2-D torus (docs/mapping.md §5, \[GA\]).
 //!
 //! A gene is a permutation `Γ: physical position → logical address` of `0..N` (`N = n²`),
 //! stored in caller buffers. Traffic patterns ([`TrafficPattern`]) are defined on logical

@@ -1,4 +1,4 @@
-//! Synthetic traffic patterns on logical addresses (spec/mapping.md §5 table, after
+//! Synthetic traffic patterns on logical addresses (docs/mapping.md §5 table, after
 //! Dally & Towles): \[GA\]'s names for them and its two random patterns. The deterministic
 //! ones are core's destination patterns ([`DestPattern`], computed by
 //! [`Traffic::dest`](crate::traffic::Traffic::dest)) on the `n × n` grid as an `n`-ary
@@ -13,7 +13,7 @@ use crate::traffic::{DestPattern, Traffic};
 /// Destination-table entry of a node that sends nothing (its destination is itself).
 pub const NO_DEST: Address = Address::MAX;
 
-/// The eight traffic patterns of \[GA\] (spec/mapping.md §5).
+/// The eight traffic patterns of \[GA\] (docs/mapping.md §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TrafficPattern {
     /// bcmp: `d = s XOR (N−1)`, i.e. `(n−1−x, n−1−y)`.
@@ -36,7 +36,7 @@ pub enum TrafficPattern {
 }
 
 impl TrafficPattern {
-    /// All patterns in the order of spec/mapping.md §5.
+    /// All patterns in the order of docs/mapping.md §5.
     pub const ALL: [TrafficPattern; 8] = [
         TrafficPattern::BitComplement,
         TrafficPattern::BitReversal,

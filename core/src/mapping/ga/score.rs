@@ -1,4 +1,4 @@
-//! GA scores and the three ranking methods sc / ah / ml (spec/mapping.md §5, \[GA\] §4.2).
+//! GA scores and the three ranking methods sc / ah / ml (docs/mapping.md §5, \[GA\] §4.2).
 //!
 //! All keys are exact: avg.hop is kept as the rational `hops / pairs` and compared by
 //! cross-multiplication in `u128`, so rankings are identical on every target.

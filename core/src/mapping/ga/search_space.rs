@@ -1,4 +1,4 @@
-//! Size of the GA search space (reference-results.md C1).
+//! Size of the GA search space (docs/reference-results.md C1).
 
 /// `N!` (the number of genes of `N` positions) in scientific notation `mantissa · 10^exponent`
 /// with `1 ≤ mantissa < 10`, computed with `f64` basic operations only (identical on every

@@ -1,4 +1,4 @@
-//! The GA variants S00–S99 of \[GA\] Table 1 (spec/mapping.md §5).
+//! The GA variants S00–S99 of \[GA\] Table 1 (docs/mapping.md §5).
 
 use super::Mutation;
 

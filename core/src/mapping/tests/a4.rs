@@ -1,4 +1,4 @@
-//! reference-results.md A4: the worked two-opt example of \[DISS\] Tables 3.1 / 3.2.
+//! docs/reference-results.md A4: the worked two-opt example of \[DISS\] Tables 3.1 / 3.2.
 
 extern crate std;
 use std::vec::Vec;

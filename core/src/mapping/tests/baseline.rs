@@ -1,4 +1,4 @@
-//! Baseline mappings (spec/mapping.md §1) against independent BFS and structural facts.
+//! Baseline mappings (docs/mapping.md §1) against independent BFS and structural facts.
 
 extern crate std;
 use std::collections::VecDeque;

@@ -1,4 +1,4 @@
-//! The GA loop (spec/mapping.md §5) with the contention proxy on an 8×8 torus built by edges
+//! The GA loop (docs/mapping.md §5) with the contention proxy on an 8×8 torus built by edges
 //! and routed by a test-written DOR path oracle.
 
 extern crate std;

@@ -1,4 +1,4 @@
-//! GA mutation operators (spec/mapping.md §5): permutations stay permutations; geometry of
+//! GA mutation operators (docs/mapping.md §5): permutations stay permutations; geometry of
 //! each operator; variants and rankings.
 
 extern crate std;

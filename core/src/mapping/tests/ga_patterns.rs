@@ -1,4 +1,4 @@
-//! GA traffic patterns against their bit-level definitions (spec/mapping.md §5 table) and the
+//! GA traffic patterns against their bit-level definitions (docs/mapping.md §5 table) and the
 //! C1 constants.
 
 extern crate std;

@@ -1,4 +1,4 @@
-//! Objectives (spec/mapping.md §2): incremental swap evaluation equals independent full
+//! Objectives (docs/mapping.md §2): incremental swap evaluation equals independent full
 //! re-evaluation; contention on hand-checked examples.
 
 extern crate std;

@@ -1,4 +1,4 @@
-//! Two-opt (spec/mapping.md §3) and simulated annealing (§4).
+//! Two-opt (docs/mapping.md §3) and simulated annealing (§4).
 
 extern crate std;
 use std::vec;

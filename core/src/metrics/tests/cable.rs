@@ -1,12 +1,12 @@
-//! Cable lengths and degrees of `G(1024, 10)` against random shortcut graphs (spec/mapping.md
-//! §6, reference-results A7).
+//! Cable lengths and degrees of `G(1024, 10)` against random shortcut graphs (docs/mapping.md
+//! §6, docs/reference-results.md A7).
 
 use std::vec;
 use std::vec::Vec;
 
 use super::*;
 
-/// Independent cable length (metres, f64) of mapping.md §6 for 1024 switches: 128 cabinets on
+/// Independent cable length (metres, f64) of docs/mapping.md §6 for 1024 switches: 128 cabinets on
 /// 12 rows × 11 columns.
 fn cable_m_1024(u: u32, v: u32, boustrophedon: bool) -> f64 {
     let (cu, cv) = (u / 8, v / 8);
@@ -96,7 +96,7 @@ fn degree_stats_of_g_and_random_shortcut() {
 
 #[test]
 fn random_shortcut_8192_beats_the_circulant() {
-    // reference-results A1 (R): random shortcut diameter about 4 at 8192 switches, ASPL below
+    // docs/reference-results.md A1 (R): random shortcut diameter about 4 at 8192 switches, ASPL below
     // G(8192, 13)'s 4.4450 at the same degree 25.
     let (mut slots, mut deg) = random_shortcut_storage(8192, 25);
     let (g, _) = random_shortcut::build(8192, 25, &mut Rng::new(8), &mut slots, &mut deg).unwrap();

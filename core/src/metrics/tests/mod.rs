@@ -1,6 +1,6 @@
 //! Cross-checks of the distance paths against an independent BFS over the topology's ports
-//! (topology::testutil), spec values for `G(n, log2 n)` (topologies.md §2, reference-results
-//! A1) and the cable comparison of mapping.md §6 (reference-results A7).
+//! (topology::testutil), spec values for `G(n, log2 n)` (docs/topologies.md §2, reference-results
+//! A1) and the cable comparison of docs/mapping.md §6 (docs/reference-results.md A7).
 
 use crate::error::{CapacityError, InvalidParam};
 use std::vec;
@@ -303,7 +303,7 @@ fn disconnected_graph_is_reported() {
     });
 }
 
-/// Edges of `G(n, log2 n)` (topologies.md §2): `a ~ a ± 2^i`, the `n/2` jump once.
+/// Edges of `G(n, log2 n)` (docs/topologies.md §2): `a ~ a ± 2^i`, the `n/2` jump once.
 fn g_edges(n: u32) -> Vec<(u32, u32)> {
     let k = n.trailing_zeros();
     let mut edges = vec![];

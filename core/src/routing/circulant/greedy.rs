@@ -1,4 +1,4 @@
-//! Greedy routing by largest jump on any circulant `C(n; c1..ck)` (spec/routing.md §3).
+//! Greedy routing by largest jump on any circulant `C(n; c1..ck)` (docs/routing.md §3).
 //!
 //! With offset `x = (t - u) mod n` from the current switch `u` to the destination switch
 //! `t`, the next hop takes the signed jump `z = ±c_i` that minimises the remaining circular
@@ -8,7 +8,7 @@
 //!
 //! The route is not always minimal for arbitrary jump sets (e.g. `C(17; 1, 3)` from 0 to 8:
 //! greedy `+3 +3 +3 -1`, 4 hops, while `-3 -3 -3` takes 3); use minimal BFS routing
-//! (spec/routing.md §1) when minimality matters. Loop guard: a hop that does not reduce the
+//! (docs/routing.md §1) when minimality matters. Loop guard: a hop that does not reduce the
 //! circular distance is an error, never a cycle. With `c1 = 1` (required by
 //! [`Circulant`]) the jump `±1` always makes progress, so the guard only protects against
 //! inconsistent parameters.
@@ -19,7 +19,7 @@ use crate::topology::Circulant;
 use crate::routing::circulant::jump::{jump_routing, Jump};
 use crate::routing::error::RoutingError;
 
-/// Greedy largest-jump routing on a circulant (spec/routing.md §3), one VC.
+/// Greedy largest-jump routing on a circulant (docs/routing.md §3), one VC.
 #[derive(Clone, Copy, Debug)]
 pub struct CirculantGreedy<'a> {
     circulant: &'a Circulant,

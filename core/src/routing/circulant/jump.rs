@@ -1,4 +1,4 @@
-//! Signed jumps and offsets shared by the circulant routings (spec/routing.md §3): a hop of
+//! Signed jumps and offsets shared by the circulant routings (docs/routing.md §3): a hop of
 //! a circulant `C(n; c1..ck)` follows one signed jump `±c_i`, and both algorithms decide
 //! from the offset `x = (t - u) mod n` of the destination switch `t` seen from `u`.
 
@@ -41,7 +41,7 @@ pub(crate) fn port_by_jump(
 
 /// Implements `port_toward` and [`Routing`](crate::routing::Routing) for a circulant routing
 /// struct with a `circulant` field and a `jump(x)` rule (the signed jump taken at offset `x`,
-/// spec/routing.md §3): one VC, the port of that jump, eject at the destination.
+/// docs/routing.md §3): one VC, the port of that jump, eject at the destination.
 macro_rules! jump_routing {
     ($ty:ident) => {
         impl $ty<'_> {

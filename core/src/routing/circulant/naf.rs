@@ -1,5 +1,5 @@
 //! Optimal routing on `G(n, log2 n) = C(n; 1, 2, 4, ..., n/2)` by the non-adjacent form
-//! (spec/routing.md §3).
+//! (docs/routing.md §3).
 //!
 //! With offset `x = (t - u) mod n`: if `x = n/2`, take the jump `+n/2`; otherwise take the
 //! lowest NAF digit of `x`: `b` = index of the lowest set bit, jump `+2^b` if
@@ -14,7 +14,7 @@ use crate::topology::Circulant;
 use crate::routing::circulant::jump::{jump_routing, Jump};
 use crate::routing::error::RoutingError;
 
-/// NAF routing on `G(n, log2 n)` (spec/routing.md §3), one VC.
+/// NAF routing on `G(n, log2 n)` (docs/routing.md §3), one VC.
 #[derive(Clone, Copy, Debug)]
 pub struct CirculantNaf<'a> {
     circulant: &'a Circulant,

@@ -1,4 +1,4 @@
-//! Channel dependency graph (CDG) and deadlock analysis (spec/routing.md §2, §6).
+//! Channel dependency graph (CDG) and deadlock analysis (docs/routing.md §2, §6).
 //!
 //! Vertices are `(directed channel, VC)` pairs; an edge `c1 → c2` exists when some route
 //! uses `c1` and then `c2` (Dally & Seitz: a routing is deadlock-free if its CDG is acyclic).

@@ -1,4 +1,4 @@
-//! Directed channels and their dense numbering (spec/topologies.md §0: routing works on
+//! Directed channels and their dense numbering (docs/topologies.md §0: routing works on
 //! directed channels, one per direction of each link).
 //!
 //! Channel `(switch, port)` is the direction of the link on `port` leaving `switch`. Dense

@@ -1,4 +1,4 @@
-//! Iterative depth-first cycle search in caller buffers (spec/routing.md §6: "DFS cycle
+//! Iterative depth-first cycle search in caller buffers (docs/routing.md §6: "DFS cycle
 //! search, deterministic start order").
 //!
 //! The graph is given through [`DependencyGraph`]: vertices `0..V`, each with `fanout`

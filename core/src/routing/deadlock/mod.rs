@@ -1,4 +1,4 @@
-//! Deadlock analysis (spec/routing.md §2, §6): directed channels and their numbering
+//! Deadlock analysis (docs/routing.md §2, §6): directed channels and their numbering
 //! ([`channel`]), the channel dependency graph of a routing ([`cdg`]) and the cycle search
 //! in caller buffers that finds a dependency cycle ([`cycle`]).
 

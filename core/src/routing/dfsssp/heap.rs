@@ -1,5 +1,5 @@
 //! Indexed binary min-heap of switches for Dijkstra, ordered by (distance, hops, switch id)
-//! so that equal keys pop in a deterministic order (spec/routing.md §6).
+//! so that equal keys pop in a deterministic order (docs/routing.md §6).
 
 /// Position value of a switch never pushed.
 pub(crate) const NOT_IN_HEAP: u32 = u32::MAX;

@@ -1,4 +1,4 @@
-//! DFSSSP virtual-layer assignment and balancing (spec/routing.md §6, "Deadlock removal").
+//! DFSSSP virtual-layer assignment and balancing (docs/routing.md §6, "Deadlock removal").
 
 use crate::topology::{PortIndex, Topology};
 
@@ -9,7 +9,7 @@ use crate::routing::error::RoutingError;
 use crate::routing::terminal_location;
 
 /// The destinations paths lead to: every terminal (DFSSSP), or `per_terminal` virtual
-/// destinations per terminal (PARX LIDs, spec/routing.md §7), destination index
+/// destinations per terminal (PARX LIDs, docs/routing.md §7), destination index
 /// `terminal · per_terminal + i`. Path arrays are indexed `[destination · n + switch]`.
 #[derive(Debug)]
 pub(crate) struct Destinations<'t, T> {
@@ -188,7 +188,7 @@ pub(crate) struct LayerBuffers<'b> {
 }
 
 /// Assigns every path a layer so that no layer's dependency graph has a cycle, then
-/// balances over spare layers if configured (spec/routing.md §6, "Deadlock removal").
+/// balances over spare layers if configured (docs/routing.md §6, "Deadlock removal").
 pub(crate) fn assign<T: Topology>(
     dests: Destinations<'_, T>,
     config: &DfssspConfig,

@@ -1,4 +1,4 @@
-//! DFSSSP — deadlock-free single-source shortest-path routing (spec/routing.md §6; Domke,
+//! DFSSSP — deadlock-free single-source shortest-path routing (docs/routing.md §6; Domke,
 //! Hoefler, Nagel, IPDPS 2011; OpenSM `dfsssp`).
 //!
 //! 1. Paths ([`paths`]): channel weights start at `P²` (P = number of terminals) so routes
@@ -12,7 +12,7 @@
 //!    loaded layers (OpenSM balancing).
 //!
 //! Routes depend on (switch, destination terminal); layers on (source switch, destination
-//! terminal). PARX (spec/routing.md §7, routing::parx) reuses both phases: the Dijkstra
+//! terminal). PARX (docs/routing.md §7, routing::parx) reuses both phases: the Dijkstra
 //! takes a link filter and the layer phase works on virtual destinations (LIDs). All
 //! storage is caller-provided ([`DfssspBuffers`], sized by [`DfssspSizes::of`]); the host
 //! passes `Vec`-backed slices.
@@ -243,7 +243,7 @@ impl<T: Topology> Routing for DfssspRouting<'_, T> {
     }
 }
 
-/// Runs DFSSSP on `topo` (spec/routing.md §6): minimal balanced routes, then virtual layers
+/// Runs DFSSSP on `topo` (docs/routing.md §6): minimal balanced routes, then virtual layers
 /// without dependency cycles, at most `config.max_layers` of them (else
 /// [`RoutingError::TooManyLayers`] naming the count needed).
 pub fn dfsssp<'a, T: Topology>(

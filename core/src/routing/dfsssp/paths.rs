@@ -1,4 +1,4 @@
-//! DFSSSP path computation with balancing weights (spec/routing.md §6, "Path computation").
+//! DFSSSP path computation with balancing weights (docs/routing.md §6, "Path computation").
 
 use crate::topology::{Port, PortIndex, SwitchId, Topology};
 
@@ -133,7 +133,7 @@ pub(crate) struct PathWork<'w> {
 
 /// Computes every destination terminal's next hops into `bufs.next_port` (`[d · n + x]`)
 /// and its path tree into `bufs.tree`, updating the channel weights `bufs.weights`
-/// (spec/routing.md §6). Returns the largest final weight.
+/// (docs/routing.md §6). Returns the largest final weight.
 pub(crate) fn compute<T: Topology>(
     topo: &T,
     config: &DfssspConfig,
@@ -166,7 +166,7 @@ pub(crate) fn compute<T: Topology>(
 }
 
 /// Sets every channel weight to the initial value (`config.base_weight`, default `P²` with
-/// P = number of terminals, at least 1) and returns it (spec/routing.md §6).
+/// P = number of terminals, at least 1) and returns it (docs/routing.md §6).
 pub(crate) fn init_weights<T: Topology>(
     topo: &T,
     config: &DfssspConfig,
@@ -203,7 +203,7 @@ pub(crate) struct DestOut<'o> {
 }
 
 /// Routes every switch to destination switch `t` (which ejects on `tport`) with the modified
-/// Dijkstra of spec/routing.md §6 over the channels `keep(from, port, to)` admits, then adds
+/// Dijkstra of docs/routing.md §6 over the channels `keep(from, port, to)` admits, then adds
 /// to every channel of the path from each source switch `x` the amount `work.sc.acc[x]`
 /// holds on entry (DFSSSP: its terminal count, +1 per path; PARX: its demand toward the
 /// destination, §7). Fails with [`RoutingError::Unreachable`] when a switch with terminals

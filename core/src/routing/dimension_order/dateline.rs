@@ -1,4 +1,4 @@
-//! Dateline virtual channels on the rings of a torus (spec/routing.md §2).
+//! Dateline virtual channels on the rings of a torus (docs/routing.md §2).
 //!
 //! Every dimension ring has a dateline on its wrap-around link (between coordinate `k - 1`
 //! and 0). A packet enters each dimension on VC0; after it has crossed the dateline of that
@@ -64,7 +64,7 @@ impl RingHop {
     }
 }
 
-/// VC of `hop` under the dateline rule (spec/routing.md §2), given the packet's `state`:
+/// VC of `hop` under the dateline rule (docs/routing.md §2), given the packet's `state`:
 /// VC1 iff the packet already crossed the dateline of `hop.dim` and has not turned since.
 /// Records the hop in `state` (`phase` as described in the module docs, `vc` = the VC).
 #[inline]
@@ -106,7 +106,7 @@ pub fn dateline_hop(
     Ok(dateline_vc(hop, state))
 }
 
-/// Any port routing on a torus with dateline VCs added hop by hop (spec/routing.md §2).
+/// Any port routing on a torus with dateline VCs added hop by hop (docs/routing.md §2).
 ///
 /// The inner routing chooses the ports (its VCs are ignored) and must leave
 /// [`PacketState::phase`] alone — [`TableRouting`](crate::routing::TableRouting) and the one-VC

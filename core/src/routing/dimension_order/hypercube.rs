@@ -1,5 +1,5 @@
-//! E-cube routing on the hypercube (spec/routing.md §2 dimension order, applied to the
-//! hypercube of spec/topologies.md §5): correct the lowest differing address bit first.
+//! E-cube routing on the hypercube (docs/routing.md §2 dimension order, applied to the
+//! hypercube of docs/topologies.md §5): correct the lowest differing address bit first.
 //!
 //! From switch `u` toward switch `t`, the next hop uses port `i = ctz(u XOR t)` (port `i` is
 //! dimension `i`). Routes are minimal (one hop per differing bit, Hamming distance) and use

@@ -1,4 +1,4 @@
-//! Dimension-order routing on HyperX (spec/routing.md §2).
+//! Dimension-order routing on HyperX (docs/routing.md §2).
 //!
 //! Every dimension is a complete graph, so the lowest dimension `i` with `x_i != t_i` is
 //! corrected in a single hop, directly to `x[i := t_i]`, on trunk 0 of the `K` parallel

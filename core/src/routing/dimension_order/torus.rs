@@ -1,4 +1,4 @@
-//! Dimension-order routing on tori and meshes (spec/routing.md §2).
+//! Dimension-order routing on tori and meshes (docs/routing.md §2).
 //!
 //! Dimensions are resolved in increasing index (dimension 0 first). In a dimension `i` with
 //! `x_i != t_i`:
@@ -26,11 +26,11 @@ use crate::routing::{Hop, PacketState, Routing};
 pub enum TorusVcs {
     /// Every hop on VC 0. Deadlock-free on a mesh; deadlocks on torus rings of `k >= 4`.
     Single,
-    /// Dateline VC0/VC1 per dimension ring (spec/routing.md §2); torus only.
+    /// Dateline VC0/VC1 per dimension ring (docs/routing.md §2); torus only.
     Dateline,
 }
 
-/// Dimension-order routing on a torus or mesh (spec/routing.md §2).
+/// Dimension-order routing on a torus or mesh (docs/routing.md §2).
 #[derive(Clone, Copy, Debug)]
 pub struct TorusDor<'a> {
     torus: &'a Torus,
@@ -94,7 +94,7 @@ impl<'a> TorusDor<'a> {
     }
 
     /// Output port of `hop`: `2·dim` for `+`, `2·dim + 1` for `-`, except in a torus
-    /// dimension of size 2, whose single link is on port `2·dim` (spec/topologies.md §4).
+    /// dimension of size 2, whose single link is on port `2·dim` (docs/topologies.md §4).
     fn port_of(&self, hop: RingHop) -> PortIndex {
         let single_link = self.torus.wraps() && hop.k == 2;
         (2 * hop.dim + (!hop.forward && !single_link) as usize) as PortIndex

@@ -1,4 +1,4 @@
-//! Minimal Dragonfly routing (spec/routing.md §4; Kim et al. ISCA 2008; \[DF-BC\] §II-A-2;
+//! Minimal Dragonfly routing (docs/routing.md §4; Kim et al. ISCA 2008; \[DF-BC\] §II-A-2;
 //! BookSim `min_dragonflynew` / `dragonfly_port`).
 //!
 //! A packet at router `(G, r)` heading to a terminal of router `(G_d, r_d)`:
@@ -9,10 +9,10 @@
 //!   lowest link index when several links join the pair): local hop to `r_o` if `r_o ≠ r`,
 //!   global hop to `(G_d, r_i)`, local hop to `r_d` if `r_i ≠ r_d`.
 //!
-//! Router hops 1–3 (2 terminal links not counted, spec/routing.md §8). "Minimal" is meant as
+//! Router hops 1–3 (2 terminal links not counted, docs/routing.md §8). "Minimal" is meant as
 //! in the Dragonfly literature: the shortest path with at most one global hop. The switch
 //! graph can be shorter still through a third group (two global hops, e.g. when both routers
-//! own links to the same group), which BFS routing (spec/routing.md §1) would take and
+//! own links to the same group), which BFS routing (docs/routing.md §1) would take and
 //! `walk::check_all` with distances reports as non-minimal. With surplus links
 //! (`g < a·h + 1`, e.g. the \[DISS\] 64 × 16 × 4 network) the oracle names the lowest-index
 //! link of a group pair even where a second link would save a local hop (results on those
@@ -50,7 +50,7 @@ pub struct DragonflyStep {
 }
 
 /// Next hop of a minimal route from router `at` toward any router of group `group`
-/// (spec/routing.md §4): the global port when `at` owns the link to `group`, else the local
+/// (docs/routing.md §4): the global port when `at` owns the link to `group`, else the local
 /// port to the owner. `None` when `at` already is in `group`. O(1).
 pub fn step_toward_group(
     df: &Dragonfly,
@@ -84,7 +84,7 @@ pub fn step_toward_group(
     }))
 }
 
-/// Next hop of a minimal route from router `at` to router `t` (spec/routing.md §4); `None`
+/// Next hop of a minimal route from router `at` to router `t` (docs/routing.md §4); `None`
 /// when `at == t`. O(1).
 pub fn step_toward_router(
     df: &Dragonfly,
@@ -149,7 +149,7 @@ impl MinimalVcs {
     }
 }
 
-/// Minimal Dragonfly routing (spec/routing.md §4) over a borrowed [`Dragonfly`]; keeps
+/// Minimal Dragonfly routing (docs/routing.md §4) over a borrowed [`Dragonfly`]; keeps
 /// `PacketState::phase` = 1 once the packet has taken its global hop.
 #[derive(Clone, Copy, Debug)]
 pub struct DragonflyMinimal<'a> {

@@ -1,4 +1,4 @@
-//! Dragonfly routing (spec/routing.md §4): minimal and Valiant routing with BookSim's VC
+//! Dragonfly routing (docs/routing.md §4): minimal and Valiant routing with BookSim's VC
 //! schemes.
 
 pub mod minimal;

@@ -1,4 +1,4 @@
-//! UGAL decision for the Dragonfly (issue 9; spec/routing.md §4 for minimal and Valiant
+//! UGAL decision for the Dragonfly (docs/routing.md §4 for minimal and Valiant
 //! Dragonfly routing): choose the minimal path or the Valiant path by queue occupancy × hops.
 //! The occupancies are an argument, so the same function runs in the host simulator and on
 //! a switch MCU.

@@ -1,5 +1,5 @@
 //! Valiant (non-minimal, oblivious) Dragonfly routing with a deterministic intermediate group
-//! (spec/routing.md §4; Kim et al. ISCA 2008; CODES / \[DF-BC\]; VCs as BookSim
+//! (docs/routing.md §4; Kim et al. ISCA 2008; CODES / \[DF-BC\]; VCs as BookSim
 //! `ugal_dragonflynew`).
 //!
 //! An inter-group packet from group `G_s` to group `G_d` first routes minimally to an
@@ -62,7 +62,7 @@ pub enum Arrival {
     Vc(Vc),
 }
 
-/// Valiant routing on a borrowed [`Dragonfly`] (spec/routing.md §4); state in
+/// Valiant routing on a borrowed [`Dragonfly`] (docs/routing.md §4); state in
 /// `PacketState::phase` (0, 1, 2) and `PacketState::via` (intermediate group).
 #[derive(Clone, Copy, Debug)]
 pub struct DragonflyValiant<'a> {

@@ -1,4 +1,4 @@
-//! All-pairs switch distances as a `u16` matrix in a caller buffer (spec/routing.md §1:
+//! All-pairs switch distances as a `u16` matrix in a caller buffer (docs/routing.md §1:
 //! "store all-pairs distances as u16 matrices"). Row `t` holds the BFS distances from switch
 //! `t`; the graph is undirected, so `dist(t, v) = dist(v, t)`.
 
@@ -12,7 +12,7 @@ pub const UNREACHABLE: u16 = u16::MAX;
 
 /// BFS over the switch graph from `src`, writing hop distances into `dist` (`n` entries,
 /// [`UNREACHABLE`] where not reached) using `queue` (`n` entries) as scratch.
-/// spec/routing.md §1.
+/// docs/routing.md §1.
 pub fn bfs_into<T: Topology>(
     topo: &T,
     src: SwitchId,
@@ -73,7 +73,7 @@ impl<'a> DistanceMatrix<'a> {
         topo.num_switches() as u64 * topo.num_switches() as u64
     }
 
-    /// Computes all rows by BFS from every switch (spec/routing.md §1). `queue` needs `n`
+    /// Computes all rows by BFS from every switch (docs/routing.md §1). `queue` needs `n`
     /// entries.
     pub fn compute<T: Topology>(
         topo: &T,

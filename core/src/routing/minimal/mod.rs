@@ -1,4 +1,4 @@
-//! Minimal routing on an arbitrary graph with deterministic ties (spec/routing.md §1).
+//! Minimal routing on an arbitrary graph with deterministic ties (docs/routing.md §1).
 //!
 //! Reference: at switch `u` heading to destination switch `t`, take the lowest-index port
 //! whose peer `v` has `dist(v, t) = dist(u, t) − 1`. Two ways to get there:
@@ -22,7 +22,7 @@ use crate::routing::tables::run_table::{RouteEntry, RunTableBuilder};
 use crate::routing::tables::table_set::TableSetBuilder;
 use crate::routing::{terminal_location, Hop, PacketState, Routing};
 
-/// Minimal BFS routing from an all-pairs distance matrix (spec/routing.md §1), one VC.
+/// Minimal BFS routing from an all-pairs distance matrix (docs/routing.md §1), one VC.
 #[derive(Clone, Copy, Debug)]
 pub struct MinimalRouting<'a, T> {
     topo: &'a T,
@@ -65,7 +65,7 @@ impl<'a, T: Topology> MinimalRouting<'a, T> {
         self.dist
     }
 
-    /// Lowest port of `at` on a shortest path to switch `t` (spec/routing.md §1).
+    /// Lowest port of `at` on a shortest path to switch `t` (docs/routing.md §1).
     pub fn port_toward(&self, at: SwitchId, t: SwitchId) -> Result<PortIndex, RoutingError> {
         let n = self.topo.num_switches();
         if at >= n {
@@ -146,7 +146,7 @@ pub struct SwitchTableBuffers<'s> {
     pub best_port: &'s mut [PortIndex],
 }
 
-/// Computes the minimal-routing table of switch `s` (spec/routing.md §1) into `out`, one
+/// Computes the minimal-routing table of switch `s` (docs/routing.md §1) into `out`, one
 /// entry per terminal `0..T` in order: the terminal port at `s` for its own terminals, the
 /// lowest port on a shortest path otherwise, [`RouteEntry::NONE`] when unreachable.
 ///

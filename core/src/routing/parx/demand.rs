@@ -1,4 +1,4 @@
-//! Communication demands for PARX (spec/routing.md §7; \[HX\] §3.2.2–3.2.3): per ordered
+//! Communication demands for PARX (docs/routing.md §7; \[HX\] §3.2.2–3.2.3): per ordered
 //! terminal pair, a weight `0..=255` that replaces DFSSSP's "+1 per path" in the channel
 //! weight updates.
 
@@ -19,7 +19,7 @@ pub struct Demand {
     pub weight: u8,
 }
 
-/// Maps a byte count to the demand scale `0..=255` (spec/routing.md §7, project choice):
+/// Maps a byte count to the demand scale `0..=255` (docs/routing.md §7, project choice):
 /// `0` for no traffic, else `ceil(255 · bytes / max_bytes)`, at most 255 (also when
 /// `bytes > max_bytes`). Exact integer arithmetic.
 pub fn normalise_demand(bytes: u64, max_bytes: u64) -> u8 {

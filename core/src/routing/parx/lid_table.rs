@@ -1,4 +1,4 @@
-//! Destination-LID selection of PARX (spec/routing.md §7, Table 1 of \[HX\] §3.2.1): which
+//! Destination-LID selection of PARX (docs/routing.md §7, Table 1 of \[HX\] §3.2.1): which
 //! virtual destination `LID_x` a message uses, from the source and destination quadrants
 //! and the message size.
 
@@ -105,7 +105,7 @@ const LARGE: [[LidChoices; 4]; 4] = [
     ],
 ];
 
-/// The LIDs Table 1 (spec/routing.md §7) allows for a message from quadrant `src` to
+/// The LIDs Table 1 (docs/routing.md §7) allows for a message from quadrant `src` to
 /// quadrant `dst`; `large` selects Table 1b (≥ 512 B).
 ///
 /// # Examples
@@ -134,7 +134,7 @@ pub fn table_choices(src: Quadrant, dst: Quadrant, large: bool) -> LidChoices {
     t[src.index()][dst.index()]
 }
 
-/// The closed-form rule equivalent to Table 1 (spec/routing.md §7): small messages use the
+/// The closed-form rule equivalent to Table 1 (docs/routing.md §7): small messages use the
 /// LIDs whose removed half contains neither quadrant, large ones the LIDs whose removed half
 /// contains both; for diagonal pairs (no such half) both use the halves containing the
 /// source quadrant.
@@ -164,7 +164,7 @@ pub fn closed_form_choices(src: Quadrant, dst: Quadrant, large: bool) -> LidChoi
     }
 }
 
-/// The LID of one message (spec/routing.md §7): Table 1a for `bytes < 512`, 1b otherwise;
+/// The LID of one message (docs/routing.md §7): Table 1a for `bytes < 512`, 1b otherwise;
 /// an "a|b" entry is decided by bit 0 of a seeded hash of (source terminal, destination
 /// terminal, message id), so a sender alternates deterministically across message ids as the
 /// modified `bfo` PML of \[HX\] alternates at random.

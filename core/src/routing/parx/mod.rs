@@ -1,4 +1,4 @@
-//! PARX — pattern-aware routing for 2-D HyperX (spec/routing.md §7; Domke et al., SC19,
+//! PARX — pattern-aware routing for 2-D HyperX (docs/routing.md §7; Domke et al., SC19,
 //! \[HX\] §3.2), built on DFSSSP ([`crate::routing::dfsssp`]).
 //!
 //! * Every terminal has 4 virtual destinations `LID_0..LID_3` (LMC = 2). Routes toward
@@ -140,7 +140,7 @@ impl<'a> ParxRouting<'a> {
     }
 
     /// The LID a message of `bytes` bytes with id `msg_id` from terminal `src` to terminal
-    /// `dst` uses (Table 1, spec/routing.md §7; see [`select_lid`]).
+    /// `dst` uses (Table 1, docs/routing.md §7; see [`select_lid`]).
     pub fn select_lid(
         &self,
         src: TerminalId,
@@ -226,7 +226,7 @@ impl Routing for ParxRouting<'_> {
     }
 }
 
-/// Runs PARX on the 2-D HyperX `hx` (spec/routing.md §7): paths toward all 4 LIDs of every
+/// Runs PARX on the 2-D HyperX `hx` (docs/routing.md §7): paths toward all 4 LIDs of every
 /// terminal with demand-weighted (or +1) balancing, then virtual layers without dependency
 /// cycles, at most `config.max_layers` of them (else [`RoutingError::TooManyLayers`] naming
 /// the count needed); spare layers are shared out when `config.balance` is set.

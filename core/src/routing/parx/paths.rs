@@ -1,4 +1,4 @@
-//! PARX path computation (spec/routing.md §7, Algorithm 1): for every destination terminal
+//! PARX path computation (docs/routing.md §7, Algorithm 1): for every destination terminal
 //! and each of its 4 LIDs, DFSSSP's modified Dijkstra on the HyperX minus the links that rule
 //! R1–R4 removes for that LID, followed by a channel-weight update.
 

@@ -1,5 +1,5 @@
 //! Quadrants and halves of a 2-D HyperX, and the link-removal rules R1–R4 of PARX
-//! (spec/routing.md §7; \[HX\] §3.2.1).
+//! (docs/routing.md §7; \[HX\] §3.2.1).
 
 use crate::error::InvalidParam;
 use crate::topology::{HyperX, SwitchId};
@@ -9,7 +9,7 @@ use crate::routing::error::RoutingError;
 /// Number of virtual destinations (LIDs) per endpoint: `2^LMC` with LMC = 2.
 pub const LIDS: u8 = 4;
 
-/// A quadrant of the 2-D HyperX (spec/routing.md §7): `Q0` = left-top, `Q1` = left-bottom,
+/// A quadrant of the 2-D HyperX (docs/routing.md §7): `Q0` = left-top, `Q1` = left-bottom,
 /// `Q2` = right-bottom, `Q3` = right-top, where left = `x < S_0/2`, top = `y < S_1/2`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Quadrant {

@@ -1,6 +1,6 @@
 //! Path statistics for all-to-all traffic: hop histogram and per-channel path counts (the
 //! edge forwarding index is their maximum), with load summaries split by
-//! [`LinkClass`]. Hops are router hops (spec/routing.md §8, \[DISS\] convention).
+//! [`LinkClass`]. Hops are router hops (docs/routing.md §8, \[DISS\] convention).
 
 use crate::error::CapacityError;
 use crate::topology::{LinkClass, Port, Topology};

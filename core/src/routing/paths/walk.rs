@@ -1,6 +1,6 @@
 //! Following routes hop by hop, and checking a routing over all (source, destination)
 //! terminal pairs: delivery, no loops (hop limit), VC range, eject port, and path length
-//! against BFS distance (minimality, spec/routing.md §1).
+//! against BFS distance (minimality, docs/routing.md §1).
 
 use crate::topology::{LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology};
 

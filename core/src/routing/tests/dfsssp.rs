@@ -410,7 +410,7 @@ fn tree_needs_one_layer() {
 }
 
 /// Edges of a 2-D HyperX `s0 × s1` (K = 1) in an order that gives every switch its network
-/// ports as spec/topologies.md §8 orders them: dimension 0 values ascending, then dimension 1.
+/// ports as docs/topologies.md §8 orders them: dimension 0 values ascending, then dimension 1.
 fn hyperx_edges(s0: u32, s1: u32) -> Vec<(u32, u32)> {
     let id = |x: u32, y: u32| y * s0 + x;
     let mut e = Vec::new();
@@ -434,7 +434,7 @@ fn hyperx_edges(s0: u32, s1: u32) -> Vec<(u32, u32)> {
 #[test]
 fn hyperx_12x8_like_hx_paper() {
     // [HX] system: 12×8 HyperX, 7 nodes per switch; OpenSM's DFSSSP needed 3 VLs there
-    // (spec/reference-results.md §D; OpenSM also routes switch LIDs and the real fabric
+    // (docs/reference-results.md §D; OpenSM also routes switch LIDs and the real fabric
     // missed 15 cables, so only the bound is compared).
     let mut st = Store::default();
     let g = build(96, 18, 7, &hyperx_edges(12, 8), &mut st);

@@ -1,4 +1,4 @@
-//! Minimal Dragonfly routing (spec/routing.md §4) against BookSim's `dragonfly_port`
+//! Minimal Dragonfly routing (docs/routing.md §4) against BookSim's `dragonfly_port`
 //! formula, BFS distances, and independent deadlock checks.
 
 extern crate std;

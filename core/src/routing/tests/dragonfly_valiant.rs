@@ -1,4 +1,4 @@
-//! Valiant Dragonfly routing (spec/routing.md §4): intermediate choice, route structure
+//! Valiant Dragonfly routing (docs/routing.md §4): intermediate choice, route structure
 //! against an independent port scan, 3-VC deadlock freedom, and per-(VC, destination) tables
 //! of the destination-based variant.
 

@@ -13,7 +13,7 @@ use crate::routing::{default_hop_limit, RoutingError};
 use crate::topology::{Port, Topology};
 
 /// Checks every pair against an independent BFS: delivered, length = distance, and at every
-/// hop the port is the lowest one whose peer is one step closer (spec/routing.md §1).
+/// hop the port is the lowest one whose peer is one step closer (docs/routing.md §1).
 fn check_reference<T: Topology>(g: &T) {
     let mut buf = matrix_buf(g);
     let mut q = vec![0u32; g.num_switches() as usize];

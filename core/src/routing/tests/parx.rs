@@ -1,4 +1,4 @@
-//! PARX (spec/routing.md §7) on the [HX] 12×8 HyperX with 7 terminals per switch: Table 1
+//! PARX (docs/routing.md §7) on the [HX] 12×8 HyperX with 7 terminals per switch: Table 1
 //! against the closed-form rule, minimal small-message routes, detouring large-message
 //! routes, link removal, delivery for every LID, deadlock-free layers and the VL limit; and
 //! the demand-weighted path computation against an independent implementation.

@@ -1,4 +1,4 @@
-//! Order-statistics set of the switches still eligible for a shortcut (spec/topologies.md §3).
+//! Order-statistics set of the switches still eligible for a shortcut (docs/topologies.md §3).
 //!
 //! The reference algorithm draws two elements of `C = [v | deg[v] < d]` (ascending id order)
 //! by rank. Rebuilding `C` per link costs O(n); this set answers "the `r`-th smallest member"

@@ -21,7 +21,7 @@ pub const FAMILIES: &[FamilyHelp] = &[
         name: "ring",
         aliases: &[],
         keys: &[("n", "switches (one node each)", None)],
-        about: "ring of n switches (spec/topologies.md §1)",
+        about: "ring of n switches (docs/topologies.md §1)",
     },
     FamilyHelp {
         name: "circulant",

@@ -7,7 +7,7 @@ fn words(s: &str) -> Vec<String> {
 
 #[test]
 fn arrangement_words_have_one_meaning() {
-    // spec/topologies.md §7: "relative" is the palm tree (CAMINOS); the mirror image is
+    // docs/topologies.md §7: "relative" is the palm tree (CAMINOS); the mirror image is
     // named relative-mirror on the command line and in core alike.
     let arrangement = |w: &str| {
         let spec = TopologySpec::parse(&words(&format!(

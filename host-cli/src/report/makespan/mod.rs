@@ -1,4 +1,4 @@
-//! Simulated makespans of the scenario's collectives (reference-results.md A8): every
+//! Simulated makespans of the scenario's collectives (docs/reference-results.md A8): every
 //! (topology, collective, message size, mapping) runs on the flit-level simulator with the
 //! physical parameters of the scenario mapped onto cycles by [`TimeScale`], and the report
 //! says whether the circulant network wins at the largest message size as \[DISS\] claims.

@@ -178,7 +178,7 @@ impl Makespans {
             for claim in self.claims() {
                 md.push_str(&format!("- {}\n", claim.evidence));
             }
-            md.push_str("\n\\[DISS\\] (reference-results.md A8, SimGrid, Floyd minimal routing) reports the circulant network faster at 1 MB: allreduce +51 % / +80 % against unoptimised random / hierarchical networks and +29 % / +42 % against their two-opt versions, alltoall +60 % / +72 % and +21 % / +34 %. The percentages above are how much longer the other networks take than the circulant network's best mapping.\n\n");
+            md.push_str("\n\\[DISS\\] (docs/reference-results.md A8, SimGrid, Floyd minimal routing) reports the circulant network faster at 1 MB: allreduce +51 % / +80 % against unoptimised random / hierarchical networks and +29 % / +42 % against their two-opt versions, alltoall +60 % / +72 % and +21 % / +34 %. The percentages above are how much longer the other networks take than the circulant network's best mapping.\n\n");
         }
         md
     }

@@ -1,4 +1,4 @@
-//! Whether the circulant network wins (\[DISS\]'s claim, reference-results.md A8): the
+//! Whether the circulant network wins (\[DISS\]'s claim, docs/reference-results.md A8): the
 //! figures ([`verdicts`]) and the claim they check ([`Verdict::claim`]).
 
 use jumpnet_core::topology::{Family, Topology};

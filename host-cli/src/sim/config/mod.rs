@@ -1,4 +1,4 @@
-//! Simulator configuration (issue 9): every parameter of the flit-level engine, two named
+//! Simulator configuration: every parameter of the flit-level engine, two named
 //! presets and `key=value` overrides.
 //!
 //! The topology and the routing algorithm are passed to the engine separately (as
@@ -369,7 +369,7 @@ impl SimConfig {
         }
     }
 
-    /// The idealised router of spec/mapping.md §5 (\[GA\]): no pipeline delay in the router,
+    /// The idealised router of docs/mapping.md §5 (\[GA\]): no pipeline delay in the router,
     /// one cycle per channel, 3 VCs, packets of 8 flits, a batch of 4 packets per node.
     ///
     /// Injection and reception cost one cycle each (terminal channels of latency 1), a flit
@@ -378,7 +378,7 @@ impl SimConfig {
     /// `T0 = H + L + 1` cycles after its creation (head: 1 injection + `H` links + 1
     /// reception; the tail `L - 1` cycles behind). `P` back-to-back packets to a neighbour
     /// (`H = 1`, conflict free) end at `1 + P·L + 1`: 4 packets of 8 flits take exactly 34
-    /// cycles (spec/mapping.md §5).
+    /// cycles (docs/mapping.md §5).
     pub fn ga() -> Self {
         SimConfig {
             num_vcs: 3,

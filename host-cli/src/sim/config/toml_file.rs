@@ -28,7 +28,7 @@ pub enum Preset {
     /// BookSim2's input-queued router with its default delays (`SimConfig::booksim`).
     #[default]
     Booksim,
-    /// The idealised router of spec/mapping.md §5 (`SimConfig::ga`).
+    /// The idealised router of docs/mapping.md §5 (`SimConfig::ga`).
     Ga,
 }
 

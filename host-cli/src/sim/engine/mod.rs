@@ -1,4 +1,4 @@
-//! Engine loop (issue 9): state of the whole network and the BookSim-style phases — warm-up
+//! Engine loop: state of the whole network and the BookSim-style phases — warm-up
 //! sample periods, measurement samples until the mean latency converges (or `max_samples`),
 //! then drain until every measured packet has arrived. Per cycle: deliver the channel events
 //! due, create packets, inject from terminals, step the active routers. Only routers holding

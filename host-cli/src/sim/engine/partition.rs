@@ -1,4 +1,4 @@
-//! The routers of a run, cut into partitions for threads (issue 9 "Speed"): the routers are
+//! The routers of a run, cut into partitions for threads: the routers are
 //! cut into contiguous ranges (partitions); in the router phase of a cycle every partition,
 //! on its own thread (rayon), first delivers the flits and credits due to its routers this
 //! cycle (it picks them from the cycle's events by index range) and then steps its active

@@ -1,5 +1,5 @@
-//! Router partitions on several threads (issue 9 "Same seed, same statistics, byte for
-//! byte, across `--threads` settings"): [`run_parallel`] with 1, 2 and 3 threads gives the
+//! Router partitions on several threads (same seed, same statistics, byte for
+//! byte, across `--threads` settings): [`run_parallel`] with 1, 2 and 3 threads gives the
 //! statistics JSON of the one-thread [`run`] on a torus with dateline VCs, Dragonflies with
 //! UGAL, a random shortcut graph with DFSSSP layers and a deadlocking ring.
 

@@ -1,4 +1,4 @@
-//! The phases of a run (issue 9): BookSim-style warm-up sample periods, measurement samples
+//! The phases of a run: BookSim-style warm-up sample periods, measurement samples
 //! until the mean latency converges (or `max_samples`), then drain until every measured
 //! packet has arrived; batch and trace runs until their last packet is delivered; the
 //! measurement window whose statistics `State::finish` computes. [`run_parallel`] steps the

@@ -1,6 +1,6 @@
 //! Engine reuse: putting a [`State`] back into the state [`State::new`] builds, without
 //! freeing or allocating (the GA's simulated fitness runs one short batch per gene and
-//! pattern, spec/mapping.md §5).
+//! pattern, docs/mapping.md §5).
 
 use crate::sim::engine::State;
 

@@ -1,4 +1,4 @@
-//! Bounded streaming statistics of a simulation (issue 9): fixed-bucket histograms, the
+//! Bounded streaming statistics of a simulation: fixed-bucket histograms, the
 //! recorder that fills them as packets arrive, and the [`SimResult`] the engine returns.
 //! Memory does not grow with simulated time.
 
@@ -132,7 +132,7 @@ pub struct ClassUtilisation {
 }
 
 /// Channels blocked in a cycle of the wait-for graph: each waits for buffer space in the
-/// next (spec: issue 9 watchdog).
+/// next (the watchdog's report).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeadlockReport {
     /// Cycle at which the watchdog fired.

@@ -1,4 +1,4 @@
-//! Deadlock watchdog (issue 9): when flits are in flight and nothing has moved for
+//! Deadlock watchdog: when flits are in flight and nothing has moved for
 //! `watchdog_cycles`, build the wait-for graph of blocked input VCs — each blocked VC waits
 //! for buffer space (credits) or a free output VC of exactly one downstream input VC, as the
 //! router model says — and report a cycle of it as the channels that wait on each other,

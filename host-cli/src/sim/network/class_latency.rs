@@ -1,7 +1,7 @@
-//! Channel latency per link class (issue 9 "Model": link latency per link class): a
+//! Channel latency per link class: a
 //! Dragonfly's global cables, a random shortcut graph's shortcuts or a fat tree's uplinks
 //! can be longer than the rest of the network's links. Each class of
-//! [`LinkClass`](jumpnet_core::topology::LinkClass) other than terminal channels has a key
+//! [`jumpnet_core::topology::LinkClass`] other than terminal channels has a key
 //! `<class>_latency`; a class without one takes `link_latency`.
 
 use jumpnet_core::topology::LinkClass;

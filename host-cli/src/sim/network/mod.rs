@@ -1,4 +1,4 @@
-//! Channels of the simulated network (issue 9): the port map of every switch with the
+//! Channels of the simulated network: the port map of every switch with the
 //! latency and link class of the channel leaving each port, and the event wheel that carries
 //! flits and credits across channels with their latency.
 

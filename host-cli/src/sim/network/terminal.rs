@@ -1,4 +1,4 @@
-//! Terminals / NICs (issue 9): an unbounded source queue of created packets, the injection
+//! Terminals / NICs: an unbounded source queue of created packets, the injection
 //! channel into the switch (one flit per cycle, credit flow control per VC) and the
 //! ejection side that checks every flit arrives once, in order, at its destination.
 

@@ -1,4 +1,4 @@
-//! Switch allocators of the router (issue 9): separable input-first round robin and
+//! Switch allocators of the router: separable input-first round robin and
 //! single-iteration iSLIP. Both work on the request list of one router and cost O(requests);
 //! round-robin priority is "distance from the pointer" modulo the port count.
 

@@ -1,4 +1,4 @@
-//! Internal speedup (issue 9 "Model"; BookSim2 `internal_speedup`): a router runs its
+//! Internal speedup (BookSim2 `internal_speedup`): a router runs its
 //! internal pipeline — route computation, VC allocation, switch allocation, switch traversal
 //! — `S` times per cycle while its channels still carry one flit per cycle, so flits leave
 //! the crossbar into per-output queues that drain one flit per cycle onto the channel.

@@ -1,4 +1,4 @@
-//! Internal speedup in the engine (issue 9 "Model": internal speedup): zero-load latency of
+//! Internal speedup in the engine: zero-load latency of
 //! the `booksim` preset against the closed formula for integral speedups and against a
 //! flit-by-flit model written in BookSim2's own terms (its step accumulator, pipeline
 //! stages, output queue and two-cycle channels) for fractional ones; higher saturation

@@ -1,4 +1,4 @@
-//! Collective sweeps (`jumpnet sweep --collective …`, issue 10): one record per point
+//! Collective sweeps (`jumpnet sweep --collective …`): one record per point
 //! ([`CollectiveRecord`]: makespan, finish times, hops, background latency) and the
 //! outputs of the whole sweep ([`CollectiveSweepResult`]: `results.csv`, `results.json`,
 //! `makespan.svg` = makespan against the x axis, one line per series).

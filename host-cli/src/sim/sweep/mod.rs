@@ -1,5 +1,5 @@
-//! Sweeps (`jumpnet sweep`): planning points over the injection rate or any [`SimConfig`]
-//! key, running them on all cores, stopping at saturation, sharding across machines
+//! Sweeps (`jumpnet sweep`): planning points over the injection rate or any
+//! [`SimConfig`](crate::sim::SimConfig) key, running them on all cores, stopping at saturation, sharding across machines
 //! (`--shard i/N`) and merging shard outputs (`jumpnet sweep merge`).
 //!
 //! - An axis is `key=a:b:step` (inclusive numeric range) or `key=v1,v2,...`; `rate` is short

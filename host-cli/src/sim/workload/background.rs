@@ -1,4 +1,4 @@
-//! Background traffic of collective runs (issue 10; [DF-BC] §IV, spec/reference-results.md
+//! Background traffic of collective runs ([DF-BC] §IV, docs/reference-results.md
 //! B3): while a collective runs, every terminal *not* used by it sends messages of a fixed
 //! size (default 1 KiB) to uniformly random other non-participating terminals, with
 //! exponentially distributed inter-arrival times.

@@ -1,4 +1,4 @@
-//! Collective traffic (issue 10): every rank's NIC runs its program with
+//! Collective traffic: every rank's NIC runs its program with
 //! `jumpnet_core::exec::Executor` over the flit-level network of [`crate::sim::engine`].
 //!
 //! # NIC timing model

@@ -1,4 +1,4 @@
-//! Collective traffic tests (issue 10): the makespan formula of one message, a
+//! Collective traffic tests: the makespan formula of one message, a
 //! hand-computed binomial broadcast under the `ga` preset, the data-flow check of every
 //! algorithm (and a corrupted program caught), determinism.
 

@@ -1,4 +1,4 @@
-//! Traffic driver (issue 9): binds `jumpnet_core::traffic` (Bernoulli injection with a
+//! Traffic driver: binds `jumpnet_core::traffic` (Bernoulli injection with a
 //! fixed-point rate, destination patterns) to the simulated terminals. One seeded
 //! [`Rng`] draws, terminal by terminal and cycle by cycle, so a seed fixes every packet.
 
@@ -62,7 +62,7 @@ impl Driver {
     }
 
     /// Destination of a new packet from `src` (may equal `src`: such packets are not sent,
-    /// spec/mapping.md §5).
+    /// docs/mapping.md §5).
     #[inline]
     pub fn dest(&mut self, src: u32) -> u32 {
         // Validated in `new`.

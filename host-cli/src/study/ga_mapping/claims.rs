@@ -1,4 +1,4 @@
-//! \[GA\]'s qualitative claims (reference-results.md C4) checked on a variants study.
+//! \[GA\]'s qualitative claims (docs/reference-results.md C4) checked on a variants study.
 
 use jumpnet_core::mapping::ga::{Ranking, Variant};
 

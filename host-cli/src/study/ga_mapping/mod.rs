@@ -1,4 +1,4 @@
-//! `map ga-study`: the GA reproduction of reference-results.md C.
+//! `map ga-study`: the GA reproduction of docs/reference-results.md C.
 //!
 //! - [`phys_study`] (C3 "phys dur"): the simulated duration of the identity mapping for the 15
 //!   pattern pairs, pattern by pattern, beside the contention proxy and \[GA\] Table 2.
@@ -28,7 +28,7 @@ use crate::study::claim::{claims_section, Claim};
 /// Side of the \[GA\] torus.
 pub const SIDE: u16 = 8;
 
-/// \[GA\] Table 2 "phys dur" (reference-results.md C3), in the table's order.
+/// \[GA\] Table 2 "phys dur" (docs/reference-results.md C3), in the table's order.
 pub const PAPER_PHYS: [(TrafficPattern, TrafficPattern, u64); 15] = {
     use TrafficPattern::*;
     [
@@ -50,7 +50,7 @@ pub const PAPER_PHYS: [(TrafficPattern, TrafficPattern, u64); 15] = {
     ]
 };
 
-/// \[GA\] Table 3 (reference-results.md C4): three-pattern mean best durations per variant,
+/// \[GA\] Table 3 (docs/reference-results.md C4): three-pattern mean best durations per variant,
 /// columns sc, ah, ml.
 pub const PAPER_TABLE3: [(Variant, [f64; 3]); 13] = {
     use Variant::*;

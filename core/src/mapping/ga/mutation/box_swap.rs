@@ -1,4 +1,4 @@
-//! Box swap (spec/mapping.md §5, parameters are project choices).
+//! Box swap (docs/mapping.md §5, parameters are project choices).
 
 use super::PLACEMENT_ATTEMPTS;
 use crate::mapping::ga::{Address, Grid};

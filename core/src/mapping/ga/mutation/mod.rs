@@ -1,4 +1,4 @@
-//! GA mutation operators on genes (spec/mapping.md §5). Every operator only exchanges entries
+//! GA mutation operators on genes (docs/mapping.md §5). Every operator only exchanges entries
 //! of the gene, so a permutation stays a permutation.
 
 mod box_swap;

@@ -1,4 +1,4 @@
-//! Neighbouring swap (spec/mapping.md §5).
+//! Neighbouring swap (docs/mapping.md §5).
 
 use crate::mapping::ga::{Address, PatternSet, NO_DEST};
 use crate::mapping::DistanceOracle;

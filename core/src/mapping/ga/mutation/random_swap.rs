@@ -1,4 +1,4 @@
-//! Random swap and randomize (spec/mapping.md §5).
+//! Random swap and randomize (docs/mapping.md §5).
 
 use crate::mapping::ga::Address;
 use crate::rng::Rng;

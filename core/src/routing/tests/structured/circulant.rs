@@ -1,5 +1,5 @@
 //! Circulant routing: greedy by largest jump on any `C(n; jumps)` and NAF routing on
-//! `G(n, log2 n)` (spec/routing.md §3).
+//! `G(n, log2 n)` (docs/routing.md §3).
 
 extern crate std;
 use crate::error::InvalidParam;
@@ -16,7 +16,7 @@ use crate::routing::{Hop, Routing, RoutingError};
 use crate::topology::testutil::G_CIRCULANT_TABLE;
 use crate::topology::Circulant;
 
-/// Greedy jump sequence from offset `x` written from spec/routing.md §3: try every signed
+/// Greedy jump sequence from offset `x` written from docs/routing.md §3: try every signed
 /// jump, keep the one with the smallest remaining circular distance, ties to the larger jump
 /// and then to `+`.
 fn greedy_jumps(n: i64, jumps: &[u32], mut x: i64) -> Vec<i64> {

@@ -1,5 +1,5 @@
 //! Deadlock analysis of the arithmetic routings with the channel dependency graph
-//! (spec/routing.md §2, §5): one-VC torus DOR deadlocks on rings of k >= 4, dateline VCs
+//! (docs/routing.md §2, §5): one-VC torus DOR deadlocks on rings of k >= 4, dateline VCs
 //! remove the cycles, and mesh DOR, e-cube, HyperX DOR and fat-tree up/down are
 //! deadlock-free with one VC.
 

@@ -1,4 +1,4 @@
-//! Hypercube e-cube and HyperX dimension-order routing (spec/routing.md §2).
+//! Hypercube e-cube and HyperX dimension-order routing (docs/routing.md §2).
 
 extern crate std;
 use std::vec::Vec;
@@ -21,7 +21,7 @@ fn ecube_is_minimal_and_fixes_the_lowest_bit_first() {
             let r = HypercubeEcube::new(&h);
             assert_eq!(r.num_vcs(), 1);
             let rep = check(&h, &r, true);
-            // Longest route = diameter n; total = Hamming distances summed (spec/topologies.md
+            // Longest route = diameter n; total = Hamming distances summed (docs/topologies.md
             // §5: mean distance n/2 over ordered pairs including self).
             assert_eq!(rep.max_hops, dim);
             let n = 1u64 << dim;

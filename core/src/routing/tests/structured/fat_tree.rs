@@ -1,4 +1,4 @@
-//! Fat-tree up/down routing with D-mod-k (spec/routing.md §5).
+//! Fat-tree up/down routing with D-mod-k (docs/routing.md §5).
 
 extern crate std;
 use std::vec;
@@ -21,13 +21,13 @@ fn digits(v: u32, k: u32, len: u32) -> Vec<u32> {
     d
 }
 
-/// Switch id of `<w, level>` (spec/topologies.md §6).
+/// Switch id of `<w, level>` (docs/topologies.md §6).
 fn switch_id(k: u32, n: u32, level: u32, w: &[u32]) -> u32 {
     let per_level = k.pow(n - 1);
     level * per_level + w.iter().fold(0, |acc, &d| acc * k + d)
 }
 
-/// Expected route from node `s` to node `t` written from spec/routing.md §5: turning level
+/// Expected route from node `s` to node `t` written from docs/routing.md §5: turning level
 /// `L` = first differing digit (`n-1` on a shared leaf); the m-th up hop on port
 /// `k + t_{n-m}` (from `<w, l>` to `<w[l-1 := t_l], l-1>`), then down hops on port `t_l`
 /// (to `<w[l := t_l], l+1>`). Returns (port, switch reached) per hop and `L`.

@@ -1,4 +1,4 @@
-//! Tests of the arithmetic routings of the structured families (spec/routing.md §2, §3,
+//! Tests of the arithmetic routings of the structured families (docs/routing.md §2, §3,
 //! §5): every pair delivered without loops, minimal against an independent BFS, the exact
 //! path shape against route generators written here from the spec, deadlock analysis with
 //! the CDG, and compiled tables routing like the algorithms.

@@ -1,4 +1,4 @@
-//! Torus and mesh dimension-order routing (spec/routing.md §2).
+//! Torus and mesh dimension-order routing (docs/routing.md §2).
 
 extern crate std;
 use std::format;
@@ -22,7 +22,7 @@ struct Expected {
     vc: u8,
 }
 
-/// DOR route from coordinates `s` to `t` written from spec/routing.md §2: dimensions in
+/// DOR route from coordinates `s` to `t` written from docs/routing.md §2: dimensions in
 /// increasing order, the shorter way round with ties to `+` (torus) or toward `t` (mesh);
 /// with dateline VCs a hop uses VC1 iff an earlier hop in the same dimension went from
 /// `k-1` to 0 or from 0 to `k-1` (the wrap-around link).
@@ -132,7 +132,7 @@ fn torus_dor_is_minimal_with_the_spec_path_shape() {
                 assert_eq!(r.num_vcs(), if vcs == TorusVcs::Single { 1 } else { 2 });
                 let rep = check(&t, &r, true);
                 assert_eq!(rep.non_minimal, 0);
-                // Longest route = diameter Σ floor(k_i / 2) (spec/topologies.md §4).
+                // Longest route = diameter Σ floor(k_i / 2) (docs/topologies.md §4).
                 if t.num_switches() > 1 {
                     assert_eq!(rep.max_hops, k.iter().map(|&ki| ki / 2).sum::<u32>());
                 }
@@ -159,7 +159,7 @@ fn mesh_dor_is_minimal_with_the_spec_path_shape() {
 
 #[test]
 fn worked_examples_on_the_8x8_torus() {
-    // spec/routing.md §2 on the [GA] 8×8 torus, id = y·8 + x, one terminal per switch.
+    // docs/routing.md §2 on the [GA] 8×8 torus, id = y·8 + x, one terminal per switch.
     let t = Torus::torus(&[8, 8], 1).unwrap();
     let r = TorusDor::new(&t, TorusVcs::Dateline).unwrap();
     let id = |x: u32, y: u32| y * 8 + x;

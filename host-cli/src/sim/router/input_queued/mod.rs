@@ -1,7 +1,7 @@
-//! Input-queued virtual-channel router (issue 9): per input VC a FIFO of `vc_buf_size` flits;
+//! Input-queued virtual-channel router: per input VC a FIFO of `vc_buf_size` flits;
 //! a head flit becomes eligible `routing_delay + vc_alloc_delay + sw_alloc_delay` cycles
 //! after it arrives, a body flit `sw_alloc_delay` cycles after; route computation calls the
-//! core [`Routing`](jumpnet_core::routing::Routing), VC allocation takes a free physical
+//! core [`jumpnet_core::routing::Routing`], VC allocation takes a free physical
 //! alias of the routing's VC on the output, switch allocation matches inputs to outputs
 //! (one flit per input and per output per cycle) and switch traversal takes `st_delay`
 //! cycles before the channel. Wormhole: the output VC stays with the packet until its tail
