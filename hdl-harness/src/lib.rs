@@ -5,8 +5,7 @@
 //!
 //! - `rtl/xoshiro256ss.v` → [`xoshiro::Xoshiro256Rtl`]: the PRNG of `jumpnet_core::rng`.
 //! - `rtl/sched_engine.v` → [`engine::SchedEngineRtl`]: the collective schedule engine,
-//!   `jumpnet_core::exec::Executor` under the timing contract of `jumpnet_core::exec::timing`
-//!  .
+//!   `jumpnet_core::exec::Executor` under the timing contract of `jumpnet_core::exec::timing`.
 //! - `rtl/table_router.v` → [`router::TableRouterRtl`]: a switch's table-driven forwarding
 //!   stage over a `jumpnet_core::routing::RunTable`.
 //!
