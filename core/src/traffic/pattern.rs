@@ -149,7 +149,7 @@ impl<'a> Traffic<'a> {
     /// assert_eq!(dest(DestPattern::BitReversal, 1)?, 32); // 000001 → 100000
     /// assert_eq!(dest(DestPattern::Shuffle, 33)?, 3); // rotate left: 100001 → 000011
     /// assert_eq!(dest(DestPattern::Transpose, 3 + 8 * 5)?, 5 + 8 * 3); // (3, 5) → (5, 3)
-    /// assert_eq!(dest(DestPattern::Tornado, 0)?, 3 + 8 * 3); // every digit + ceil(8/2) − 1
+    /// assert_eq!(dest(DestPattern::BookSimTornado, 0)?, 3 + 8 * 3); // every digit + ceil(8/2) − 1
     /// // Bit patterns need a power-of-two node count.
     /// assert_eq!(
     ///     Traffic::new(DestPattern::BitReversal, 48, 48, 1, &[]).unwrap_err(),
