@@ -97,3 +97,12 @@ fn device_traces_record_and_check() {
     assert_eq!(code, 0, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The shipped regression suite (`tests/hil-suite/`, recorded from the core engine): every
+/// untimed trace replays on QEMU devices, serially and in parallel alike.
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn shipped_suite_replays_on_devices() {
+    require_elf();
+    hil_support::assert_shipped_suite_passes("device", "untimed");
+}
