@@ -49,7 +49,11 @@ fn record_then_check_round_trips_and_catches_an_edited_trace() {
         assert_eq!(mine.last().unwrap()["kind"], "done");
     }
 
-    let (code, report, err) = hil("allreduce", "core", &["--check", f]);
+    // `--check` replays the run its header describes.
+    let check = |file: &str| {
+        hil_support::jumpnet_json(&["hil", "--check", file, "--engine", "core", "--json", "-q"])
+    };
+    let (code, report, err) = check(f);
     assert_eq!(code, 0, "{err}");
     assert_eq!(report["compared_with"], "recorded trace");
 
@@ -69,7 +73,7 @@ fn record_then_check_round_trips_and_catches_an_edited_trace() {
         .collect();
     let bad = dir.join("edited.jsonl");
     std::fs::write(&bad, edited).unwrap();
-    let (code, report, err) = hil("allreduce", "core", &["--check", bad.to_str().unwrap()]);
+    let (code, report, err) = check(bad.to_str().unwrap());
     assert_eq!(code, 1, "{err}");
     assert_eq!(report["divergence"]["index"], 2);
     assert_eq!(
@@ -77,10 +81,64 @@ fn record_then_check_round_trips_and_catches_an_edited_trace() {
         report["divergence"]["got"]["cycle"].as_u64().unwrap() + 1
     );
 
-    // A trace of another run is refused, naming both runs.
+    // --check replays the run of the trace's header: the run's own arguments are refused.
     let (code, _, err) = hil("bcast", "core", &["--check", f]);
     assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot be used with '--check <FILE>'"),
+        "{err}"
+    );
+    let (code, report, err) = check(f);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        report["run"]["collective"]["description"],
+        "recursive-doubling allreduce"
+    );
+    assert_eq!(
+        report["hil"]["events"].as_u64().unwrap() + 1,
+        lines.len() as u64
+    );
+    // The diff of the edited trace shows the expected and the actual event.
+    let (_, _, err) = hil_support::jumpnet(&[
+        "hil",
+        "--check",
+        bad.to_str().unwrap(),
+        "--engine",
+        "core",
+        "-q",
+    ]);
+    assert!(
+        err.contains(&format!("--- expected {}", bad.display())),
+        "{err}"
+    );
+    assert!(err.contains("+++ actual (core engine)"), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("-cycle")).count(),
+        1,
+        "{err}"
+    );
+    // A trace whose header describes a run that builds differently is refused, naming the
+    // field.
+    let other = dir.join("other.jsonl");
+    std::fs::write(
+        &other,
+        text.replace("recursive-doubling allreduce", "ring allreduce"),
+    )
+    .unwrap();
+    let (code, _, err) = hil_support::jumpnet(&[
+        "hil",
+        "--check",
+        other.to_str().unwrap(),
+        "--engine",
+        "core",
+        "-q",
+    ]);
+    assert_eq!(code, 2);
     assert!(err.contains("recorded for another run"), "{err}");
+    assert!(
+        err.contains("run.collective.description: trace \"ring allreduce\""),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -89,11 +89,24 @@ fn device_traces_record_and_check() {
     let f = f.to_str().unwrap();
     let (code, report, err) = hil("alltoall", "device", &["--record", f]);
     assert_identical("alltoall", code, &report, &err);
-    let (code, report, err) = hil("alltoall", "device", &["--check", f]);
+    // `--check` replays the run the trace's header describes.
+    let check = |engine: &str| {
+        hil_support::jumpnet_json(&["hil", "--check", f, "--engine", engine, "--json", "-q"])
+    };
+    let (code, report, err) = check("device");
     assert_eq!(code, 0, "{err}");
     assert_eq!(report["compared_with"], "recorded trace");
     // The in-process engines check against the devices' trace too.
-    let (code, _, err) = hil("alltoall", "core", &["--check", f]);
+    let (code, _, err) = check("core");
     assert_eq!(code, 0, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The shipped regression suite (`tests/hil-suite/`, recorded from the core engine): every
+/// untimed trace replays on QEMU devices, serially and in parallel alike.
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn shipped_suite_replays_on_devices() {
+    require_elf();
+    hil_support::assert_shipped_suite_passes("device", "untimed");
 }

@@ -33,3 +33,10 @@ fn a_wrong_rtl_program_is_a_divergence() {
     let (code, report, err) = hil("allreduce", "rtl", &["--mutate-program"]);
     assert_mutation_caught(code, &report, &err);
 }
+
+/// The shipped regression suite (`tests/hil-suite/`, recorded from the core engine): every
+/// clocked trace replays on the RTL engines, serially and in parallel alike.
+#[test]
+fn shipped_suite_replays_on_rtl_engines() {
+    hil_support::assert_shipped_suite_passes("rtl", "clocked");
+}

@@ -57,15 +57,39 @@ pub fn build() -> Result<PathBuf> {
     Ok(elf)
 }
 
-/// Runs the QEMU HIL tests against `elf`. `--workspace` keeps the feature set of the
-/// workspace test build, so nothing is rebuilt after `cargo xtask test`'s test stage.
+/// The test (in `qemu_hil` and `rtl_hil`) that replays the shipped HIL regression suite
+/// (`tests/hil-suite/`); it runs in its own stage ([`hil_suite_on_devices`]).
+pub const SUITE_TEST: &str = "shipped_suite_replays_on";
+
+/// Runs the QEMU HIL tests against `elf` (the shipped suite apart). `--workspace` keeps the
+/// feature set of the workspace test build, so nothing is rebuilt after `cargo xtask test`'s
+/// test stage.
 pub fn run_under_qemu(elf: &std::path::Path) -> Result {
     let mut c = cargo();
     c.args(["test", "--workspace"]);
     for test in QEMU_TESTS {
         c.args(["--test", test]);
     }
-    c.args(["--", "--ignored"]).env("JUMPNET_FIRMWARE_ELF", elf);
+    c.args(["--", "--ignored", "--skip", SUITE_TEST])
+        .env("JUMPNET_FIRMWARE_ELF", elf);
+    process::run(c)
+}
+
+/// The shipped HIL regression suite (`tests/hil-suite/`) on QEMU devices running the
+/// self-test ELF: `jumpnet hil suite --engine device`, one case at a time and then in
+/// parallel; the JUnit XML stays in `target/hil-suite-device.xml`.
+pub fn hil_suite_on_devices() -> Result {
+    let elf = elf_dir().join("selftest");
+    if !elf.is_file() {
+        return Err(format!(
+            "firmware ELF {} is missing: run `cargo xtask firmware`",
+            elf.display()
+        ));
+    }
+    let mut c = cargo();
+    c.args(["test", "--workspace", "--test", "qemu_hil", "--"])
+        .args(["--ignored", "--nocapture", SUITE_TEST])
+        .env("JUMPNET_FIRMWARE_ELF", &elf);
     process::run(c)
 }
 

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo xtask setup       install what is missing (rustup target/components, apt packages)
-//! cargo xtask test        setup, then fmt, clippy, no_std check, tests, firmware under QEMU, RTL
+//! cargo xtask test        setup, then fmt, clippy, no_std check, tests, firmware under QEMU, RTL,
+//!                         the HIL regression suite on QEMU devices and RTL engines
 //! cargo xtask firmware    build the firmware ELFs (release) and run them under QEMU
 //! cargo xtask bench       criterion benches, then the networkx baseline when present
 //! ```
@@ -27,7 +28,9 @@ commands:
              apt packages (qemu-system-arm verilator iverilog yosys pkg-config)
   test       setup, then fmt, clippy (host + firmware, firmware `rtt` feature), rustdoc, the host's
              `probe` feature (clippy + build + its unit tests), no_std check, workspace
-             tests, firmware under QEMU, RTL under Verilator/Icarus/Yosys (fails fast)
+             tests, firmware under QEMU, RTL under Verilator/Icarus/Yosys, the shipped
+             HIL suite on QEMU devices and on RTL engines (JUnit in target/hil-suite-*.xml;
+             fails fast)
   firmware   build the firmware ELFs (--release) and run them under QEMU
   bench      run the criterion benches and the networkx baseline (when present)
   help       print this message";

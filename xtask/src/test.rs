@@ -83,7 +83,9 @@ pub fn run() -> Result {
     p.stage("no_std (core)", no_std_check)?;
     p.stage("test", || workspace_tests(nextest))?;
     p.stage("firmware (QEMU)", firmware::run)?;
+    p.stage("hil suite (QEMU)", firmware::hil_suite_on_devices)?;
     p.stage("rtl (Verilator)", || rtl_tests(nextest))?;
+    p.stage("hil suite (RTL)", hil_suite_on_rtl)?;
     p.summary(None);
     println!("\nxtask test: all stages passed");
     Ok(())
@@ -214,6 +216,27 @@ fn rtl_tests(nextest: bool) -> Result {
         RTL_HIL_TEST,
         "--test",
         RTL_ROUTER_HIL_TEST,
+        "--",
+        "--skip",
+        firmware::SUITE_TEST,
+    ]))
+}
+
+/// The shipped HIL regression suite (`tests/hil-suite/`) on the RTL engines: `jumpnet hil
+/// suite --engine rtl` (feature `rtl`), one case at a time and then in parallel; the JUnit
+/// XML stays in `target/hil-suite-rtl.xml`.
+fn hil_suite_on_rtl() -> Result {
+    process::run(cargo_with(&[
+        "test",
+        "-p",
+        HOST_CRATE,
+        "--features",
+        "rtl",
+        "--test",
+        RTL_HIL_TEST,
+        "--",
+        "--nocapture",
+        firmware::SUITE_TEST,
     ]))
 }
 

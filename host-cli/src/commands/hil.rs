@@ -1,9 +1,10 @@
 //! `jumpnet hil`: a collective on the flit-level simulator with the NIC engines of chosen
 //! nodes on devices (firmware under QEMU), RTL (Verilator, feature `rtl`) or the image's
 //! program in process, traced and compared with the in-process run ([`crate::hil`]);
-//! [`HilArgs`] becomes a [`HilRequest`].
+//! [`HilArgs`] becomes a [`HilRequest`]; `--check FILE` replays the run the trace's header
+//! describes. `jumpnet hil suite` ([`super::hil_suite`]) replays or records many traces.
 //! Exit status 1 on a divergence, 2 on an error (a device that stops answering, an RTL
-//! error, bad arguments).
+//! error, bad arguments, a trace of another format).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,16 +13,64 @@ use anyhow::{bail, Result};
 use clap::Args;
 
 use crate::commands::args::FormatArgs;
+use crate::commands::hil_suite::SuiteArgs;
 use crate::commands::sim::SetupArgs;
 use crate::commands::sim_collective::CollectiveArgs;
 use crate::hil::device_engine::{default_elf, DeviceFaults, DeviceSetup};
-use crate::hil::{run_hil, trace, EngineKind, HilRequest};
+use crate::hil::{run_hil, trace, EngineKind, HilRequest, Timing};
 use crate::io::output;
 use crate::io::progress::Progress;
 
+/// The arguments `--check` replaces with the trace header's run.
+const RUN_ARGS: &[&str] = &[
+    "words",
+    "edges",
+    "algo",
+    "max_layers",
+    "valiant_seed",
+    "preset",
+    "config",
+    "booksim",
+    "collective",
+    "mapping",
+    "permutation",
+    "ranks",
+    "root",
+    "msg",
+    "elem_bytes",
+    "flit_bytes",
+    "header_flits",
+    "send_overhead",
+    "recv_overhead",
+    "reduce_cycles_per_byte",
+    "link_gbps",
+    "map_seed",
+    "map_iterations",
+    "no_check",
+    "background_mean",
+    "background_bytes",
+    "background_seed",
+    "nodes",
+    "timing",
+];
+
+/// `jumpnet hil` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum HilAction {
+    /// Regression suite: replay every golden trace under DIR (or listed by a manifest) on
+    /// --engine, in parallel, with a summary table, JUnit XML and diffs of failures; or
+    /// record the manifest's traces (--record). Exit 0 all match, 1 a divergence, 2 a setup
+    /// error. Trace and manifest format: docs/toolchain.md, "HIL regression suites".
+    Suite(SuiteArgs),
+}
+
 /// `jumpnet hil` arguments.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct HilArgs {
+    /// `jumpnet hil suite`.
+    #[command(subcommand)]
+    pub action: Option<HilAction>,
     /// Topology, routing and simulator keys (as `jumpnet sim`).
     #[command(flatten)]
     pub setup: SetupArgs,
@@ -29,16 +78,23 @@ pub struct HilArgs {
     #[command(flatten)]
     pub collective: CollectiveArgs,
     /// Nodes (switches) whose ranks' NIC engines run on --engine, e.g. 3,7.
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required_unless_present = "check")]
     pub nodes: Vec<u32>,
     /// What runs those engines.
     #[arg(long, value_enum, default_value = "device")]
     pub engine: EngineKind,
-    /// Write the run's trace to FILE (JSON lines, see `jumpnet::hil::trace`).
+    /// Timing contract of the engines and the reference [default: untimed for device and
+    /// core, clocked for rtl; core keeps either].
+    #[arg(long, value_enum)]
+    pub timing: Option<Timing>,
+    /// Write the run's trace to FILE (JSON lines whose header holds the whole run;
+    /// docs/toolchain.md, "HIL regression suites").
     #[arg(long, value_name = "FILE", conflicts_with = "check")]
     pub record: Option<PathBuf>,
-    /// Compare the run with the trace in FILE instead of the in-process run.
-    #[arg(long, value_name = "FILE")]
+    /// Replay the run the trace in FILE describes (its header: topology, routing, simulator
+    /// keys, collective, nodes, timing) and compare with its events instead of the
+    /// in-process run; the run's own arguments are not given then.
+    #[arg(long, value_name = "FILE", conflicts_with_all = RUN_ARGS)]
     pub check: Option<PathBuf>,
     /// Firmware ELF for --engine device (default `$JUMPNET_FIRMWARE_ELF`, else
     /// target/thumbv7em-none-eabihf/release/selftest).
@@ -102,11 +158,30 @@ impl HilArgs {
     /// The library's request (the setup resolved, its notes printed; the trace of
     /// `--check` read).
     fn request(&self) -> Result<HilRequest> {
-        let Some(collective) = self.collective.run() else {
-            bail!("--collective is required (e.g. --collective bcast)");
+        let (setup, collective, nodes, timing, expected) = match &self.check {
+            Some(path) => {
+                let t = trace::read(path)?;
+                let (setup, collective) = t
+                    .run
+                    .replay()
+                    .map_err(|e| anyhow::anyhow!("{}: {e:#}", path.display()))?;
+                (
+                    setup,
+                    collective,
+                    t.run.nodes.clone(),
+                    t.run.timing,
+                    Some(t),
+                )
+            }
+            None => {
+                let Some(collective) = self.collective.run() else {
+                    bail!("--collective is required (e.g. --collective bcast)");
+                };
+                let timing = self.timing.unwrap_or_else(|| self.engine.default_timing());
+                let setup = self.setup.resolve(false)?;
+                (setup, collective, self.nodes.clone(), timing, None)
+            }
         };
-        let setup = self.setup.resolve(false)?;
-        let expected = self.check.as_deref().map(trace::read).transpose()?;
         let device = self.device();
         if self.engine != EngineKind::Device
             && (self.fault_per_mille > 0 || self.reset_at_cycle.is_some())
@@ -116,8 +191,9 @@ impl HilArgs {
         Ok(HilRequest {
             setup,
             collective,
-            nodes: self.nodes.clone(),
+            nodes,
             engine: self.engine,
+            timing,
             device,
             expected,
             mutate: self.mutate_program,
@@ -129,6 +205,9 @@ impl HilArgs {
 
 /// Runs `jumpnet hil`; returns the exit code.
 pub fn run(args: HilArgs) -> Result<u8> {
+    if let Some(HilAction::Suite(suite)) = args.action {
+        return crate::commands::hil_suite::run(suite);
+    }
     let req = args.request()?;
     let spinner = Progress::spinner("hardware-in-the-loop run", !args.quiet);
     let report = run_hil(&req);
@@ -136,9 +215,17 @@ pub fn run(args: HilArgs) -> Result<u8> {
     let report = report?;
     output::print(&report, args.format.format())?;
     if let Some(d) = &report.divergence {
+        let expected = match &args.check {
+            Some(path) => format!("expected {}", path.display()),
+            None => format!("expected ({})", report.compared_with),
+        };
         eprintln!(
-            "jumpnet hil: the traces differ ({}):\n{d}",
-            report.compared_with
+            "jumpnet hil: the traces differ ({}):\n{d}\n{}",
+            report.compared_with,
+            d.unified_diff(
+                &expected,
+                &format!("actual ({} engine)", report.engine.name())
+            )
         );
         return Ok(1);
     }

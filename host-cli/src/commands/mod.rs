@@ -17,7 +17,8 @@
 //! - [`sim`]: `jumpnet sim`, one flit-level simulation (synthetic or collective traffic).
 //! - [`sweep`]: `jumpnet sweep`, simulations over the load on all cores; shards and merge;
 //!   collective sweeps.
-//! - [`hil`]: `jumpnet hil`, hardware-in-the-loop collective runs with golden traces.
+//! - [`hil`]: `jumpnet hil`, hardware-in-the-loop collective runs with golden traces;
+//!   [`hil_suite`]: `jumpnet hil suite`, regression suites of golden traces.
 //! - [`study`]: `jumpnet study`, the papers' simulated studies.
 
 use anyhow::Result;
@@ -26,6 +27,7 @@ use clap::{Parser, Subcommand};
 pub mod args;
 pub mod device;
 pub mod hil;
+pub mod hil_suite;
 pub mod map;
 pub mod report;
 pub mod route;

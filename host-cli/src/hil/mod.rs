@@ -10,7 +10,10 @@
 //! reported with its context; a trace can be recorded and checked later.
 //!
 //! - [`run`]: the driver ([`run::run_hil`]); [`report`]: its result;
-//! - [`trace`]: events, the recorder, the trace file (JSON lines);
+//! - [`trace`]: events, the recorder, the trace file (JSON lines); [`run_key`]: its header,
+//!   the run it replays;
+//! - [`suite`]: regression suites of many traces (`jumpnet hil suite`); [`junit`]: their
+//!   JUnit XML;
 //! - [`images`]: the nodes' device images and the programs read back from them;
 //! - [`engines`]: the image-core and clocked engines; [`device_engine`]: the QEMU device;
 //!   `rtl` (feature `rtl`): the Verilated engine;
@@ -21,14 +24,18 @@
 pub mod device_engine;
 pub mod engines;
 pub mod images;
+pub mod junit;
 pub mod report;
 #[cfg(feature = "rtl")]
 pub mod rtl;
 #[cfg(feature = "rtl")]
 pub mod rtl_router;
 pub mod run;
+pub mod run_key;
+pub mod suite;
 pub mod switch_route;
 pub mod trace;
 
 pub use report::{HilReport, RtlRouterSummary, RunSummary};
 pub use run::{run_hil, EngineKind, HilRequest};
+pub use run_key::{RunKey, Timing};

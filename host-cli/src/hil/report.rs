@@ -115,11 +115,12 @@ impl Render for HilReport {
     fn sections(&self) -> Vec<Section> {
         let mut s = Section::key_values("hardware-in-the-loop run");
         s.kv("topology", &self.run.topology)
-            .kv("routing", &self.run.routing)
-            .kv("collective", &self.run.collective)
-            .kv("mapping", &self.run.mapping)
+            .kv("routing", &self.run.routing.built)
+            .kv("collective", &self.run.collective.description)
+            .kv("mapping", &self.run.mapping.kind)
             .kv("msg_bytes", self.run.msg_bytes)
-            .kv("engine", format!("{:?}", self.engine).to_lowercase())
+            .kv("engine", self.engine.name())
+            .kv("timing contract", self.run.timing.name())
             .kv("nodes", format!("{:?}", self.run.nodes))
             .kv("ranks", format!("{:?}", self.run.ranks))
             .kv("compared with", &self.compared_with)

@@ -16,8 +16,9 @@ use super::device_engine::{DeviceEngine, DeviceSetup};
 use super::engines::{ClockedEngine, ImageCoreEngine};
 use super::images::{self, NodeImage};
 use super::report::{HilReport, RtlRouterSummary, RunSummary};
+use super::run_key::{RunKey, Timing};
 use super::switch_route::{self, AtSwitch, ForwardingStage, HeadCounter, InProcess};
-use super::trace::{Divergence, Recorder, RunKey, TraceEvent};
+use super::trace::{Divergence, Recorder, Trace, TraceEvent};
 use crate::builder::routing::{self, RouteStore};
 use crate::runs::collective::{self, CollectiveRun, PreparedCollective};
 use crate::sim::config::SimConfig;
@@ -45,8 +46,32 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
-    fn clocked(self) -> bool {
-        self == EngineKind::Rtl
+    /// The engine's name as `--engine` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Device => "device",
+            EngineKind::Rtl => "rtl",
+            EngineKind::Core => "core",
+        }
+    }
+
+    /// The timing contract the engine keeps by default: untimed for devices and core,
+    /// clocked for RTL.
+    pub fn default_timing(self) -> Timing {
+        match self {
+            EngineKind::Rtl => Timing::Clocked,
+            EngineKind::Device | EngineKind::Core => Timing::Untimed,
+        }
+    }
+
+    /// Whether the engine can keep `timing`: devices run core's `Executor` (untimed), the
+    /// RTL is clocked, the in-process engine does either.
+    pub fn keeps(self, timing: Timing) -> bool {
+        match self {
+            EngineKind::Core => true,
+            EngineKind::Device => timing == Timing::Untimed,
+            EngineKind::Rtl => timing == Timing::Clocked,
+        }
     }
 }
 
@@ -61,10 +86,13 @@ pub struct HilRequest {
     pub nodes: Vec<u32>,
     /// The engine.
     pub engine: EngineKind,
+    /// The timing contract the engines and the reference keep (one the engine keeps,
+    /// [`EngineKind::keeps`]).
+    pub timing: Timing,
     /// Devices (`EngineKind::Device` only).
     pub device: Option<DeviceSetup>,
     /// Compare with this recorded trace instead of the reference run's.
-    pub expected: Option<(RunKey, Vec<TraceEvent>)>,
+    pub expected: Option<Trace>,
     /// Testing aid: make the first node's image send to a wrong peer.
     pub mutate: bool,
     /// Switch whose forwarding stage runs on the table router RTL (feature `rtl`).
@@ -88,6 +116,7 @@ impl HilRequest {
             collective,
             nodes,
             engine,
+            timing: engine.default_timing(),
             device: None,
             expected: None,
             mutate: false,
@@ -97,8 +126,11 @@ impl HilRequest {
     }
 }
 
-/// Storage of the reference's clocked engines (they borrow programs and status).
+/// Storage of clocked `TimedExecutor` engines (they borrow programs and status): the
+/// reference's, and the in-process engines of a clocked run on `--engine core`.
 struct TimedStore {
+    /// Names the engines in errors.
+    what: &'static str,
     ranks: Vec<Rank>,
     programs: Vec<Vec<Op>>,
     status: Vec<Vec<OpStatus>>,
@@ -113,7 +145,7 @@ impl TimedStore {
             .map(|((&r, p), s)| {
                 let timed = TimedExecutor::new(p, s);
                 let e: Box<dyn NicEngine + '_> = Box::new(ClockedEngine::new(
-                    format!("reference TimedExecutor of rank {r}"),
+                    format!("{} TimedExecutor of rank {r}", self.what),
                     timed,
                     p,
                 ));
@@ -123,9 +155,35 @@ impl TimedStore {
     }
 }
 
-/// Builds the HIL engines of `images` (devices are started and flashed here).
-fn hil_engines(req: &HilRequest, images: &[NodeImage]) -> Result<Vec<(Rank, Box<dyn NicEngine>)>> {
-    let mut out: Vec<(Rank, Box<dyn NicEngine>)> = Vec::new();
+/// The clocked in-process engines of `images` (`--engine core` under the clocked
+/// contract): core's `TimedExecutor` over each program read back from the image.
+fn image_timed_store(images: &[NodeImage]) -> TimedStore {
+    let mut store = TimedStore {
+        what: "core engine:",
+        ranks: Vec::new(),
+        programs: Vec::new(),
+        status: Vec::new(),
+    };
+    for p in images.iter().flat_map(|img| &img.programs) {
+        store.ranks.push(p.rank);
+        store.status.push(vec![OpStatus::Pending; p.ops.len()]);
+        store.programs.push(p.ops.clone());
+    }
+    store
+}
+
+/// Builds the HIL engines of `images` (devices are started and flashed here; the clocked
+/// in-process engines borrow `timed`).
+fn hil_engines<'t>(
+    req: &HilRequest,
+    images: &[NodeImage],
+    timed: &'t mut TimedStore,
+) -> Result<Vec<(Rank, Box<dyn NicEngine + 't>)>> {
+    if req.engine == EngineKind::Core && req.timing == Timing::Clocked {
+        *timed = image_timed_store(images);
+        return Ok(timed.engines());
+    }
+    let mut out: Vec<(Rank, Box<dyn NicEngine + 't>)> = Vec::new();
     for img in images {
         for p in &img.programs {
             let name = format!(
@@ -133,7 +191,7 @@ fn hil_engines(req: &HilRequest, images: &[NodeImage]) -> Result<Vec<(Rank, Box<
                 req.engine, img.node, p.rank
             )
             .to_lowercase();
-            let engine: Box<dyn NicEngine> = match req.engine {
+            let engine: Box<dyn NicEngine + 't> = match req.engine {
                 EngineKind::Core => Box::new(
                     ImageCoreEngine::new(p.ops.clone()).map_err(|e| anyhow!("{name}: {e}"))?,
                 ),
@@ -276,6 +334,23 @@ fn check_request(req: &HilRequest) -> Result<()> {
     if cfg!(not(feature = "rtl")) && req.engine == EngineKind::Rtl {
         rtl_engine(String::new(), &[])?;
     }
+    if !req.engine.keeps(req.timing) {
+        bail!(
+            "--engine {} does not keep the {} timing contract (device engines are untimed, \
+             RTL engines clocked, core engines either)",
+            req.engine.name(),
+            req.timing.name()
+        );
+    }
+    if let Some(t) = &req.expected {
+        if t.run.timing != req.timing {
+            bail!(
+                "the trace follows the {} timing contract, the run the {} one",
+                t.run.timing.name(),
+                req.timing.name()
+            );
+        }
+    }
     Ok(())
 }
 
@@ -315,27 +390,22 @@ fn run_key(
     nodes: &[u32],
     ranks: &[Rank],
 ) -> Result<RunKey> {
-    let key = RunKey {
-        topology: req.setup.topology.to_string(),
+    let key = RunKey::of(
+        &req.setup,
+        &req.collective,
         routing,
-        collective: prepared.sched.description.clone(),
-        mapping: prepared.mapping.clone(),
-        msg_bytes: req.collective.options.msg_bytes,
-        nodes: nodes.to_vec(),
-        ranks: ranks.to_vec(),
-        timing: if req.engine.clocked() {
-            "clocked"
-        } else {
-            "untimed"
-        }
-        .into(),
-    };
-    if let Some((file_key, _)) = &req.expected {
-        if file_key != &key {
+        prepared.sched.description.clone(),
+        nodes,
+        ranks,
+        req.timing,
+    )?;
+    if let Some(t) = &req.expected {
+        let diff = t.run.differences(&key);
+        if !diff.is_empty() {
             bail!(
-                "the trace was recorded for another run:\n  trace: {}\n  now:   {}",
-                serde_json::to_string(file_key)?,
-                serde_json::to_string(&key)?
+                "the trace was recorded for another run (header field: trace value / this \
+                 run's):\n  {}",
+                diff.join("\n  ")
             );
         }
     }
@@ -345,6 +415,7 @@ fn run_key(
 /// The reference's clocked engines of `ranks` (RTL runs), or none.
 fn timed_store<S: Schedule>(schedule: &S, ranks: &[Rank], clocked: bool) -> Result<TimedStore> {
     let mut timed = TimedStore {
+        what: "reference",
         ranks: ranks.to_vec(),
         programs: Vec::new(),
         status: Vec::new(),
@@ -395,7 +466,7 @@ fn reference_run<S: Schedule>(
 fn hil_run<S: Schedule>(
     runner: &Runner<'_, S>,
     routing: &dyn Routing,
-    engines: Vec<(Rank, Box<dyn NicEngine>)>,
+    engines: Vec<(Rank, Box<dyn NicEngine + '_>)>,
     ranks: &[Rank],
     expected: &[TraceEvent],
 ) -> Result<(RunSummary, Option<Divergence>, Vec<TraceEvent>)> {
@@ -509,11 +580,11 @@ pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
     let in_process: &dyn Routing = routing.as_ref();
     let ref_routing = counter.as_ref().map_or(in_process, |c| c as &dyn Routing);
     let (reference, ref_events) =
-        reference_run(&runner, ref_routing, &ranks, req.engine.clocked())?;
+        reference_run(&runner, ref_routing, &ranks, req.timing == Timing::Clocked)?;
 
     let (expected, compared_with) = match &req.expected {
-        Some((_, events)) => (events.as_slice(), "recorded trace".to_string()),
-        None if req.engine.clocked() => (
+        Some(t) => (t.events.as_slice(), "recorded trace".to_string()),
+        None if req.timing == Timing::Clocked => (
             ref_events.as_slice(),
             "in-process run (TimedExecutor on the nodes)".to_string(),
         ),
@@ -529,7 +600,8 @@ pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
         }
         _ => (None, None),
     };
-    let engines = hil_engines(req, &images)?;
+    let mut engine_store = timed_store(&schedule, &[], false)?;
+    let engines = hil_engines(req, &images, &mut engine_store)?;
     let setup_seconds = started.elapsed().as_secs_f64() - reference.wall_seconds;
     let hil_routing = switch_routing
         .as_ref()

@@ -5,10 +5,14 @@
 //!
 //! # File format (JSON lines)
 //!
-//! The first line is the header `{"jumpnet_hil_trace":1,"run":{...}}`, where `run` describes
-//! the run the trace belongs to ([`RunKey`]: topology, routing, collective, placement,
-//! message size, nodes and ranks, engine timing). Every further line is one event in the
-//! order the simulator performed them, e.g.
+//! The first line is the header
+//! `{"jumpnet_hil_trace":2,"jumpnet":"0.1.0","run":{...}}`: the format version
+//! ([`TRACE_VERSION`]), the jumpnet version that wrote it, and the run the trace belongs to
+//! ([`RunKey`]: topology, routing and its options, every simulator key, the collective and
+//! its options, placement, message size, nodes and ranks, the timing contract) — enough to
+//! replay the run from the file alone. A header of another version, with a field missing or
+//! with a field this version does not know is refused, naming the field. Every further line
+//! is one event in the order the simulator performed them, e.g.
 //! `{"cycle":12,"rank":3,"kind":"send","op":2,"peer":7,"blocks":"All"}`;
 //! `kind` is `send`, `deliver` (with `reduce`), `permute` (with `reflect`, `shift`) or
 //! `done`.
@@ -22,10 +26,11 @@ use jumpnet_core::collective::{Blocks, Rank};
 use jumpnet_core::exec::Action;
 use serde::{Deserialize, Serialize};
 
+pub use super::run_key::RunKey;
 use crate::sim::workload::nic_engine::ActionObserver;
 
-/// Version of the trace file format.
-pub const TRACE_VERSION: u32 = 1;
+/// Version of the trace file format (2: the header holds everything to replay the run).
+pub const TRACE_VERSION: u32 = 2;
 
 /// Events kept before a divergence for its report.
 pub const CONTEXT_EVENTS: usize = 6;
@@ -206,27 +211,6 @@ impl std::fmt::Display for TraceEvent {
     }
 }
 
-/// The run a trace belongs to (the trace file's header).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunKey {
-    /// Topology, canonical form.
-    pub topology: String,
-    /// Routing algorithm.
-    pub routing: String,
-    /// Collective description.
-    pub collective: String,
-    /// Placement.
-    pub mapping: String,
-    /// Message size in bytes.
-    pub msg_bytes: u64,
-    /// Traced nodes (switches).
-    pub nodes: Vec<u32>,
-    /// Traced ranks.
-    pub ranks: Vec<Rank>,
-    /// Engine timing: `untimed` (device, core) or `clocked` (RTL and its reference).
-    pub timing: String,
-}
-
 /// Where a run first differs from the expected trace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Divergence {
@@ -238,6 +222,11 @@ pub struct Divergence {
     pub got: Option<TraceEvent>,
     /// The events before it (equal in both).
     pub context: Vec<TraceEvent>,
+    /// The expected events after the expected one (at most [`CONTEXT_EVENTS`]).
+    pub expected_after: Vec<TraceEvent>,
+    /// The run's events after its diverging one (at most [`CONTEXT_EVENTS`]; the run stops
+    /// then).
+    pub got_after: Vec<TraceEvent>,
 }
 
 impl std::fmt::Display for Divergence {
@@ -257,12 +246,88 @@ impl std::fmt::Display for Divergence {
     }
 }
 
-/// Collects the events of the traced ranks and, given an expected trace, stops the run at
-/// the first event that differs.
+impl Divergence {
+    /// The expected and the actual events around the divergence as `diff -u` shows two
+    /// files: `---`/`+++` lines naming `expected` and `actual`, one hunk with the equal
+    /// events before it (` `), then the expected (`-`) and actual (`+`) events from the
+    /// divergence on, aligned where they agree again (longest common subsequence).
+    pub fn unified_diff(&self, expected: &str, actual: &str) -> String {
+        let exp: Vec<TraceEvent> = self
+            .expected
+            .iter()
+            .chain(&self.expected_after)
+            .copied()
+            .collect();
+        let got: Vec<TraceEvent> = self.got.iter().chain(&self.got_after).copied().collect();
+        let first = self.index - self.context.len();
+        let mut out = format!(
+            "--- {expected}\n+++ {actual}\n@@ -{},{} +{},{} @@ events from {first}, first divergence at event {}\n",
+            first + 1,
+            self.context.len() + exp.len(),
+            first + 1,
+            self.context.len() + got.len(),
+            self.index
+        );
+        for e in &self.context {
+            out.push_str(&format!(" {e}\n"));
+        }
+        for (tag, e) in diff_lines(&exp, &got) {
+            out.push_str(&format!("{tag}{e}\n"));
+        }
+        if self.expected.is_none() {
+            out.push_str("\\ the expected trace ends here\n");
+        }
+        if self.got.is_none() {
+            out.push_str("\\ the run produced no further event\n");
+        }
+        out
+    }
+}
+
+/// `a` → `b` as diff lines (`' '` both, `'-'` only in `a`, `'+'` only in `b`) along a longest
+/// common subsequence; removals before additions within a change, as `diff -u` prints them.
+fn diff_lines(a: &[TraceEvent], b: &[TraceEvent]) -> Vec<(char, TraceEvent)> {
+    let (n, m) = (a.len(), b.len());
+    // lcs[i][j]: common subsequence length of a[i..] and b[j..].
+    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    let (mut minus, mut plus) = (Vec::new(), Vec::new());
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            out.append(&mut minus);
+            out.append(&mut plus);
+            out.push((' ', a[i]));
+            i += 1;
+            j += 1;
+        } else if j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
+            minus.push(('-', a[i]));
+            i += 1;
+        } else {
+            plus.push(('+', b[j]));
+            j += 1;
+        }
+    }
+    out.append(&mut minus);
+    out.append(&mut plus);
+    out
+}
+
+/// Collects the events of the traced ranks and, given an expected trace, stops the run
+/// [`CONTEXT_EVENTS`] events after the first event that differs.
 #[derive(Debug)]
 pub struct Recorder<'x> {
     traced: Vec<bool>,
-    /// Events so far.
+    /// Events so far (up to the first divergence).
     pub events: Vec<TraceEvent>,
     recent: VecDeque<TraceEvent>,
     expected: Option<&'x [TraceEvent]>,
@@ -289,11 +354,21 @@ impl<'x> Recorder<'x> {
 
     fn diverge(&mut self, got: Option<TraceEvent>) {
         let index = self.events.len();
+        let expected_after = self
+            .expected
+            .and_then(|x| x.get(index + 1..))
+            .unwrap_or_default()
+            .iter()
+            .take(CONTEXT_EVENTS)
+            .copied()
+            .collect();
         self.divergence = Some(Divergence {
             index,
             expected: self.expected.and_then(|x| x.get(index).copied()),
             got,
             context: self.recent.iter().copied().collect(),
+            expected_after,
+            got_after: Vec::new(),
         });
     }
 
@@ -319,13 +394,22 @@ impl ActionObserver for Recorder<'_> {
         let Some(event) = TraceEvent::of(now, rank, action) else {
             return Ok(());
         };
+        if let Some(d) = self.divergence.as_mut() {
+            // After the divergence: the events the diff shows, then stop.
+            d.got_after.push(event);
+            if d.got_after.len() >= CONTEXT_EVENTS {
+                return Err(format!(
+                    "the trace diverges at event {} ({})",
+                    d.index,
+                    d.got.map_or_else(|| "no event".into(), |e| e.to_string())
+                ));
+            }
+            return Ok(());
+        }
         if let Some(x) = self.expected {
             if x.get(self.events.len()) != Some(&event) {
                 self.diverge(Some(event));
-                return Err(format!(
-                    "the trace diverges at event {} ({event})",
-                    self.events.len()
-                ));
+                return Ok(());
             }
         }
         self.events.push(event);
@@ -337,16 +421,34 @@ impl ActionObserver for Recorder<'_> {
     }
 }
 
+/// The first line of a trace file.
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Header {
     jumpnet_hil_trace: u32,
+    jumpnet: String,
     run: RunKey,
 }
 
-/// Writes `events` of `run` as a trace file (atomically).
-pub fn write(path: &Path, run: &RunKey, events: &[TraceEvent]) -> Result<()> {
+/// The jumpnet version written into trace headers.
+pub const JUMPNET_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A trace file: the run it belongs to, the jumpnet version that wrote it, its events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    /// The run (the header).
+    pub run: RunKey,
+    /// The jumpnet version that wrote the trace.
+    pub jumpnet: String,
+    /// The events.
+    pub events: Vec<TraceEvent>,
+}
+
+/// The text of a trace file of `events` of `run`.
+pub fn to_text(run: &RunKey, events: &[TraceEvent]) -> Result<String> {
     let mut text = serde_json::to_string(&Header {
         jumpnet_hil_trace: TRACE_VERSION,
+        jumpnet: JUMPNET_VERSION.to_string(),
         run: run.clone(),
     })?;
     text.push('\n');
@@ -354,31 +456,51 @@ pub fn write(path: &Path, run: &RunKey, events: &[TraceEvent]) -> Result<()> {
         text.push_str(&serde_json::to_string(e)?);
         text.push('\n');
     }
-    crate::io::output::write_atomic(path, text.as_bytes())
+    Ok(text)
 }
 
-/// Reads a trace file: its run and events.
-pub fn read(path: &Path) -> Result<(RunKey, Vec<TraceEvent>)> {
+/// Writes `events` of `run` as a trace file (atomically: a temporary file renamed).
+pub fn write(path: &Path, run: &RunKey, events: &[TraceEvent]) -> Result<()> {
+    crate::io::output::write_atomic(path, to_text(run, events)?.as_bytes())
+}
+
+/// Reads the header line `first` of trace file `path`: the format version first (a
+/// missing or other version is refused naming `jumpnet_hil_trace`), then every field.
+fn read_header(path: &Path, first: &str) -> Result<Header> {
+    let p = path.display();
+    let value: serde_json::Value = serde_json::from_str(first).with_context(|| {
+        format!("{p}: line 1 is not a jumpnet HIL trace header (a JSON object {{\"jumpnet_hil_trace\":{TRACE_VERSION},\"jumpnet\":...,\"run\":...}})")
+    })?;
+    let Some(version) = value.get("jumpnet_hil_trace") else {
+        bail!(
+            "{p}: line 1 is not a jumpnet HIL trace header: header field `jumpnet_hil_trace` \
+             (the format version, {TRACE_VERSION}) is missing"
+        );
+    };
+    if version.as_u64() != Some(u64::from(TRACE_VERSION)) {
+        bail!(
+            "{p}: header field `jumpnet_hil_trace`: trace format version {version} is not \
+             supported (this jumpnet reads version {TRACE_VERSION}, whose header holds \
+             everything to replay the run); record the trace again with this jumpnet"
+        );
+    }
+    let header: Header = serde_json::from_value(value)
+        .map_err(|e| anyhow::anyhow!("{p}: trace header (line 1): {e}"))?;
+    Ok(header)
+}
+
+/// Reads a trace file. Refuses, naming the field: another format version, a header field
+/// missing or unknown, an event line that is not an event.
+pub fn read(path: &Path) -> Result<Trace> {
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read trace file {}", path.display()))?;
     let mut lines = BufReader::new(file).lines();
     let first = lines
         .next()
-        .transpose()?
+        .transpose()
+        .with_context(|| format!("read {}", path.display()))?
         .with_context(|| format!("trace file {} is empty", path.display()))?;
-    let header: Header = serde_json::from_str(&first).with_context(|| {
-        format!(
-            "{}: line 1 is not a jumpnet HIL trace header ({{\"jumpnet_hil_trace\":{TRACE_VERSION},\"run\":...}})",
-            path.display()
-        )
-    })?;
-    if header.jumpnet_hil_trace != TRACE_VERSION {
-        bail!(
-            "{}: trace format version {} is not supported (this jumpnet reads version {TRACE_VERSION})",
-            path.display(),
-            header.jumpnet_hil_trace
-        );
-    }
+    let header = read_header(path, &first)?;
     let mut events = Vec::new();
     for (i, line) in lines.enumerate() {
         let line = line.with_context(|| format!("read {}", path.display()))?;
@@ -391,7 +513,11 @@ pub fn read(path: &Path) -> Result<(RunKey, Vec<TraceEvent>)> {
             })?,
         );
     }
-    Ok((header.run, events))
+    Ok(Trace {
+        run: header.run,
+        jumpnet: header.jumpnet,
+        events,
+    })
 }
 
 #[cfg(test)]

@@ -101,3 +101,71 @@ pub fn assert_mutation_caught(code: i32, report: &serde_json::Value, err: &str) 
         "{m} vs {d}"
     );
 }
+
+/// The shipped regression suite (`tests/hil-suite/`).
+pub fn shipped_suite() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/hil-suite")
+}
+
+/// Replays the shipped suite on `engine` one case at a time, then with the default
+/// parallelism writing JUnit XML to `target/hil-suite-ENGINE.xml` (kept for CI); asserts
+/// that both runs match every trace the engine keeps the timing contract of (`timing`),
+/// skip the others and give the same results; prints both wall times.
+pub fn assert_shipped_suite_passes(engine: &str, timing: &str) {
+    let suite = shipped_suite();
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .to_path_buf();
+    let junit = target.join(format!("hil-suite-{engine}.xml"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "hil",
+            "suite",
+            suite.to_str().unwrap(),
+            "--engine",
+            engine,
+            "--json",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        let start = std::time::Instant::now();
+        let (code, report, err) = jumpnet_json(&args);
+        assert_eq!(code, 0, "{engine}: {err}");
+        (report, start.elapsed().as_secs_f64())
+    };
+    let (serial, serial_s) = run(&["--jobs", "1"]);
+    let (parallel, parallel_s) = run(&["--junit", junit.to_str().unwrap()]);
+    let rows = |r: &serde_json::Value| -> Vec<(String, String, String)> {
+        r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap().to_string(),
+                    c["timing"].as_str().unwrap().to_string(),
+                    c["result"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let (s, p) = (rows(&serial), rows(&parallel));
+    assert_eq!(s, p);
+    assert_eq!(s.len(), 10);
+    for (name, t, result) in &s {
+        let want = if t == timing { "match" } else { "skipped" };
+        assert_eq!(result, want, "{engine}: {name}");
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("tests=\"10\" failures=\"0\" errors=\"0\" skipped=\"5\""),
+        "{xml}"
+    );
+    println!(
+        "shipped HIL suite on {engine} engines: 5 {timing} traces, serial (--jobs 1) {serial_s:.2} s, \
+         parallel (--jobs {}) {parallel_s:.2} s; JUnit {}",
+        parallel["jobs"],
+        junit.display()
+    );
+}

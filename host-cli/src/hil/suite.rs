@@ -1,0 +1,758 @@
+//! HIL regression suites (`jumpnet hil suite`): many golden traces replayed on one engine
+//! in one run, cases in parallel (bounded by the cores and, for QEMU devices, by the
+//! instances the machine can hold), with a summary ([`SuiteReport`]), JUnit XML
+//! ([`super::junit`]) and a `diff -u` of every divergence; or a manifest's traces recorded.
+//!
+//! A suite is a directory (every `*.jsonl` trace under it, sorted by path) or a manifest
+//! ([`Manifest`], TOML): one `[[case]]` per trace, which lives next to the manifest as
+//! `NAME.jsonl`. Replaying needs only the traces (their headers describe the runs,
+//! [`super::run_key`]); recording needs the manifest. docs/toolchain.md ("HIL regression
+//! suites") describes both formats.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::device_engine::{DeviceFaults, DeviceSetup};
+use super::run::{run_hil, EngineKind, HilRequest};
+use super::run_key::Timing;
+use super::trace::{self, Divergence, Trace};
+use crate::builder::routing::RouteAlgo;
+use crate::builder::schedule::Algorithm;
+use crate::io::output::{Render, Section};
+use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
+use crate::sim::setup::{Setup, SetupRequest};
+
+/// The file name of a suite's manifest when a directory is given.
+pub const MANIFEST_NAME: &str = "suite.toml";
+
+/// A suite manifest (TOML): the cases, one `[[case]]` table each.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The cases.
+    #[serde(rename = "case")]
+    pub cases: Vec<ManifestCase>,
+}
+
+/// One case of a manifest: a `jumpnet hil` run as its flags name it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestCase {
+    /// Case name: letters, digits, `-`, `_`, `.`; its trace is `NAME.jsonl`.
+    pub name: String,
+    /// Topology family and `key=value` words (topology and simulator keys), as `jumpnet hil`.
+    pub words: Vec<String>,
+    /// Routing (`--algo`).
+    pub algo: String,
+    /// Collective (`--collective`).
+    pub collective: String,
+    /// Traced nodes (`--nodes`).
+    pub nodes: Vec<u32>,
+    /// Timing contract (default untimed).
+    #[serde(default)]
+    pub timing: Option<Timing>,
+    /// Message size (`--msg`, e.g. `64` or `1KiB`; default 1 KiB).
+    #[serde(default)]
+    pub msg: Option<String>,
+    /// Placement (`--mapping`, default consecutive).
+    #[serde(default)]
+    pub mapping: Option<String>,
+    /// `--ranks`.
+    #[serde(default)]
+    pub ranks: Option<u32>,
+    /// `--root`.
+    #[serde(default)]
+    pub root: Option<u32>,
+    /// `--map-seed`.
+    #[serde(default)]
+    pub map_seed: Option<u64>,
+}
+
+impl ManifestCase {
+    /// The case's setup, collective and timing.
+    fn run(&self) -> Result<(Setup, CollectiveRun, Timing)> {
+        let algo: RouteAlgo = self.algo.parse().map_err(|_| {
+            anyhow!(
+                "algo `{}` is not a routing; allowed: {}",
+                self.algo,
+                RouteAlgo::ALL.map(|a| a.name()).join(", ")
+            )
+        })?;
+        let setup = SetupRequest {
+            words: self.words.clone(),
+            algo: Some(algo),
+            ..SetupRequest::default()
+        }
+        .resolve(false)?;
+        let algorithm =
+            <Algorithm as clap::ValueEnum>::from_str(&self.collective, false).map_err(|_| {
+                anyhow!(
+                    "collective `{}` is not a collective (as `jumpnet hil --collective`)",
+                    self.collective
+                )
+            })?;
+        let mut options = CollectiveOptions::default();
+        if let Some(m) = &self.mapping {
+            options.mapping = <Mapping as clap::ValueEnum>::from_str(m, false)
+                .map_err(|_| anyhow!("mapping `{m}` is not a mapping (as `--mapping`)"))?;
+        }
+        if let Some(msg) = &self.msg {
+            options.msg_bytes =
+                crate::io::bytes::parse_size(msg).map_err(|e| anyhow!("msg: {e}"))?;
+        }
+        options.ranks = self.ranks;
+        options.root = self.root.unwrap_or(options.root);
+        options.map_seed = self.map_seed.unwrap_or(options.map_seed);
+        Ok((
+            setup,
+            CollectiveRun { algorithm, options },
+            self.timing.unwrap_or(Timing::Untimed),
+        ))
+    }
+}
+
+/// Reads a manifest; errors name the file and the field.
+pub fn read_manifest(path: &Path) -> Result<Manifest> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read suite manifest {}", path.display()))?;
+    let m: Manifest =
+        toml::from_str(&text).map_err(|e| anyhow!("suite manifest {}: {e}", path.display()))?;
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &m.cases {
+        if c.name.is_empty()
+            || !c
+                .name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch))
+        {
+            bail!(
+                "suite manifest {}: case name `{}` must be letters, digits, `-`, `_`, `.`",
+                path.display(),
+                c.name
+            );
+        }
+        if !seen.insert(c.name.clone()) {
+            bail!(
+                "suite manifest {}: case name `{}` appears twice",
+                path.display(),
+                c.name
+            );
+        }
+    }
+    if m.cases.is_empty() {
+        bail!("suite manifest {} has no [[case]]", path.display());
+    }
+    Ok(m)
+}
+
+/// Where a case's trace lives: `NAME.jsonl` next to the manifest.
+pub fn case_trace_path(manifest: &Path, name: &str) -> PathBuf {
+    manifest
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("{name}.jsonl"))
+}
+
+/// The traces of a suite: every `*.jsonl` under a directory (recursively, sorted), or the
+/// cases of a manifest file. Returns (case name, trace path) pairs.
+pub fn suite_traces(path: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read suite {}", path.display()))?;
+    if meta.is_file() {
+        let m = read_manifest(path)?;
+        return Ok(m
+            .cases
+            .iter()
+            .map(|c| (c.name.clone(), case_trace_path(path, &c.name)))
+            .collect());
+    }
+    let mut found = Vec::new();
+    collect_traces(path, &mut found)?;
+    found.sort();
+    if found.is_empty() {
+        bail!(
+            "suite directory {} holds no trace (*.jsonl); record one with `jumpnet hil suite \
+             MANIFEST --record`",
+            path.display()
+        );
+    }
+    Ok(found
+        .into_iter()
+        .map(|p| {
+            let name = p
+                .strip_prefix(path)
+                .unwrap_or(&p)
+                .with_extension("")
+                .display()
+                .to_string();
+            (name, p)
+        })
+        .collect())
+}
+
+fn collect_traces(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for entry in entries {
+        let p = entry
+            .with_context(|| format!("cannot list {}", dir.display()))?
+            .path();
+        if p.is_dir() {
+            collect_traces(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "jsonl") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// How to reach the devices of a device suite (each case gets its own [`DeviceSetup`]).
+#[derive(Clone, Debug)]
+pub struct DeviceOptions {
+    /// Firmware ELF.
+    pub elf: PathBuf,
+    /// Wall-clock limit of each QEMU instance in seconds.
+    pub limit_s: u32,
+    /// Longest wait for one answer.
+    pub timeout: Duration,
+    /// Attempts per request.
+    pub attempts: u32,
+}
+
+impl DeviceOptions {
+    fn setup(&self) -> DeviceSetup {
+        DeviceSetup {
+            elf: self.elf.clone(),
+            limit_s: self.limit_s,
+            timeout: self.timeout,
+            attempts: self.attempts,
+            faults: DeviceFaults::default(),
+            round_trips: Default::default(),
+        }
+    }
+}
+
+/// A suite run: what to run and how wide.
+#[derive(Clone, Debug)]
+pub struct SuiteRequest {
+    /// The engine of every case.
+    pub engine: EngineKind,
+    /// Cases at once (at least 1).
+    pub jobs: usize,
+    /// QEMU instances at once (device engines; a case needs one per traced rank).
+    pub qemu_instances: usize,
+    /// Devices (device engines).
+    pub device: Option<DeviceOptions>,
+    /// Progress lines on stderr.
+    pub progress: bool,
+}
+
+/// The cores of the machine (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What a case ended with.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The run's events equal the trace's.
+    Match,
+    /// The run differs from the trace.
+    Diverged {
+        /// The first divergence (none: the RTL router's hops differ).
+        divergence: Option<Divergence>,
+        /// `diff -u` of expected and actual events around it.
+        diff: String,
+    },
+    /// Not run: the engine does not keep the trace's timing contract.
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+    /// The run failed (a device that stops answering, an RTL error, a trace that cannot be
+    /// recorded).
+    Error {
+        /// The error.
+        message: String,
+    },
+}
+
+/// One case of a suite run.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    /// Case name.
+    pub name: String,
+    /// Trace file.
+    pub trace: PathBuf,
+    /// Engine.
+    pub engine: &'static str,
+    /// Timing contract of the trace.
+    pub timing: &'static str,
+    /// Events of the trace (recording: of the run).
+    pub events: usize,
+    /// Wall-clock seconds of the case.
+    pub seconds: f64,
+    /// Result.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+impl CaseResult {
+    /// The result column of the summary table.
+    pub fn result_text(&self) -> String {
+        match &self.outcome {
+            Outcome::Match => "match".into(),
+            Outcome::Diverged {
+                divergence: Some(d),
+                ..
+            } => format!("DIVERGES at event {}", d.index),
+            Outcome::Diverged { .. } => "DIVERGES (RTL router hops)".into(),
+            Outcome::Skipped { reason } => format!("skipped ({reason})"),
+            Outcome::Error { .. } => "ERROR".into(),
+        }
+    }
+}
+
+/// The result of a suite run.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuiteReport {
+    /// The suite (directory or manifest).
+    pub suite: PathBuf,
+    /// Engine.
+    pub engine: &'static str,
+    /// Cases run at once.
+    pub jobs: usize,
+    /// Recorded (`--record`) instead of replayed.
+    pub recorded: bool,
+    /// Wall-clock seconds of the whole suite.
+    pub wall_seconds: f64,
+    /// The cases, in suite order.
+    pub cases: Vec<CaseResult>,
+}
+
+impl SuiteReport {
+    /// Cases that diverge.
+    pub fn diverged(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases
+            .iter()
+            .filter(|c| matches!(c.outcome, Outcome::Diverged { .. }))
+    }
+
+    /// Cases that failed to run.
+    pub fn errors(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases
+            .iter()
+            .filter(|c| matches!(c.outcome, Outcome::Error { .. }))
+    }
+
+    /// Exit status: 2 when a case could not run, else 1 when one diverges, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.errors().next().is_some() {
+            2
+        } else if self.diverged().next().is_some() {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+impl Render for SuiteReport {
+    fn sections(&self) -> Vec<Section> {
+        let title = format!(
+            "hil suite {} ({} engine, {} job{})",
+            self.suite.display(),
+            self.engine,
+            self.jobs,
+            if self.jobs == 1 { "" } else { "s" }
+        );
+        let mut t = Section::new(
+            title,
+            &["case", "engine", "timing", "events", "result", "time_s"],
+        );
+        for c in &self.cases {
+            t.row([
+                c.name.clone(),
+                c.engine.to_string(),
+                c.timing.to_string(),
+                c.events.to_string(),
+                c.result_text(),
+                format!("{:.2}", c.seconds),
+            ]);
+        }
+        let count = |f: fn(&Outcome) -> bool| self.cases.iter().filter(|c| f(&c.outcome)).count();
+        let mut s = Section::key_values("summary");
+        s.kv("cases", self.cases.len())
+            .kv("match", count(|o| matches!(o, Outcome::Match)))
+            .kv("diverge", count(|o| matches!(o, Outcome::Diverged { .. })))
+            .kv("skipped", count(|o| matches!(o, Outcome::Skipped { .. })))
+            .kv("errors", count(|o| matches!(o, Outcome::Error { .. })))
+            .kv("wall_seconds", format!("{:.2}", self.wall_seconds));
+        vec![t, s]
+    }
+}
+
+/// A counting semaphore (QEMU instances).
+struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    fn take(&self, n: usize) -> usize {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        while *free < n {
+            free = self.freed.wait(free).unwrap_or_else(|p| p.into_inner());
+        }
+        *free -= n;
+        n
+    }
+
+    fn give(&self, n: usize) {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        *free += n;
+        self.freed.notify_all();
+    }
+}
+
+/// One unit of work of [`run_parallel`]: its QEMU instances and the work.
+struct Job<'a, T> {
+    qemu: usize,
+    work: Box<dyn Fn() -> T + Send + Sync + 'a>,
+}
+
+/// Runs `jobs` on `width` threads, each taking its QEMU instances from `qemu` slots first;
+/// `done(i, &result)` is called as each finishes (progress). Results in job order.
+fn run_parallel<T: Send>(
+    jobs: Vec<Job<'_, T>>,
+    width: usize,
+    qemu: usize,
+    done: &(dyn Fn(usize, &T) + Sync),
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let slots = Slots {
+        free: Mutex::new(qemu.max(1)),
+        freed: Condvar::new(),
+    };
+    let results: Vec<Mutex<Option<T>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..width.clamp(1, jobs.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = jobs.get(i) else { break };
+                let held = slots.take(job.qemu.min(qemu.max(1)));
+                let r = (job.work)();
+                slots.give(held);
+                done(i, &r);
+                *results[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect()
+}
+
+/// A loaded case: its trace and the run its header describes.
+struct Loaded {
+    name: String,
+    path: PathBuf,
+    trace: Trace,
+    setup: Setup,
+    collective: CollectiveRun,
+}
+
+/// Reads every trace and replays its header; every refusal is listed (nothing runs then).
+fn load(cases: &[(String, PathBuf)]) -> Result<Vec<Loaded>> {
+    let mut loaded = Vec::new();
+    let mut errors = Vec::new();
+    for (name, path) in cases {
+        let r = trace::read(path).and_then(|t| {
+            let (setup, collective) = t
+                .run
+                .replay()
+                .map_err(|e| anyhow!("{}: {e:#}", path.display()))?;
+            Ok((t, setup, collective))
+        });
+        match r {
+            Ok((trace, setup, collective)) => loaded.push(Loaded {
+                name: name.clone(),
+                path: path.clone(),
+                trace,
+                setup,
+                collective,
+            }),
+            Err(e) => errors.push(format!("case {name}: {e:#}")),
+        }
+    }
+    if !errors.is_empty() {
+        bail!(
+            "{} of {} traces refused (nothing was run):\n  {}",
+            errors.len(),
+            cases.len(),
+            errors.join("\n  ")
+        );
+    }
+    Ok(loaded)
+}
+
+fn progress_line(req: &SuiteRequest, total: usize, finished: &AtomicUsize, c: &CaseResult) {
+    if req.progress {
+        let k = finished.fetch_add(1, Ordering::SeqCst) + 1;
+        eprintln!(
+            "[{k}/{total}] {} ({} engine): {} ({:.2} s)",
+            c.name,
+            c.engine,
+            c.result_text(),
+            c.seconds
+        );
+    }
+}
+
+/// Replays one loaded case on `req.engine`.
+fn replay_case(req: &SuiteRequest, l: &Loaded) -> CaseResult {
+    let start = Instant::now();
+    let timing = l.trace.run.timing;
+    let mut result = CaseResult {
+        name: l.name.clone(),
+        trace: l.path.clone(),
+        engine: req.engine.name(),
+        timing: timing.name(),
+        events: l.trace.events.len(),
+        seconds: 0.0,
+        outcome: Outcome::Match,
+    };
+    if !req.engine.keeps(timing) {
+        result.outcome = Outcome::Skipped {
+            reason: format!(
+                "{} engines do not keep the {} timing contract",
+                req.engine.name(),
+                timing.name()
+            ),
+        };
+        return result;
+    }
+    let mut hil = HilRequest::new(
+        l.setup.clone(),
+        l.collective.clone(),
+        l.trace.run.nodes.clone(),
+        req.engine,
+    );
+    hil.timing = timing;
+    hil.device = (req.engine == EngineKind::Device)
+        .then(|| req.device.as_ref().map(DeviceOptions::setup))
+        .flatten();
+    hil.expected = Some(l.trace.clone());
+    result.outcome = match run_hil(&hil) {
+        Err(e) => Outcome::Error {
+            message: format!("{e:#}"),
+        },
+        Ok(report) => match (&report.divergence, report.hop_difference()) {
+            (None, None) => Outcome::Match,
+            (Some(d), _) => Outcome::Diverged {
+                diff: d.unified_diff(
+                    &format!("expected {}", l.path.display()),
+                    &format!("actual ({} engine)", req.engine.name()),
+                ),
+                divergence: Some(d.clone()),
+            },
+            (None, Some(h)) => Outcome::Diverged {
+                divergence: None,
+                diff: h.to_string(),
+            },
+        },
+    };
+    result.seconds = start.elapsed().as_secs_f64();
+    result
+}
+
+/// Replays every trace of `suite` (a directory or a manifest) on `req.engine`. A trace
+/// refused (format, missing field) is an error before anything runs; a case that fails to
+/// run is an `Error` outcome, the others still run.
+pub fn replay_suite(suite: &Path, req: &SuiteRequest) -> Result<SuiteReport> {
+    let cases = suite_traces(suite)?;
+    let loaded = load(&cases)?;
+    if !loaded.iter().any(|l| req.engine.keeps(l.trace.run.timing)) {
+        bail!(
+            "no trace of {} follows a timing contract {} engines keep (device: untimed, rtl: \
+             clocked, core: both)",
+            suite.display(),
+            req.engine.name()
+        );
+    }
+    let start = Instant::now();
+    let finished = AtomicUsize::new(0);
+    let total = loaded.len();
+    let jobs: Vec<Job<'_, CaseResult>> = loaded
+        .iter()
+        .map(|l| Job {
+            qemu: if req.engine == EngineKind::Device {
+                l.trace.run.ranks.len()
+            } else {
+                0
+            },
+            work: Box::new(move || replay_case(req, l)),
+        })
+        .collect();
+    let cases = run_parallel(jobs, req.jobs, req.qemu_instances, &|_, c| {
+        progress_line(req, total, &finished, c)
+    });
+    Ok(SuiteReport {
+        suite: suite.to_path_buf(),
+        engine: req.engine.name(),
+        jobs: req.jobs,
+        recorded: false,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        cases,
+    })
+}
+
+/// Records the trace of every case of the manifest `manifest` on `req.engine` (compared
+/// with the in-process run as `jumpnet hil --record` does). Existing traces are only
+/// replaced with `update`; nothing is written unless every case records (each file then
+/// written atomically).
+pub fn record_suite(manifest: &Path, req: &SuiteRequest, update: bool) -> Result<SuiteReport> {
+    if std::fs::metadata(manifest).is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "--record needs a manifest file (e.g. {}/{MANIFEST_NAME}), not the directory {}",
+            manifest.display(),
+            manifest.display()
+        );
+    }
+    let m = read_manifest(manifest)?;
+    let existing: Vec<String> = m
+        .cases
+        .iter()
+        .map(|c| case_trace_path(manifest, &c.name))
+        .filter(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .collect();
+    if !existing.is_empty() && !update {
+        bail!(
+            "{} trace(s) exist and would be overwritten: {}; give --update to re-record them",
+            existing.len(),
+            existing.join(", ")
+        );
+    }
+    let mut runs = Vec::new();
+    for c in &m.cases {
+        let (setup, collective, timing) = c.run().map_err(|e| {
+            anyhow!(
+                "suite manifest {}: case {}: {e:#}",
+                manifest.display(),
+                c.name
+            )
+        })?;
+        if !req.engine.keeps(timing) {
+            bail!(
+                "case {}: {} engines do not keep the {} timing contract; record it with \
+                 --engine core",
+                c.name,
+                req.engine.name(),
+                timing.name()
+            );
+        }
+        runs.push((c, setup, collective, timing));
+    }
+    let start = Instant::now();
+    let finished = AtomicUsize::new(0);
+    let total = runs.len();
+    type Recorded = (CaseResult, Option<String>);
+    let jobs: Vec<Job<'_, Recorded>> = runs
+        .iter()
+        .map(|(c, setup, collective, timing)| Job {
+            qemu: if req.engine == EngineKind::Device {
+                c.nodes.len()
+            } else {
+                0
+            },
+            work: Box::new(move || record_case(req, manifest, c, setup, collective, *timing)),
+        })
+        .collect();
+    let results = run_parallel(jobs, req.jobs, req.qemu_instances, &|_, (c, _)| {
+        progress_line(req, total, &finished, c)
+    });
+    if results.iter().all(|(_, text)| text.is_some()) {
+        for (c, text) in &results {
+            if let Some(text) = text {
+                crate::io::output::write_atomic(&c.trace, text.as_bytes())?;
+            }
+        }
+    }
+    Ok(SuiteReport {
+        suite: manifest.to_path_buf(),
+        engine: req.engine.name(),
+        jobs: req.jobs,
+        recorded: true,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        cases: results.into_iter().map(|(c, _)| c).collect(),
+    })
+}
+
+/// Runs one manifest case and renders its trace file (none when it diverges from the
+/// in-process run or fails).
+fn record_case(
+    req: &SuiteRequest,
+    manifest: &Path,
+    c: &ManifestCase,
+    setup: &Setup,
+    collective: &CollectiveRun,
+    timing: Timing,
+) -> (CaseResult, Option<String>) {
+    let start = Instant::now();
+    let mut hil = HilRequest::new(
+        setup.clone(),
+        collective.clone(),
+        c.nodes.clone(),
+        req.engine,
+    );
+    hil.timing = timing;
+    hil.device = (req.engine == EngineKind::Device)
+        .then(|| req.device.as_ref().map(DeviceOptions::setup))
+        .flatten();
+    let mut result = CaseResult {
+        name: c.name.clone(),
+        trace: case_trace_path(manifest, &c.name),
+        engine: req.engine.name(),
+        timing: timing.name(),
+        events: 0,
+        seconds: 0.0,
+        outcome: Outcome::Match,
+    };
+    let mut text = None;
+    result.outcome = match run_hil(&hil) {
+        Err(e) => Outcome::Error {
+            message: format!("{e:#}"),
+        },
+        Ok(report) => {
+            result.events = report.trace.len();
+            match &report.divergence {
+                Some(d) => Outcome::Diverged {
+                    diff: d.unified_diff(
+                        "expected (in-process run)",
+                        &format!("actual ({} engine)", req.engine.name()),
+                    ),
+                    divergence: Some(d.clone()),
+                },
+                None => match trace::to_text(&report.run, &report.trace) {
+                    Ok(t) => {
+                        text = Some(t);
+                        Outcome::Match
+                    }
+                    Err(e) => Outcome::Error {
+                        message: format!("{e:#}"),
+                    },
+                },
+            }
+        }
+    };
+    result.seconds = start.elapsed().as_secs_f64();
+    (result, text)
+}
