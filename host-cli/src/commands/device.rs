@@ -36,7 +36,7 @@ use crate::device::link::DeviceLink;
 use crate::device::probe_selector::ProbeSelector;
 use crate::device::qemu::{self, Qemu};
 use crate::device::{Client, Transport};
-use crate::io::output::write_atomic;
+use crate::io::output::{print_line, write_atomic};
 
 /// `jumpnet device` actions.
 #[derive(Debug, Subcommand)]
@@ -196,7 +196,7 @@ pub fn run(action: DeviceAction) -> Result<u8> {
         DeviceAction::Image { content, output } => {
             let built = build_device_image(&content.request()?)?;
             write_atomic(&output, &built.bytes)?;
-            println!(
+            print_line(&format!(
                 "device image for switch {}: {} bytes, {} destinations in {} runs, {} programs \
                  ({} ops) -> {}",
                 content.switch,
@@ -206,7 +206,7 @@ pub fn run(action: DeviceAction) -> Result<u8> {
                 built.programs.len(),
                 built.programs.iter().map(|p| p.ops).sum::<u32>(),
                 output.display()
-            );
+            ))?;
             Ok(0)
         }
         DeviceAction::Flash(args) => session(&args, Mode::Flash),
@@ -250,7 +250,7 @@ fn run_on<L: DeviceLink>(
     let log = client.into_transport().end(shutdown.is_ok())?;
     if mode == Mode::Log {
         for line in &log {
-            println!("{line}");
+            print_line(line)?;
         }
     }
     let code = outcome?;
@@ -268,25 +268,25 @@ fn talk<T: Transport>(
     let mut code = 0;
     if let Some((bytes, built)) = image {
         let summary = client.flash_and_read_back(bytes)?;
-        println!(
+        print_line(&format!(
             "flashed {} bytes (CRC-32 {:#010x}), read back identical",
             summary.image_len, summary.crc
-        );
+        ))?;
         if mode == Mode::Routes {
             let Some(built) = built else {
                 bail!("routes needs the topology to compute the host's table (not --image)");
             };
             let cmp = client.compare_routes(&built.table)?;
             match cmp.differing.first() {
-                None => println!("{} routes: device = host", built.table.len()),
+                None => print_line(&format!("{} routes: device = host", built.table.len()))?,
                 Some(&d) => {
-                    println!(
+                    print_line(&format!(
                         "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
                         cmp.differing.len(),
                         built.table.len(),
                         cmp.device.get(d),
                         built.table.get(d)
-                    );
+                    ))?;
                     code = 1;
                 }
             }
@@ -297,7 +297,7 @@ fn talk<T: Transport>(
         match &info.active {
             Some(s) => {
                 let c = s.header.capacities;
-                println!(
+                print_line(&format!(
                     "active image: switch {} of {:?}, routing {}, {} destinations in {} runs, \
                      {} programs ({} ops), {} bytes, CRC-32 {:#010x}",
                     s.header.switch,
@@ -309,12 +309,12 @@ fn talk<T: Transport>(
                     c.ops,
                     s.image_len,
                     s.crc
-                );
+                ))?;
             }
-            None => println!("no active image"),
+            None => print_line("no active image")?,
         }
         let l = info.limits;
-        println!(
+        print_line(&format!(
             "device capacities: {} runs, {} programs, {} ops, {} image bytes (max image of \
              these counts: {} bytes)",
             l.runs,
@@ -322,13 +322,13 @@ fn talk<T: Transport>(
             l.ops,
             l.image_bytes,
             device_image::max_image_len(l.runs as usize, l.programs as usize, l.ops as usize)
-        );
+        ))?;
         let c = client.counters()?;
-        println!(
+        print_line(&format!(
             "device counters: {} requests, {} rejected, {} bad frames, {} frame timeouts, {} \
              heartbeats",
             c.requests, c.rejected, c.bad_frames, c.frame_timeouts, c.heartbeats
-        );
+        ))?;
     }
     Ok(code)
 }

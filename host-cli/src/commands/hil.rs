@@ -136,23 +136,25 @@ pub fn run(args: HilArgs) -> Result<u8> {
     let report = report?;
     output::print(&report, args.format.format())?;
     if let Some(d) = &report.divergence {
-        eprintln!(
+        output::eprint_line(&format!(
             "jumpnet hil: the traces differ ({}):\n{d}",
             report.compared_with
-        );
+        ))?;
         return Ok(1);
     }
     if let Some(d) = report.hop_difference() {
-        eprintln!("jumpnet hil: the RTL router's hops differ from the in-process run's: {d}");
+        output::eprint_line(&format!(
+            "jumpnet hil: the RTL router's hops differ from the in-process run's: {d}"
+        ))?;
         return Ok(1);
     }
     if let Some(path) = &args.record {
         trace::write(path, &report.run, &report.trace)?;
-        eprintln!(
+        output::eprint_line(&format!(
             "recorded {} events -> {}",
             report.trace.len(),
             path.display()
-        );
+        ))?;
     }
     Ok(0)
 }

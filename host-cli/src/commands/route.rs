@@ -126,7 +126,7 @@ pub fn run(action: RouteAction) -> Result<u8> {
             };
             output::print(&v, format.format())?;
             if !v.passed {
-                eprintln!("route check FAILED");
+                output::eprint_line("route check FAILED")?;
             }
             Ok(if v.passed { 0 } else { 1 })
         }

@@ -107,10 +107,10 @@ pub fn run(action: SchedAction) -> Result<u8> {
         } => {
             let owned = schedule.build()?;
             let (files, bytes) = export_programs(&owned, rank, &path)?;
-            eprintln!(
+            output::eprint_line(&format!(
                 "wrote {files} program image(s), {bytes} bytes, to {}",
                 path.display()
-            );
+            ))?;
         }
     }
     Ok(0)
