@@ -125,3 +125,118 @@ fn a_full_stderr_is_not_a_panic() {
     );
     assert_eq!(r.code, 2);
 }
+
+/// Asserts that `args` ends in exit 2 with `message` on stderr, quickly and without panic.
+fn refused(args: &[&str], message: &str) {
+    let started = std::time::Instant::now();
+    let (code, _, err) = jumpnet(args);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{args:?} took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn endless_input_files_are_refused_with_their_name_and_limit() {
+    refused(
+        &[
+            "sim",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor",
+            "--config",
+            "/dev/zero",
+        ],
+        "error: /dev/zero is larger than 1.0 MiB, the most jumpnet reads as a simulator \
+         configuration file",
+    );
+    refused(
+        &["sim", "--booksim", "/dev/zero"],
+        "error: /dev/zero is larger than 1.0 MiB, the most jumpnet reads as a BookSim2 \
+         configuration file",
+    );
+    refused(
+        &[
+            "sim",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "--collective",
+            "allreduce",
+            "--permutation",
+            "/dev/zero",
+        ],
+        "/dev/zero is larger than 256 MiB, the most jumpnet reads as a permutation file",
+    );
+    refused(
+        &["device", "flash", "--image", "/dev/zero"],
+        "error: /dev/zero is larger than 64 MiB, the most jumpnet reads as an image",
+    );
+    refused(
+        &[
+            "hil",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "--nodes",
+            "0",
+            "--collective",
+            "bcast",
+            "--check",
+            "/dev/zero",
+        ],
+        "error: /dev/zero is larger than 1.0 GiB, the most jumpnet reads as a HIL trace",
+    );
+    let dir = tmpdir("bad-endless-shard");
+    let shard = dir.join("shard0");
+    std::fs::create_dir_all(&shard).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", shard.join("results.json")).unwrap();
+    let out = dir.join("merged");
+    refused(
+        &[
+            "sweep",
+            "merge",
+            shard.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "results.json is larger than 256 MiB, the most jumpnet reads as a sweep results.json",
+    );
+    assert!(!out.exists(), "nothing written");
+}
+
+/// A `hil` run on the in-process engine only.
+const HIL: &[&str] = &[
+    "hil",
+    "torus",
+    "k=4,4",
+    "--algo",
+    "dor-dateline",
+    "--nodes",
+    "0",
+    "--collective",
+    "bcast",
+];
+
+#[test]
+fn a_directory_or_bad_text_as_a_trace_names_the_file() {
+    let dir = tmpdir("bad-trace");
+    let d = dir.to_str().unwrap();
+    refused(
+        &[HIL, &["--check", d]].concat(),
+        &format!("error: {d} is a directory; give the file to read as a HIL trace"),
+    );
+    let t = dir.join("t.jsonl");
+    std::fs::write(&t, b"{\"jumpnet_hil_trace\":1}\n\xff\xfe\n").unwrap();
+    let t = t.to_str().unwrap();
+    refused(
+        &[HIL, &["--check", t]].concat(),
+        &format!("error: {t}:2: not UTF-8 text (read as a HIL trace)"),
+    );
+}

@@ -179,7 +179,7 @@ fn elf_path(args: &SessionArgs) -> PathBuf {
 /// The image of a session: built, read from a file, or none.
 fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImage>)>> {
     if let Some(path) = &args.image {
-        let bytes = std::fs::read(path).with_context(|| format!("read {}", path.display()))?;
+        let bytes = crate::io::read::read_bytes(path, crate::io::read::Limit::IMAGE)?;
         frame::parse(&bytes).with_context(|| format!("{} is not a valid image", path.display()))?;
         return Ok(Some((bytes, None)));
     }

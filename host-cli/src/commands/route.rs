@@ -119,7 +119,8 @@ pub fn run(action: RouteAction) -> Result<u8> {
                     let max = (t.num_switches() as u64 * t.num_terminals() as u64)
                         .saturating_mul(64)
                         .saturating_add(1 << 20);
-                    let text = crate::io::read::read_text(&path, max)?;
+                    let text =
+                        crate::io::read::read_text(&path, crate::io::read::Limit::table(max))?;
                     check_table(&net, &text, &path.display().to_string(), vcs)?
                 }
                 None => check(&net, &r.options(), vcs)?,

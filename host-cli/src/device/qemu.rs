@@ -191,7 +191,7 @@ impl Transport for Qemu {
 
 /// Decodes a defmt byte stream with the table embedded in `elf`.
 pub fn decode_defmt(elf: &Path, bytes: &[u8]) -> Result<Vec<String>> {
-    let elf_bytes = fs::read(elf).with_context(|| format!("read {}", elf.display()))?;
+    let elf_bytes = crate::io::read::read_bytes(elf, crate::io::read::Limit::ELF)?;
     let table = Table::parse(&elf_bytes)
         .map_err(|e| anyhow!("parse the defmt table of {}: {e}", elf.display()))?
         .ok_or_else(|| anyhow!("{} has no defmt table", elf.display()))?;

@@ -14,7 +14,6 @@
 //! `done`.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -359,14 +358,12 @@ pub fn write(path: &Path, run: &RunKey, events: &[TraceEvent]) -> Result<()> {
 
 /// Reads a trace file: its run and events.
 pub fn read(path: &Path) -> Result<(RunKey, Vec<TraceEvent>)> {
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot read trace file {}", path.display()))?;
-    let mut lines = BufReader::new(file).lines();
+    let text = crate::io::read::read_text(path, crate::io::read::Limit::TRACE)?;
+    let mut lines = text.lines();
     let first = lines
         .next()
-        .transpose()?
         .with_context(|| format!("trace file {} is empty", path.display()))?;
-    let header: Header = serde_json::from_str(&first).with_context(|| {
+    let header: Header = serde_json::from_str(first).with_context(|| {
         format!(
             "{}: line 1 is not a jumpnet HIL trace header ({{\"jumpnet_hil_trace\":{TRACE_VERSION},\"run\":...}})",
             path.display()
@@ -381,12 +378,11 @@ pub fn read(path: &Path) -> Result<(RunKey, Vec<TraceEvent>)> {
     }
     let mut events = Vec::new();
     for (i, line) in lines.enumerate() {
-        let line = line.with_context(|| format!("read {}", path.display()))?;
         if line.trim().is_empty() {
             continue;
         }
         events.push(
-            serde_json::from_str(&line).with_context(|| {
+            serde_json::from_str(line).with_context(|| {
                 format!("{}: line {} is not a trace event", path.display(), i + 2)
             })?,
         );

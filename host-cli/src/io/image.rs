@@ -14,10 +14,7 @@ use jumpnet_core::routing::{RouteEntry, Run};
 
 use crate::analysis::schedule::{op_row, OpRow};
 use crate::io::output::{Render, Section};
-use crate::io::read::read_bytes;
-
-/// Largest image file `sched inspect` reads (a program of 2^20 ops is far below it).
-pub const MAX_IMAGE_FILE_BYTES: u64 = 64 << 20;
+use crate::io::read::{read_bytes, Limit};
 
 /// One image as read back.
 #[derive(Debug, Serialize)]
@@ -64,7 +61,7 @@ pub struct TableView {
 /// names the file and what is wrong with the bytes.
 pub fn inspect(path: &Path) -> Result<Inspected> {
     let shown = path.display().to_string();
-    let bytes = read_bytes(path, MAX_IMAGE_FILE_BYTES)?;
+    let bytes = read_bytes(path, Limit::IMAGE)?;
     let frame = frame::parse(&bytes).with_context(|| format!("{shown} is not a valid image"))?;
     let crc = bytes
         .get(bytes.len() - frame::CRC_LEN..)
