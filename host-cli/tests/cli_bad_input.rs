@@ -240,3 +240,54 @@ fn a_directory_or_bad_text_as_a_trace_names_the_file() {
         &format!("error: {t}:2: not UTF-8 text (read as a HIL trace)"),
     );
 }
+
+#[test]
+fn absurd_thread_counts_are_clamped_to_the_work_and_the_machine() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let sim = |threads: &str| {
+        let started = std::time::Instant::now();
+        let (code, out, err) = jumpnet(&[
+            "sim",
+            "torus",
+            "k=4,4",
+            "--algo",
+            "dor-dateline",
+            "rate=0.1",
+            "seed=3",
+            "warmup_periods=1",
+            "sample_period=300",
+            "max_samples=2",
+            "--json",
+            "-q",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        out
+    };
+    let one = sim("1");
+    assert!(one.contains("\"packets_delivered\""), "{one}");
+    assert_eq!(sim("1000000"), one);
+    // The GA's simulated fitness reports the threads it started: at most the genes of a
+    // generation and the cores.
+    let (code, out, err) = jumpnet(&[
+        "map",
+        "ga",
+        "--fitness",
+        "sim",
+        "--patterns",
+        "bcmp",
+        "--genes",
+        "4",
+        "--generations",
+        "1",
+        "--threads",
+        "1000000",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["threads"].as_u64(), Some(cores.min(4) as u64));
+}
