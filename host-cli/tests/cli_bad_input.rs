@@ -291,3 +291,108 @@ fn absurd_thread_counts_are_clamped_to_the_work_and_the_machine() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["threads"].as_u64(), Some(cores.min(4) as u64));
 }
+
+#[test]
+fn nonsense_parameters_are_refused_naming_the_parameter_and_the_range() {
+    let sim_collective = [
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "--collective",
+        "allreduce",
+    ];
+    refused(
+        &[&sim_collective[..], &["--link-gbps", "0"]].concat(),
+        "invalid value '0' for '--link-gbps <LINK_GBPS>': '0' must be a positive finite number",
+    );
+    refused(
+        &["sim", "torus", "k=4,4", "--algo", "dor", "max_samples=0"],
+        "max_samples",
+    );
+    refused(
+        &["sim", "torus", "k=4,4", "--algo", "dor", "max_samples=0"],
+        "an integer 1..=4294967295",
+    );
+    refused(
+        &[
+            "route", "check", "torus", "k=4,4", "--algo", "dor", "--vcs", "0",
+        ],
+        "invalid value '0' for '--vcs <VCS>': 0 is not in 1..=255",
+    );
+    refused(
+        &["topo", "info", "fat-tree", "k=1000", "n=10"],
+        "a k-ary n-tree has k^n terminals, at most 2^30, got n = 10",
+    );
+    refused(
+        &["map", "ga", "--side", "100000"],
+        "invalid value '100000' for '--side <SIDE>': 100000 is not in 2..=255",
+    );
+    refused(&["map", "ga", "--side", "1"], "1 is not in 2..=255");
+    refused(
+        &[&HIL[..], &["--device-attempts", "0"]].concat(),
+        "invalid value '0' for '--device-attempts <DEVICE_ATTEMPTS>': 0 is not in 1..=4294967295",
+    );
+    refused(
+        &[&HIL[..], &["--limit", "0"]].concat(),
+        "invalid value '0' for '--limit <LIMIT>': 0 is not in 1..=4294967295",
+    );
+}
+
+#[test]
+fn tables_of_another_topology_are_refused() {
+    let dir = tmpdir("bad-lft-header");
+    let lft = dir.join("lft.txt");
+    let (code, text, err) = jumpnet(&[
+        "route", "table", "mesh", "k=4,4", "--algo", "dor", "-f", "lft",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(&lft, &text).unwrap();
+    let l = lft.to_str().unwrap();
+    refused(
+        &["route", "check", "torus", "k=4,4", "--table", l],
+        &format!("error: {l} holds the tables of `mesh k=4,4 t=1`, not of `torus k=4,4 t=1`"),
+    );
+    // On the mesh they were written for they pass.
+    let (code, _, err) = jumpnet(&["route", "check", "mesh", "k=4,4", "--table", l]);
+    assert_eq!(code, 0, "{err}");
+    let (code, json, _) = jumpnet(&[
+        "route", "table", "mesh", "k=4,4", "--algo", "dor", "-f", "json",
+    ]);
+    assert_eq!(code, 0);
+    std::fs::write(&lft, json).unwrap();
+    refused(
+        &["route", "check", "torus", "k=4,4", "--table", l],
+        "holds the tables of `mesh k=4,4 t=1`, not of `torus k=4,4 t=1`",
+    );
+}
+
+#[test]
+fn edge_lists_that_are_not_one_network_are_refused() {
+    let dir = tmpdir("bad-edges");
+    let f = dir.join("g.txt");
+    let g = f.to_str().unwrap();
+    std::fs::write(&f, "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n").unwrap();
+    refused(
+        &["topo", "metrics", "arbitrary", "--edges", g],
+        &format!("error: {g}: the network is not connected: switch 3 cannot reach switch 0"),
+    );
+    // 160 bytes naming switch 12,000,000: refused at once, not measured for minutes.
+    std::fs::write(&f, "0 1\n1 2\n2 12000000\n").unwrap();
+    refused(
+        &["topo", "metrics", "arbitrary", "--edges", g],
+        "switch ids go up to 12000000 but there are only 3 links",
+    );
+    std::fs::write(&f, "0 1\n1 2\n2 0\n1 2\n").unwrap();
+    refused(
+        &["topo", "info", "arbitrary", "--edges", g],
+        &format!("error: {g}:4: link `1 2` is listed again (first on line 2)"),
+    );
+    // A second link between two switches is written as such.
+    std::fs::write(&f, "0 1\n1 2\n2 0\n1 2 # parallel\n").unwrap();
+    let (code, out, err) = jumpnet(&["topo", "info", "arbitrary", "--edges", g, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["links"], 4, "{out}");
+}

@@ -114,8 +114,8 @@ pub struct SessionArgs {
     /// the firmware's `rtt` feature.
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
-    /// Wall-clock limit of the QEMU run in seconds.
-    #[arg(long, default_value_t = qemu::DEFAULT_LIMIT_S)]
+    /// Wall-clock limit of the QEMU run in seconds (at least 1).
+    #[arg(long, default_value_t = qemu::DEFAULT_LIMIT_S, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
     /// Chip for `--transport probe`, a name from probe-rs's target registry (e.g.
     /// STM32F407VGTx, nRF52840_xxAA).

@@ -44,14 +44,14 @@ pub struct HilArgs {
     /// target/thumbv7em-none-eabihf/release/selftest).
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
-    /// Wall-clock limit of each QEMU instance in seconds.
-    #[arg(long, default_value_t = 600)]
+    /// Wall-clock limit of each QEMU instance in seconds (at least 1).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
     /// Milliseconds to wait for a device's answer before asking again.
     #[arg(long, default_value_t = 2000)]
     pub device_timeout_ms: u64,
-    /// Attempts per device request.
-    #[arg(long, default_value_t = 5)]
+    /// Attempts per device request (at least 1).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub device_attempts: u32,
     /// Testing aid: damage this many of every 1000 bytes sent to the devices.
     #[arg(long, default_value_t = 0)]

@@ -62,8 +62,8 @@ pub enum RouteAction {
         /// JSON of `route table` (a `VCRule` makes the VC depend on the input class).
         #[arg(long, value_name = "FILE")]
         table: Option<PathBuf>,
-        /// Fail when the routing needs more virtual channels than this.
-        #[arg(long)]
+        /// Fail when the routing needs more virtual channels than this (1..=255).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
         vcs: Option<u8>,
         /// Output format.
         #[command(flatten)]

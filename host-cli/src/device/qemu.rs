@@ -90,12 +90,7 @@ impl Qemu {
     /// Starts QEMU (`$JUMPNET_QEMU` or `qemu-system-arm`) on `elf`, killed after `limit_s`
     /// seconds.
     pub fn start(elf: &Path, limit_s: u32) -> Result<Self> {
-        if !elf.is_file() {
-            bail!(
-                "firmware ELF {} does not exist (build it with `cargo xtask firmware`)",
-                elf.display()
-            );
-        }
+        check_elf(elf)?;
         let dir = ScratchDir::new()?;
         let sock = dir.path().join("uart0.sock");
         let listener = UnixListener::bind(&sock).context("bind the UART socket")?;
@@ -201,6 +196,32 @@ impl Transport for Qemu {
     }
 }
 
+/// How to name the firmware ELF, for error messages.
+pub const ELF_HINT: &str = "give the firmware ELF with --elf FILE or the JUMPNET_FIRMWARE_ELF \
+     variable; `cargo xtask firmware-build` builds it (docs/toolchain.md)";
+
+/// `machine` field of a 32-bit little-endian ARM ELF header.
+const EM_ARM: u16 = 40;
+
+/// Refuses a firmware ELF QEMU could not load (missing, not an ELF, not 32-bit little-endian
+/// ARM) with a message naming the file and how to give another, before QEMU starts.
+pub fn check_elf(elf: &Path) -> Result<()> {
+    let shown = elf.display();
+    if !elf.is_file() {
+        bail!("firmware ELF {shown} does not exist: {ELF_HINT}");
+    }
+    let mut head = [0u8; 20];
+    let read = fs::File::open(elf).and_then(|mut f| f.read_exact(&mut head));
+    let machine = u16::from_le_bytes([head[18], head[19]]);
+    if read.is_err() || head[..6] != [0x7f, b'E', b'L', b'F', 1, 1] || machine != EM_ARM {
+        bail!(
+            "QEMU could not load the ELF {shown}: it is not a 32-bit little-endian ARM ELF (the \
+             firmware for thumbv7em-none-eabihf); {ELF_HINT}"
+        );
+    }
+    Ok(())
+}
+
 /// Decodes a defmt byte stream with the table embedded in `elf`.
 pub fn decode_defmt(elf: &Path, bytes: &[u8]) -> Result<Vec<String>> {
     let elf_bytes = crate::io::read::read_bytes(elf, crate::io::read::Limit::ELF)?;
@@ -231,6 +252,24 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    #[test]
+    fn an_elf_qemu_cannot_load_is_refused_by_name() {
+        let e = format!("{:#}", check_elf(Path::new("/bin/true")).unwrap_err());
+        assert!(
+            e.starts_with("QEMU could not load the ELF /bin/true: it is not a 32-bit"),
+            "{e}"
+        );
+        assert!(e.contains("--elf FILE or the JUMPNET_FIRMWARE_ELF"), "{e}");
+        let e = format!(
+            "{:#}",
+            check_elf(Path::new("/nonexistent.elf")).unwrap_err()
+        );
+        assert!(
+            e.starts_with("firmware ELF /nonexistent.elf does not exist: give the firmware ELF with --elf FILE"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -57,6 +57,16 @@ pub struct TableView {
     pub runs: Vec<(u32, String)>,
 }
 
+/// `kind`'s name as an image ("device image", "program image").
+fn kind_with_image(kind: ImageKind) -> String {
+    let name = kind.name();
+    if name.ends_with("image") {
+        name.to_string()
+    } else {
+        format!("{name} image")
+    }
+}
+
 /// Reads and decodes the image in `path`. Every framing or payload problem is an error that
 /// names the file and what is wrong with the bytes.
 pub fn inspect(path: &Path) -> Result<Inspected> {
@@ -127,7 +137,13 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
             });
         }
         ImageKind::VirtualLayers => {
-            let mut runs = vec![Run { first: 0, value: 0u8 }; bytes.len()];
+            let mut runs = vec![
+                Run {
+                    first: 0,
+                    value: 0u8
+                };
+                bytes.len()
+            ];
             let d = route_table::decode::<u8>(&bytes, &mut runs).with_context(context)?;
             out.table = Some(TableView {
                 switch: d.switch,
@@ -141,8 +157,9 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
             });
         }
         other => bail!(
-            "{shown} holds a {} image; sched inspect shows program, route-table and virtual-layer images",
-            other.name()
+            "{shown} holds a {}; sched inspect shows program, route-table and virtual-layer \
+             images (`jumpnet device` flashes device images)",
+            kind_with_image(other)
         ),
     }
     Ok(out)
