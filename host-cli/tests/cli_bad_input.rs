@@ -331,11 +331,11 @@ fn nonsense_parameters_are_refused_naming_the_parameter_and_the_range() {
     );
     refused(&["map", "ga", "--side", "1"], "1 is not in 2..=255");
     refused(
-        &[&HIL[..], &["--device-attempts", "0"]].concat(),
+        &[HIL, &["--device-attempts", "0"]].concat(),
         "invalid value '0' for '--device-attempts <DEVICE_ATTEMPTS>': 0 is not in 1..=4294967295",
     );
     refused(
-        &[&HIL[..], &["--limit", "0"]].concat(),
+        &[HIL, &["--limit", "0"]].concat(),
         "invalid value '0' for '--limit <LIMIT>': 0 is not in 1..=4294967295",
     );
 }
