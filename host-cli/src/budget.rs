@@ -90,8 +90,8 @@ pub fn check_memory(what: &str, bytes: u128) -> Result<()> {
     let limit = memory_budget();
     if bytes > limit as u128 {
         bail!(
-            "{what}: {} needed, more than the memory limit of {} (the smaller of the memory \
-             available and the process's limits): too large",
+            "{what}: {} needed, more than the memory limit of {} (half the memory available, \
+             less under the process's limits): too large",
             format_bytes(bytes),
             format_bytes(limit as u128)
         );
@@ -131,9 +131,9 @@ pub fn check_param_within(
     if need > limit as u128 {
         let fits = largest_fitting(value, limit as u128, &bytes_of);
         bail!(
-            "{param} {value} needs {} of memory, more than the memory limit of {} (the smaller \
-             of the memory available and the process's limits): the largest {param} that fits \
-             is {fits}",
+            "{param} {value} needs {} of memory, more than the memory limit of {} (half the \
+             memory available, less under the process's limits): the largest {param} that \
+             fits is {fits}",
             format_bytes(need),
             format_bytes(limit as u128)
         );
@@ -194,9 +194,9 @@ mod tests {
         // 11585^2 * 8 = 1,073,697,800 <= 2^30 < 11586^2 * 8.
         assert_eq!(
             e.to_string(),
-            "--ranks 100000 needs 75 GiB of memory, more than the memory limit of 1.0 GiB (the \
-             smaller of the memory available and the process's limits): the largest --ranks \
-             that fits is 11585"
+            "--ranks 100000 needs 75 GiB of memory, more than the memory limit of 1.0 GiB (half \
+             the memory available, less under the process's limits): the largest --ranks that \
+             fits is 11585"
         );
         assert!(check_param_within("--ranks", 11585, 1 << 30, |n| (n * n * 8) as u128).is_ok());
     }

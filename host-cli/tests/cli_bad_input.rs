@@ -396,3 +396,41 @@ fn edge_lists_that_are_not_one_network_are_refused() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["links"], 4, "{out}");
 }
+
+#[test]
+fn allocations_sized_by_input_are_refused_before_allocating() {
+    refused(
+        &["sched", "verify", "alltoall", "-n", "100000"],
+        "error: the symbolic check of 100000 ranks (--ranks / -n) and 3600000 ops: 682 GiB \
+         needed, more than the memory limit of",
+    );
+    let (code, _, err) = jumpnet(&[
+        "map",
+        "ga",
+        "--side",
+        "8",
+        "--patterns",
+        "bcmp",
+        "--genes",
+        "4294967295",
+        "--generations",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let fits: u64 = err
+        .trim()
+        .rsplit(' ')
+        .next()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no largest value in: {err}"));
+    assert!(
+        err.starts_with(
+            "error: --genes 4294967295 needs 624 GiB of memory, more than the memory limit of"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("the largest --genes that fits is"), "{err}");
+    // 64 nodes of 2 bytes + a 16-byte score + a 4-byte slot = 148 bytes per gene, within
+    // 16 GiB.
+    assert!(fits > 0 && fits * 148 <= 16 << 30, "{fits}");
+}

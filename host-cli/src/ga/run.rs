@@ -237,6 +237,11 @@ pub fn run_ga<F: BatchFitness>(
         duration: 0,
         avg_hop: jumpnet_core::mapping::ga::AvgHop { hops: 0, pairs: 0 },
     };
+    // Per gene: its addresses, a score and an order slot.
+    let per_gene = (nodes * std::mem::size_of::<Address>()
+        + std::mem::size_of::<Score>()
+        + std::mem::size_of::<u32>()) as u128;
+    crate::budget::check_param("--genes", run.genes as u64, |g| g as u128 * per_gene)?;
     let mut genes = vec![0 as Address; run.genes * nodes];
     let mut scores = vec![zero; run.genes];
     let mut order = vec![0u32; run.genes];
