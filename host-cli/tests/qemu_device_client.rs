@@ -154,3 +154,46 @@ fn device_sessions_to_a_closed_pipe_or_a_full_disk_do_not_panic() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn the_default_elf_is_found_from_any_working_directory() {
+    // `cargo xtask firmware` builds the ELF in the target directory of this jumpnet.
+    let dir = std::env::temp_dir().join(format!("jumpnet-qemu-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args([
+            "device",
+            "info",
+            "gcirculant",
+            "n=64",
+            "--algo",
+            "naf",
+            "--switch",
+            "5",
+        ])
+        .current_dir(&dir)
+        .env_remove("JUMPNET_FIRMWARE_ELF")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("active image: switch 5 of"), "{out}");
+    // A file QEMU cannot load is refused before QEMU starts, naming how to give another.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args(["device", "info", "--elf", "/bin/true"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.starts_with("error: QEMU could not load the ELF /bin/true: it is not a 32-bit"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

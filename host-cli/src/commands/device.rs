@@ -109,9 +109,10 @@ pub struct SessionArgs {
     /// How to reach the device.
     #[arg(long, value_enum, default_value = "qemu")]
     pub transport: TransportKind,
-    /// Firmware ELF (default `$JUMPNET_FIRMWARE_ELF`, else
-    /// target/thumbv7em-none-eabihf/release/selftest). For `--transport probe` build it with
-    /// the firmware's `rtt` feature.
+    /// Firmware ELF: the `selftest` binary of the firmware (default `$JUMPNET_FIRMWARE_ELF`,
+    /// else thumbv7em-none-eabihf/release/selftest of the target directory jumpnet was built
+    /// in; `cargo xtask firmware-build` builds it). For `--transport probe` build it with the
+    /// firmware's `rtt` feature.
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
     /// Wall-clock limit of the QEMU run in seconds (at least 1).
@@ -170,10 +171,7 @@ impl ContentArgs {
 }
 
 fn elf_path(args: &SessionArgs) -> PathBuf {
-    args.elf
-        .clone()
-        .or_else(|| std::env::var_os("JUMPNET_FIRMWARE_ELF").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("target/thumbv7em-none-eabihf/release/selftest"))
+    qemu::firmware_elf(args.elf.as_deref())
 }
 
 /// The image of a session: built, read from a file, or none.

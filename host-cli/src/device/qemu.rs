@@ -196,6 +196,28 @@ impl Transport for Qemu {
     }
 }
 
+/// Where `cargo xtask firmware-build` puts the self-test firmware, below a target directory.
+const ELF_IN_TARGET: &str = "thumbv7em-none-eabihf/release/selftest";
+
+/// The firmware ELF to run: `given` (`--elf`), else `$JUMPNET_FIRMWARE_ELF`, else the
+/// `selftest` ELF of the target directory this `jumpnet` was built in (the executable is
+/// `<target>/<profile>/jumpnet`), found whatever the working directory; when that does not
+/// exist either, `target/…/selftest` of the working directory (whose absence
+/// [`check_elf`] reports with [`ELF_HINT`]).
+pub fn firmware_elf(given: Option<&Path>) -> PathBuf {
+    if let Some(p) = given {
+        return p.to_path_buf();
+    }
+    if let Some(p) = std::env::var_os("JUMPNET_FIRMWARE_ELF") {
+        return PathBuf::from(p);
+    }
+    let beside_exe = std::env::current_exe().ok().and_then(|exe| {
+        let target = exe.parent()?.parent()?;
+        Some(target.join(ELF_IN_TARGET)).filter(|p| p.is_file())
+    });
+    beside_exe.unwrap_or_else(|| Path::new("target").join(ELF_IN_TARGET))
+}
+
 /// How to name the firmware ELF, for error messages.
 pub const ELF_HINT: &str = "give the firmware ELF with --elf FILE or the JUMPNET_FIRMWARE_ELF \
      variable; `cargo xtask firmware-build` builds it (docs/toolchain.md)";
