@@ -32,6 +32,9 @@
 //! - [`io`]: formats and output: edge lists, LFT dumps, DOT/GraphML export, images read
 //!   back, SVG charts, byte sizes and time spans as users write them, table/JSON/CSV
 //!   rendering and progress bars.
+//! - [`budget`]: the one policy for resources sized by input: allocations checked against
+//!   the memory available and the process's limits, thread counts clamped to the work and
+//!   the machine.
 //! - [`distances`]: all-pairs distance metrics (parallel fast paths and the reference BFS),
 //!   used by `topo metrics` and `report`.
 //! - [`sim`]: the flit-level, cycle-driven network simulator: [`sim::engine`],
@@ -56,6 +59,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod budget;
 pub mod builder;
 pub mod commands;
 pub mod device;

@@ -11,7 +11,9 @@ fn main() -> ExitCode {
         // A reader that stops early (`jumpnet … | head`) is not an error of jumpnet's.
         Err(e) if jumpnet::io::output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Best effort: with standard error full or closed there is nowhere left to say
+            // it, and the exit status still tells.
+            let _ = jumpnet::io::output::eprint_line(&format!("error: {e:#}"));
             ExitCode::from(2)
         }
     }

@@ -112,3 +112,88 @@ fn cli_images_flash_and_route_like_the_host() {
     let done = client.into_transport().into_inner().finish().unwrap();
     assert!(done.status.success(), "{}", done.stderr);
 }
+
+/// Runs `jumpnet args` with `stdout`; returns the exit code and stderr.
+fn cli_with_stdout(args: &[&str], stdout: std::process::Stdio) -> (i32, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args(args)
+        .env("JUMPNET_FIRMWARE_ELF", elf())
+        .stdin(std::process::Stdio::null())
+        .stdout(stdout)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn device_sessions_to_a_closed_pipe_or_a_full_disk_do_not_panic() {
+    let dir = std::env::temp_dir().join(format!("jumpnet-qemu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let img = dir.join("s5.img");
+    std::fs::write(&img, &built("gcirculant n=64", RouteAlgo::Naf, 5).bytes).unwrap();
+    let img = img.to_str().unwrap();
+    // `jumpnet device info --image s5.img | head -0`: the reader has gone.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let (code, err) = cli_with_stdout(&["device", "info", "--image", img], writer.into());
+    assert_eq!((code, err.as_str()), (0, ""));
+    // `jumpnet device flash --image s5.img > /dev/full`.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let (code, err) = cli_with_stdout(&["device", "flash", "--image", img], full.into());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot write to standard output: No space left on device"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn the_default_elf_is_found_from_any_working_directory() {
+    // `cargo xtask firmware` builds the ELF in the target directory of this jumpnet.
+    let dir = std::env::temp_dir().join(format!("jumpnet-qemu-cwd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args([
+            "device",
+            "info",
+            "gcirculant",
+            "n=64",
+            "--algo",
+            "naf",
+            "--switch",
+            "5",
+        ])
+        .current_dir(&dir)
+        .env_remove("JUMPNET_FIRMWARE_ELF")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("active image: switch 5 of"), "{out}");
+    // A file QEMU cannot load is refused before QEMU starts, naming how to give another.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+        .args(["device", "info", "--elf", "/bin/true"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.starts_with("error: QEMU could not load the ELF /bin/true: it is not a 32-bit"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,6 +5,7 @@
 //! cargo xtask test        setup, then fmt, clippy, no_std check, tests, firmware under QEMU, RTL,
 //!                         the HIL regression suite on QEMU devices and RTL engines
 //! cargo xtask firmware    build the firmware ELFs (release) and run them under QEMU
+//! cargo xtask firmware-build   build the firmware ELFs only (what `jumpnet device` needs)
 //! cargo xtask bench       criterion benches, then the networkx baseline when present
 //! ```
 //!
@@ -32,6 +33,11 @@ commands:
              HIL suite on QEMU devices and on RTL engines (JUnit in target/hil-suite-*.xml;
              fails fast)
   firmware   build the firmware ELFs (--release) and run them under QEMU
+  firmware-build
+             build the firmware ELFs only, no tests and no other tools: what `jumpnet
+             device` and `jumpnet hil --engine device` run (the `selftest` ELF, found by
+             jumpnet beside its own target directory; needs the thumbv7em-none-eabihf target
+             and qemu-system-arm, not Verilator/Icarus/Yosys)
   bench      run the criterion benches and the networkx baseline (when present)
   help       print this message";
 
@@ -62,6 +68,17 @@ fn main() -> ExitCode {
         "setup" => pipeline::run_one("setup", setup::run),
         "test" => test::run(),
         "firmware" => pipeline::run_one("firmware", firmware::run),
+        "firmware-build" => pipeline::run_one("firmware-build", || {
+            let elf = firmware::build()?;
+            println!(
+                "use it with `jumpnet device …` / `jumpnet hil --engine device …` (found \
+                 automatically beside this target directory) or --elf {} / \
+                 JUMPNET_FIRMWARE_ELF={}",
+                elf.display(),
+                elf.display()
+            );
+            Ok(())
+        }),
         "bench" => pipeline::run_one("bench", bench::run),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");

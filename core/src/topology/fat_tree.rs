@@ -72,7 +72,15 @@ impl FatTree {
             }));
         }
         check_radix(2 * k as u64)?;
-        let nodes = check_terminals((k as u64).saturating_pow(n))?;
+        // k^n terminals; a power past 2^64 is refused by the exponent that overflows it.
+        let Some(terminals) = (k as u64).checked_pow(n) else {
+            return Err(TopologyError::Invalid(InvalidParam {
+                param: "n",
+                value: n as u64,
+                rule: "a k-ary n-tree has k^n terminals, at most 2^30",
+            }));
+        };
+        let nodes = check_terminals(terminals)?;
         // k^n <= 2^30 with k >= 2 bounds n by 30, so every power below fits.
         let per_level = nodes / k;
         check_switches(n as u64 * per_level as u64)?;
@@ -472,9 +480,18 @@ mod tests {
         assert!(matches!(
             FatTree::new(3, u32::MAX),
             Err(TopologyError::Invalid(InvalidParam {
-                param: "terminals",
-                value: u64::MAX,
+                param: "n",
+                value: 4_294_967_295,
                 ..
+            }))
+        ));
+        // k^n past 2^64 names the exponent, not a saturated terminal count.
+        assert!(matches!(
+            FatTree::new(1000, 10),
+            Err(TopologyError::Invalid(InvalidParam {
+                param: "n",
+                value: 10,
+                rule: "a k-ary n-tree has k^n terminals, at most 2^30",
             }))
         ));
         // 2^30 nodes but 30 · 2^29 switches.

@@ -1,7 +1,7 @@
 //! Routing checks (`jumpnet route check`): delivery, loop freedom, minimality and deadlock
 //! freedom of an algorithm ([`check`]) or of user-supplied tables ([`check_table`]).
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use jumpnet_core::routing::{
@@ -225,6 +225,15 @@ pub fn check_table(
     vc_limit: Option<u8>,
 ) -> Result<RouteCheck> {
     let t = net.network();
+    let spec = net.spec().to_string();
+    if let Some(written) = lft::written_for(text) {
+        if written != spec {
+            bail!(
+                "{name} holds the tables of `{written}`, not of `{spec}`: check them on the \
+                 topology they were written for"
+            );
+        }
+    }
     let lft = lft::parse_any(text, name, t.num_switches(), t.num_terminals())?;
     let n = t.num_switches();
     let d = t.num_terminals();

@@ -376,6 +376,30 @@ pub struct CheckStore {
 }
 
 impl CheckStore {
+    /// The bytes of the buffers [`CheckStore::for_schedule`] allocates.
+    pub fn bytes_for(z: &CheckSizes) -> u128 {
+        use std::mem::size_of;
+        let per_op = size_of::<Op>() + size_of::<OpStatus>() + size_of::<u32>();
+        let per_rank = size_of::<u32>() + size_of::<ExecCursor>() + 2 * size_of::<u64>();
+        z.ops as u128 * per_op as u128
+            + (z.ranks as u128 + 1) * per_rank as u128
+            + (z.state_words as u128 + z.staging_words as u128) * 8
+    }
+
+    /// Buffers sized for `schedule`, refused first when they do not fit the memory budget
+    /// ([`crate::budget::check_memory`], naming the ranks).
+    pub fn try_for_schedule<S: Schedule>(schedule: &S) -> Result<Self> {
+        let z = CheckSizes::of(schedule);
+        crate::budget::check_memory(
+            &format!(
+                "the symbolic check of {} ranks (--ranks / -n) and {} ops",
+                z.ranks, z.ops
+            ),
+            Self::bytes_for(&z),
+        )?;
+        Ok(Self::for_schedule(schedule))
+    }
+
     /// Buffers sized for `schedule`.
     pub fn for_schedule<S: Schedule>(schedule: &S) -> Self {
         let z = CheckSizes::of(schedule);
@@ -414,7 +438,7 @@ impl CheckStore {
 /// Runs the symbolic checker in rank order and under `extra_seeds` random interleavings.
 pub fn verify(owned: &OwnedSchedule, extra_seeds: u32) -> Result<Verify> {
     let s = owned.schedule()?;
-    let mut store = CheckStore::for_schedule(&s);
+    let mut store = CheckStore::try_for_schedule(&s)?;
     let seeds: Vec<u64> = std::iter::once(0)
         .chain((1..=extra_seeds as u64).map(|i| i * 0x9E37))
         .collect();

@@ -1,7 +1,7 @@
 //! Building a core [`Network`] from a [`TopologySpec`], owning the storage that random and
 //! arbitrary graphs need.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::galaxy::RouterAssignment;
 use jumpnet_core::topology::spec::NetworkSpec;
@@ -12,65 +12,7 @@ use jumpnet_core::topology::{
 use crate::builder::topology::TopologySpec;
 use crate::io::edgelist;
 
-/// Upper bound on the memory limit of [`memory_limit`]: 16 GiB.
-pub const MEMORY_CAP: u64 = 16 << 30;
-
-/// The most memory one table of jumpnet (adjacency, distance matrix, route tables, …) may
-/// take: half of the machine's physical memory, at most [`MEMORY_CAP`]
-/// (16 GiB when the physical memory is unknown). Sizes above it are refused with a message
-/// ([`check_memory`]) instead of aborting the process on a failed allocation.
-pub fn memory_limit() -> u64 {
-    let physical = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemTotal:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map(|kib| kib.saturating_mul(1024));
-    match physical {
-        Some(b) if b > 0 => (b / 2).min(MEMORY_CAP),
-        _ => MEMORY_CAP,
-    }
-}
-
-/// `bytes` in the largest binary unit that keeps it at least 1 (`152 GiB`, `512 MiB`).
-pub fn format_bytes(bytes: u128) -> String {
-    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut unit = 0;
-    let mut v = bytes as f64;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else if v >= 10.0 {
-        format!("{v:.0} {}", UNITS[unit])
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
-}
-
-/// Refuses to allocate `count` items of `T` for `what` when they would exceed
-/// [`memory_limit`]: the error names what needs the memory, how much, and the limit.
-pub fn check_alloc<T>(what: &str, count: u128) -> Result<()> {
-    check_memory(what, count.saturating_mul(std::mem::size_of::<T>() as u128))
-}
-
-/// Refuses `bytes` of memory for `what` when they exceed [`memory_limit`]. Call before
-/// allocating anything whose size comes from the user (parameters, files).
-pub fn check_memory(what: &str, bytes: u128) -> Result<()> {
-    let limit = memory_limit();
-    if bytes > limit as u128 {
-        bail!(
-            "{what}: {} needed, more than the memory limit of {}: too large",
-            format_bytes(bytes),
-            format_bytes(limit as u128)
-        );
-    }
-    Ok(())
-}
+pub use crate::budget::{check_alloc, check_memory};
 
 /// A network together with the storage it borrows (for stored graphs).
 #[derive(Debug)]

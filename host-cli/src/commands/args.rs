@@ -144,3 +144,13 @@ impl TopologyArgs {
         OwnedNetwork::build(&self.spec()?)
     }
 }
+
+/// Parses a positive finite number (a bandwidth, a rate): `0`, negatives, `inf` and `NaN`
+/// are refused, as they make every time computed from it meaningless.
+pub fn positive_f64(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(_) => Err(format!("'{text}' must be a positive finite number")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}

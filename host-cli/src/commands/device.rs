@@ -36,7 +36,7 @@ use crate::device::link::DeviceLink;
 use crate::device::probe_selector::ProbeSelector;
 use crate::device::qemu::{self, Qemu};
 use crate::device::{Client, Transport};
-use crate::io::output::write_atomic;
+use crate::io::output::{print_line, write_atomic};
 
 /// `jumpnet device` actions.
 #[derive(Debug, Subcommand)]
@@ -109,13 +109,14 @@ pub struct SessionArgs {
     /// How to reach the device.
     #[arg(long, value_enum, default_value = "qemu")]
     pub transport: TransportKind,
-    /// Firmware ELF (default `$JUMPNET_FIRMWARE_ELF`, else
-    /// target/thumbv7em-none-eabihf/release/selftest). For `--transport probe` build it with
-    /// the firmware's `rtt` feature.
+    /// Firmware ELF: the `selftest` binary of the firmware (default `$JUMPNET_FIRMWARE_ELF`,
+    /// else thumbv7em-none-eabihf/release/selftest of the target directory jumpnet was built
+    /// in; `cargo xtask firmware-build` builds it). For `--transport probe` build it with the
+    /// firmware's `rtt` feature.
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
-    /// Wall-clock limit of the QEMU run in seconds.
-    #[arg(long, default_value_t = qemu::DEFAULT_LIMIT_S)]
+    /// Wall-clock limit of the QEMU run in seconds (at least 1).
+    #[arg(long, default_value_t = qemu::DEFAULT_LIMIT_S, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
     /// Chip for `--transport probe`, a name from probe-rs's target registry (e.g.
     /// STM32F407VGTx, nRF52840_xxAA).
@@ -170,16 +171,13 @@ impl ContentArgs {
 }
 
 fn elf_path(args: &SessionArgs) -> PathBuf {
-    args.elf
-        .clone()
-        .or_else(|| std::env::var_os("JUMPNET_FIRMWARE_ELF").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("target/thumbv7em-none-eabihf/release/selftest"))
+    qemu::firmware_elf(args.elf.as_deref())
 }
 
 /// The image of a session: built, read from a file, or none.
 fn session_image(args: &SessionArgs) -> Result<Option<(Vec<u8>, Option<BuiltImage>)>> {
     if let Some(path) = &args.image {
-        let bytes = std::fs::read(path).with_context(|| format!("read {}", path.display()))?;
+        let bytes = crate::io::read::read_bytes(path, crate::io::read::Limit::IMAGE)?;
         frame::parse(&bytes).with_context(|| format!("{} is not a valid image", path.display()))?;
         return Ok(Some((bytes, None)));
     }
@@ -196,7 +194,7 @@ pub fn run(action: DeviceAction) -> Result<u8> {
         DeviceAction::Image { content, output } => {
             let built = build_device_image(&content.request()?)?;
             write_atomic(&output, &built.bytes)?;
-            println!(
+            print_line(&format!(
                 "device image for switch {}: {} bytes, {} destinations in {} runs, {} programs \
                  ({} ops) -> {}",
                 content.switch,
@@ -206,7 +204,7 @@ pub fn run(action: DeviceAction) -> Result<u8> {
                 built.programs.len(),
                 built.programs.iter().map(|p| p.ops).sum::<u32>(),
                 output.display()
-            );
+            ))?;
             Ok(0)
         }
         DeviceAction::Flash(args) => session(&args, Mode::Flash),
@@ -250,7 +248,7 @@ fn run_on<L: DeviceLink>(
     let log = client.into_transport().end(shutdown.is_ok())?;
     if mode == Mode::Log {
         for line in &log {
-            println!("{line}");
+            print_line(line)?;
         }
     }
     let code = outcome?;
@@ -268,25 +266,25 @@ fn talk<T: Transport>(
     let mut code = 0;
     if let Some((bytes, built)) = image {
         let summary = client.flash_and_read_back(bytes)?;
-        println!(
+        print_line(&format!(
             "flashed {} bytes (CRC-32 {:#010x}), read back identical",
             summary.image_len, summary.crc
-        );
+        ))?;
         if mode == Mode::Routes {
             let Some(built) = built else {
                 bail!("routes needs the topology to compute the host's table (not --image)");
             };
             let cmp = client.compare_routes(&built.table)?;
             match cmp.differing.first() {
-                None => println!("{} routes: device = host", built.table.len()),
+                None => print_line(&format!("{} routes: device = host", built.table.len()))?,
                 Some(&d) => {
-                    println!(
+                    print_line(&format!(
                         "{} of {} routes differ; first: destination {d}: device {:?}, host {:?}",
                         cmp.differing.len(),
                         built.table.len(),
                         cmp.device.get(d),
                         built.table.get(d)
-                    );
+                    ))?;
                     code = 1;
                 }
             }
@@ -297,7 +295,7 @@ fn talk<T: Transport>(
         match &info.active {
             Some(s) => {
                 let c = s.header.capacities;
-                println!(
+                print_line(&format!(
                     "active image: switch {} of {:?}, routing {}, {} destinations in {} runs, \
                      {} programs ({} ops), {} bytes, CRC-32 {:#010x}",
                     s.header.switch,
@@ -309,12 +307,12 @@ fn talk<T: Transport>(
                     c.ops,
                     s.image_len,
                     s.crc
-                );
+                ))?;
             }
-            None => println!("no active image"),
+            None => print_line("no active image")?,
         }
         let l = info.limits;
-        println!(
+        print_line(&format!(
             "device capacities: {} runs, {} programs, {} ops, {} image bytes (max image of \
              these counts: {} bytes)",
             l.runs,
@@ -322,13 +320,13 @@ fn talk<T: Transport>(
             l.ops,
             l.image_bytes,
             device_image::max_image_len(l.runs as usize, l.programs as usize, l.ops as usize)
-        );
+        ))?;
         let c = client.counters()?;
-        println!(
+        print_line(&format!(
             "device counters: {} requests, {} rejected, {} bad frames, {} frame timeouts, {} \
              heartbeats",
             c.requests, c.rejected, c.bad_frames, c.frame_timeouts, c.heartbeats
-        );
+        ))?;
     }
     Ok(code)
 }

@@ -100,14 +100,14 @@ pub struct HilArgs {
     /// target/thumbv7em-none-eabihf/release/selftest).
     #[arg(long, value_name = "FILE")]
     pub elf: Option<PathBuf>,
-    /// Wall-clock limit of each QEMU instance in seconds.
-    #[arg(long, default_value_t = 600)]
+    /// Wall-clock limit of each QEMU instance in seconds (at least 1).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
     /// Milliseconds to wait for a device's answer before asking again.
     #[arg(long, default_value_t = 2000)]
     pub device_timeout_ms: u64,
-    /// Attempts per device request.
-    #[arg(long, default_value_t = 5)]
+    /// Attempts per device request (at least 1).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub device_attempts: u32,
     /// Testing aid: damage this many of every 1000 bytes sent to the devices.
     #[arg(long, default_value_t = 0)]
@@ -219,27 +219,29 @@ pub fn run(args: HilArgs) -> Result<u8> {
             Some(path) => format!("expected {}", path.display()),
             None => format!("expected ({})", report.compared_with),
         };
-        eprintln!(
+        output::eprint_line(&format!(
             "jumpnet hil: the traces differ ({}):\n{d}\n{}",
             report.compared_with,
             d.unified_diff(
                 &expected,
                 &format!("actual ({} engine)", report.engine.name())
             )
-        );
+        ))?;
         return Ok(1);
     }
     if let Some(d) = report.hop_difference() {
-        eprintln!("jumpnet hil: the RTL router's hops differ from the in-process run's: {d}");
+        output::eprint_line(&format!(
+            "jumpnet hil: the RTL router's hops differ from the in-process run's: {d}"
+        ))?;
         return Ok(1);
     }
     if let Some(path) = &args.record {
         trace::write(path, &report.run, &report.trace)?;
-        eprintln!(
+        output::eprint_line(&format!(
             "recorded {} events -> {}",
             report.trace.len(),
             path.display()
-        );
+        ))?;
     }
     Ok(0)
 }

@@ -110,17 +110,17 @@ pub fn run(args: SuiteArgs) -> Result<u8> {
     output::print(&report, args.format.format())?;
     for c in &report.cases {
         match &c.outcome {
-            Outcome::Diverged { diff, .. } => eprintln!(
+            Outcome::Diverged { diff, .. } => output::eprint_line(&format!(
                 "jumpnet hil suite: {} ({}) diverges on the {} engine:\n{diff}",
                 c.name,
                 c.trace.display(),
                 c.engine
-            ),
-            Outcome::Error { message } => eprintln!(
+            ))?,
+            Outcome::Error { message } => output::eprint_line(&format!(
                 "jumpnet hil suite: {} ({}) could not run: {message}",
                 c.name,
                 c.trace.display()
-            ),
+            ))?,
             Outcome::Match | Outcome::Skipped { .. } => {}
         }
     }
@@ -130,21 +130,21 @@ pub fn run(args: SuiteArgs) -> Result<u8> {
         .map(|c| c.name.as_str())
         .collect();
     if !bad.is_empty() {
-        eprintln!(
+        output::eprint_line(&format!(
             "jumpnet hil suite: {} of {} cases failed: {}",
             bad.len(),
             report.cases.len(),
             bad.join(", ")
-        );
+        ))?;
         if args.record {
-            eprintln!("jumpnet hil suite: no trace was written");
+            output::eprint_line("jumpnet hil suite: no trace was written")?;
         }
     } else if args.record {
-        eprintln!(
+        output::eprint_line(&format!(
             "recorded {} traces from {}",
             report.cases.len(),
             args.suite.display()
-        );
+        ))?;
     }
     Ok(report.exit_code())
 }

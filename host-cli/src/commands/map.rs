@@ -68,8 +68,8 @@ pub enum MapAction {
     },
     /// Genetic node mapping on an n x n torus with dimension-order routing (\[GA\], docs/mapping.md §5).
     Ga {
-        /// Torus side n (n x n nodes).
-        #[arg(long, default_value_t = 8)]
+        /// Torus side n (n x n nodes), 2..=255.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(2..=255))]
         side: u16,
         /// Traffic patterns applied together: bcmp, brev, brot, shfl, trns, torn, rpar, rrng.
         #[arg(long, value_delimiter = ',', default_value = "bcmp,shfl,trns")]

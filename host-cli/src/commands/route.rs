@@ -62,8 +62,8 @@ pub enum RouteAction {
         /// JSON of `route table` (a `VCRule` makes the VC depend on the input class).
         #[arg(long, value_name = "FILE")]
         table: Option<PathBuf>,
-        /// Fail when the routing needs more virtual channels than this.
-        #[arg(long)]
+        /// Fail when the routing needs more virtual channels than this (1..=255).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
         vcs: Option<u8>,
         /// Output format.
         #[command(flatten)]
@@ -119,14 +119,15 @@ pub fn run(action: RouteAction) -> Result<u8> {
                     let max = (t.num_switches() as u64 * t.num_terminals() as u64)
                         .saturating_mul(64)
                         .saturating_add(1 << 20);
-                    let text = crate::io::read::read_text(&path, max)?;
+                    let text =
+                        crate::io::read::read_text(&path, crate::io::read::Limit::table(max))?;
                     check_table(&net, &text, &path.display().to_string(), vcs)?
                 }
                 None => check(&net, &r.options(), vcs)?,
             };
             output::print(&v, format.format())?;
             if !v.passed {
-                eprintln!("route check FAILED");
+                output::eprint_line("route check FAILED")?;
             }
             Ok(if v.passed { 0 } else { 1 })
         }

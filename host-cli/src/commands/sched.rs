@@ -46,9 +46,10 @@ pub enum SchedAction {
         #[command(flatten)]
         format: FormatArgs,
     },
-    /// Read images back (program, route-table or virtual-layer images, e.g. from `sched
-    /// export` or `route table`) and show what a device would load; a corrupt, truncated
-    /// or unsupported image is refused with the reason (exit 2).
+    /// Read images back (program images from `sched export`; route-table and virtual-layer
+    /// images in core's image format) and show what a device would load; a corrupt,
+    /// truncated or unsupported image is refused with the reason (exit 2). Device images
+    /// (`device image`) are flashed and shown with `jumpnet device`.
     Inspect {
         /// Image files.
         #[arg(required = true, value_name = "FILE")]
@@ -107,10 +108,10 @@ pub fn run(action: SchedAction) -> Result<u8> {
         } => {
             let owned = schedule.build()?;
             let (files, bytes) = export_programs(&owned, rank, &path)?;
-            eprintln!(
+            output::eprint_line(&format!(
                 "wrote {files} program image(s), {bytes} bytes, to {}",
                 path.display()
-            );
+            ))?;
         }
     }
     Ok(0)

@@ -72,7 +72,7 @@ impl SetupArgs {
     pub fn resolve(&self, sweep: bool) -> Result<Setup> {
         let setup = self.request().resolve(sweep)?;
         for n in &setup.notes {
-            eprintln!("note: {n}");
+            output::eprint_line(&format!("note: {n}"))?;
         }
         Ok(setup)
     }
@@ -121,7 +121,7 @@ pub fn run(args: SimArgs) -> Result<u8> {
     output::print(&report, args.format.format())?;
     match report.deadlock_line() {
         Some(line) => {
-            eprintln!("{line}");
+            output::eprint_line(&line)?;
             Ok(1)
         }
         None => Ok(0),

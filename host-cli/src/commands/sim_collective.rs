@@ -53,8 +53,8 @@ pub struct CollectiveArgs {
     /// NIC cycles per byte of a reducing receive.
     #[arg(long, default_value_t = 0.0)]
     pub reduce_cycles_per_byte: f64,
-    /// Link bandwidth in Gb/s (one flit per cycle: sets the clock for seconds).
-    #[arg(long, default_value_t = 100.0)]
+    /// Link bandwidth in Gb/s (one flit per cycle: sets the clock for seconds); positive.
+    #[arg(long, default_value_t = 100.0, value_parser = crate::commands::args::positive_f64)]
     pub link_gbps: f64,
     /// Seed of random mappings and the optimisers.
     #[arg(long, default_value_t = 1)]

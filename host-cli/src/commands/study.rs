@@ -63,8 +63,9 @@ pub struct DragonflyBcastArgs {
     /// Broadcast size.
     #[arg(long, default_value = "1KiB", value_parser = parse_size)]
     pub msg: u64,
-    /// Link bandwidth in Gb/s ([DF-BC]: 5.25 GB/s local and terminal links = 42 Gb/s).
-    #[arg(long, default_value_t = 42.0)]
+    /// Link bandwidth in Gb/s ([DF-BC]: 5.25 GB/s local and terminal links = 42 Gb/s);
+    /// positive.
+    #[arg(long, default_value_t = 42.0, value_parser = crate::commands::args::positive_f64)]
     pub link_gbps: f64,
     /// Worker threads (0: all cores).
     #[arg(long, default_value_t = 0)]

@@ -81,8 +81,7 @@ pub fn open(params: &ProbeParams<'_>) -> Result<ProbeLink> {
         })
         .collect();
     let index = probe_selector::choose(&attached, params.probe)?;
-    let elf = std::fs::read(params.elf)
-        .with_context(|| format!("read the firmware ELF {}", params.elf.display()))?;
+    let elf = crate::io::read::read_bytes(params.elf, crate::io::read::Limit::ELF)?;
     let control_block = rtt::find_rtt_control_block_in_raw_file(&elf)
         .map_err(|e| anyhow!("parse {}: {e}", params.elf.display()))?
         .with_context(|| {

@@ -199,13 +199,10 @@ pub fn torus_paths(side: u16) -> Result<RoutedPaths> {
     RoutedPaths::build(&net, &dor)
 }
 
-/// Worker threads for `requested` (0 = every core).
-pub fn thread_count(requested: usize) -> usize {
-    if requested > 0 {
-        requested
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
+/// Worker threads for `requested` (0 = every core) evaluating generations of `genes` genes:
+/// never more than the genes nor the cores ([`crate::budget::threads_for`]).
+pub fn thread_count(requested: usize, genes: usize) -> usize {
+    crate::budget::threads_for(requested, genes)
 }
 
 /// The GA problem and run settings shared by [`run_ga`]'s callers.
@@ -240,6 +237,11 @@ pub fn run_ga<F: BatchFitness>(
         duration: 0,
         avg_hop: jumpnet_core::mapping::ga::AvgHop { hops: 0, pairs: 0 },
     };
+    // Per gene: its addresses, a score and an order slot.
+    let per_gene = (nodes * std::mem::size_of::<Address>()
+        + std::mem::size_of::<Score>()
+        + std::mem::size_of::<u32>()) as u128;
+    crate::budget::check_param("--genes", run.genes as u64, |g| g as u128 * per_gene)?;
     let mut genes = vec![0 as Address; run.genes * nodes];
     let mut scores = vec![zero; run.genes];
     let mut order = vec![0u32; run.genes];
@@ -303,7 +305,7 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
                 side: req.side,
                 cfg: SimConfig::ga(),
                 dest: dest.clone(),
-                threads: thread_count(req.threads),
+                threads: thread_count(req.threads, req.genes as usize),
             };
             let (id, out) = with_sim_pool(&params, |pool| {
                 let id = pool.evaluate_one(&identity);

@@ -187,8 +187,5 @@ impl Drop for DeviceEngine {
 /// The firmware ELF of `jumpnet hil --engine device`: `--elf`, else
 /// `$JUMPNET_FIRMWARE_ELF`, else the release self-test build.
 pub fn default_elf(given: Option<&Path>) -> std::path::PathBuf {
-    given
-        .map(Path::to_path_buf)
-        .or_else(|| std::env::var_os("JUMPNET_FIRMWARE_ELF").map(Into::into))
-        .unwrap_or_else(|| "target/thumbv7em-none-eabihf/release/selftest".into())
+    crate::device::qemu::firmware_elf(given)
 }

@@ -506,13 +506,14 @@ fn load(cases: &[(String, PathBuf)]) -> Result<Vec<Loaded>> {
 fn progress_line(req: &SuiteRequest, total: usize, finished: &AtomicUsize, c: &CaseResult) {
     if req.progress {
         let k = finished.fetch_add(1, Ordering::SeqCst) + 1;
-        eprintln!(
+        // Progress is best effort: a closed or full stderr must not stop the suite.
+        let _ = crate::io::output::eprint_line(&format!(
             "[{k}/{total}] {} ({} engine): {} ({:.2} s)",
             c.name,
             c.engine,
             c.result_text(),
             c.seconds
-        );
+        ));
     }
 }
 

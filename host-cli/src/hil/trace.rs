@@ -18,7 +18,6 @@
 //! `done`.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -489,26 +488,22 @@ fn read_header(path: &Path, first: &str) -> Result<Header> {
     Ok(header)
 }
 
-/// Reads a trace file. Refuses, naming the field: another format version, a header field
-/// missing or unknown, an event line that is not an event.
+/// Reads a trace file (at most `Limit::TRACE` bytes). Refuses, naming the field: another
+/// format version, a header field missing or unknown, an event line that is not an event.
 pub fn read(path: &Path) -> Result<Trace> {
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot read trace file {}", path.display()))?;
-    let mut lines = BufReader::new(file).lines();
+    let text = crate::io::read::read_text(path, crate::io::read::Limit::TRACE)?;
+    let mut lines = text.lines();
     let first = lines
         .next()
-        .transpose()
-        .with_context(|| format!("read {}", path.display()))?
         .with_context(|| format!("trace file {} is empty", path.display()))?;
-    let header = read_header(path, &first)?;
+    let header = read_header(path, first)?;
     let mut events = Vec::new();
     for (i, line) in lines.enumerate() {
-        let line = line.with_context(|| format!("read {}", path.display()))?;
         if line.trim().is_empty() {
             continue;
         }
         events.push(
-            serde_json::from_str(&line).with_context(|| {
+            serde_json::from_str(line).with_context(|| {
                 format!("{}: line {} is not a trace event", path.display(), i + 2)
             })?,
         );

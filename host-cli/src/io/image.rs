@@ -14,10 +14,7 @@ use jumpnet_core::routing::{RouteEntry, Run};
 
 use crate::analysis::schedule::{op_row, OpRow};
 use crate::io::output::{Render, Section};
-use crate::io::read::read_bytes;
-
-/// Largest image file `sched inspect` reads (a program of 2^20 ops is far below it).
-pub const MAX_IMAGE_FILE_BYTES: u64 = 64 << 20;
+use crate::io::read::{read_bytes, Limit};
 
 /// One image as read back.
 #[derive(Debug, Serialize)]
@@ -60,11 +57,21 @@ pub struct TableView {
     pub runs: Vec<(u32, String)>,
 }
 
+/// `kind`'s name as an image ("device image", "program image").
+fn kind_with_image(kind: ImageKind) -> String {
+    let name = kind.name();
+    if name.ends_with("image") {
+        name.to_string()
+    } else {
+        format!("{name} image")
+    }
+}
+
 /// Reads and decodes the image in `path`. Every framing or payload problem is an error that
 /// names the file and what is wrong with the bytes.
 pub fn inspect(path: &Path) -> Result<Inspected> {
     let shown = path.display().to_string();
-    let bytes = read_bytes(path, MAX_IMAGE_FILE_BYTES)?;
+    let bytes = read_bytes(path, Limit::IMAGE)?;
     let frame = frame::parse(&bytes).with_context(|| format!("{shown} is not a valid image"))?;
     let crc = bytes
         .get(bytes.len() - frame::CRC_LEN..)
@@ -130,7 +137,13 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
             });
         }
         ImageKind::VirtualLayers => {
-            let mut runs = vec![Run { first: 0, value: 0u8 }; bytes.len()];
+            let mut runs = vec![
+                Run {
+                    first: 0,
+                    value: 0u8
+                };
+                bytes.len()
+            ];
             let d = route_table::decode::<u8>(&bytes, &mut runs).with_context(context)?;
             out.table = Some(TableView {
                 switch: d.switch,
@@ -144,8 +157,9 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
             });
         }
         other => bail!(
-            "{shown} holds a {} image; sched inspect shows program, route-table and virtual-layer images",
-            other.name()
+            "{shown} holds a {}; sched inspect shows program, route-table and virtual-layer \
+             images (`jumpnet device` flashes device images)",
+            kind_with_image(other)
         ),
     }
     Ok(out)

@@ -343,6 +343,23 @@ fn check_vc(name: &str, at: &str, v: u64, limit: u64) -> Result<u8> {
     Ok(v as u8)
 }
 
+/// The topology a table file says it was written for: the `# jumpnet linear forwarding
+/// tables: TOPOLOGY, algorithm …` header of an LFT dump, or the `topology` of `route table`'s
+/// JSON (`None`: CSV, or a file written by another tool).
+pub fn written_for(text: &str) -> Option<String> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            topology: Option<String>,
+        }
+        return serde_json::from_str::<Head>(trimmed).ok()?.topology;
+    }
+    let first = trimmed.lines().next()?;
+    let rest = first.strip_prefix("# jumpnet linear forwarding tables: ")?;
+    Some(rest.split(", algorithm").next()?.trim().to_string())
+}
+
 /// Parses a dump for a network of `switches` switches and `terminals` terminals; every
 /// destination of every switch must be given exactly once. Errors name the file and line.
 pub fn parse(text: &str, name: &str, switches: u32, terminals: u32) -> Result<Lft> {

@@ -2,9 +2,12 @@
 //!
 //! Commands return plain data implementing [`Render`]: `serde::Serialize` for JSON, plus
 //! [`Section`]s (a title, column headers, rows) for the table and CSV forms. Text is built
-//! in memory and then written once; every write and flush to standard output or a file is
-//! checked, and a failure (full disk, closed pipe, …) is an error naming the destination and
-//! the OS error ([`print_text`], [`write_atomic`]).
+//! in memory and then written once; every write and flush to standard output, standard
+//! error or a file goes through this module and is checked ([`print_text`],
+//! [`eprint_text`], [`write_atomic`]): a failure (full disk, closed pipe, …) is an error
+//! naming the destination and the OS error, never a panic (`println!` and `eprintln!`
+//! panic on a failed write and are not used by the host). The binary turns a closed pipe
+//! into a quiet exit 0 ([`is_broken_pipe`]) and any other failure into exit 2.
 
 use std::io::Write;
 use std::path::Path;
@@ -133,6 +136,26 @@ pub fn print_text(text: &str) -> Result<()> {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .context("cannot write to standard output")
+}
+
+/// Writes `line` and a newline to standard output ([`print_text`]).
+pub fn print_line(line: &str) -> Result<()> {
+    print_text(&format!("{line}\n"))
+}
+
+/// Writes `line` and a newline to standard error (notes, summaries, the deadlock cycle); a
+/// failed write is an error ("cannot write to standard error: …"), never a panic.
+pub fn eprint_line(line: &str) -> Result<()> {
+    eprint_text(&format!("{line}\n"))
+}
+
+/// Writes `text` to standard error and flushes it; a failed write is an error.
+pub fn eprint_text(text: &str) -> Result<()> {
+    let mut stderr = std::io::stderr().lock();
+    stderr
+        .write_all(text.as_bytes())
+        .and_then(|()| stderr.flush())
+        .context("cannot write to standard error")
 }
 
 fn table(sec: &Section, out: &mut String) {

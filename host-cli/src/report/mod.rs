@@ -17,7 +17,7 @@ mod topology;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -178,9 +178,7 @@ pub fn run_scenario(
 pub fn load_scenario(path: Option<&Path>) -> Result<Scenario> {
     match path {
         Some(p) => {
-            // A scenario is a few kilobytes of JSON; refuse anything far larger.
-            let text = crate::io::read::read_text(p, 16 << 20)
-                .with_context(|| format!("cannot read scenario {}", p.display()))?;
+            let text = crate::io::read::read_text(p, crate::io::read::Limit::SCENARIO)?;
             Scenario::from_json(&text, &p.display().to_string())
         }
         None => Scenario::from_json(DEFAULT_SCENARIO, "(embedded default)"),

@@ -193,8 +193,7 @@ pub struct CollectiveReport {
 }
 
 fn read_permutation(path: &Path) -> Result<Vec<u32>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read permutation file {}", path.display()))?;
+    let text = crate::io::read::read_text(path, crate::io::read::Limit::PERMUTATION)?;
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("");

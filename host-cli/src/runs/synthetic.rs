@@ -44,7 +44,8 @@ const ROUTERS_PER_THREAD: u32 = 256;
 
 /// Builds the network and routing of `setup` and runs `config` (the setup's, or a sweep
 /// point's) on them, the routers stepped on `threads` threads (0: all cores, at most one
-/// per 256 routers; the result does not depend on it).
+/// per 256 routers; any other count is clamped to the cores and the routers,
+/// [`crate::budget::threads_for`]; the result does not depend on it).
 ///
 /// # Examples
 ///
@@ -73,10 +74,9 @@ pub fn simulate(setup: &Setup, config: &SimConfig, threads: usize) -> Result<Sim
     let mut store = RouteStore::default();
     let (r, info) = routing::build(&net, &setup.route, &mut store)?;
     let threads = match threads {
-        0 => std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min((net.num_switches() / ROUTERS_PER_THREAD).max(1) as usize),
-        n => n,
+        0 => crate::budget::threads_for(0, (net.num_switches() / ROUTERS_PER_THREAD) as usize),
+        // An explicit count: at most one router per partition and one thread per core.
+        n => crate::budget::threads_for(n, net.num_switches() as usize),
     };
     let result =
         crate::sim::run_parallel(&net, r.as_ref(), config, threads).map_err(|e| anyhow!("{e}"))?;
@@ -223,13 +223,10 @@ pub struct SweepOptions {
     pub progress: bool,
 }
 
-/// Worker threads for `threads` (0: all cores).
+/// Worker threads for `threads` (0: all cores; never more than the cores,
+/// [`crate::budget::threads_for`]).
 pub fn worker_threads(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
+    crate::budget::threads_for(threads, usize::MAX)
 }
 
 /// Runs the points of `setup`'s axes (its configuration at every point) and returns the

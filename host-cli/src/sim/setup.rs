@@ -16,6 +16,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::builder::routing::{RouteAlgo, RouteOptions};
 use crate::builder::topology::{TopologySpec, FAMILIES};
+use crate::io::read::Limit;
 use crate::sim::config::booksim;
 use crate::sim::config::toml_file::{ConfigFile, Preset};
 use crate::sim::config::SimConfig;
@@ -74,8 +75,8 @@ pub struct Setup {
     pub notes: Vec<String>,
 }
 
-fn read(path: &Path, what: &str) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {what} {}", path.display()))
+fn read(path: &Path, limit: Limit) -> Result<String> {
+    crate::io::read::read_text(path, limit)
 }
 
 /// Keys of a topology family (with `edges` for `arbitrary`).
@@ -161,7 +162,7 @@ impl SetupRequest {
                 "with --booksim the topology comes from the file: drop '{w}' (only simulator key=value words may follow)"
             );
         }
-        let b = booksim::parse(&read(path, "BookSim2 config")?)
+        let b = booksim::parse(&read(path, Limit::BOOKSIM)?)
             .with_context(|| format!("in BookSim2 config {}", path.display()))?;
         let mut notes = Vec::new();
         if !b.ignored.is_empty() {
@@ -206,7 +207,7 @@ impl SetupRequest {
             bail!("--algo is required (as for `jumpnet route`), e.g. --algo dor-dateline; `jumpnet sim --help` lists them");
         };
         let config = match &self.config {
-            Some(path) => ConfigFile::parse(&read(path, "config file")?)
+            Some(path) => ConfigFile::parse(&read(path, Limit::CONFIG)?)
                 .and_then(|f| f.config(self.preset))
                 .map_err(|e| anyhow!("in config file {}: {e}", path.display()))?,
             None => self.preset.unwrap_or_default().config(),

@@ -487,7 +487,7 @@ impl SimConfig {
             "seed" => self.seed = v.num("an integer 0..=2^64-1")?,
             "warmup_periods" => self.warmup_periods = v.num(U32)?,
             "sample_period" => self.sample_period = v.positive(U32P)?,
-            "max_samples" => self.max_samples = v.num(U32)?,
+            "max_samples" => self.max_samples = v.positive(U32P)?,
             "latency_thres" => self.latency_thres = v.num(F)?,
             "warmup_thres" => self.warmup_thres = v.num(F)?,
             "stopping_thres" => self.stopping_thres = v.num(F)?,

@@ -215,8 +215,7 @@ impl SweepResult {
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let text = crate::io::read::read_text(&file, crate::io::read::Limit::SWEEP_RESULTS)?;
         serde_json::from_str(&text)
             .with_context(|| format!("{} is not a jumpnet sweep results.json", file.display()))
     }

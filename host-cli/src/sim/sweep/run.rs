@@ -100,7 +100,7 @@ where
         progress,
         state: Mutex::new(QueueState::default()),
     };
-    let threads = threads.clamp(1, queue.order.len().max(1));
+    let threads = crate::budget::threads_for(threads.max(1), queue.order.len());
     let results: Vec<Result<()>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {

@@ -343,7 +343,7 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
                 side: SIDE,
                 cfg: SimConfig::ga(),
                 dest: dest.clone(),
-                threads: thread_count(req.threads),
+                threads: thread_count(req.threads, req.genes as usize),
             };
             with_sim_pool(&params, |pool| -> Result<u64> {
                 for &config in &plan {
