@@ -183,7 +183,8 @@ pub fn build<'a>(
         (RouteAlgo::DorDateline, Network::Torus(t)) => {
             Box::new(TorusDor::new(t, TorusVcs::Dateline)?)
         }
-        (RouteAlgo::DorDateline, _) => return Err(wrong("a torus")),
+        (RouteAlgo::DorBookSim, Network::Torus(t)) => Box::new(TorusDor::booksim(t)?),
+        (RouteAlgo::DorDateline | RouteAlgo::DorBookSim, _) => return Err(wrong("a torus")),
         (RouteAlgo::Greedy, Network::Circulant(c)) => Box::new(CirculantGreedy::new(c)),
         (RouteAlgo::Naf, Network::Circulant(c)) => Box::new(CirculantNaf::new(c)?),
         (RouteAlgo::Greedy | RouteAlgo::Naf, _) => {

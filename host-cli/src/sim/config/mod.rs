@@ -183,6 +183,12 @@ pub struct SimConfig {
     /// Watchdog: flits in flight and nothing moved for this many cycles = deadlock
     /// (BookSim2 `deadlock_warn_timeout`).
     pub watchdog_cycles: u32,
+    /// Keep packets a pattern addresses to their own source: they go through the source's
+    /// router and back (BookSim2 does; its `uniform` draws the source too). `false` (the
+    /// presets) drops them and draws `uniform` among the other nodes. Left out of the JSON
+    /// when `false`.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub self_packets: bool,
 }
 
 /// Error of [`SimConfig::set`].
@@ -272,7 +278,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 36>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 37>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -307,6 +313,7 @@ impl SimConfig {
             "stopping_thres",
             "drain",
             "watchdog_cycles",
+            "self_packets",
         ],
     );
 
@@ -366,6 +373,7 @@ impl SimConfig {
             stopping_thres: 0.05,
             drain: true,
             watchdog_cycles: 256,
+            self_packets: false,
         }
     }
 
@@ -412,6 +420,7 @@ impl SimConfig {
             stopping_thres: 0.05,
             drain: true,
             watchdog_cycles: 256,
+            self_packets: false,
         }
     }
 
@@ -493,6 +502,7 @@ impl SimConfig {
             "stopping_thres" => self.stopping_thres = v.num(F)?,
             "drain" => self.drain = v.boolean()?,
             "watchdog_cycles" => self.watchdog_cycles = v.positive(U32P)?,
+            "self_packets" => self.self_packets = v.boolean()?,
             _ => {
                 return Err(SimConfigError::UnknownKey {
                     key: v.key.to_string(),
@@ -654,7 +664,11 @@ mod tests {
     #[test]
     fn the_default_router_is_left_out_of_the_json() {
         let json = serde_json::to_value(SimConfig::booksim()).unwrap();
-        assert!(json.get("router").is_none());
-        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 1);
+        assert!(json.get("router").is_none() && json.get("self_packets").is_none());
+        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 2);
+        let mut keep = SimConfig::booksim();
+        keep.set("self_packets", "1").unwrap();
+        let json = serde_json::to_value(keep).unwrap();
+        assert_eq!(json.get("self_packets"), Some(&serde_json::Value::Bool(true)));
     }
 }

@@ -43,6 +43,8 @@ pub(crate) struct State<'r> {
     sync_routing: Option<&'r (dyn Routing + Sync)>,
     /// `routing.congestion_scope()`, looked up once.
     scope: CongestionScope,
+    /// `routing.random_ties()`, looked up once: draw a coin per packet.
+    random_ties: bool,
     /// The routers, cut into partitions (one per thread; [`State::set_threads`]).
     routers: Box<dyn Routers>,
     /// The wheel's events of the current cycle (taken in `deliver_events`, given back
@@ -137,6 +139,7 @@ impl<'r> State<'r> {
             routing,
             sync_routing: None,
             scope: routing.congestion_scope(),
+            random_ties: routing.random_ties(),
             routers,
             due: Vec::new(),
             vcs,
@@ -286,7 +289,7 @@ impl<'r> State<'r> {
         for t in 0..self.fabric.terminals {
             if self.driver.bernoulli.fire(&mut self.driver.rng) {
                 let d = self.driver.dest(t);
-                if d != t {
+                if d != t || self.cfg.self_packets {
                     self.create(t, d);
                 }
             }
@@ -316,10 +319,15 @@ impl<'r> State<'r> {
         let Some(p) = self.terms[ti].queue.pop_front() else {
             return Ok(());
         };
-        let state = self
+        let mut state = self
             .routing
             .inject(t, p.dst)
             .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
+        if self.random_ties {
+            // The routing breaks ties from random bits drawn once per packet (BookSim2's
+            // random direction on a torus tie; docs/routing.md §2).
+            state.coin = self.driver.rng.next() as u8;
+        }
         let id = self.allocate(Packet {
             src: t,
             dst: p.dst,
