@@ -189,6 +189,23 @@ pub struct SimConfig {
     /// when `false`.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub self_packets: bool,
+    /// Cycles between a flit leaving its source's queue and entering the injection
+    /// channel. BookSim2's terminal writes its channel at the end of a cycle and the channel
+    /// starts the flit on its way in the next (1, docs/booksim.md §4); a router's output
+    /// has that cycle in `st_delay`. 0 in the presets; left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub injection_delay: u16,
+    /// A terminal may start a packet on any VC of its injection channel: the next one
+    /// after the VC of its previous packet (round robin) that has a credit, as BookSim2's
+    /// terminals do (docs/booksim.md §4). `false` (the presets): the routing's VC or one of
+    /// its duplicates, the one with most credits. Left out of the JSON when `false`.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub inject_any_vc: bool,
+}
+
+/// Whether `v` is 0 (serde's `skip_serializing_if`).
+fn is_zero(v: &u16) -> bool {
+    *v == 0
 }
 
 /// Error of [`SimConfig::set`].
@@ -278,7 +295,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 37>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 39>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -314,6 +331,8 @@ impl SimConfig {
             "drain",
             "watchdog_cycles",
             "self_packets",
+            "injection_delay",
+            "inject_any_vc",
         ],
     );
 
@@ -374,6 +393,8 @@ impl SimConfig {
             drain: true,
             watchdog_cycles: 256,
             self_packets: false,
+            injection_delay: 0,
+            inject_any_vc: false,
         }
     }
 
@@ -421,6 +442,8 @@ impl SimConfig {
             drain: true,
             watchdog_cycles: 256,
             self_packets: false,
+            injection_delay: 0,
+            inject_any_vc: false,
         }
     }
 
@@ -503,6 +526,8 @@ impl SimConfig {
             "drain" => self.drain = v.boolean()?,
             "watchdog_cycles" => self.watchdog_cycles = v.positive(U32P)?,
             "self_packets" => self.self_packets = v.boolean()?,
+            "injection_delay" => self.injection_delay = v.num(U16)?,
+            "inject_any_vc" => self.inject_any_vc = v.boolean()?,
             _ => {
                 return Err(SimConfigError::UnknownKey {
                     key: v.key.to_string(),
@@ -665,10 +690,14 @@ mod tests {
     fn the_default_router_is_left_out_of_the_json() {
         let json = serde_json::to_value(SimConfig::booksim()).unwrap();
         assert!(json.get("router").is_none() && json.get("self_packets").is_none());
-        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 2);
+        assert!(json.get("injection_delay").is_none() && json.get("inject_any_vc").is_none());
+        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 4);
         let mut keep = SimConfig::booksim();
         keep.set("self_packets", "1").unwrap();
         let json = serde_json::to_value(keep).unwrap();
-        assert_eq!(json.get("self_packets"), Some(&serde_json::Value::Bool(true)));
+        assert_eq!(
+            json.get("self_packets"),
+            Some(&serde_json::Value::Bool(true))
+        );
     }
 }

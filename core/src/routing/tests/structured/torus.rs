@@ -234,18 +234,33 @@ fn booksim_wrap_classes_and_random_ties_on_the_8x8_torus() {
     let x_hops = [(id(7, 6), 0, 1), (id(0, 6), 0, 1), (id(1, 6), 0, 1)];
     let plus: Vec<_> = x_hops
         .into_iter()
-        .chain([(id(1, 7), 2, 1), (id(1, 0), 2, 1), (id(1, 1), 2, 1), (id(1, 2), 2, 1)])
+        .chain([
+            (id(1, 7), 2, 1),
+            (id(1, 0), 2, 1),
+            (id(1, 1), 2, 1),
+            (id(1, 2), 2, 1),
+        ])
         .collect();
     assert_eq!(coin_path(&t, &r, id(6, 6), id(1, 2), 0), plus);
     let minus: Vec<_> = x_hops
         .into_iter()
-        .chain([(id(1, 5), 3, 0), (id(1, 4), 3, 0), (id(1, 3), 3, 0), (id(1, 2), 3, 0)])
+        .chain([
+            (id(1, 5), 3, 0),
+            (id(1, 4), 3, 0),
+            (id(1, 3), 3, 0),
+            (id(1, 2), 3, 0),
+        ])
         .collect();
     assert_eq!(coin_path(&t, &r, id(6, 6), id(1, 2), 0b10), minus);
     // Bit 0 only steers ties in x: (0,0) -> (4,0) goes - over 0 -> 7 on VC1.
     assert_eq!(
         coin_path(&t, &r, id(0, 0), id(4, 0), 1),
-        [(id(7, 0), 1, 1), (id(6, 0), 1, 1), (id(5, 0), 1, 1), (id(4, 0), 1, 1)]
+        [
+            (id(7, 0), 1, 1),
+            (id(6, 0), 1, 1),
+            (id(5, 0), 1, 1),
+            (id(4, 0), 1, 1)
+        ]
     );
     // No wrap, no tie: VC0 whatever the coin; the dateline rule would agree here.
     for coin in [0, 0xff] {

@@ -35,7 +35,9 @@
 //! `latency_thres`, `warmup_thres`, `stopping_thres` and `seed` (a number; `time` is
 //! refused: runs are deterministic) keep their names. Packets a pattern addresses to their
 //! source are kept (`self_packets = true`), and `uniform` draws the source too, as in
-//! BookSim2.
+//! BookSim2; a terminal's flit enters its channel a cycle after it is sent
+//! (`injection_delay = 1`) and may use any VC of the injection channel
+//! (`inject_any_vc = true`, docs/booksim.md §4).
 
 pub mod keys;
 pub mod network;
@@ -180,6 +182,8 @@ impl Default for Parser {
         let mut cfg = SimConfig::booksim();
         cfg.warmup_periods = 3;
         cfg.self_packets = true;
+        cfg.injection_delay = 1;
+        cfg.inject_any_vc = true;
         Parser {
             cfg,
             ignored: Vec::new(),
@@ -283,11 +287,13 @@ impl Parser {
                 Ok(())
             }
             KeyUse::DefaultOnly if keys::is_default(value, known.default) => Ok(()),
-            KeyUse::DefaultOnly | KeyUse::Mapped => Err(format!(
+            KeyUse::DefaultOnly | KeyUse::Mapped => {
+                Err(format!(
                 "{key} = {value} is not supported: jumpnet models this BookSim2 feature only at \
                  BookSim2's default {key} = {}",
                 if known.default.is_empty() { "\"\"" } else { known.default }
-            )),
+            ))
+            }
         }
     }
 
@@ -323,8 +329,7 @@ impl Parser {
                 network::routing_names(topology)
             );
         };
-        let algo =
-            network::routing_algo(topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
+        let algo = network::routing_algo(topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
         Ok(BookSimConfig {
             topology: topo,
             algo,
@@ -338,22 +343,41 @@ impl Parser {
 mod tests {
     use super::*;
     use crate::sim::config::{Allocator, Pattern};
+    use jumpnet_core::topology::spec::NetworkSpec;
+    use jumpnet_core::topology::GlobalArrangement;
 
-    const TORUS88: &str = include_str!("../../../tests/data/booksim_torus88");
-    const MESH88: &str = include_str!("../../../tests/data/booksim_mesh88_lat");
-    const DRAGONFLY: &str = include_str!("../../../tests/data/booksim_dragonfly");
-    const FLATFLY: &str = include_str!("../../../tests/data/booksim_flatfly");
+    const TORUS88: &str = include_str!("../../../../tests/data/booksim_torus88");
+    const MESH88: &str = include_str!("../../../../tests/data/booksim_mesh88_lat");
+    const DRAGONFLY: &str = include_str!("../../../../tests/data/booksim_dragonfly");
+    const FLATFLY: &str = include_str!("../../../../tests/data/booksim_flatfly");
+
+    /// BookSim2's defaults as jumpnet reads them (docs/booksim.md §2).
+    fn booksim_defaults() -> SimConfig {
+        let mut c = SimConfig::booksim();
+        c.warmup_periods = 3;
+        c.self_packets = true;
+        c.injection_delay = 1;
+        c.inject_any_vc = true;
+        c
+    }
 
     #[test]
-    fn torus_example() {
+    fn torus_example_has_booksim2s_latencies_and_routing() {
         let b = parse(TORUS88).unwrap();
         assert_eq!(b.topology.to_string(), "torus k=8,8 t=1");
-        assert_eq!(b.algo, RouteAlgo::DorDateline);
-        let mut want = SimConfig::booksim();
+        assert_eq!(b.algo, RouteAlgo::DorBookSim);
+        let mut want = booksim_defaults();
         want.num_vcs = 2;
         want.injection_rate = 0.15;
+        want.set("dim_latency", "2").unwrap();
         assert_eq!(b.config, want);
         assert!(b.ignored.is_empty());
+        // use_noc_latency = 0: 1-cycle torus channels.
+        let b = parse_with(TORUS88, &["use_noc_latency=0".into()]).unwrap();
+        assert_eq!(
+            b.config.class_latency.set_keys().collect::<Vec<_>>(),
+            [("dim_latency", 1)]
+        );
     }
 
     #[test]
@@ -372,11 +396,14 @@ mod tests {
             (0.01, false, true)
         );
         assert_eq!(c.allocator, Allocator::Islip);
-        assert!(b.ignored.contains(&"wait_for_tail_credit".to_string()));
+        assert_eq!(
+            c.class_latency.set_keys().collect::<Vec<_>>(),
+            [("dim_latency", 1)]
+        );
     }
 
     #[test]
-    fn dragonfly_example_derives_booksim_sizes() {
+    fn dragonfly_example_derives_booksim_sizes_and_cable_latencies() {
         let b = parse(DRAGONFLY).unwrap();
         // k = 4: p = 4, a = 8, h = 4, g = 33.
         assert_eq!(
@@ -391,7 +418,7 @@ mod tests {
         );
         assert_eq!(b.algo, RouteAlgo::DfMinimal);
         assert_eq!(
-            routing_algo("dragonflynew", "ugal").unwrap(),
+            network::routing_algo("dragonflynew", "ugal").unwrap(),
             RouteAlgo::DfUgalL
         );
         let c = &b.config;
@@ -401,6 +428,11 @@ mod tests {
         );
         assert_eq!((c.st_delay, c.routing_delay, c.warmup_periods), (1, 0, 3));
         assert_eq!(c.allocator, Allocator::SeparableInputFirst);
+        assert_eq!(
+            c.class_latency.set_keys().collect::<Vec<_>>(),
+            [("local_latency", 10), ("global_latency", 100)]
+        );
+        assert_eq!(b.ignored, ["watch_out"]);
     }
 
     #[test]
@@ -426,6 +458,63 @@ mod tests {
         .unwrap();
         assert_eq!((b.config.st_delay, b.config.seed), (3, 9));
         assert_eq!(b.topology.to_string(), "torus k=8,8 t=1");
+        // Without warmup_periods BookSim2 warms up for 3 periods; self-addressed packets
+        // are kept; a terminal's flit starts on its channel a cycle after it is sent.
+        assert_eq!(
+            (
+                b.config.warmup_periods,
+                b.config.self_packets,
+                b.config.injection_delay
+            ),
+            (3, true, 1)
+        );
+    }
+
+    #[test]
+    fn every_booksim2_key_at_its_default_is_accepted() {
+        // A file that writes out every BookSim2 default (as BookSim2's own config dump).
+        let mut text = String::new();
+        for key in keys::KEYS {
+            let v = if key.default.is_empty() {
+                "\"\""
+            } else {
+                key.default
+            };
+            let v = if key.name == "routing_function" {
+                "dim_order"
+            } else {
+                v
+            };
+            text.push_str(&format!("{} = {v};\n", key.name));
+        }
+        let b = parse(&text).unwrap();
+        assert_eq!(b.topology.to_string(), "torus k=8,8 t=1");
+        assert_eq!((b.config.num_vcs, b.config.vc_buf_size), (16, 8));
+    }
+
+    #[test]
+    fn command_line_overrides_take_any_booksim2_key() {
+        let over = |w: &[&str]| {
+            parse_with(
+                TORUS88,
+                &w.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        let b = over(&["k=4", "n=3", "sim_type=throughput", "injection_rate=0.3"]).unwrap();
+        assert_eq!(b.topology.to_string(), "torus k=4,4,4 t=1");
+        assert_eq!((b.config.drain, b.config.injection_rate), (false, 0.3));
+        let b = over(&["topology=mesh", "routing_function=dor"]).unwrap();
+        assert_eq!(
+            (b.topology.to_string(), b.algo),
+            ("mesh k=8,8 t=1".into(), RouteAlgo::Dor)
+        );
+        let e = over(&["alloc_iters=2"]).unwrap_err().to_string();
+        assert!(
+            e.contains("command line") && e.contains("alloc_iters = 2"),
+            "{e}"
+        );
+        let e = over(&["k"]).unwrap_err().to_string();
+        assert!(e.contains("'k'"), "{e}");
     }
 
     #[test]
@@ -434,7 +523,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("line 2") && e.contains("'foo_bar'") && e.contains("num_vcs"),
+            e.contains("line 2") && e.contains("'foo_bar'") && e.contains("155"),
             "{e}"
         );
         let e = parse("topology = torus;").unwrap_err().to_string();
@@ -445,10 +534,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("butterfly") && e.contains("dragonflynew"));
-        let e = parse("routing_function = dim_order; input_speedup = 2;")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("input_speedup = 1"), "{e}");
+        // Behaviours jumpnet models only at BookSim2's default are refused by name.
+        for (stmt, named) in [
+            ("input_speedup = 2;", "input_speedup = 1"),
+            ("wait_for_tail_credit = 1;", "wait_for_tail_credit = 0"),
+            ("hold_switch_for_packet = 1;", "hold_switch_for_packet = 0"),
+            ("alloc_iters = 2;", "alloc_iters = 1"),
+            ("speculative = 1;", "speculative = 0"),
+            ("router = event;", "router = iq"),
+        ] {
+            let e = parse(&format!("routing_function = dim_order; {stmt}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(named) && e.contains("not supported"),
+                "{stmt}: {e}"
+            );
+        }
         let e = parse("routing_function = dim_order; seed = time;")
             .unwrap_err()
             .to_string();
@@ -457,6 +559,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("num_vcs") && e.contains("1..=255"), "{e}");
+        let e = parse("routing_function = dim_order; traffic = diagonal;")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("diagonal") && e.contains("randperm"), "{e}");
         let e = parse("routing_function = dim_order")
             .unwrap_err()
             .to_string();
