@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs BookSim2 on jumpnet's comparison matrix and records what it printed.
 
-usage: BOOKSIM=/path/to/booksim2/src/booksim python3 record.py [-j JOBS]
+usage: BOOKSIM=/path/to/booksim2/src/booksim python3 record.py [-j JOBS] [CASE...]
 
 BookSim2 is built from source outside this repository (github booksim/booksim2 at the
 commit named in matrix.json: `cd src && make`, with Debian's flex and bison). For every
@@ -10,7 +10,8 @@ case of matrix.json and every load, this runs
     $BOOKSIM configs/<config> <overrides...> injection_rate=<load>
 
 from this directory and keeps, in results.json, the command and the averages BookSim2
-printed in its final "Overall Traffic Statistics" block, or that the run saturated
+printed in its final "Overall Traffic Statistics" block (with CASE names, only those
+cases are run again and replaced in results.json), or that the run saturated
 ("exceeded ... cycles" / "unstable"). host-cli/tests/booksim_matrix.rs compares
 `jumpnet sim --booksim` with these numbers (docs/booksim.md §5).
 """
@@ -53,11 +54,20 @@ def main():
     booksim = os.environ.get("BOOKSIM")
     if not booksim or not os.access(booksim, os.X_OK):
         sys.exit("set BOOKSIM to BookSim2's built binary (booksim2/src/booksim)")
-    jobs = int(sys.argv[sys.argv.index("-j") + 1]) if "-j" in sys.argv else os.cpu_count()
+    args = sys.argv[1:]
+    jobs = os.cpu_count()
+    if "-j" in args:
+        i = args.index("-j")
+        jobs = int(args[i + 1])
+        del args[i : i + 2]
     matrix = json.load(open(os.path.join(HERE, "matrix.json")))
-    work = [(c, l) for c in matrix["cases"] for l in c["loads"]]
+    cases = [c for c in matrix["cases"] if not args or c["name"] in args]
+    work = [(c, l) for c in cases for l in c["loads"]]
     with ThreadPoolExecutor(jobs) as pool:
         results = list(pool.map(lambda cl: run(booksim, *cl), work))
+    if args:
+        old = json.load(open(os.path.join(HERE, "results.json")))["results"]
+        results = [r for r in old if r["case"] not in args] + results
     doc = {
         "booksim_commit": matrix["booksim_commit"],
         "how": "python3 record.py (BookSim2 built from source with `make` in src/)",

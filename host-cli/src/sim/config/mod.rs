@@ -348,6 +348,13 @@ impl SimConfig {
     /// channels (injection, ejection, network) have latency 1 as in BookSim2's torus/mesh
     /// networks.
     ///
+    /// The preset keeps jumpnet's own choices where BookSim2's differ: a flit enters the
+    /// injection channel in the cycle it is sent (BookSim2: one cycle later,
+    /// `injection_delay = 1`), terminals inject on the routing's VC (BookSim2: any,
+    /// `inject_any_vc`), self-addressed packets are dropped (BookSim2 sends them,
+    /// `self_packets`), no warm-up periods and 1-cycle channels; `jumpnet sim --booksim`
+    /// sets all of these as BookSim2 has them (docs/booksim.md §2–§4).
+    ///
     /// Zero-load latency of one packet of `L` flits over `H` router-to-router hops
     /// (`H + 1` routers), `t_r` = routing + VC alloc + switch alloc + switch traversal
     /// delays, `t_c` channel latency (all 1), from creation to the tail's arrival:
