@@ -134,12 +134,38 @@ fn booksim_config_file_run() {
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
     assert_eq!(v["topology"], "torus k=8,8 t=1");
-    assert_eq!(v["routing"], "dor-dateline");
+    // BookSim2's torus dim_order, its 2-cycle torus channels and terminals.
+    assert_eq!(v["routing"], "dor-booksim");
+    assert_eq!(v["config"]["dim_latency"], 2);
+    assert_eq!(v["config"]["self_packets"], true);
+    assert_eq!(v["config"]["injection_delay"], 1);
     assert_eq!(v["config"]["num_vcs"], 2);
     // The override on the command line wins over the file's 0.15.
     assert_eq!(v["config"]["injection_rate"], 0.02);
     assert_eq!(v["config"]["sample_period"], 200);
     assert!(v["packet_latency"]["count"].as_u64().unwrap() > 0);
+    // BookSim2 keys override the file as on BookSim2's command line; --algo replaces its
+    // routing.
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "--booksim",
+        &file,
+        "k=4",
+        "use_noc_latency=0",
+        "sample_period=200",
+        "--algo",
+        "dor-dateline",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["topology"], "torus k=4,4 t=1");
+    assert_eq!(v["routing"], "dor-dateline");
+    assert_eq!(v["config"]["dim_latency"], 1);
+    // A behaviour jumpnet does not model is refused by name, also on the command line.
+    let (code, _, err) = jumpnet(&["sim", "--booksim", &file, "wait_for_tail_credit=1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("wait_for_tail_credit = 0"), "{err}");
     // A topology word with --booksim is refused.
     let (code, _, err) = jumpnet(&["sim", "--booksim", &file, "torus"]);
     assert_eq!(code, 2);

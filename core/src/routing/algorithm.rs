@@ -29,6 +29,9 @@ pub enum RouteAlgo {
     Dor,
     /// `dor-dateline` (§2).
     DorDateline,
+    /// `dor-booksim` (§2).
+    #[serde(rename = "dor-booksim")]
+    DorBookSim,
     /// `ecube` (§2).
     Ecube,
     /// `greedy` (§3).
@@ -69,11 +72,12 @@ impl core::error::Error for UnknownRouteAlgo {}
 
 impl RouteAlgo {
     /// Every algorithm, in the order they are listed to users.
-    pub const ALL: [RouteAlgo; 16] = [
+    pub const ALL: [RouteAlgo; 17] = [
         RouteAlgo::Minimal,
         RouteAlgo::Dfsssp,
         RouteAlgo::Dor,
         RouteAlgo::DorDateline,
+        RouteAlgo::DorBookSim,
         RouteAlgo::Ecube,
         RouteAlgo::Greedy,
         RouteAlgo::Naf,
@@ -95,6 +99,7 @@ impl RouteAlgo {
             RouteAlgo::Dfsssp => "dfsssp",
             RouteAlgo::Dor => "dor",
             RouteAlgo::DorDateline => "dor-dateline",
+            RouteAlgo::DorBookSim => "dor-booksim",
             RouteAlgo::Ecube => "ecube",
             RouteAlgo::Greedy => "greedy",
             RouteAlgo::Naf => "naf",
@@ -121,7 +126,13 @@ impl RouteAlgo {
             RouteAlgo::Dor => {
                 "Dimension-order routing with 1 VC (torus, mesh, HyperX; hypercube = e-cube) (§2)"
             }
-            RouteAlgo::DorDateline => "Torus dimension-order routing with dateline VCs (§2)",
+            RouteAlgo::DorDateline => {
+                "Torus dimension-order routing with dateline VCs, + on distance ties (jumpnet's choice) (§2)"
+            }
+            RouteAlgo::DorBookSim => {
+                "Torus dimension-order routing as BookSim2's dim_order: a dimension's hops on VC1 \
+                 iff they wrap around, random direction on distance ties (§2)"
+            }
             RouteAlgo::Ecube => "Hypercube e-cube routing (§2)",
             RouteAlgo::Greedy => "Circulant greedy routing by largest jump (§3)",
             RouteAlgo::Naf => "Optimal NAF routing for G(n, log2 n) (§3)",
@@ -181,6 +192,7 @@ impl RouteAlgo {
         !matches!(
             self,
             RouteAlgo::DorDateline
+                | RouteAlgo::DorBookSim
                 | RouteAlgo::DfMinimal
                 | RouteAlgo::DfValiant
                 | RouteAlgo::DfValiantDest
@@ -243,6 +255,7 @@ mod tests {
             names(RouteAlgo::destination_based),
             [
                 "dor-dateline",
+                "dor-booksim",
                 "df-minimal",
                 "df-valiant",
                 "df-valiant-dest",

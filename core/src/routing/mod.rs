@@ -60,7 +60,7 @@ pub use deadlock::channel::ChannelVc;
 pub use dimension_order::dateline::DatelineVcs;
 pub use dimension_order::hypercube::HypercubeEcube;
 pub use dimension_order::hyperx::HyperXDor;
-pub use dimension_order::torus::{TorusDor, TorusVcs};
+pub use dimension_order::torus::{TieBreak, TorusDor, TorusVcs};
 pub use error::RoutingError;
 pub use fat_tree::FatTreeDmodK;
 pub use minimal::distance::DistanceMatrix;
@@ -112,6 +112,11 @@ pub struct PacketState {
     pub lid: u8,
     /// Intermediate switch or group of non-minimal routing; [`PacketState::NO_VIA`] if none.
     pub via: u32,
+    /// Random bits the caller draws once per packet for a routing that breaks ties at
+    /// random ([`Routing::random_ties`]; bit `i` decides a tie in dimension `i` of torus DOR
+    /// with [`TieBreak::Random`](crate::routing::TieBreak::Random)). 0 otherwise, which
+    /// makes every tie go the routing's default way.
+    pub coin: u8,
 }
 
 impl PacketState {
@@ -127,6 +132,7 @@ impl PacketState {
             phase: 0,
             lid: 0,
             via: PacketState::NO_VIA,
+            coin: 0,
         }
     }
 }
@@ -204,6 +210,14 @@ pub trait Routing {
         CongestionScope::None
     }
 
+    /// Whether the routing breaks some ties at random from [`PacketState::coin`], which the
+    /// caller then fills with random bits once per packet after [`Routing::inject`]
+    /// (docs/routing.md §2). `false` by default: the route is a function of the state
+    /// [`Routing::inject`] returns.
+    fn random_ties(&self) -> bool {
+        false
+    }
+
     /// Writes the candidate outputs of a packet at switch `at` heading to terminal `dst` into
     /// `out` and returns how many there are (at most [`adaptive::MAX_CANDIDATES`]): `0` when
     /// the routing has no choice to make here (always, by default). A caller that knows the
@@ -232,6 +246,9 @@ pub trait Routing {
 impl<R: Routing + ?Sized> Routing for &R {
     fn congestion_scope(&self) -> CongestionScope {
         (**self).congestion_scope()
+    }
+    fn random_ties(&self) -> bool {
+        (**self).random_ties()
     }
     fn candidates(
         &self,

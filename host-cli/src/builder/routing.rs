@@ -183,7 +183,8 @@ pub fn build<'a>(
         (RouteAlgo::DorDateline, Network::Torus(t)) => {
             Box::new(TorusDor::new(t, TorusVcs::Dateline)?)
         }
-        (RouteAlgo::DorDateline, _) => return Err(wrong("a torus")),
+        (RouteAlgo::DorBookSim, Network::Torus(t)) => Box::new(TorusDor::booksim(t)?),
+        (RouteAlgo::DorDateline | RouteAlgo::DorBookSim, _) => return Err(wrong("a torus")),
         (RouteAlgo::Greedy, Network::Circulant(c)) => Box::new(CirculantGreedy::new(c)),
         (RouteAlgo::Naf, Network::Circulant(c)) => Box::new(CirculantNaf::new(c)?),
         (RouteAlgo::Greedy | RouteAlgo::Naf, _) => {
@@ -427,7 +428,7 @@ mod tests {
         // variant names, as the host's own enum did.
         assert_eq!(
             serde_json::to_string(&RouteAlgo::ALL).unwrap(),
-            r#"["minimal","dfsssp","dor","dor-dateline","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","parx","parx-large"]"#
+            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","parx","parx-large"]"#
         );
         assert_eq!(
             port_tables(RouteAlgo::DorDateline),

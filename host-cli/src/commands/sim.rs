@@ -31,7 +31,8 @@ pub struct SetupArgs {
     /// Edge-list file for the `arbitrary` family.
     #[arg(long, value_name = "FILE")]
     pub edges: Option<PathBuf>,
-    /// Routing algorithm (as `jumpnet route --algo`); required unless --booksim.
+    /// Routing algorithm (as `jumpnet route --algo`); required unless --booksim (there it
+    /// replaces the file's routing).
     #[arg(long, value_parser = algo_parser())]
     pub algo: Option<RouteAlgo>,
     /// Virtual-layer limit of DFSSSP and PARX.
@@ -46,9 +47,12 @@ pub struct SetupArgs {
     /// TOML configuration file: `preset = "booksim"|"ga"` and any simulator key.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// BookSim2 configuration file: topology, routing and parameters come from it
-    /// (key=value words still override parameters).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["config", "preset", "algo", "edges"])]
+    /// BookSim2 configuration file: topology, routing and parameters come from it, with
+    /// BookSim2's defaults and meaning (docs/booksim.md). `key=value` words after it override
+    /// any BookSim2 key (`routing_function=`, `k=`, `sim_type=` …) or a jumpnet simulator
+    /// key; `--algo` replaces the file's routing (e.g. `dor-dateline`, jumpnet's + on ties,
+    /// instead of BookSim2's `dor-booksim`).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["config", "preset", "edges"])]
     pub booksim: Option<PathBuf>,
 }
 

@@ -7,8 +7,8 @@
 //! `sim.KEY=VALUE` always means the simulator (for `seed`, which `random-shortcut` also
 //! has). Order of application: preset ([`SetupRequest::preset`], else the TOML file's, else
 //! `booksim`), then the TOML file's keys, then the `key=value` words. With a BookSim2 file
-//! the topology, routing and parameters come from the file and only simulator words may
-//! follow.
+//! the topology, routing and parameters come from the file; words with BookSim2 keys are
+//! applied after it (as BookSim2's command line does), the others are simulator words.
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +30,7 @@ pub struct SetupRequest {
     pub words: Vec<String>,
     /// Edge-list file of the `arbitrary` family.
     pub edges: Option<PathBuf>,
-    /// Routing algorithm; required unless `booksim` is given.
+    /// Routing algorithm; required unless `booksim` is given (there it replaces the file's).
     pub algo: Option<RouteAlgo>,
     /// Virtual-layer limit of DFSSSP and PARX.
     pub max_layers: u8,
@@ -130,7 +130,7 @@ impl SetupRequest {
     /// ```
     pub fn resolve(&self, sweep: bool) -> Result<Setup> {
         let base = match &self.booksim {
-            Some(path) => self.base_of_booksim(path)?,
+            Some(path) => self.base_of_booksim(path, sweep)?,
             None => self.base_of_words()?,
         };
         let Base {
@@ -154,15 +154,24 @@ impl SetupRequest {
         })
     }
 
-    /// Topology, routing and configuration from a BookSim2 file; every word is a
-    /// simulator word.
-    fn base_of_booksim(&self, path: &Path) -> Result<Base> {
+    /// Topology, routing and configuration from a BookSim2 file. A word whose key is a
+    /// BookSim2 key is applied after the file's statements, as BookSim2's command line does
+    /// (`routing_function=`, `k=`, `sim_type=` …); `sim.KEY=VALUE`, sweep axes and
+    /// jumpnet-only keys (`dim_latency=` …) are simulator words.
+    fn base_of_booksim(&self, path: &Path, sweep: bool) -> Result<Base> {
         if let Some(w) = self.words.iter().find(|w| !w.contains('=')) {
             bail!(
-                "with --booksim the topology comes from the file: drop '{w}' (only simulator key=value words may follow)"
+                "with --booksim the topology comes from the file: drop '{w}' (only key=value words may follow)"
             );
         }
-        let b = booksim::parse(&read(path, Limit::BOOKSIM)?)
+        let (overrides, sim_words): (Vec<String>, Vec<String>) =
+            self.words.iter().cloned().partition(|w| {
+                let key = w.split_once('=').map_or(w.as_str(), |(k, _)| k);
+                !key.starts_with("sim.")
+                    && !(sweep && Axis::is_axis(w))
+                    && booksim::keys::find(key).is_some()
+            });
+        let b = booksim::parse_with(&read(path, Limit::BOOKSIM)?, &overrides)
             .with_context(|| format!("in BookSim2 config {}", path.display()))?;
         let mut notes = Vec::new();
         if !b.ignored.is_empty() {
@@ -173,9 +182,9 @@ impl SetupRequest {
         }
         Ok(Base {
             topology: b.topology,
-            algo: b.algo,
+            algo: self.algo.unwrap_or(b.algo),
             config: b.config,
-            sim_words: self.words.clone(),
+            sim_words,
             notes,
         })
     }

@@ -261,7 +261,9 @@ fn flit_conservation_on_every_family() {
 /// limit (`conservation_errors` counts any violation), nothing left behind.
 pub(crate) fn conserves_flits_on_every_family(speedup: Speedup) {
     let cases = [
-        ("ring n=8", RouteAlgo::Minimal),
+        // Minimal routing on a ring closes a channel dependency cycle (it can deadlock, and
+        // a random trace does): DFSSSP's layers break it.
+        ("ring n=8", RouteAlgo::Dfsssp),
         ("circulant n=12 jumps=1,3", RouteAlgo::Greedy),
         ("gcirculant n=16", RouteAlgo::Naf),
         ("random-shortcut n=16 d=3", RouteAlgo::Dfsssp),
@@ -534,23 +536,27 @@ fn ugal_beats_minimal_under_group_shift_traffic() {
     }
 }
 
-/// Exact statistics of one loaded run, recorded before the speed work (the engine's data
-/// layout changed since; the results must not).
+/// Exact statistics of one loaded run (the engine's data layout may change; the results must
+/// not). Recorded again when a head waiting behind a tail started to be timed as BookSim2
+/// times it (docs/booksim.md §4).
 #[test]
 fn golden_loaded_torus_run_is_bit_identical() {
     with_net("torus k=8,8", RouteAlgo::DorDateline, |net, r| {
         let mut c = bernoulli(0.3, 4);
         c.max_samples = 3;
         let res = run(net, r, &c).unwrap();
-        assert_eq!((res.cycles, res.measured_cycles), (1560, 1000));
-        assert_eq!((res.packets_delivered, res.flits_delivered), (7284, 29190));
+        assert_eq!((res.cycles, res.measured_cycles), (2868, 1500));
+        assert_eq!((res.packets_delivered, res.flits_delivered), (13157, 52673));
         let p = &res.packet_latency;
-        assert_eq!((p.count, p.p50, p.p99, p.max), (4742, 34, 65, 104));
-        assert_eq!(p.mean, 34.628848587094055);
-        assert_eq!(res.network_latency.mean, 33.917545339519194);
-        assert_eq!(res.flit_latency.mean, 32.68357233234922);
-        assert_eq!(res.hops.mean, 4.041754533951919);
-        assert_eq!((res.offered, res.accepted), (0.296375, 0.29696875));
+        assert_eq!((p.count, p.p50, p.p99, p.max), (7121, 62, 734, 901));
+        assert_eq!(p.mean, 148.9289425642466);
+        assert_eq!(res.network_latency.mean, 60.04016289846932);
+        assert_eq!(res.flit_latency.mean, 146.98490380564527);
+        assert_eq!(res.hops.mean, 4.0464822356410615);
+        assert_eq!(
+            (res.offered, res.accepted),
+            (0.29670833333333335, 0.28132291666666664)
+        );
     });
 }
 

@@ -5,13 +5,17 @@
 //!
 //! * mesh: one hop at a time toward `t_i`;
 //! * torus: the shorter way round, `d+ = (t_i - x_i) mod k_i`, `d- = k_i - d+`; `+` if
-//!   `d+ < d-`, `-` if `d- < d+`, and `+` on a tie (even `k_i`, project choice). A dimension
-//!   with `k_i = 2` has a single link (port `2i`), which serves both directions.
+//!   `d+ < d-`, `-` if `d- < d+`; on a tie (even `k_i`) `+` ([`TieBreak::Plus`], jumpnet's
+//!   choice) or a random direction per packet and dimension ([`TieBreak::Random`], BookSim2's
+//!   `dim_order` on a torus; the bit `i` of [`PacketState::coin`] decides). A tie only
+//!   arises at a packet's first hop in a dimension, so the direction stays fixed. A
+//!   dimension with `k_i = 2` has a single link (port `2i`), which serves both directions.
 //!
-//! The route is a function of (switch, destination); each hop costs O(dimensions).
-//! Virtual channels ([`TorusVcs`]): one VC (plain DOR — deadlock-free on a mesh, but on a
-//! torus ring of `k >= 4` the wrap-around closes a channel dependency cycle), or dateline
-//! VC0/VC1 per dimension ([`crate::routing::dimension_order::dateline`]), which makes torus DOR deadlock-free.
+//! With [`TieBreak::Plus`] the route is a function of (switch, destination); each hop costs
+//! O(dimensions). Virtual channels ([`TorusVcs`]): one VC (plain DOR — deadlock-free on a
+//! mesh, but on a torus ring of `k >= 4` the wrap-around closes a channel dependency
+//! cycle), dateline VC0/VC1 per dimension ([`crate::routing::dimension_order::dateline`]),
+//! or BookSim2's wrap classes ([`TorusVcs::WrapClass`]); both make torus DOR deadlock-free.
 
 use crate::error::InvalidParam;
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
@@ -19,7 +23,7 @@ use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 use crate::routing::dimension_order::dateline::{dateline_vc, RingHop, DATELINE_VCS};
 use crate::routing::endpoint::{check_switches, inject_state, locate, Endpoint};
 use crate::routing::error::RoutingError;
-use crate::routing::{Hop, PacketState, Routing};
+use crate::routing::{Hop, PacketState, Routing, Vc};
 
 /// Virtual-channel policy of [`TorusDor`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,27 +32,64 @@ pub enum TorusVcs {
     Single,
     /// Dateline VC0/VC1 per dimension ring (docs/routing.md §2); torus only.
     Dateline,
+    /// BookSim2's `dim_order` classes (docs/routing.md §2): all hops of a packet in a
+    /// dimension on VC1 if its route in that dimension takes the wrap-around link, else on
+    /// VC0, decided when it enters the dimension; torus only.
+    WrapClass,
 }
+
+/// How [`TorusDor`] breaks a tie between the two directions of an even ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TieBreak {
+    /// Always `+` (jumpnet's choice; the route is a function of switch and destination).
+    Plus,
+    /// A random direction per packet and dimension from [`PacketState::coin`] (BookSim2's
+    /// `dor_next_torus`).
+    Random,
+}
+
+/// Bit of [`PacketState::phase`] set while the packet's route in the dimension of its last
+/// hop wraps ([`TorusVcs::WrapClass`]); the low bits hold that dimension plus one.
+const WRAP_CLASS: u8 = 0x80;
 
 /// Dimension-order routing on a torus or mesh (docs/routing.md §2).
 #[derive(Clone, Copy, Debug)]
 pub struct TorusDor<'a> {
     torus: &'a Torus,
     vcs: TorusVcs,
+    ties: TieBreak,
 }
 
 impl<'a> TorusDor<'a> {
-    /// DOR on `torus` (a torus or a mesh) with VC policy `vcs`. Dateline VCs need
-    /// wrap-around links: [`TorusVcs::Dateline`] on a mesh is rejected.
+    /// DOR on `torus` (a torus or a mesh) with VC policy `vcs`, `+` on ties. Dateline and
+    /// wrap-class VCs need wrap-around links: on a mesh they are rejected.
     pub fn new(torus: &'a Torus, vcs: TorusVcs) -> Result<Self, RoutingError> {
-        if vcs == TorusVcs::Dateline && !torus.wraps() {
+        if vcs != TorusVcs::Single && !torus.wraps() {
             return Err(RoutingError::Invalid(InvalidParam {
                 param: "vcs",
                 value: DATELINE_VCS as u64,
                 rule: "dateline VCs need a torus (wrap-around links); mesh DOR uses 1 VC",
             }));
         }
-        Ok(TorusDor { torus, vcs })
+        Ok(TorusDor {
+            torus,
+            vcs,
+            ties: TieBreak::Plus,
+        })
+    }
+
+    /// BookSim2's torus `dim_order` (docs/routing.md §2): [`TorusVcs::WrapClass`] VCs and
+    /// [`TieBreak::Random`]. The caller fills [`PacketState::coin`] with random bits per
+    /// packet ([`Routing::random_ties`]); with `coin = 0` every tie goes `+`.
+    pub fn booksim(torus: &'a Torus) -> Result<Self, RoutingError> {
+        let mut dor = Self::new(torus, TorusVcs::WrapClass)?;
+        dor.ties = TieBreak::Random;
+        Ok(dor)
+    }
+
+    /// How ties are broken.
+    pub fn ties(&self) -> TieBreak {
+        self.ties
     }
 
     /// The topology.
@@ -62,13 +103,24 @@ impl<'a> TorusDor<'a> {
     }
 
     /// The next hop from switch `at` toward switch `t` as a ring hop: the lowest
-    /// dimension where they differ, the direction by the rule of the module docs, and the
-    /// coordinate it leaves. `None` when `at == t`.
+    /// dimension where they differ, the direction by the rule of the module docs (ties
+    /// `+`), and the coordinate it leaves. `None` when `at == t`.
     pub fn next_ring_hop(
         &self,
         at: SwitchId,
         t: SwitchId,
     ) -> Result<Option<RingHop>, RoutingError> {
+        Ok(self.ring_hop(at, t, 0)?.map(|(hop, _)| hop))
+    }
+
+    /// [`TorusDor::next_ring_hop`] with ties broken by `coin` (bit `dim` set: `-`) under
+    /// [`TieBreak::Random`], with the coordinate of `t` in the hop's dimension.
+    fn ring_hop(
+        &self,
+        at: SwitchId,
+        t: SwitchId,
+        coin: u8,
+    ) -> Result<Option<(RingHop, u32)>, RoutingError> {
         let shape = self.torus.shape();
         check_switches(shape.count(), at, t)?;
         let Some((dim, x, y, k)) = shape.first_difference(at, t) else {
@@ -76,11 +128,13 @@ impl<'a> TorusDor<'a> {
         };
         let forward = if self.torus.wraps() {
             let plus = if y > x { y - x } else { y + k - x };
-            plus <= k - plus
+            let minus = k - plus;
+            let tie_minus = self.ties == TieBreak::Random && dim < 8 && coin >> dim & 1 == 1;
+            plus < minus || (plus == minus && !tie_minus)
         } else {
             y > x
         };
-        Ok(Some(RingHop { dim, forward, x, k }))
+        Ok(Some((RingHop { dim, forward, x, k }, y)))
     }
 
     /// Dimension and direction (`true` = `+`) of the next hop from switch `at` toward
@@ -115,7 +169,7 @@ impl Routing for TorusDor<'_> {
     fn num_vcs(&self) -> u8 {
         match self.vcs {
             TorusVcs::Single => 1,
-            TorusVcs::Dateline => DATELINE_VCS,
+            TorusVcs::Dateline | TorusVcs::WrapClass => DATELINE_VCS,
         }
     }
 
@@ -133,8 +187,8 @@ impl Routing for TorusDor<'_> {
             Endpoint::Eject(port) => return Ok(Hop::Eject { port }),
             Endpoint::Toward(t) => t,
         };
-        let hop = self
-            .next_ring_hop(at, t)?
+        let (hop, y) = self
+            .ring_hop(at, t, state.coin)?
             .ok_or(RoutingError::Unreachable { from: at, to: t })?;
         let port = self.port_of(hop);
         let vc = match self.vcs {
@@ -143,7 +197,32 @@ impl Routing for TorusDor<'_> {
                 0
             }
             TorusVcs::Dateline => dateline_vc(hop, state),
+            TorusVcs::WrapClass => wrap_class_vc(hop, y, state),
         };
         Ok(Hop::Forward { port, vc })
     }
+
+    fn random_ties(&self) -> bool {
+        self.ties == TieBreak::Random
+    }
+}
+
+/// VC of `hop` toward coordinate `y` under [`TorusVcs::WrapClass`]: on entering a dimension
+/// the class is 1 iff the way to `y` takes the wrap-around link (`+` with `y < x`, `-` with
+/// `y > x`), and it stays for the packet's further hops in that dimension (kept in
+/// `state.phase`: the dimension plus one, and [`WRAP_CLASS`]).
+fn wrap_class_vc(hop: RingHop, y: u32, state: &mut PacketState) -> Vc {
+    // At most 16 dimensions (topology limit), so `dim + 1` fits in the 7 low bits.
+    let tag = (hop.dim as u8).wrapping_add(1) & !WRAP_CLASS;
+    let class = if state.phase & !WRAP_CLASS == tag {
+        state.phase & WRAP_CLASS
+    } else if (hop.forward && y < hop.x) || (!hop.forward && y > hop.x) {
+        WRAP_CLASS
+    } else {
+        0
+    };
+    state.phase = tag | class;
+    let vc = Vc::from(class != 0);
+    state.vc = vc;
+    vc
 }

@@ -183,6 +183,29 @@ pub struct SimConfig {
     /// Watchdog: flits in flight and nothing moved for this many cycles = deadlock
     /// (BookSim2 `deadlock_warn_timeout`).
     pub watchdog_cycles: u32,
+    /// Keep packets a pattern addresses to their own source: they go through the source's
+    /// router and back (BookSim2 does; its `uniform` draws the source too). `false` (the
+    /// presets) drops them and draws `uniform` among the other nodes. Left out of the JSON
+    /// when `false`.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub self_packets: bool,
+    /// Cycles between a flit leaving its source's queue and entering the injection
+    /// channel. BookSim2's terminal writes its channel at the end of a cycle and the channel
+    /// starts the flit on its way in the next (1, docs/booksim.md §4); a router's output
+    /// has that cycle in `st_delay`. 0 in the presets; left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub injection_delay: u16,
+    /// A terminal may start a packet on any VC of its injection channel: the next one
+    /// after the VC of its previous packet (round robin) that has a credit, as BookSim2's
+    /// terminals do (docs/booksim.md §4). `false` (the presets): the routing's VC or one of
+    /// its duplicates, the one with most credits. Left out of the JSON when `false`.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub inject_any_vc: bool,
+}
+
+/// Whether `v` is 0 (serde's `skip_serializing_if`).
+fn is_zero(v: &u16) -> bool {
+    *v == 0
 }
 
 /// Error of [`SimConfig::set`].
@@ -272,7 +295,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 36>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 39>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -307,6 +330,9 @@ impl SimConfig {
             "stopping_thres",
             "drain",
             "watchdog_cycles",
+            "self_packets",
+            "injection_delay",
+            "inject_any_vc",
         ],
     );
 
@@ -321,6 +347,13 @@ impl SimConfig {
     /// `warmup_thres = stopping_thres = 0.05`, `seed = 0`, `deadlock_warn_timeout = 256`; all
     /// channels (injection, ejection, network) have latency 1 as in BookSim2's torus/mesh
     /// networks.
+    ///
+    /// The preset keeps jumpnet's own choices where BookSim2's differ: a flit enters the
+    /// injection channel in the cycle it is sent (BookSim2: one cycle later,
+    /// `injection_delay = 1`), terminals inject on the routing's VC (BookSim2: any,
+    /// `inject_any_vc`), self-addressed packets are dropped (BookSim2 sends them,
+    /// `self_packets`), no warm-up periods and 1-cycle channels; `jumpnet sim --booksim`
+    /// sets all of these as BookSim2 has them (docs/booksim.md §2–§4).
     ///
     /// Zero-load latency of one packet of `L` flits over `H` router-to-router hops
     /// (`H + 1` routers), `t_r` = routing + VC alloc + switch alloc + switch traversal
@@ -366,6 +399,9 @@ impl SimConfig {
             stopping_thres: 0.05,
             drain: true,
             watchdog_cycles: 256,
+            self_packets: false,
+            injection_delay: 0,
+            inject_any_vc: false,
         }
     }
 
@@ -412,6 +448,9 @@ impl SimConfig {
             stopping_thres: 0.05,
             drain: true,
             watchdog_cycles: 256,
+            self_packets: false,
+            injection_delay: 0,
+            inject_any_vc: false,
         }
     }
 
@@ -493,6 +532,9 @@ impl SimConfig {
             "stopping_thres" => self.stopping_thres = v.num(F)?,
             "drain" => self.drain = v.boolean()?,
             "watchdog_cycles" => self.watchdog_cycles = v.positive(U32P)?,
+            "self_packets" => self.self_packets = v.boolean()?,
+            "injection_delay" => self.injection_delay = v.num(U16)?,
+            "inject_any_vc" => self.inject_any_vc = v.boolean()?,
             _ => {
                 return Err(SimConfigError::UnknownKey {
                     key: v.key.to_string(),
@@ -654,7 +696,15 @@ mod tests {
     #[test]
     fn the_default_router_is_left_out_of_the_json() {
         let json = serde_json::to_value(SimConfig::booksim()).unwrap();
-        assert!(json.get("router").is_none());
-        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 1);
+        assert!(json.get("router").is_none() && json.get("self_packets").is_none());
+        assert!(json.get("injection_delay").is_none() && json.get("inject_any_vc").is_none());
+        assert_eq!(json.as_object().unwrap().len(), SimConfig::KEYS.len() - 4);
+        let mut keep = SimConfig::booksim();
+        keep.set("self_packets", "1").unwrap();
+        let json = serde_json::to_value(keep).unwrap();
+        assert_eq!(
+            json.get("self_packets"),
+            Some(&serde_json::Value::Bool(true))
+        );
     }
 }

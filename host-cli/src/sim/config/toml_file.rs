@@ -202,7 +202,7 @@ mod tests {
                     "router" => "\"input_queued\"",
                     "injection" => "\"bernoulli\"",
                     "traffic" => "\"uniform\"",
-                    "rate_in_flits" | "drain" => "true",
+                    "rate_in_flits" | "drain" | "self_packets" | "inject_any_vc" => "true",
                     "injection_rate" | "hotspot_fraction" => "0.5",
                     _ => "3",
                 };

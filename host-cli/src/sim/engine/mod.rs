@@ -43,6 +43,8 @@ pub(crate) struct State<'r> {
     sync_routing: Option<&'r (dyn Routing + Sync)>,
     /// `routing.congestion_scope()`, looked up once.
     scope: CongestionScope,
+    /// `routing.random_ties()`, looked up once: draw a coin per packet.
+    random_ties: bool,
     /// The routers, cut into partitions (one per thread; [`State::set_threads`]).
     routers: Box<dyn Routers>,
     /// The wheel's events of the current cycle (taken in `deliver_events`, given back
@@ -112,6 +114,8 @@ impl<'r> State<'r> {
         let terms = (0..fabric.terminals)
             .map(|_| Terminal {
                 credits: vec![cfg.vc_buf_size; vcs],
+                // The first packet of `inject_any_vc` starts on VC 0.
+                last_vc: (vcs.max(1) - 1) as u8,
                 ..Default::default()
             })
             .collect();
@@ -123,7 +127,7 @@ impl<'r> State<'r> {
             2 * u64::from(cfg.num_vcs) * u64::from(cfg.vc_buf_size) + 2
         };
         let max_delay = u64::from(fabric.max_latency().max(cfg.terminal_latency))
-            + u64::from(cfg.st_delay)
+            + u64::from(cfg.st_delay.max(cfg.injection_delay))
             + u64::from(cfg.credit_delay)
             + 1
             + queueing;
@@ -137,6 +141,7 @@ impl<'r> State<'r> {
             routing,
             sync_routing: None,
             scope: routing.congestion_scope(),
+            random_ties: routing.random_ties(),
             routers,
             due: Vec::new(),
             vcs,
@@ -240,7 +245,7 @@ impl<'r> State<'r> {
                 Event::TermCredit { term, vc } => {
                     self.terms[term as usize].credits[usize::from(vc)] += 1;
                     let t = &mut self.terms[term as usize];
-                    if !t.active && t.current.is_some() {
+                    if !t.active && (t.current.is_some() || !t.queue.is_empty()) {
                         t.active = true;
                         self.active_terms.push(term);
                     }
@@ -286,7 +291,7 @@ impl<'r> State<'r> {
         for t in 0..self.fabric.terminals {
             if self.driver.bernoulli.fire(&mut self.driver.rng) {
                 let d = self.driver.dest(t);
-                if d != t {
+                if d != t || self.cfg.self_packets {
                     self.create(t, d);
                 }
             }
@@ -310,16 +315,35 @@ impl<'r> State<'r> {
     /// Starts injecting the next queued packet of terminal `t` if it injects none.
     fn start_packet(&mut self, t: u32) -> Result<(), SimError> {
         let ti = t as usize;
-        if self.terms[ti].current.is_some() {
+        if self.terms[ti].current.is_some() || self.terms[ti].queue.is_empty() {
             return Ok(());
         }
+        // BookSim2's terminals start a packet on the next VC with a credit, or wait.
+        let any_vc = if self.cfg.inject_any_vc {
+            let term = &self.terms[ti];
+            let n = term.credits.len();
+            let next = (1..=n)
+                .map(|i| (usize::from(term.last_vc) + i) % n)
+                .find(|&v| term.credits[v] > 0);
+            match next {
+                Some(v) => Some(v as u8),
+                None => return Ok(()),
+            }
+        } else {
+            None
+        };
         let Some(p) = self.terms[ti].queue.pop_front() else {
             return Ok(());
         };
-        let state = self
+        let mut state = self
             .routing
             .inject(t, p.dst)
             .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
+        if self.random_ties {
+            // The routing breaks ties from random bits drawn once per packet (BookSim2's
+            // random direction on a torus tie; docs/routing.md §2).
+            state.coin = self.driver.rng.next() as u8;
+        }
         let id = self.allocate(Packet {
             src: t,
             dst: p.dst,
@@ -331,7 +355,11 @@ impl<'r> State<'r> {
             state,
             tag: p.tag,
         });
-        let vc = self.pick_vc(&self.terms[ti].credits, state.vc);
+        let vc = match any_vc {
+            Some(v) => v,
+            None => self.pick_vc(&self.terms[ti].credits, state.vc),
+        };
+        self.terms[ti].last_vc = vc;
         self.terms[ti].current = Some((id, 0, vc));
         Ok(())
     }
@@ -366,7 +394,7 @@ impl<'r> State<'r> {
             let iv = (pi * self.vcs + usize::from(vc)) as u32;
             let flit = Flit { pkt: id, seq, tail };
             self.wheel.push(
-                now + u64::from(self.cfg.terminal_latency),
+                now + u64::from(self.cfg.injection_delay) + u64::from(self.cfg.terminal_latency),
                 Event::Arrive { iv, flit },
             );
             self.in_network += 1;

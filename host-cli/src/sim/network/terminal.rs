@@ -28,6 +28,8 @@ pub struct Terminal {
     pub credits: Vec<u16>,
     /// In the active-terminal list.
     pub active: bool,
+    /// VC of the last packet started (round robin of `inject_any_vc`).
+    pub last_vc: u8,
 }
 
 /// A packet in flight (pool entry).

@@ -18,6 +18,8 @@ pub struct Driver {
     k: u32,
     n: u32,
     perm: Vec<u32>,
+    /// `uniform` draws the source too (BookSim2's `uniform`; `self_packets`).
+    uniform_with_self: bool,
     /// Random source of generation and destinations.
     pub rng: Rng,
 }
@@ -57,14 +59,19 @@ impl Driver {
             k,
             n,
             perm,
+            uniform_with_self: cfg.self_packets && pattern == DestPattern::Uniform,
             rng,
         })
     }
 
-    /// Destination of a new packet from `src` (may equal `src`: such packets are not sent,
-    /// docs/mapping.md §5).
+    /// Destination of a new packet from `src` (may equal `src`: such packets are sent only
+    /// with `self_packets`, docs/mapping.md §5). With `self_packets`, `uniform` draws among
+    /// all nodes, the source included, as BookSim2's `uniform` does.
     #[inline]
     pub fn dest(&mut self, src: u32) -> u32 {
+        if self.uniform_with_self {
+            return self.rng.below(u64::from(self.nodes)) as u32;
+        }
         // Validated in `new`.
         match Traffic::new(self.pattern, self.nodes, self.k, self.n, &self.perm) {
             Ok(t) => t.dest(src, &mut self.rng),

@@ -85,7 +85,38 @@ fn dateline_vcs_make_torus_dor_deadlock_free() {
             let t = Torus::torus(k, tps).unwrap();
             let r = TorusDor::new(&t, TorusVcs::Dateline).unwrap();
             assert_deadlock_free(&t, &r, &format!("dateline torus {k:?}"));
+            // BookSim2's wrap classes, ties + (coin 0) and ties - (every coin bit set).
+            let b = TorusDor::booksim(&t).unwrap();
+            assert_deadlock_free(&t, &b, &format!("wrap-class torus {k:?}"));
+            let minus = TiesMinus(b);
+            assert_deadlock_free(&t, &minus, &format!("wrap-class torus {k:?}, ties -"));
         }
+    }
+}
+
+/// A routing whose packets all draw the coin "every tie `-`".
+struct TiesMinus<R>(R);
+
+impl<R: crate::routing::Routing> crate::routing::Routing for TiesMinus<R> {
+    fn num_vcs(&self) -> u8 {
+        self.0.num_vcs()
+    }
+    fn inject(
+        &self,
+        src: u32,
+        dst: u32,
+    ) -> Result<crate::routing::PacketState, crate::routing::RoutingError> {
+        let mut st = self.0.inject(src, dst)?;
+        st.coin = u8::MAX;
+        Ok(st)
+    }
+    fn next_hop(
+        &self,
+        at: u32,
+        state: &mut crate::routing::PacketState,
+        dst: u32,
+    ) -> Result<crate::routing::Hop, crate::routing::RoutingError> {
+        self.0.next_hop(at, state, dst)
     }
 }
 

@@ -206,6 +206,74 @@ fn worked_examples_on_the_8x8_torus() {
     assert_eq!(s1.len(), 7);
 }
 
+/// The hops `(switch reached, port, vc)` of `r` from terminal `s` to `d` with coin `coin`.
+fn coin_path(t: &Torus, r: &TorusDor<'_>, s: u32, d: u32, coin: u8) -> Vec<(u32, u16, u8)> {
+    let mut st = r.inject(s, d).unwrap();
+    st.coin = coin;
+    let mut at = t.terminal_switch(s).unwrap();
+    let mut out = Vec::new();
+    while let Hop::Forward { port, vc } = r.next_hop(at, &mut st, d).unwrap() {
+        at = t.port(at, port).link().unwrap().peer;
+        out.push((at, port, vc));
+        assert!(out.len() < 64, "no progress");
+    }
+    out
+}
+
+#[test]
+fn booksim_wrap_classes_and_random_ties_on_the_8x8_torus() {
+    // docs/routing.md §2, BookSim2's `dim_order` on a torus: a dimension's hops all on VC1
+    // iff the way through it takes the wrap-around link; ties by the packet's coin.
+    let t = Torus::torus(&[8, 8], 1).unwrap();
+    let r = TorusDor::booksim(&t).unwrap();
+    assert!(r.random_ties() && !TorusDor::new(&t, TorusVcs::Dateline).unwrap().random_ties());
+    assert_eq!(r.num_vcs(), 2);
+    let id = |x: u32, y: u32| y * 8 + x;
+    // (6,6) -> (1,2): x goes + over 7 -> 0: VC1 from the first hop; y ties (4 = 4): coin 0
+    // takes + over 7 -> 0 (VC1 again), coin bit 1 takes - through 5, 4, 3 (no wrap, VC0).
+    let x_hops = [(id(7, 6), 0, 1), (id(0, 6), 0, 1), (id(1, 6), 0, 1)];
+    let plus: Vec<_> = x_hops
+        .into_iter()
+        .chain([
+            (id(1, 7), 2, 1),
+            (id(1, 0), 2, 1),
+            (id(1, 1), 2, 1),
+            (id(1, 2), 2, 1),
+        ])
+        .collect();
+    assert_eq!(coin_path(&t, &r, id(6, 6), id(1, 2), 0), plus);
+    let minus: Vec<_> = x_hops
+        .into_iter()
+        .chain([
+            (id(1, 5), 3, 0),
+            (id(1, 4), 3, 0),
+            (id(1, 3), 3, 0),
+            (id(1, 2), 3, 0),
+        ])
+        .collect();
+    assert_eq!(coin_path(&t, &r, id(6, 6), id(1, 2), 0b10), minus);
+    // Bit 0 only steers ties in x: (0,0) -> (4,0) goes - over 0 -> 7 on VC1.
+    assert_eq!(
+        coin_path(&t, &r, id(0, 0), id(4, 0), 1),
+        [
+            (id(7, 0), 1, 1),
+            (id(6, 0), 1, 1),
+            (id(5, 0), 1, 1),
+            (id(4, 0), 1, 1)
+        ]
+    );
+    // No wrap, no tie: VC0 whatever the coin; the dateline rule would agree here.
+    for coin in [0, 0xff] {
+        assert_eq!(
+            coin_path(&t, &r, id(1, 0), id(3, 1), coin),
+            [(id(2, 0), 0, 0), (id(3, 0), 0, 0), (id(3, 1), 2, 0)]
+        );
+    }
+    // Wrap-class VCs need a torus.
+    let m = Torus::mesh(&[4, 4], 1).unwrap();
+    assert!(TorusDor::booksim(&m).is_err());
+}
+
 #[test]
 fn k2_dimension_uses_its_single_link_and_k1_is_skipped() {
     // 2×1×3 torus: dimension 0 has one link (port 0), dimension 1 none, dimension 2 a ring.

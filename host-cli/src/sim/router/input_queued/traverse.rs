@@ -25,8 +25,33 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         self.credit_back(s, p, v);
         if flit.tail {
             self.r.ivs[iv].state = VcState::Idle;
+            self.restart_head(ls, iv);
         }
         self.fx.moved();
+    }
+
+    /// After a tail left (local) input VC `iv`, the next packet's head behind it starts route
+    /// computation only now, as in BookSim2 (`_SWAllocUpdate` puts the VC back into its
+    /// routing state and the route is evaluated in the next step): its route computation,
+    /// VC and switch allocation stages count from this step, so it crosses the switch
+    /// `routing_delay + vc_alloc_delay + sw_alloc_delay` steps after the tail.
+    #[inline]
+    fn restart_head(&mut self, ls: usize, iv: usize) {
+        let k = self.k;
+        let r = &mut *self.r;
+        if r.ivs[iv].len == 0 {
+            return;
+        }
+        let sp = self.clock.speedup;
+        let ready = [k.routing_delay, k.vc_alloc_delay, k.sw_alloc_delay]
+            .into_iter()
+            .fold(self.now, |s, d| sp.after_stage(s, u64::from(d)));
+        let slot = &mut r.slots[iv * k.buf + usize::from(r.ivs[iv].head)];
+        if ready > slot.ready {
+            slot.ready = ready;
+            r.ivs[iv].fready = ready;
+        }
+        r.wake[ls] = r.wake[ls].min(r.ivs[iv].fready);
     }
 
     /// Takes the front flit of (local) input VC `iv` of local router `ls`.

@@ -1,22 +1,28 @@
-//! BookSim2 configuration files (`jumpnet sim --booksim FILE`): the common subset of
-//! BookSim2's keys mapped onto a jumpnet topology, routing and [`SimConfig`].
+//! BookSim2 configuration files (`jumpnet sim --booksim FILE`): BookSim2's keys, with its
+//! defaults and meaning, mapped onto a jumpnet topology, routing and [`SimConfig`]
+//! (docs/booksim.md).
 //!
 //! Syntax as BookSim2's `config.l`/`config.y`: statements `key = value;`, `//` comments to
-//! the end of the line, values are numbers, names or `{...}` lists. The base is
-//! [`SimConfig::booksim`] (BookSim2's defaults) and BookSim2's default topology (an 8-ary
-//! 2-cube torus); `routing_function` must be given.
+//! the end of the line, values are numbers, names or `{...}` lists. Every key of BookSim2's
+//! `booksim_config.cpp` is known ([`keys::KEYS`]) and starts at BookSim2's default (an
+//! 8-ary 2-cube torus, 16 VCs of 8 flits, 3 warm-up periods, …); `routing_function` must be
+//! given. A key is either mapped with BookSim2's meaning, or steers only BookSim2's output
+//! (accepted, listed in [`BookSimConfig::ignored`]), or names a behaviour jumpnet models
+//! only at BookSim2's default (that value is accepted, another is refused by name). The
+//! same statements may follow the file on the command line as `key=value` words
+//! ([`parse_with`]), as BookSim2's own command line takes them.
 //!
 //! | BookSim2 | jumpnet |
 //! |---|---|
-//! | `topology = torus; k; n` | `torus k=k,…,k` (n times) |
-//! | `topology = mesh; k; n` | `mesh k=k,…,k` |
-//! | `topology = flatfly; k; n; c` | `hyperx s=k,…,k t=c` |
-//! | `topology = dragonflynew; k = p; n = 1` | `dragonfly p=p a=2p h=p g=a·h+1` (BookSim2's derivation) |
-//! | `routing_function = dim_order` (torus) | `dor-dateline` (BookSim2's torus DOR uses dateline VCs) |
+//! | `topology = torus; k; n` | `torus k=k,…,k` (n times), `dim_latency` 2 (`use_noc_latency = 1`) or 1 |
+//! | `topology = mesh; k; n` | `mesh k=k,…,k`, `dim_latency` 1 |
+//! | `topology = flatfly; k; n; c` | `hyperx s=k,…,k t=c` (channel latency 1) |
+//! | `topology = dragonflynew; k = p; n = 1` | `dragonfly p=p a=2p h=p g=a·h+1`, `local_latency` 10, `global_latency` 100 |
+//! | `routing_function = dim_order` (torus) | `dor-booksim` (wrap classes, random ties; docs/routing.md §2) |
 //! | `dim_order` / `dor` (mesh, flatfly), `xyyx` (flatfly) | `dor` |
 //! | `min` / `ran_min` (flatfly) | `minimal` |
-//! | `min` (dragonfly) | `df-minimal`; `valiant`: `df-valiant` |
-//! | `const_flits_per_packet`, `packet_size` | `packet_size` |
+//! | `min` (dragonfly) | `df-minimal`; `valiant`: `df-valiant`; `ugal`: `df-ugal-l` |
+//! | `packet_size` | `packet_size` |
 //! | `injection_rate_uses_flits` | `rate_in_flits` |
 //! | `st_prepare_delay + st_final_delay` | `st_delay` |
 //! | `vc_allocator`, `sw_allocator` | `allocator` (must agree) |
@@ -25,22 +31,23 @@
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
 //! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
-//! decimals), `output_buffer_size`,
-//! `warmup_periods`, `sample_period`, `max_samples`, `latency_thres`, `warmup_thres`,
-//! `stopping_thres` and `seed` (a number; `time` is refused: runs are deterministic) keep
-//! their names. Keys that only steer BookSim2's own bookkeeping (`sim_count`, `watch_out`,
-//! `priority`, flatfly's `x`/`y`/`xr`/`yr` layout, …) are accepted and listed in
-//! [`BookSimConfig::ignored`]; keys whose BookSim2 meaning jumpnet does not model are accepted
-//! only at their neutral value (`input_speedup = 1`, `use_read_write = 0`, …). Every other
-//! key is an error that names it.
+//! decimals), `output_buffer_size`, `warmup_periods`, `sample_period`, `max_samples`,
+//! `latency_thres`, `warmup_thres`, `stopping_thres` and `seed` (a number; `time` is
+//! refused: runs are deterministic) keep their names. Packets a pattern addresses to their
+//! source are kept (`self_packets = true`), and `uniform` draws the source too, as in
+//! BookSim2; a terminal's flit enters its channel a cycle after it is sent
+//! (`injection_delay = 1`) and may use any VC of the injection channel
+//! (`inject_any_vc = true`, docs/booksim.md §4).
+
+pub mod keys;
+pub mod network;
 
 use anyhow::{anyhow, bail, Result};
-use jumpnet_core::topology::spec::NetworkSpec;
-use jumpnet_core::topology::GlobalArrangement;
 
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
 use crate::sim::config::SimConfig;
+use keys::KeyUse;
 
 /// A BookSim2 configuration mapped onto jumpnet.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,87 +58,10 @@ pub struct BookSimConfig {
     pub algo: RouteAlgo,
     /// Simulator parameters (BookSim2 defaults with the file's keys applied).
     pub config: SimConfig,
-    /// Keys accepted without effect on the simulation, in file order.
+    /// Keys accepted without effect on the simulation (output, power model, bookkeeping),
+    /// in file order.
     pub ignored: Vec<String>,
 }
-
-/// Keys mapped onto jumpnet (see the module documentation).
-pub const MAPPED_KEYS: &[&str] = &[
-    "topology",
-    "k",
-    "n",
-    "c",
-    "routing_function",
-    "num_vcs",
-    "vc_buf_size",
-    "packet_size",
-    "const_flits_per_packet",
-    "injection_rate",
-    "injection_rate_uses_flits",
-    "injection_process",
-    "traffic",
-    "routing_delay",
-    "vc_alloc_delay",
-    "sw_alloc_delay",
-    "st_prepare_delay",
-    "st_final_delay",
-    "credit_delay",
-    "internal_speedup",
-    "output_buffer_size",
-    "vc_allocator",
-    "sw_allocator",
-    "warmup_periods",
-    "sample_period",
-    "max_samples",
-    "latency_thres",
-    "warmup_thres",
-    "stopping_thres",
-    "deadlock_warn_timeout",
-    "sim_type",
-    "seed",
-];
-
-/// Keys accepted and ignored: they steer BookSim2's output or bookkeeping only.
-pub const IGNORED_KEYS: &[&str] = &[
-    "sim_count",
-    "watch_out",
-    "watch_file",
-    "watch_packets",
-    "watch_flits",
-    "print_activity",
-    "print_csv_results",
-    "viewer_trace",
-    "priority",
-    "hold_switch_for_packet",
-    "wait_for_tail_credit",
-    "alloc_iters",
-    "x",
-    "y",
-    "xr",
-    "yr",
-    "limit",
-    "read_request_size",
-    "write_request_size",
-    "read_reply_size",
-    "write_reply_size",
-    "read_request_begin_vc",
-    "read_request_end_vc",
-    "write_request_begin_vc",
-    "write_request_end_vc",
-    "read_reply_begin_vc",
-    "read_reply_end_vc",
-    "write_reply_begin_vc",
-    "write_reply_end_vc",
-];
-
-/// Keys accepted only at their neutral value `(key, value)`.
-pub const NEUTRAL_KEYS: &[(&str, &str)] = &[
-    ("input_speedup", "1"),
-    ("output_speedup", "1"),
-    ("physical_subnetworks", "1"),
-    ("use_read_write", "0"),
-    ("classes", "1"),
-];
 
 /// One `key = value;` statement with its line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,9 +137,22 @@ fn statement(s: &str, line: usize) -> Result<Statement> {
 
 /// Parses a BookSim2 configuration file's text (see the module documentation).
 pub fn parse(text: &str) -> Result<BookSimConfig> {
+    parse_with(text, &[])
+}
+
+/// Parses a BookSim2 configuration file's text followed by `key=value` overrides (BookSim2's
+/// command line: each word is a statement applied after the file's).
+pub fn parse_with(text: &str, overrides: &[String]) -> Result<BookSimConfig> {
     let mut p = Parser::default();
     for st in statements(text)? {
         p.statement(&st)?;
+    }
+    for w in overrides {
+        let st = statement(w, 0).map_err(|_| {
+            anyhow!("'{w}' is not a BookSim2 `key=value` override (e.g. injection_rate=0.2)")
+        })?;
+        p.statement(&st)
+            .map_err(|e| anyhow!("{}", e.to_string().replace("line 0: ", "command line: ")))?;
     }
     p.finish()
 }
@@ -222,28 +165,38 @@ struct Parser {
     k: u32,
     n: u32,
     c: u32,
+    use_noc_latency: bool,
     /// `routing_function` and its line.
     routing: Option<(String, usize)>,
     st_prepare: u16,
     st_final: u16,
-    /// `vc_allocator` / `sw_allocator` statements: key, value, line.
-    allocators: Vec<(String, String, usize)>,
+    /// `vc_allocator` / `sw_allocator`: value and line.
+    vc_allocator: (String, usize),
+    sw_allocator: (String, usize),
 }
 
 impl Default for Parser {
-    /// BookSim2's defaults: its router parameters and an 8-ary 2-cube torus.
+    /// BookSim2's defaults: its router parameters, its simulation phases, an 8-ary 2-cube
+    /// torus, self-addressed packets kept.
     fn default() -> Self {
+        let mut cfg = SimConfig::booksim();
+        cfg.warmup_periods = 3;
+        cfg.self_packets = true;
+        cfg.injection_delay = 1;
+        cfg.inject_any_vc = true;
         Parser {
-            cfg: SimConfig::booksim(),
+            cfg,
             ignored: Vec::new(),
             topology: "torus".to_string(),
             k: 8,
             n: 2,
             c: 1,
+            use_noc_latency: true,
             routing: None,
             st_prepare: 0,
             st_final: 1,
-            allocators: Vec::new(),
+            vc_allocator: ("islip".to_string(), 0),
+            sw_allocator: ("islip".to_string(), 0),
         }
     }
 }
@@ -267,17 +220,22 @@ impl Parser {
             "k" => self.k = int("k")?,
             "n" => self.n = int("n")?,
             "c" => self.c = int("c")?,
+            "use_noc_latency" => self.use_noc_latency = int("use_noc_latency")? == 1,
             "routing_function" => self.routing = Some((value.to_string(), line)),
-            "num_vcs" | "vc_buf_size" | "injection_rate" | "traffic" | "routing_delay"
-            | "vc_alloc_delay" | "sw_alloc_delay" | "credit_delay" | "warmup_periods"
-            | "sample_period" | "max_samples" | "latency_thres" | "warmup_thres"
-            | "stopping_thres" | "internal_speedup" | "output_buffer_size" => set(key, value)?,
-            "packet_size" | "const_flits_per_packet" => {
-                // BookSim2's packet_size = -1 means "use const_flits_per_packet".
-                if value != "-1" {
-                    set("packet_size", value)?;
+            "num_vcs" | "vc_buf_size" | "injection_rate" | "routing_delay" | "vc_alloc_delay"
+            | "sw_alloc_delay" | "credit_delay" | "warmup_periods" | "sample_period"
+            | "max_samples" | "latency_thres" | "warmup_thres" | "stopping_thres"
+            | "internal_speedup" | "output_buffer_size" => set(key, value)?,
+            "traffic" => {
+                if network::traffic_word(value).is_none() {
+                    return Err(at(format!(
+                        "traffic = {value} is not supported; allowed: {}",
+                        network::TRAFFIC_ALLOWED
+                    )));
                 }
+                set("traffic", value)?
             }
+            "packet_size" => set("packet_size", value)?,
             "injection_rate_uses_flits" => set("rate_in_flits", value)?,
             "injection_process" => {
                 if value != "bernoulli" {
@@ -289,10 +247,8 @@ impl Parser {
             }
             "st_prepare_delay" => self.st_prepare = int("st_prepare_delay")?.try_into()?,
             "st_final_delay" => self.st_final = int("st_final_delay")?.try_into()?,
-            "vc_allocator" | "sw_allocator" => {
-                self.allocators
-                    .push((key.to_string(), value.to_string(), line));
-            }
+            "vc_allocator" => self.vc_allocator = (value.to_string(), line),
+            "sw_allocator" => self.sw_allocator = (value.to_string(), line),
             "deadlock_warn_timeout" => set("watchdog_cycles", value)?,
             "sim_type" => match value {
                 "latency" => self.cfg.drain = true,
@@ -317,64 +273,63 @@ impl Parser {
         Ok(())
     }
 
-    /// A key jumpnet does not map: ignored, accepted at its neutral value, or an error
-    /// listing the keys.
+    /// A key jumpnet does not map: without effect, accepted at its default, or an error.
     fn other(&mut self, key: &str, value: &str) -> Result<(), String> {
-        if IGNORED_KEYS.contains(&key) {
-            self.ignored.push(key.to_string());
-            return Ok(());
-        }
-        let Some((_, neutral)) = NEUTRAL_KEYS.iter().find(|(nk, _)| *nk == key) else {
-            let neutral: Vec<&str> = NEUTRAL_KEYS.iter().map(|(k, _)| *k).collect();
+        let Some(known) = keys::find(key) else {
             return Err(format!(
-                "unknown BookSim2 key '{key}'; supported keys: {}; ignored keys: {}; \
-                 accepted at their neutral value: {}",
-                MAPPED_KEYS.join(", "),
-                IGNORED_KEYS.join(", "),
-                neutral.join(", ")
+                "unknown BookSim2 key '{key}' (BookSim2 refuses it too); docs/booksim.md §2 lists its {} keys",
+                keys::KEYS.len()
             ));
         };
-        let same = value == *neutral || value.parse::<f64>().ok() == neutral.parse::<f64>().ok();
-        if !same {
-            return Err(format!(
-                "{key} = {value} is not supported; jumpnet models only {key} = {neutral}"
-            ));
+        match known.used {
+            KeyUse::Output => {
+                self.ignored.push(key.to_string());
+                Ok(())
+            }
+            KeyUse::DefaultOnly if keys::is_default(value, known.default) => Ok(()),
+            KeyUse::DefaultOnly | KeyUse::Mapped => {
+                Err(format!(
+                "{key} = {value} is not supported: jumpnet models this BookSim2 feature only at \
+                 BookSim2's default {key} = {}",
+                if known.default.is_empty() { "\"\"" } else { known.default }
+            ))
+            }
         }
-        self.ignored.push(key.to_string());
-        Ok(())
     }
 
-    /// The configuration: switch traversal delay, allocator, topology and routing.
+    /// The configuration: switch traversal delay, allocator, topology, channel latencies
+    /// and routing.
     fn finish(mut self) -> Result<BookSimConfig> {
         self.cfg.st_delay = self.st_prepare + self.st_final;
-        if let Some((first, rest)) = self.allocators.split_first() {
-            if let Some((k2, v2, line)) = rest.iter().find(|(_, v, _)| *v != first.1) {
-                bail!(
-                    "line {line}: {k2} = {v2} differs from {} = {}; jumpnet uses one allocator type for both",
-                    first.0,
-                    first.1
-                );
-            }
-            let v = match first.1.as_str() {
-                "islip" => "islip",
-                "separable_input_first" => "separable_input_first",
-                other => bail!(
-                    "line {}: {} = {other} is not supported; allowed: islip, separable_input_first",
-                    first.2,
-                    first.0
-                ),
-            };
-            self.cfg.set("allocator", v)?;
+        let ((vc, vc_line), (sw, sw_line)) = (&self.vc_allocator, &self.sw_allocator);
+        if vc != sw {
+            bail!(
+                "line {}: vc_allocator = {vc} differs from sw_allocator = {sw} (line {}); \
+                 jumpnet uses one allocator type for both",
+                vc_line.max(sw_line),
+                vc_line.min(sw_line)
+            );
         }
+        let allocator = match vc.as_str() {
+            "islip" | "separable_input_first" => vc.as_str(),
+            other => bail!(
+                "line {}: vc_allocator = {other} is not supported; allowed: islip, separable_input_first",
+                vc_line.max(sw_line)
+            ),
+        };
+        self.cfg.set("allocator", allocator)?;
         let topology = &self.topology;
-        let topo = topology_spec(topology, self.k, self.n, self.c)?;
+        let topo = network::topology_spec(topology, self.k, self.n, self.c)?;
+        for (key, latency) in network::channel_latencies(topology, self.use_noc_latency) {
+            self.cfg.set(key, &latency.to_string())?;
+        }
         let Some((rf, line)) = self.routing else {
             bail!(
                 "routing_function is missing; for {topology} use {}",
-                routing_names(topology)
+                network::routing_names(topology)
             );
         };
-        let algo = routing_algo(topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
+        let algo = network::routing_algo(topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
         Ok(BookSimConfig {
             topology: topo,
             algo,
@@ -384,104 +339,45 @@ impl Parser {
     }
 }
 
-/// The jumpnet topology of BookSim2's `topology`, `k`, `n`, `c`.
-pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologySpec> {
-    let dims = || -> Result<Vec<u32>> {
-        if k < 2 || n == 0 || n > 8 {
-            bail!("{topology} with k = {k}, n = {n}: need k >= 2 and 1 <= n <= 8");
-        }
-        Ok(vec![k; n as usize])
-    };
-    Ok(match topology {
-        "torus" | "mesh" => {
-            if c != 1 {
-                bail!(
-                    "{topology} with c = {c}: BookSim2's {topology} has one node per router (c = 1)"
-                );
-            }
-            TopologySpec::Structured(if topology == "torus" {
-                NetworkSpec::torus(&dims()?, 1)?
-            } else {
-                NetworkSpec::mesh(&dims()?, 1)?
-            })
-        }
-        "flatfly" => TopologySpec::Structured(NetworkSpec::hyperx(
-            &dims()?,
-            1,
-            u16::try_from(c)
-                .ok()
-                .filter(|&t| t >= 1)
-                .ok_or_else(|| anyhow!("flatfly with c = {c}: need 1 <= c <= 65535"))?,
-        )?),
-        "dragonflynew" | "dragonfly" => {
-            if n != 1 {
-                bail!("{topology} with n = {n}: BookSim2's dragonflynew needs n = 1");
-            }
-            if k == 0 || k > 1000 {
-                bail!("{topology} with k = {k}: need 1 <= k <= 1000 terminals per router");
-            }
-            let (p, a, h) = (k, 2 * k, k);
-            TopologySpec::Structured(NetworkSpec::Dragonfly {
-                g: a * h + 1,
-                a,
-                p,
-                h,
-                arrangement: GlobalArrangement::Consecutive,
-            })
-        }
-        other => bail!(
-            "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, flatfly, dragonflynew"
-        ),
-    })
-}
-
-fn routing_names(topology: &str) -> &'static str {
-    match topology {
-        "torus" => "dim_order (or dim_order_torus, dor)",
-        "mesh" => "dim_order (or dim_order_mesh, dor, dor_mesh)",
-        "flatfly" => "dim_order / xyyx (dor), min / ran_min (minimal)",
-        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-l)",
-    }
-}
-
-/// The jumpnet routing of BookSim2's `routing_function` on `topology`.
-pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
-    let algo = match (topology, rf) {
-        ("torus", "dim_order" | "dim_order_torus" | "dor" | "dor_torus") => RouteAlgo::DorDateline,
-        ("mesh", "dim_order" | "dim_order_mesh" | "dor" | "dor_mesh") => RouteAlgo::Dor,
-        ("flatfly", "dim_order" | "dor" | "xyyx" | "xyyx_flatfly") => RouteAlgo::Dor,
-        ("flatfly", "min" | "ran_min" | "ran_min_flatfly") => RouteAlgo::Minimal,
-        ("dragonflynew" | "dragonfly", "min" | "min_dragonflynew") => RouteAlgo::DfMinimal,
-        ("dragonflynew" | "dragonfly", "valiant") => RouteAlgo::DfValiant,
-        ("dragonflynew" | "dragonfly", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalL,
-        _ => bail!(
-            "routing_function = {rf} is not supported on {topology}; use {}",
-            routing_names(topology)
-        ),
-    };
-    Ok(algo)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sim::config::{Allocator, Pattern};
+    use jumpnet_core::topology::spec::NetworkSpec;
+    use jumpnet_core::topology::GlobalArrangement;
 
-    const TORUS88: &str = include_str!("../../../tests/data/booksim_torus88");
-    const MESH88: &str = include_str!("../../../tests/data/booksim_mesh88_lat");
-    const DRAGONFLY: &str = include_str!("../../../tests/data/booksim_dragonfly");
-    const FLATFLY: &str = include_str!("../../../tests/data/booksim_flatfly");
+    const TORUS88: &str = include_str!("../../../../tests/data/booksim_torus88");
+    const MESH88: &str = include_str!("../../../../tests/data/booksim_mesh88_lat");
+    const DRAGONFLY: &str = include_str!("../../../../tests/data/booksim_dragonfly");
+    const FLATFLY: &str = include_str!("../../../../tests/data/booksim_flatfly");
+
+    /// BookSim2's defaults as jumpnet reads them (docs/booksim.md §2).
+    fn booksim_defaults() -> SimConfig {
+        let mut c = SimConfig::booksim();
+        c.warmup_periods = 3;
+        c.self_packets = true;
+        c.injection_delay = 1;
+        c.inject_any_vc = true;
+        c
+    }
 
     #[test]
-    fn torus_example() {
+    fn torus_example_has_booksim2s_latencies_and_routing() {
         let b = parse(TORUS88).unwrap();
         assert_eq!(b.topology.to_string(), "torus k=8,8 t=1");
-        assert_eq!(b.algo, RouteAlgo::DorDateline);
-        let mut want = SimConfig::booksim();
+        assert_eq!(b.algo, RouteAlgo::DorBookSim);
+        let mut want = booksim_defaults();
         want.num_vcs = 2;
         want.injection_rate = 0.15;
+        want.set("dim_latency", "2").unwrap();
         assert_eq!(b.config, want);
         assert!(b.ignored.is_empty());
+        // use_noc_latency = 0: 1-cycle torus channels.
+        let b = parse_with(TORUS88, &["use_noc_latency=0".into()]).unwrap();
+        assert_eq!(
+            b.config.class_latency.set_keys().collect::<Vec<_>>(),
+            [("dim_latency", 1)]
+        );
     }
 
     #[test]
@@ -500,11 +396,14 @@ mod tests {
             (0.01, false, true)
         );
         assert_eq!(c.allocator, Allocator::Islip);
-        assert!(b.ignored.contains(&"wait_for_tail_credit".to_string()));
+        assert_eq!(
+            c.class_latency.set_keys().collect::<Vec<_>>(),
+            [("dim_latency", 1)]
+        );
     }
 
     #[test]
-    fn dragonfly_example_derives_booksim_sizes() {
+    fn dragonfly_example_derives_booksim_sizes_and_cable_latencies() {
         let b = parse(DRAGONFLY).unwrap();
         // k = 4: p = 4, a = 8, h = 4, g = 33.
         assert_eq!(
@@ -519,7 +418,7 @@ mod tests {
         );
         assert_eq!(b.algo, RouteAlgo::DfMinimal);
         assert_eq!(
-            routing_algo("dragonflynew", "ugal").unwrap(),
+            network::routing_algo("dragonflynew", "ugal").unwrap(),
             RouteAlgo::DfUgalL
         );
         let c = &b.config;
@@ -529,6 +428,11 @@ mod tests {
         );
         assert_eq!((c.st_delay, c.routing_delay, c.warmup_periods), (1, 0, 3));
         assert_eq!(c.allocator, Allocator::SeparableInputFirst);
+        assert_eq!(
+            c.class_latency.set_keys().collect::<Vec<_>>(),
+            [("local_latency", 10), ("global_latency", 100)]
+        );
+        assert_eq!(b.ignored, ["watch_out"]);
     }
 
     #[test]
@@ -554,6 +458,63 @@ mod tests {
         .unwrap();
         assert_eq!((b.config.st_delay, b.config.seed), (3, 9));
         assert_eq!(b.topology.to_string(), "torus k=8,8 t=1");
+        // Without warmup_periods BookSim2 warms up for 3 periods; self-addressed packets
+        // are kept; a terminal's flit starts on its channel a cycle after it is sent.
+        assert_eq!(
+            (
+                b.config.warmup_periods,
+                b.config.self_packets,
+                b.config.injection_delay
+            ),
+            (3, true, 1)
+        );
+    }
+
+    #[test]
+    fn every_booksim2_key_at_its_default_is_accepted() {
+        // A file that writes out every BookSim2 default (as BookSim2's own config dump).
+        let mut text = String::new();
+        for key in keys::KEYS {
+            let v = if key.default.is_empty() {
+                "\"\""
+            } else {
+                key.default
+            };
+            let v = if key.name == "routing_function" {
+                "dim_order"
+            } else {
+                v
+            };
+            text.push_str(&format!("{} = {v};\n", key.name));
+        }
+        let b = parse(&text).unwrap();
+        assert_eq!(b.topology.to_string(), "torus k=8,8 t=1");
+        assert_eq!((b.config.num_vcs, b.config.vc_buf_size), (16, 8));
+    }
+
+    #[test]
+    fn command_line_overrides_take_any_booksim2_key() {
+        let over = |w: &[&str]| {
+            parse_with(
+                TORUS88,
+                &w.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        let b = over(&["k=4", "n=3", "sim_type=throughput", "injection_rate=0.3"]).unwrap();
+        assert_eq!(b.topology.to_string(), "torus k=4,4,4 t=1");
+        assert_eq!((b.config.drain, b.config.injection_rate), (false, 0.3));
+        let b = over(&["topology=mesh", "routing_function=dor"]).unwrap();
+        assert_eq!(
+            (b.topology.to_string(), b.algo),
+            ("mesh k=8,8 t=1".into(), RouteAlgo::Dor)
+        );
+        let e = over(&["alloc_iters=2"]).unwrap_err().to_string();
+        assert!(
+            e.contains("command line") && e.contains("alloc_iters = 2"),
+            "{e}"
+        );
+        let e = over(&["k"]).unwrap_err().to_string();
+        assert!(e.contains("'k'"), "{e}");
     }
 
     #[test]
@@ -562,7 +523,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("line 2") && e.contains("'foo_bar'") && e.contains("num_vcs"),
+            e.contains("line 2") && e.contains("'foo_bar'") && e.contains("155"),
             "{e}"
         );
         let e = parse("topology = torus;").unwrap_err().to_string();
@@ -573,10 +534,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("butterfly") && e.contains("dragonflynew"));
-        let e = parse("routing_function = dim_order; input_speedup = 2;")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("input_speedup = 1"), "{e}");
+        // Behaviours jumpnet models only at BookSim2's default are refused by name.
+        for (stmt, named) in [
+            ("input_speedup = 2;", "input_speedup = 1"),
+            ("wait_for_tail_credit = 1;", "wait_for_tail_credit = 0"),
+            ("hold_switch_for_packet = 1;", "hold_switch_for_packet = 0"),
+            ("alloc_iters = 2;", "alloc_iters = 1"),
+            ("speculative = 1;", "speculative = 0"),
+            ("router = event;", "router = iq"),
+        ] {
+            let e = parse(&format!("routing_function = dim_order; {stmt}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(named) && e.contains("not supported"),
+                "{stmt}: {e}"
+            );
+        }
         let e = parse("routing_function = dim_order; seed = time;")
             .unwrap_err()
             .to_string();
@@ -585,6 +559,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("num_vcs") && e.contains("1..=255"), "{e}");
+        let e = parse("routing_function = dim_order; traffic = diagonal;")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("diagonal") && e.contains("randperm"), "{e}");
         let e = parse("routing_function = dim_order")
             .unwrap_err()
             .to_string();

@@ -1,0 +1,124 @@
+//! BookSim2's networks, routing functions and traffic names in jumpnet's terms
+//! (docs/booksim.md §3): `topology` with `k`, `n`, `c` as a [`TopologySpec`], the channel
+//! latencies BookSim2's network classes set, `routing_function` as a [`RouteAlgo`].
+
+use anyhow::{anyhow, bail, Result};
+use jumpnet_core::topology::spec::NetworkSpec;
+use jumpnet_core::topology::GlobalArrangement;
+
+use crate::builder::routing::RouteAlgo;
+use crate::builder::topology::TopologySpec;
+
+/// The jumpnet topology of BookSim2's `topology`, `k`, `n`, `c`.
+pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologySpec> {
+    let dims = || -> Result<Vec<u32>> {
+        if k < 2 || n == 0 || n > 8 {
+            bail!("{topology} with k = {k}, n = {n}: need k >= 2 and 1 <= n <= 8");
+        }
+        Ok(vec![k; n as usize])
+    };
+    Ok(match topology {
+        "torus" | "mesh" => {
+            if c != 1 {
+                bail!(
+                    "{topology} with c = {c}: BookSim2's {topology} has one node per router (c = 1)"
+                );
+            }
+            TopologySpec::Structured(if topology == "torus" {
+                NetworkSpec::torus(&dims()?, 1)?
+            } else {
+                NetworkSpec::mesh(&dims()?, 1)?
+            })
+        }
+        "flatfly" => TopologySpec::Structured(NetworkSpec::hyperx(
+            &dims()?,
+            1,
+            u16::try_from(c)
+                .ok()
+                .filter(|&t| t >= 1)
+                .ok_or_else(|| anyhow!("flatfly with c = {c}: need 1 <= c <= 65535"))?,
+        )?),
+        "dragonflynew" => {
+            if n != 1 {
+                bail!("{topology} with n = {n}: BookSim2's dragonflynew needs n = 1");
+            }
+            if k == 0 || k > 1000 {
+                bail!("{topology} with k = {k}: need 1 <= k <= 1000 terminals per router");
+            }
+            let (p, a, h) = (k, 2 * k, k);
+            TopologySpec::Structured(NetworkSpec::Dragonfly {
+                g: a * h + 1,
+                a,
+                p,
+                h,
+                arrangement: GlobalArrangement::Consecutive,
+            })
+        }
+        other => bail!(
+            "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, flatfly, dragonflynew"
+        ),
+    })
+}
+
+/// The channel latencies BookSim2's network class of `topology` sets, as jumpnet simulator
+/// keys: k-ary n-cubes (`kncube.cpp`) 2 cycles per torus link and 1 per mesh link with
+/// `use_noc_latency = 1` (its default), else 1; `dragonflynew` (`dragonfly.cpp`) 10 cycles
+/// on local and 100 on global channels; credits take the same time back. Injection and
+/// ejection channels take 1 cycle everywhere (the preset's `terminal_latency`).
+pub fn channel_latencies(topology: &str, use_noc_latency: bool) -> Vec<(&'static str, u16)> {
+    match topology {
+        "torus" => vec![("dim_latency", if use_noc_latency { 2 } else { 1 })],
+        "mesh" | "flatfly" => vec![("dim_latency", 1)],
+        "dragonflynew" => vec![("local_latency", 10), ("global_latency", 100)],
+        _ => Vec::new(),
+    }
+}
+
+/// The routing functions jumpnet reads on `topology`, for error messages.
+pub fn routing_names(topology: &str) -> &'static str {
+    match topology {
+        "torus" => "dim_order (or dim_order_torus, dor)",
+        "mesh" => "dim_order (or dim_order_mesh, dor, dor_mesh)",
+        "flatfly" => "dim_order / xyyx (dor), min / ran_min (minimal)",
+        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-l)",
+    }
+}
+
+/// The jumpnet routing of BookSim2's `routing_function` on `topology` (BookSim2 appends the
+/// topology name: `dim_order` on a torus is its `dim_order_torus`).
+pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
+    let algo = match (topology, rf) {
+        ("torus", "dim_order" | "dim_order_torus" | "dor" | "dor_torus") => RouteAlgo::DorBookSim,
+        ("mesh", "dim_order" | "dim_order_mesh" | "dor" | "dor_mesh") => RouteAlgo::Dor,
+        ("flatfly", "dim_order" | "dor" | "xyyx" | "xyyx_flatfly") => RouteAlgo::Dor,
+        ("flatfly", "min" | "ran_min" | "ran_min_flatfly") => RouteAlgo::Minimal,
+        ("dragonflynew", "min" | "min_dragonflynew") => RouteAlgo::DfMinimal,
+        ("dragonflynew", "valiant") => RouteAlgo::DfValiant,
+        ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalL,
+        _ => bail!(
+            "routing_function = {rf} is not supported on {topology}; use {}",
+            routing_names(topology)
+        ),
+    };
+    Ok(algo)
+}
+
+/// BookSim2's traffic names jumpnet reads (`traffic.cpp`), each the same pattern as its
+/// jumpnet `traffic=` word.
+pub const TRAFFIC_ALLOWED: &str =
+    "uniform, bitcomp, bitrev, shuffle, transpose, tornado, neighbor, randperm";
+
+/// The jumpnet `traffic=` word of BookSim2's traffic `name`, if jumpnet has it.
+pub fn traffic_word(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "uniform" => "uniform",
+        "bitcomp" => "bitcomp",
+        "bitrev" => "bitrev",
+        "shuffle" => "shuffle",
+        "transpose" => "transpose",
+        "tornado" => "tornado",
+        "neighbor" => "neighbor",
+        "randperm" => "randperm",
+        _ => return None,
+    })
+}

@@ -1,0 +1,136 @@
+//! `jumpnet sim --booksim` against the numbers BookSim2 printed on the project's comparison
+//! matrix (tests/data/booksim: matrix.json, configs/, results.json recorded by record.py from
+//! BookSim2 built from source; docs/booksim.md §5).
+//!
+//! Compared at every load where BookSim2 did not saturate and that is below 90 % of the
+//! highest such load of its case: packet, network and flit latency within ±5 %, accepted
+//! throughput within ±5 %, hops within ±2 % (BookSim2 counts routers, jumpnet links: hops + 1).
+//! Cases whose known deviation docs/booksim.md §5 explains are listed in [`KNOWN`] with the
+//! measured bound they hold to, so a regression still fails.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use common::jumpnet;
+use serde_json::Value;
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/booksim")
+}
+
+/// Cases outside the bounds, with the bounds (latency, accepted, hops) they hold as measured;
+/// docs/booksim.md §5 says why: long packets near saturation, where BookSim2's cumulative
+/// three-sample stopping rule and jumpnet's two-sample rule measure different windows.
+const KNOWN: &[(&str, f64, f64, f64)] = &[
+    ("torus8x8-pkt8", 0.11, 0.05, 0.02),
+    ("torus8x8-pkt16", 0.05, 0.07, 0.025),
+];
+
+/// What `jumpnet sim --booksim` gives for one case at one load.
+fn jumpnet_run(config: &str, overrides: &[String], load: f64) -> Value {
+    let cfg = data().join("configs").join(config);
+    let rate = format!("injection_rate={load}");
+    let mut args = vec!["sim", "--booksim", cfg.to_str().unwrap(), "--json", "-q"];
+    args.extend(overrides.iter().map(String::as_str));
+    args.push(&rate);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "jumpnet {args:?}: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+fn rel(a: f64, b: f64) -> f64 {
+    (a - b) / b
+}
+
+#[test]
+fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
+    let matrix: Value =
+        serde_json::from_str(&std::fs::read_to_string(data().join("matrix.json")).unwrap())
+            .unwrap();
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(data().join("results.json")).unwrap())
+            .unwrap();
+    let mut by_case: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    for r in recorded["results"].as_array().unwrap() {
+        by_case
+            .entry(r["case"].as_str().unwrap())
+            .or_default()
+            .push(r);
+    }
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for case in matrix["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let config = case["config"].as_str().unwrap();
+        let overrides: Vec<String> = case["overrides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        let runs = &by_case[name];
+        let sat = runs
+            .iter()
+            .filter(|r| r["saturated"] == Value::Bool(false))
+            .map(|r| r["load"].as_f64().unwrap())
+            .fold(0.0, f64::max);
+        let (lat_tol, acc_tol, hop_tol) = KNOWN
+            .iter()
+            .find(|k| k.0 == name)
+            .map_or((0.05, 0.05, 0.02), |k| (k.1, k.2, k.3));
+        // BookSim2's flit latency counts from each flit's injection, jumpnet's from the
+        // packet's creation: the same only for single-flit packets (docs/booksim.md §5).
+        let single_flit = !overrides.iter().any(|o| o.starts_with("packet_size="));
+        for r in runs {
+            let load = r["load"].as_f64().unwrap();
+            if r["saturated"] != Value::Bool(false) || load >= 0.9 * sat {
+                continue;
+            }
+            compared += 1;
+            let j = jumpnet_run(config, &overrides, load);
+            let mut check = |what: &str, ours: f64, theirs: f64, tol: f64| {
+                let e = rel(ours, theirs);
+                if e.abs() > tol {
+                    failures.push(format!(
+                        "{name} at {load}: {what} {ours:.3} vs BookSim2 {theirs:.3} ({:+.1} %)",
+                        100.0 * e
+                    ));
+                }
+            };
+            let latencies: &[&str] = if single_flit {
+                &["packet_latency", "network_latency", "flit_latency"]
+            } else {
+                &["packet_latency", "network_latency"]
+            };
+            for &what in latencies {
+                check(
+                    what,
+                    j[what]["mean"].as_f64().unwrap(),
+                    r[what].as_f64().unwrap(),
+                    lat_tol,
+                );
+            }
+            check(
+                "accepted",
+                j["accepted"].as_f64().unwrap(),
+                r["accepted_flits"].as_f64().unwrap(),
+                acc_tol,
+            );
+            check(
+                "hops (routers)",
+                j["hops"]["mean"].as_f64().unwrap() + 1.0,
+                r["hops"].as_f64().unwrap(),
+                hop_tol,
+            );
+        }
+    }
+    assert!(compared >= 100, "only {compared} comparisons");
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} comparisons outside the bounds:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

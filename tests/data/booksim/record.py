@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Runs BookSim2 on jumpnet's comparison matrix and records what it printed.
+
+usage: BOOKSIM=/path/to/booksim2/src/booksim python3 record.py [-j JOBS] [CASE...]
+
+BookSim2 is built from source outside this repository (github booksim/booksim2 at the
+commit named in matrix.json: `cd src && make`, with Debian's flex and bison). For every
+case of matrix.json and every load, this runs
+
+    $BOOKSIM configs/<config> <overrides...> injection_rate=<load>
+
+from this directory and keeps, in results.json, the command and the averages BookSim2
+printed in its final "Overall Traffic Statistics" block (with CASE names, only those
+cases are run again and replaced in results.json), or that the run saturated
+("exceeded ... cycles" / "unstable"). host-cli/tests/booksim_matrix.rs compares
+`jumpnet sim --booksim` with these numbers (docs/booksim.md §5).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIELDS = {
+    "packet_latency": "Packet latency average",
+    "network_latency": "Network latency average",
+    "flit_latency": "Flit latency average",
+    "accepted_flits": "Accepted flit rate average",
+    "injected_flits": "Injected flit rate average",
+    "hops": "Hops average",
+}
+
+
+def run(booksim, case, load):
+    cmd = [booksim, f"configs/{case['config']}", *case["overrides"], f"injection_rate={load}"]
+    out = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, timeout=3600).stdout
+    rec = {"case": case["name"], "load": load, "command": " ".join(["booksim", *cmd[1:]])}
+    overall = out.split("====== Overall Traffic Statistics ======")
+    if len(overall) < 2 or "exceeded" in out or "unstable" in out.lower():
+        rec["saturated"] = True
+        return rec
+    rec["saturated"] = False
+    for key, label in FIELDS.items():
+        m = re.search(re.escape(label) + r" = ([0-9.eE+-]+)", overall[1])
+        rec[key] = float(m.group(1)) if m else None
+    m = re.search(r"Time taken is (\d+) cycles", out)
+    rec["cycles"] = int(m.group(1)) if m else None
+    return rec
+
+
+def main():
+    booksim = os.environ.get("BOOKSIM")
+    if not booksim or not os.access(booksim, os.X_OK):
+        sys.exit("set BOOKSIM to BookSim2's built binary (booksim2/src/booksim)")
+    args = sys.argv[1:]
+    jobs = os.cpu_count()
+    if "-j" in args:
+        i = args.index("-j")
+        jobs = int(args[i + 1])
+        del args[i : i + 2]
+    matrix = json.load(open(os.path.join(HERE, "matrix.json")))
+    cases = [c for c in matrix["cases"] if not args or c["name"] in args]
+    work = [(c, l) for c in cases for l in c["loads"]]
+    with ThreadPoolExecutor(jobs) as pool:
+        results = list(pool.map(lambda cl: run(booksim, *cl), work))
+    if args:
+        old = json.load(open(os.path.join(HERE, "results.json")))["results"]
+        results = [r for r in old if r["case"] not in args] + results
+    doc = {
+        "booksim_commit": matrix["booksim_commit"],
+        "how": "python3 record.py (BookSim2 built from source with `make` in src/)",
+        "results": results,
+    }
+    with open(os.path.join(HERE, "results.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print(f"{len(results)} runs recorded in results.json")
+
+
+if __name__ == "__main__":
+    main()
