@@ -167,9 +167,8 @@ impl SetupRequest {
         let (overrides, sim_words): (Vec<String>, Vec<String>) =
             self.words.iter().cloned().partition(|w| {
                 let key = w.split_once('=').map_or(w.as_str(), |(k, _)| k);
-                !key.starts_with("sim.")
-                    && !(sweep && Axis::is_axis(w))
-                    && booksim::keys::find(key).is_some()
+                let simulator_word = key.starts_with("sim.") || (sweep && Axis::is_axis(w));
+                !simulator_word && booksim::keys::find(key).is_some()
             });
         let b = booksim::parse_with(&read(path, Limit::BOOKSIM)?, &overrides)
             .with_context(|| format!("in BookSim2 config {}", path.display()))?;
