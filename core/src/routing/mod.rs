@@ -114,7 +114,7 @@ pub struct PacketState {
     pub via: u32,
     /// Random bits the caller draws once per packet for a routing that breaks ties at
     /// random ([`Routing::random_ties`]; bit `i` decides a tie in dimension `i` of torus DOR
-    /// with [`TieBreak::Random`](crate::routing::TieBreak::Random)). 0 otherwise, which
+    /// with [`TieBreak::Random`]). 0 otherwise, which
     /// makes every tie go the routing's default way.
     pub coin: u8,
 }

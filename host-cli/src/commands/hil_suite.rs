@@ -20,7 +20,7 @@ use crate::io::output;
 /// `jumpnet hil suite` arguments.
 #[derive(Debug, Args)]
 pub struct SuiteArgs {
-    /// A directory (every *.jsonl trace under it) or a manifest file (TOML, one [[case]] per
+    /// A directory (every *.jsonl trace under it) or a manifest file (TOML, one `[[case]]` per
     /// trace; docs/toolchain.md, "HIL regression suites").
     #[arg(value_name = "DIR|MANIFEST")]
     pub suite: PathBuf,

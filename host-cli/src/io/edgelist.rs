@@ -3,7 +3,7 @@
 //! than [`read::MAX_LINE_BYTES`], switch ids of
 //! [`MAX_SWITCHES`] or more and more than [`MAX_LINKS`] links, before memory runs out. A
 //! link listed twice is refused (a slip of the editor would otherwise become a second
-//! parallel link) unless the repeated line is marked `# parallel`, as [`write`] marks the
+//! parallel link) unless the repeated line is marked `# parallel`, as [`write()`] marks the
 //! parallel links of a topology; a list whose switches are not all connected is refused
 //! (every switch id below the largest one is a switch of the network).
 

@@ -4,7 +4,7 @@
 /// What jumpnet does with a BookSim2 key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyUse {
-    /// Read with BookSim2's meaning ([`super::Parser`] maps it).
+    /// Read with BookSim2's meaning (`jumpnet sim --booksim` maps it).
     Mapped,
     /// Steers only BookSim2's output, power model or bookkeeping: accepted with any value,
     /// reported as without effect.
