@@ -173,6 +173,54 @@ fn booksim_config_file_run() {
 }
 
 #[test]
+fn booksim_statistics_block_for_booksim2_scripts() {
+    let file = format!("{DATA}/booksim_torus88");
+    let args = [
+        "sim",
+        "--booksim",
+        &file,
+        "injection_rate=0.05",
+        "sample_period=300",
+        "-q",
+    ];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
+    let v = json(&json_out);
+    // The lines BookSim2 scripts grep, with BookSim2's numbers' spelling and hop count.
+    let value = |label: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no '{label}' in:\n{out}"));
+        line[label.len()..]
+            .trim_start_matches(" = ")
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let mean = v["packet_latency"]["mean"].as_f64().unwrap();
+    assert!(
+        (value("Packet latency average") - mean).abs() < 1e-3 * mean,
+        "{out}"
+    );
+    let accepted = v["accepted"].as_f64().unwrap();
+    assert!(
+        (value("Accepted flit rate average") - accepted).abs() < 1e-5,
+        "{out}"
+    );
+    let hops = v["hops"]["mean"].as_f64().unwrap();
+    assert!((value("Hops average") - (hops + 1.0)).abs() < 1e-4, "{out}");
+    assert_eq!(value("Time taken is"), v["cycles"].as_f64().unwrap());
+    assert!(out.contains("====== Overall Traffic Statistics ======"));
+    // Not for collectives, not together with --json.
+    let (code, _, err) = jumpnet(&[&args[..], &["--format", "booksim", "--json"]].concat());
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
 fn toml_config_file_with_preset() {
     let dir = tmpdir("sim-toml");
     let cfg = dir.join("ga.toml");

@@ -94,6 +94,12 @@ pub struct SimArgs {
     /// Output format.
     #[command(flatten)]
     pub format: FormatArgs,
+    /// `booksim`: print BookSim2's statistics block (`Packet latency average = …`,
+    /// `Accepted flit rate average = …`, `Time taken is … cycles`; hops as BookSim2 counts
+    /// them, routers traversed) so scripts written for BookSim2 read jumpnet's results
+    /// (synthetic traffic; docs/booksim.md §1).
+    #[arg(long = "format", value_name = "FORMAT", value_parser = ["booksim"], conflicts_with_all = ["json", "csv"])]
+    pub print_format: Option<String>,
     /// No progress spinner.
     #[arg(long, short)]
     pub quiet: bool,
@@ -111,6 +117,9 @@ pub fn run(args: SimArgs) -> Result<u8> {
     if args.collective.collective.is_none() && args.collective.background_mean.is_some() {
         bail!("--background-mean adds background traffic to a collective run: give --collective ALGO too");
     }
+    if args.print_format.is_some() && args.collective.collective.is_some() {
+        bail!("--format booksim prints synthetic-traffic statistics; a --collective run prints a table, --json or --csv");
+    }
     if let Some(run) = args.collective.run() {
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
         let report = collective::simulate_compared(&setup, &run);
@@ -122,7 +131,11 @@ pub fn run(args: SimArgs) -> Result<u8> {
     let report = synthetic::simulate(&setup, &setup.config, args.threads);
     spinner.finish();
     let report = report?;
-    output::print(&report, args.format.format())?;
+    if args.print_format.as_deref() == Some("booksim") {
+        output::print_text(&crate::runs::booksim_stats::booksim_block(&report))?;
+    } else {
+        output::print(&report, args.format.format())?;
+    }
     match report.deadlock_line() {
         Some(line) => {
             output::eprint_line(&line)?;

@@ -10,6 +10,7 @@
 //! - [`collective_sweep`]: collective runs over collective axes (message size, mapping,
 //!   algorithm, ranks, seeds, routing, background) and simulator keys, on all cores.
 
+pub mod booksim_stats;
 pub mod collective;
 pub mod collective_sweep;
 pub mod synthetic;

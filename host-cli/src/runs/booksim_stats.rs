@@ -1,0 +1,98 @@
+//! A synthetic run's statistics as BookSim2 prints them (`jumpnet sim --format booksim`,
+//! docs/booksim.md §1): the lines of BookSim2's final "Overall Traffic Statistics" block
+//! that scripts written for BookSim2 parse, with BookSim2's units and hop definition.
+
+use crate::runs::synthetic::SimReport;
+
+/// The BookSim2 statistics block of `report`: `Time taken is … cycles`, then packet, network
+/// and flit latency averages, injected and accepted packet and flit rates (per node and
+/// cycle), packet sizes and hops as BookSim2 counts them (routers traversed, jumpnet's
+/// router-to-router hops + 1). jumpnet's own hop count follows on a line BookSim2 does not
+/// have.
+pub fn booksim_block(report: &SimReport) -> String {
+    let r = &report.result;
+    let size = f64::from(report.config.packet_size);
+    let mut s = String::new();
+    let mut line = |text: String| {
+        s.push_str(&text);
+        s.push('\n');
+    };
+    if r.saturated {
+        line("Simulation unstable, ending ...".into());
+    }
+    line(format!("Time taken is {} cycles", r.cycles));
+    line("====== Overall Traffic Statistics ======".into());
+    line("====== Traffic class 0 ======".into());
+    for (name, stats) in [
+        ("Packet latency", &r.packet_latency),
+        ("Network latency", &r.network_latency),
+        ("Flit latency", &r.flit_latency),
+    ] {
+        line(format!("{name} average = {} (1 samples)", g(stats.mean)));
+        line(format!("\tmaximum = {} (1 samples)", stats.max));
+    }
+    line("Fragmentation average = 0 (1 samples)".into());
+    line(format!(
+        "Injected packet rate average = {} (1 samples)",
+        g(r.offered / size)
+    ));
+    line(format!(
+        "Accepted packet rate average = {} (1 samples)",
+        g(r.accepted / size)
+    ));
+    line(format!(
+        "Injected flit rate average = {} (1 samples)",
+        g(r.offered)
+    ));
+    line(format!(
+        "Accepted flit rate average = {} (1 samples)",
+        g(r.accepted)
+    ));
+    line(format!(
+        "Injected packet size average = {} (1 samples)",
+        g(size)
+    ));
+    line(format!(
+        "Accepted packet size average = {} (1 samples)",
+        g(size)
+    ));
+    line(format!(
+        "Hops average = {} (1 samples)",
+        g(r.hops.mean + 1.0)
+    ));
+    line(format!(
+        "jumpnet router-to-router hops average = {}",
+        g(r.hops.mean)
+    ));
+    s
+}
+
+/// `x` as C++'s default `ostream` prints a double (6 significant digits, no trailing zeros).
+fn g(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = 6 - 1 - x.abs().log10().floor() as i32;
+    let s = format!("{:.*}", digits.max(0) as usize, x);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::g;
+
+    #[test]
+    fn numbers_print_as_cpp_streams_do() {
+        // The spellings BookSim2 printed in tests/data/booksim/results.json's runs.
+        assert_eq!(g(33.6559), "33.6559");
+        assert_eq!(g(0.150281), "0.150281");
+        assert_eq!(g(4.99504), "4.99504");
+        assert_eq!(g(1.0), "1");
+        assert_eq!(g(0.0009375), "0.0009375");
+        assert_eq!(g(119.5512), "119.551");
+    }
+}
