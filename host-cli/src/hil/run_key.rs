@@ -222,6 +222,9 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     put("stopping_thres", c.stopping_thres.to_string());
     put("drain", c.drain.to_string());
     put("watchdog_cycles", c.watchdog_cycles.to_string());
+    put("self_packets", c.self_packets.to_string());
+    put("injection_delay", c.injection_delay.to_string());
+    put("inject_any_vc", c.inject_any_vc.to_string());
     m
 }
 
@@ -428,6 +431,9 @@ mod tests {
             c.set("output_buffer_size", "12").unwrap();
             c.set("hotspot_fraction", "0.125").unwrap();
             c.set("traffic", "tornado").unwrap();
+            c.set("self_packets", "true").unwrap();
+            c.set("injection_delay", "1").unwrap();
+            c.set("inject_any_vc", "true").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();
