@@ -542,8 +542,8 @@ fn image_ranks(images: &[NodeImage]) -> Vec<Rank> {
 /// assert!(report.divergence.is_none());
 /// assert_eq!(report.hil.events, 18);
 /// assert_eq!(report.hil.events, report.reference.events);
-/// assert_eq!(report.hil.makespan_cycles, 106);
-/// assert_eq!(report.reference.makespan_cycles, 106);
+/// assert_eq!(report.hil.makespan_cycles, 114);
+/// assert_eq!(report.reference.makespan_cycles, 114);
 /// ```
 pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
     check_request(req)?;

@@ -371,7 +371,7 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
 /// assert_eq!(report.collective, "recursive-doubling allreduce");
 /// assert_eq!(report.terminals, (0..16).collect::<Vec<u32>>());
 /// assert_eq!(report.result.messages, 16 * 4);
-/// assert_eq!(report.result.makespan_cycles, 106);
+/// assert_eq!(report.result.makespan_cycles, 114);
 /// assert!(report.result.data_checked);
 /// ```
 pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> {
