@@ -25,6 +25,7 @@ pub mod device_engine;
 pub mod engines;
 pub mod images;
 pub mod junit;
+pub mod manifest;
 pub mod report;
 #[cfg(feature = "rtl")]
 pub mod rtl;
