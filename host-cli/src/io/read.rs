@@ -97,6 +97,11 @@ impl Limit {
         what: "a firmware ELF",
         bytes: 256 << 20,
     };
+    /// A HIL suite manifest (`jumpnet hil suite`, TOML): a few lines per case.
+    pub const MANIFEST: Limit = Limit {
+        what: "a HIL suite manifest",
+        bytes: 16 << 20,
+    };
     /// A golden trace of `hil` (JSON lines, one event each).
     pub const TRACE: Limit = Limit {
         what: "a HIL trace",
