@@ -102,7 +102,7 @@ pub struct FinishSummary {
     pub max: u64,
 }
 
-/// Result of [`run_collective`].
+/// Result of [`super::collective::run_collective`].
 #[derive(Clone, Debug, Serialize)]
 pub struct CollectiveResult {
     /// Ranks.
