@@ -26,7 +26,8 @@ usage: cargo xtask <command>
 
 commands:
   setup      install missing tools: thumbv7em-none-eabihf target, rustfmt, clippy,
-             apt packages (qemu-system-arm verilator iverilog yosys pkg-config)
+             apt packages (qemu-system-arm verilator iverilog yosys pkg-config
+             libsimgrid-dev simgrid)
   test       setup, then fmt, clippy (host + firmware, firmware `rtt` feature), rustdoc, the host's
              `probe` feature (clippy + build + its unit tests), no_std check, workspace
              tests, firmware under QEMU, RTL under Verilator/Icarus/Yosys, the shipped
@@ -39,7 +40,30 @@ commands:
              jumpnet beside its own target directory; needs the thumbv7em-none-eabihf target
              and qemu-system-arm, not Verilator/Icarus/Yosys)
   bench      run the criterion benches and the networkx baseline (when present)
+  validate smpi
+             run the SMPI cross-validation matrix (docs/smpi.md §4: SimGrid from Debian,
+             the project's MPI program under smpirun beside `jumpnet sim --collective --nic
+             mpi`), print the table and write it to target/smpi/table.md
   help       print this message";
+
+/// `cargo xtask validate smpi`: setup (SimGrid), then the SMPI test in full-matrix mode.
+fn validate_smpi_matrix() -> process::Result {
+    setup::run()?;
+    let mut cmd = process::cargo();
+    cmd.args([
+        "test",
+        "--release",
+        "-p",
+        "jumpnet",
+        "--test",
+        "smpi_validation",
+        "--",
+        "--nocapture",
+        "collective_makespans_agree_with_smpi",
+    ])
+    .env("JUMPNET_SMPI_FULL", "1");
+    process::run(cmd)
+}
 
 /// Root of the workspace (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
@@ -53,7 +77,8 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    if args.len() > 1 {
+    let validate_smpi = command == "validate" && args.get(1).map(String::as_str) == Some("smpi");
+    if args.len() > 1 && !(validate_smpi && args.len() == 2) {
         eprintln!(
             "error: unexpected arguments after `{command}`: {:?}\n\n{USAGE}",
             &args[1..]
@@ -80,6 +105,11 @@ fn main() -> ExitCode {
             Ok(())
         }),
         "bench" => pipeline::run_one("bench", bench::run),
+        "validate" if validate_smpi => pipeline::run_one("validate smpi", validate_smpi_matrix),
+        "validate" => {
+            eprintln!("error: `cargo xtask validate` takes what to validate: smpi\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -20,6 +20,8 @@ const APT_PACKAGES: &[&str] = &[
     "iverilog",
     "yosys",
     "pkg-config",
+    "libsimgrid-dev",
+    "simgrid",
 ];
 
 /// Programs that must be runnable after setup (package → program).
@@ -30,6 +32,8 @@ const PROGRAMS: &[(&str, &str)] = &[
     ("iverilog", "vvp"),
     ("yosys", "yosys"),
     ("pkg-config", "pkg-config"),
+    ("libsimgrid-dev", "smpicc"),
+    ("libsimgrid-dev", "smpirun"),
 ];
 
 /// Runs the whole setup.

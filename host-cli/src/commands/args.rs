@@ -154,3 +154,12 @@ pub fn positive_f64(text: &str) -> std::result::Result<f64, String> {
         Err(_) => Err(format!("'{text}' is not a number")),
     }
 }
+
+/// Parses a finite number that is zero or positive (a latency, an overhead).
+pub fn non_negative_f64(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(_) => Err(format!("'{text}' must be zero or a positive finite number")),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}

@@ -108,6 +108,12 @@ pub struct SimArgs {
     /// every value.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// With --collective: also write this run's network, routes and rank placement as a
+    /// SimGrid platform (`DIR/platform.xml`) and SMPI hostfile (`DIR/hostfile`), links at
+    /// --link-gbps and switches at --switch-ns (default 100 ns), so `smpirun` runs an MPI
+    /// program on the same network (docs/smpi.md §2).
+    #[arg(long, value_name = "DIR", requires = "collective")]
+    pub smpi_platform: Option<std::path::PathBuf>,
 }
 
 /// Runs `jumpnet sim`: exit status 0, or 1 when the watchdog reports a deadlock (the report,
@@ -121,6 +127,15 @@ pub fn run(args: SimArgs) -> Result<u8> {
         bail!("--format booksim prints synthetic-traffic statistics; a --collective run prints a table, --json or --csv");
     }
     if let Some(run) = args.collective.run() {
+        if let Some(dir) = &args.smpi_platform {
+            let written = collective::write_smpi_platform(&setup, &run, dir)?;
+            output::eprint_line(&format!(
+                "wrote {} and {} ({} routes)",
+                dir.join("platform.xml").display(),
+                dir.join("hostfile").display(),
+                written
+            ))?;
+        }
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
         let report = collective::simulate_compared(&setup, &run);
         spinner.finish();

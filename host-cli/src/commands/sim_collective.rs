@@ -10,7 +10,33 @@ use clap::Args;
 use crate::builder::schedule::Algorithm;
 use crate::io::bytes::parse_size;
 use crate::io::duration::{parse_span, Span};
-use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
+use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping, NicModel};
+use crate::sim::time_scale::TimeScale;
+use crate::sim::workload::collective::SendOrder;
+
+/// `--calibration` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CalibrationChoice {
+    /// SimGrid SMPI's default latency and bandwidth factors (docs/smpi.md §3).
+    Smpi,
+    /// The network's latency and bandwidth alone.
+    None,
+}
+
+/// A `--rendezvous` value: the threshold in bytes, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rendezvous(pub Option<u64>);
+
+/// Parses `--rendezvous`: `none` or a size such as `64KiB`.
+fn parse_rendezvous(text: &str) -> Result<Rendezvous, String> {
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(Rendezvous(None));
+    }
+    match parse_size(text)? {
+        0 => Err("0 bytes: give a positive size, or `none` for eager messages only".into()),
+        n => Ok(Rendezvous(Some(n))),
+    }
+}
 
 /// Collective options of `jumpnet sim`.
 #[derive(Debug, Args, Clone)]
@@ -50,12 +76,50 @@ pub struct CollectiveArgs {
     /// NIC cycles from a message's arrival to the NIC seeing it.
     #[arg(long, default_value_t = 0)]
     pub recv_overhead: u64,
+    /// NIC model (docs/smpi.md §3): `simple` sends one message after another with no
+    /// overheads beyond the flags; `mpi` behaves as an MPI library (the sends of a step
+    /// interleaved, a rendezvous handshake from 64 KiB, per-message overheads). The flags
+    /// --send-order, --rendezvous, --send-overhead-ns and --recv-overhead-ns override it.
+    #[arg(long, value_enum, default_value = "simple")]
+    pub nic: NicModel,
+    /// Order of concurrent messages' packets at a NIC [default: the --nic model's].
+    #[arg(long, value_enum)]
+    pub send_order: Option<SendOrder>,
+    /// Messages of at least this size use a rendezvous handshake, `none` for always eager
+    /// [default: the --nic model's].
+    #[arg(long, value_name = "SIZE|none", value_parser = parse_rendezvous)]
+    pub rendezvous: Option<Rendezvous>,
+    /// NIC send overhead per message in ns, on top of --send-overhead [default: the --nic
+    /// model's]; zero or positive.
+    #[arg(long, value_name = "NS", value_parser = crate::commands::args::non_negative_f64)]
+    pub send_overhead_ns: Option<f64>,
+    /// NIC receive overhead per message in ns, on top of --recv-overhead [default: the
+    /// --nic model's]; zero or positive.
+    #[arg(long, value_name = "NS", value_parser = crate::commands::args::non_negative_f64)]
+    pub recv_overhead_ns: Option<f64>,
+    /// Message-size calibration of latency and bandwidth: `smpi` (SimGrid SMPI's default
+    /// factors; needs --switch-ns) or `none` [default: the --nic model's].
+    #[arg(long, value_enum)]
+    pub calibration: Option<CalibrationChoice>,
     /// NIC cycles per byte of a reducing receive.
     #[arg(long, default_value_t = 0.0)]
     pub reduce_cycles_per_byte: f64,
     /// Link bandwidth in Gb/s (one flit per cycle: sets the clock for seconds); positive.
     #[arg(long, default_value_t = 100.0, value_parser = crate::commands::args::positive_f64)]
     pub link_gbps: f64,
+    /// Switch latency in ns: run at the physical time scale of `jumpnet report`
+    /// (docs/smpi.md §1): the flit size follows the largest message (at most
+    /// --max-message-flits flits of at least --min-flit-bytes), one packet per message, and
+    /// a hop costs the switch latency in whole cycles; --flit-bytes, --header-flits and
+    /// `packet_size=` are then chosen by the scale.
+    #[arg(long, value_name = "NS", value_parser = crate::commands::args::non_negative_f64)]
+    pub switch_ns: Option<f64>,
+    /// With --switch-ns: flits of the largest message (1..=65535).
+    #[arg(long, default_value_t = 256)]
+    pub max_message_flits: u32,
+    /// With --switch-ns: smallest flit in bytes (at least 1).
+    #[arg(long, default_value_t = 64)]
+    pub min_flit_bytes: u32,
     /// Seed of random mappings and the optimisers.
     #[arg(long, default_value_t = 1)]
     pub map_seed: u64,
@@ -81,6 +145,7 @@ pub struct CollectiveArgs {
 impl CollectiveArgs {
     /// How the collective runs (every option but `--collective`).
     pub fn options(&self) -> CollectiveOptions {
+        let model = self.nic.defaults();
         CollectiveOptions {
             mapping: self.mapping,
             permutation: self.permutation.clone(),
@@ -92,8 +157,21 @@ impl CollectiveArgs {
             header_flits: self.header_flits,
             send_overhead: self.send_overhead,
             recv_overhead: self.recv_overhead,
+            send_overhead_ns: self.send_overhead_ns.unwrap_or(model.send_overhead_ns),
+            recv_overhead_ns: self.recv_overhead_ns.unwrap_or(model.recv_overhead_ns),
+            send_order: self.send_order.unwrap_or(model.send_order),
+            rendezvous_bytes: self.rendezvous.map_or(model.rendezvous_bytes, |r| r.0),
+            calibrated: self
+                .calibration
+                .map_or(model.calibrated, |c| c == CalibrationChoice::Smpi),
             reduce_cycles_per_byte: self.reduce_cycles_per_byte,
             link_gbps: self.link_gbps,
+            time_scale: self.switch_ns.map(|switch_latency_ns| TimeScale {
+                link_gbps: self.link_gbps,
+                switch_latency_ns,
+                max_message_flits: self.max_message_flits,
+                min_flit_bytes: self.min_flit_bytes,
+            }),
             map_seed: self.map_seed,
             map_iterations: self.map_iterations,
             check_data: !self.no_check,

@@ -24,6 +24,7 @@ use crate::runs::collective::{self, CollectiveRun, PreparedCollective};
 use crate::sim::config::SimConfig;
 use crate::sim::setup::Setup;
 use crate::sim::workload::background::BackgroundConfig;
+use crate::sim::workload::collective::SendOrder;
 use crate::sim::workload::collective::{
     run_collective_with, CollectiveError, CollectiveInput, CollectiveResult, NicConfig,
 };
@@ -329,6 +330,19 @@ fn check_request(req: &HilRequest) -> Result<()> {
         bail!(
             "--reduce-cycles-per-byte must be 0 in HIL runs: device and RTL engines run \
              every ready op of a cycle without the simulator's reduction delays"
+        );
+    }
+    let o = &req.collective.options;
+    if o.time_scale.is_some()
+        || o.send_order != SendOrder::Fifo
+        || o.rendezvous_bytes.is_some()
+        || o.send_overhead_ns != 0.0
+        || o.recv_overhead_ns != 0.0
+    {
+        bail!(
+            "HIL runs take the simple NIC model in cycles (--nic simple, no --switch-ns, \
+             --send-order, --rendezvous or overheads in ns): golden traces record overheads \
+             in cycles and FIFO sends"
         );
     }
     if cfg!(not(feature = "rtl")) && req.engine == EngineKind::Rtl {

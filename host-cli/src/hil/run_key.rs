@@ -382,6 +382,8 @@ impl RunKey {
             }),
             background_bytes: c.background_bytes,
             background_seed: c.background_seed,
+            // HIL runs take the simple NIC model (hil::run refuses the others).
+            ..CollectiveOptions::default()
         };
         Ok((setup, CollectiveRun { algorithm, options }))
     }

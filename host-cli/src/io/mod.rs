@@ -18,4 +18,5 @@ pub mod lft;
 pub mod output;
 pub mod progress;
 pub mod read;
+pub mod simgrid;
 pub mod svg;

@@ -11,7 +11,6 @@ mod hops;
 mod makespan;
 mod render;
 mod scenario;
-pub mod time_scale;
 mod topology;
 
 use std::path::{Path, PathBuf};

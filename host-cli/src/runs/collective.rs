@@ -23,9 +23,11 @@ use crate::io::duration::Span;
 use crate::io::output::{Render, Section};
 use crate::sim::config::SimConfig;
 use crate::sim::setup::Setup;
+use crate::sim::time_scale::TimeScale;
 use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
-    run_collective_with_background, CollectiveInput, CollectiveResult, NicConfig,
+    run_collective_with_background, Calibration, CollectiveInput, CollectiveResult, NicConfig,
+    SendOrder,
 };
 
 /// Rank → terminal placements of a collective run.
@@ -60,6 +62,66 @@ impl Mapping {
     }
 }
 
+/// NIC models of collective runs (docs/smpi.md §3): the values [`NicModel::defaults`]
+/// gives the NIC unless flags set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NicModel {
+    /// FIFO sends, every message eager, no overheads.
+    Simple,
+    /// An MPI library's point-to-point layer (docs/smpi.md §3).
+    Mpi,
+}
+
+/// The NIC values a [`NicModel`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NicDefaults {
+    /// Packet order of concurrent messages.
+    pub send_order: SendOrder,
+    /// Rendezvous threshold.
+    pub rendezvous_bytes: Option<u64>,
+    /// Send overhead, ns.
+    pub send_overhead_ns: f64,
+    /// Receive overhead, ns.
+    pub recv_overhead_ns: f64,
+    /// SMPI's message-size calibration (with a time scale).
+    pub calibrated: bool,
+}
+
+impl NicModel {
+    /// The model's values (docs/smpi.md §3 says where the `mpi` ones come from).
+    pub fn defaults(self) -> NicDefaults {
+        match self {
+            NicModel::Simple => NicDefaults {
+                send_order: SendOrder::Fifo,
+                rendezvous_bytes: None,
+                send_overhead_ns: 0.0,
+                recv_overhead_ns: 0.0,
+                calibrated: false,
+            },
+            NicModel::Mpi => NicDefaults {
+                send_order: SendOrder::Interleave,
+                rendezvous_bytes: Some(MPI_RENDEZVOUS_BYTES),
+                send_overhead_ns: MPI_SEND_OVERHEAD_NS,
+                recv_overhead_ns: MPI_RECV_OVERHEAD_NS,
+                calibrated: true,
+            },
+        }
+    }
+}
+
+/// The `mpi` model's rendezvous threshold: SMPI's `smpi/send-is-detached-thresh`
+/// (docs/smpi.md §3).
+pub const MPI_RENDEZVOUS_BYTES: u64 = 65_536;
+/// Longest packet, in flits, of an interleaving NIC at a physical time scale (which
+/// otherwise sends every message as one packet): messages share the injection channel at
+/// this granularity (docs/smpi.md §3).
+pub const INTERLEAVE_PACKET_FLITS: u16 = 1;
+/// The `mpi` model's send overhead, ns (docs/smpi.md §3).
+pub const MPI_SEND_OVERHEAD_NS: f64 = 0.0;
+/// The `mpi` model's receive overhead, ns (docs/smpi.md §3).
+pub const MPI_RECV_OVERHEAD_NS: f64 = 0.0;
+
 /// How a collective runs, everything but the algorithm: job size, message, placement, NIC
 /// parameters and background traffic. [`Default`] is `jumpnet sim --collective`'s.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,10 +147,25 @@ pub struct CollectiveOptions {
     pub send_overhead: u64,
     /// NIC cycles from a message's arrival to the NIC seeing it.
     pub recv_overhead: u64,
+    /// NIC send overhead in ns, added to `send_overhead` (rounded up to whole cycles).
+    pub send_overhead_ns: f64,
+    /// NIC receive overhead in ns, added to `recv_overhead` (rounded up to whole cycles).
+    pub recv_overhead_ns: f64,
+    /// Order of the packets of concurrent messages at a NIC.
+    pub send_order: SendOrder,
+    /// Messages of at least this many bytes use the rendezvous handshake (none: eager).
+    pub rendezvous_bytes: Option<u64>,
+    /// Apply SMPI's message-size calibration of latency and bandwidth (needs
+    /// `time_scale`; [`crate::sim::workload::nic_calibration`]).
+    pub calibrated: bool,
     /// NIC cycles per byte of a reducing receive.
     pub reduce_cycles_per_byte: f64,
     /// Link bandwidth in Gb/s (one flit per cycle: sets the clock for seconds).
     pub link_gbps: f64,
+    /// Physical time scale (`--switch-ns`): flit size, packet length and router delay
+    /// follow the largest message as in `jumpnet report` ([`TimeScale`]); `flit_bytes` and
+    /// `header_flits` are then ignored.
+    pub time_scale: Option<TimeScale>,
     /// Seed of random mappings and the optimisers.
     pub map_seed: u64,
     /// Iterations of two-opt / annealing.
@@ -121,8 +198,14 @@ impl Default for CollectiveOptions {
             header_flits: 1,
             send_overhead: 0,
             recv_overhead: 0,
+            send_overhead_ns: 0.0,
+            recv_overhead_ns: 0.0,
+            send_order: SendOrder::Fifo,
+            rendezvous_bytes: None,
+            calibrated: false,
             reduce_cycles_per_byte: 0.0,
             link_gbps: 100.0,
+            time_scale: None,
             map_seed: 1,
             map_iterations: 10_000,
             check_data: true,
@@ -300,6 +383,9 @@ pub struct PreparedCollective {
     pub terminals: Vec<u32>,
     /// NIC parameters.
     pub nic: NicConfig,
+    /// Router parameters: the setup's, with the time scale's packet length and pipeline
+    /// when the options have one.
+    pub config: SimConfig,
     /// The placement's name (`file` for a permutation file).
     pub mapping: String,
 }
@@ -326,16 +412,52 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
     };
     let sched = schedule::build(&req, Some(&owned))?;
     let terminals = place(&net, opts, &sched)?;
-    let nic = NicConfig {
-        flit_bytes: opts.flit_bytes,
-        header_flits: opts.header_flits,
+    let mut config = setup.config.clone();
+    let (mut flit_bytes, mut header_flits) = (opts.flit_bytes, opts.header_flits);
+    let mut timing = None;
+    if let Some(scale) = &opts.time_scale {
+        let mut largest = 0u64;
+        sched
+            .schedule()?
+            .for_each_message(|m| largest = largest.max(m.bytes));
+        let t = scale.timing(largest).map_err(|e| anyhow!(e))?;
+        t.configure(&mut config);
+        (flit_bytes, header_flits) = (t.flit_bytes, 0);
+        timing = Some(t);
+    }
+    let mut nic = NicConfig {
+        flit_bytes,
+        header_flits,
         send_overhead: opts.send_overhead,
         recv_overhead: opts.recv_overhead,
         reduce_cycles_per_byte: opts.reduce_cycles_per_byte,
         link_gbps: opts.link_gbps,
         check_data: opts.check_data,
         allow_redundant: sched.allow_redundant,
+        send_order: opts.send_order,
+        rendezvous_bytes: opts.rendezvous_bytes,
+        calibration: None,
     };
+    if opts.calibrated {
+        let Some(scale) = &opts.time_scale else {
+            bail!("the SMPI calibration (--calibration smpi, part of --nic mpi) scales physical latencies: give --switch-ns too, or --calibration none");
+        };
+        nic.calibration = Some(Calibration {
+            switch_ns: scale.switch_latency_ns,
+            gbps: scale.link_gbps,
+        });
+    }
+    if nic.send_order == SendOrder::Interleave && opts.time_scale.is_some() {
+        // Interleaving needs messages of several packets (docs/smpi.md §3).
+        if let Some(t) = timing {
+            t.configure_pipelined(&mut config);
+        }
+        config.packet_size = config.packet_size.min(INTERLEAVE_PACKET_FLITS);
+    }
+    let clock = nic.clock_ghz();
+    let ns_cycles = |ns: f64| (ns * clock).ceil() as u64;
+    nic.send_overhead += ns_cycles(opts.send_overhead_ns);
+    nic.recv_overhead += ns_cycles(opts.recv_overhead_ns);
     let mapping = if opts.permutation.is_some() {
         "file".into()
     } else {
@@ -346,6 +468,7 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
         sched,
         terminals,
         nic,
+        config,
         mapping,
     })
 }
@@ -385,7 +508,7 @@ pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> 
     let input = CollectiveInput {
         net: &net,
         routing: r.as_ref(),
-        config: &setup.config,
+        config: &p.config,
         nic: &p.nic,
         schedule: &s,
         terminals: &p.terminals,
@@ -399,12 +522,35 @@ pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> 
         mapping: p.mapping.clone(),
         msg_bytes: run.options.msg_bytes,
         terminals: p.terminals,
-        config: setup.config.clone(),
+        config: p.config.clone(),
         nic: p.nic,
         wall_seconds: started.elapsed().as_secs_f64(),
         makespan_without_background: None,
         result,
     })
+}
+
+/// Writes the SimGrid platform and SMPI hostfile of `run` on `setup` into `dir` (created
+/// when missing; each file written atomically): links at the run's bandwidth, switches at
+/// its time scale's latency or 100 ns ([`crate::io::simgrid`]). Returns the routes written.
+pub fn write_smpi_platform(setup: &Setup, run: &CollectiveRun, dir: &Path) -> Result<u64> {
+    let p = prepare(setup, run)?;
+    let net = p.owned.network();
+    let mut store = RouteStore::default();
+    let (r, _) = routing::build(&net, &setup.route, &mut store)?;
+    let params = crate::io::simgrid::LinkParams {
+        gbps: run.options.link_gbps,
+        switch_ns: run
+            .options
+            .time_scale
+            .map_or(100.0, |t| t.switch_latency_ns),
+    };
+    let platform = crate::io::simgrid::platform(&net, r.as_ref(), &p.terminals, params)?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    crate::io::output::write_atomic(&dir.join("platform.xml"), platform.xml.as_bytes())?;
+    crate::io::output::write_atomic(&dir.join("hostfile"), platform.hostfile.as_bytes())?;
+    Ok(platform.routes)
 }
 
 /// [`simulate`], and with background traffic also the same run without it, so the report

@@ -23,6 +23,8 @@
 //! * [`config`]: [`SimConfig`] with its presets and `key=value` overrides, TOML files
 //!   ([`config::toml_file`]) and BookSim2 configuration files ([`config::booksim`]).
 //! * [`sweep`]: sweeps over the load and other keys, sharding and merging.
+//! * [`time_scale`]: link bandwidth and switch latency onto cycles, flit size and packet
+//!   length (the time scale of `jumpnet report` and `jumpnet sim --collective --switch-ns`).
 //!
 //! Adaptive routing is candidates + selection: the core routing writes the candidate outputs
 //! of a hop (`Routing::candidates`) and says whose channels they weigh
@@ -45,6 +47,7 @@ pub mod network;
 pub mod router;
 pub mod setup;
 pub mod sweep;
+pub mod time_scale;
 pub mod workload;
 
 #[cfg(test)]

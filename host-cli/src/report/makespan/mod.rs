@@ -22,7 +22,7 @@ use crate::builder::network::OwnedNetwork;
 use crate::builder::placement::MapStrategy;
 use crate::builder::schedule::Algorithm;
 use crate::io::bytes::parse_size;
-use crate::report::time_scale::TimeScale;
+use crate::sim::time_scale::TimeScale;
 
 pub(super) use render::size_label;
 pub(super) use run::simulate;

@@ -131,7 +131,7 @@ impl Makespans {
         let sc = &self.scale;
         let mut md = format!("## Simulated makespans, {} ranks\n\n", self.ranks);
         md.push_str(&format!(
-            "Every collective runs on the flit-level simulator (as `jumpnet sim --collective`; the data flow of every run is checked against `sched verify`'s model) with {} Gb/s links and {} ns switches. The flit size follows the largest message of a run (at most {} flits per message, flits of at least {} B), one flit crosses a link per cycle, and a hop costs one link cycle plus the switch latency in whole cycles (`report::time_scale`). Routing: {}.\n\n",
+            "Every collective runs on the flit-level simulator (as `jumpnet sim --collective`; the data flow of every run is checked against `sched verify`'s model) with {} Gb/s links and {} ns switches. The flit size follows the largest message of a run (at most {} flits per message, flits of at least {} B), one flit crosses a link per cycle, and a hop costs one link cycle plus the switch latency in whole cycles (`sim::time_scale`). Routing: {}.\n\n",
             sc.link_gbps,
             sc.switch_latency_ns,
             sc.max_message_flits,

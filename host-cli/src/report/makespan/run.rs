@@ -14,9 +14,9 @@ use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::io::progress::Progress;
 use crate::report::scenario::{parse_routing, ScenarioTopology};
-use crate::report::time_scale::TimeScale;
 use crate::runs::collective::node_terminals;
 use crate::sim::config::SimConfig;
+use crate::sim::time_scale::TimeScale;
 use crate::sim::workload::collective::{run_collective, NicConfig};
 
 /// A topology's routing: the scenario's, else `df-minimal` on Dragonflies and DFSSSP.
@@ -189,6 +189,7 @@ fn simulate_run(
         link_gbps: scale.link_gbps,
         check_data: true,
         allow_redundant: sched.allow_redundant,
+        ..NicConfig::default()
     };
     let r =
         run_collective(net, routing, &cfg, &nic, &s, &run.terminals).map_err(|e| anyhow!("{e}"))?;

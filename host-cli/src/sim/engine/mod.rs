@@ -203,6 +203,11 @@ impl<'r> State<'r> {
         self.tail_log.drain(..)
     }
 
+    /// Packets waiting in terminal `t`'s source queue (not started).
+    pub(crate) fn queued(&self, t: u32) -> usize {
+        self.terms[t as usize].queue.len()
+    }
+
     /// Queues a new packet at terminal `t`.
     pub(crate) fn create(&mut self, t: u32, dst: u32) {
         self.create_tagged(t, dst, NO_TAG);
@@ -211,14 +216,22 @@ impl<'r> State<'r> {
     /// Queues a new packet of message `tag` at terminal `t` (its tail's ejection is logged
     /// for [`State::tails`] unless `tag` is [`NO_TAG`]).
     pub(crate) fn create_tagged(&mut self, t: u32, dst: u32, tag: u32) {
+        self.create_sized(t, dst, tag, self.cfg.packet_size);
+    }
+
+    /// Queues a packet of `len` flits (at least 1) of message `tag` at terminal `t`: the
+    /// control packets of a collective's rendezvous are shorter than `packet_size`.
+    pub(crate) fn create_sized(&mut self, t: u32, dst: u32, tag: u32, len: u16) {
+        let len = len.max(1);
         let term = &mut self.terms[t as usize];
         term.queue.push_back(Pending {
             dst,
             created: self.now,
             measured: self.measuring,
             tag,
+            len,
         });
-        self.gen_flits += u64::from(self.cfg.packet_size);
+        self.gen_flits += u64::from(len);
         if self.measuring {
             self.measured_outstanding += 1;
         }
@@ -269,7 +282,7 @@ impl<'r> State<'r> {
         let p = *p;
         self.rec.flit(&p, now);
         if flit.tail {
-            if p.received != self.cfg.packet_size {
+            if p.received != p.len {
                 self.violations += 1;
             }
             self.total_packets += 1;
@@ -354,6 +367,7 @@ impl<'r> State<'r> {
             measured: p.measured,
             state,
             tag: p.tag,
+            len: p.len,
         });
         let vc = match any_vc {
             Some(v) => v,
@@ -384,7 +398,7 @@ impl<'r> State<'r> {
                 continue;
             }
             term.credits[usize::from(vc)] -= 1;
-            let tail = seq + 1 == self.cfg.packet_size;
+            let tail = seq + 1 == self.packets[id as usize].len;
             term.current = if tail { None } else { Some((id, seq + 1, vc)) };
             if seq == 0 {
                 self.packets[id as usize].injected = now;

@@ -15,6 +15,9 @@ pub struct Pending {
     pub measured: bool,
     /// Message tag of collective traffic ([`NO_TAG`] for synthetic packets).
     pub tag: u32,
+    /// Length in flits (the configuration's `packet_size` unless a collective's NIC asks
+    /// for a shorter control packet).
+    pub len: u16,
 }
 
 /// One terminal.
@@ -53,6 +56,8 @@ pub struct Packet {
     pub state: jumpnet_core::routing::PacketState,
     /// Message tag of collective traffic ([`NO_TAG`] for synthetic packets).
     pub tag: u32,
+    /// Length in flits.
+    pub len: u16,
 }
 
 /// Tag of packets that belong to no message (synthetic traffic).

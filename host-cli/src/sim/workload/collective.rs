@@ -38,7 +38,7 @@
 //! expects.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use jumpnet_core::collective::{Blocks, DataLayout, Rank, Schedule};
 use jumpnet_core::exec::{Action, CheckOptions, CheckSizes, DataFlow, ExecError};
@@ -51,11 +51,14 @@ use crate::sim::workload::background::{
     is_background, Background, BackgroundConfig, BackgroundStats,
 };
 pub use crate::sim::workload::collective_result::{
-    CollectiveError, CollectiveResult, FinishSummary, MessageRecord, NicConfig,
+    Calibration, CollectiveError, CollectiveResult, FinishSummary, MessageRecord, NicConfig,
+    SendOrder,
 };
+use crate::sim::workload::nic_calibration::route_hops;
 use crate::sim::workload::nic_engine::{
     nic_error, ActionObserver, CoreEngines, NicError, NicSet, RunHooks,
 };
+use crate::sim::workload::nic_send::{is_control, SendPath};
 
 /// A collective run: the network, its routing and router parameters, the NICs, the
 /// schedule and the terminal of every rank (rank `r` on terminal `terminals[r]`); the
@@ -209,6 +212,7 @@ pub fn run_collective_with<S: Schedule>(
         None
     };
     let mut nics = Nics::new(run, progs, hooks.observer, flow, c.packet_size);
+    nics.sends = SendPath::new(run.nic.send_params(), run.net.num_terminals());
     loop {
         let now = st.now();
         // 1. NICs.
@@ -235,6 +239,8 @@ pub fn run_collective_with<S: Schedule>(
                 if let Some(b) = bg.as_mut() {
                     b.on_tail(id, e);
                 }
+            } else if is_control(id) {
+                nics.sends.control_arrived(id, e);
             } else {
                 nics.arrived(id, e)?;
             }
@@ -272,6 +278,8 @@ fn placement<S: Schedule>(run: &CollectiveInput<'_, S>) -> Result<Vec<bool>, Col
 struct Msg {
     rec: MessageRecord,
     remaining: u64,
+    /// Calibration delay before the receiver sees it, cycles.
+    extra: u64,
     payload: Vec<u64>,
 }
 
@@ -296,9 +304,8 @@ struct Nics<'a, 'h, 'e, 'f, S> {
     /// Per rank: (delivery cycle, message) in order, for the critical path.
     deliveries: Vec<Vec<(u64, u32)>>,
     wake: BinaryHeap<Reverse<(u64, u32)>>,
-    sendq: VecDeque<(u64, u32)>,
+    sends: SendPath,
     in_flight: u64,
-    packets: u64,
     redundant: u64,
     received_blocks: Vec<u64>,
     redundant_blocks: Vec<u64>,
@@ -330,9 +337,8 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             ndone: 0,
             deliveries: vec![Vec::new(); nu],
             wake: (0..n).map(|r| Reverse((0, r))).collect(),
-            sendq: VecDeque::new(),
+            sends: SendPath::new(run.nic.send_params(), 0),
             in_flight: 0,
-            packets: 0,
             redundant: 0,
             received_blocks: vec![0; nu],
             redundant_blocks: vec![0; nu],
@@ -341,12 +347,12 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
 
     /// Every rank is done and nothing is on its way.
     fn finished(&self) -> bool {
-        self.ndone == self.done.len() && self.in_flight == 0 && self.sendq.is_empty()
+        self.ndone == self.done.len() && self.in_flight == 0 && self.sends.idle()
     }
 
     /// A protocol deadlock: no rank will act again and nothing is on its way.
     fn check_progress(&mut self, now: u64) -> Result<(), CollectiveError> {
-        if self.wake.is_empty() && self.in_flight == 0 && self.sendq.is_empty() {
+        if self.wake.is_empty() && self.in_flight == 0 && self.sends.idle() {
             let r = self.done.iter().position(|&d| !d).unwrap_or(0) as Rank;
             return Err(CollectiveError::ProtocolDeadlock {
                 rank: r,
@@ -461,7 +467,18 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             f.send(r, op, blocks, &mut payload)?;
         }
         let id = self.msgs.len() as u32;
+        let terminals = self.run.terminals;
+        let route = (terminals[r as usize], terminals[peer as usize]);
+        let extra = match &self.run.nic.calibration {
+            Some(c) => {
+                let hops = route_hops(self.run.net, self.run.routing, route.0, route.1)
+                    .map_err(CollectiveError::Config)?;
+                (c.extra_ns(bytes, hops) * self.run.nic.clock_ghz()).ceil() as u64
+            }
+            None => 0,
+        };
         self.msgs.push(Msg {
+            extra,
             rec: MessageRecord {
                 src: r,
                 dst: peer,
@@ -475,7 +492,12 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             remaining: np,
             payload,
         });
-        self.sendq.push_back((now + self.run.nic.send_overhead, id));
+        if route.0 == route.1 {
+            return Err(CollectiveError::Config(format!("rank {r} sends to itself")));
+        }
+        self.sends
+            .post(now, id, route, bytes, np)
+            .map_err(CollectiveError::Config)?;
         self.in_flight += 1;
         self.finish[r as usize] = now;
         Ok(())
@@ -529,28 +551,9 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         Ok(false)
     }
 
-    /// Queues the packets of the messages due by cycle `now` at their terminals.
+    /// Queues the packets due by cycle `now` at their terminals.
     fn queue_packets(&mut self, st: &mut State<'_>, now: u64) -> Result<(), CollectiveError> {
-        let terminals = self.run.terminals;
-        while let Some(&(due, id)) = self.sendq.front() {
-            if due > now {
-                break;
-            }
-            self.sendq.pop_front();
-            let m = &self.msgs[id as usize].rec;
-            let (s, d) = (terminals[m.src as usize], terminals[m.dst as usize]);
-            if s == d {
-                // Same terminal cannot happen (distinct terminals); keep the guard cheap.
-                return Err(CollectiveError::Config(format!(
-                    "rank {} sends to itself",
-                    m.src
-                )));
-            }
-            for _ in 0..m.packets {
-                st.create_tagged(s, d, id);
-            }
-            self.packets += m.packets;
-        }
+        self.sends.queue(st, now);
         Ok(())
     }
 
@@ -565,7 +568,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         m.rec.arrived = e;
         self.in_flight -= 1;
         let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
-        let visible = e + 1 + self.run.nic.recv_overhead;
+        let visible = e + 1 + self.run.nic.recv_overhead + m.extra;
         let j = self
             .progs
             .arrive(dst, e, visible, src, blocks)
@@ -622,7 +625,8 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             class_utilisation: sim.class_utilisation,
             critical_path: critical_path(&self.finish, &self.deliveries, &self.msgs),
             messages: self.msgs.len() as u64,
-            packets: self.packets,
+            packets: self.sends.packets - self.sends.control_packets,
+            control_packets: self.sends.control_packets,
             flits: sim.flits_delivered,
             redundant: self.redundant,
             data_checked: self.run.nic.check_data,

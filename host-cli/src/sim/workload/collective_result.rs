@@ -9,6 +9,9 @@ use serde::Serialize;
 use crate::sim::engine::stats::{ClassUtilisation, DeadlockReport};
 use crate::sim::engine::SimError;
 use crate::sim::workload::background::BackgroundStats;
+pub use crate::sim::workload::nic_calibration::Calibration;
+pub use crate::sim::workload::nic_send::SendOrder;
+use crate::sim::workload::nic_send::SendParams;
 
 /// NIC parameters of a collective run (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -30,6 +33,12 @@ pub struct NicConfig {
     pub check_data: bool,
     /// Accept redundant block deliveries in the data-flow check (scatter + allgather, RFATA).
     pub allow_redundant: bool,
+    /// Order of the packets of concurrent messages at a terminal.
+    pub send_order: SendOrder,
+    /// Messages of at least this many bytes use the rendezvous handshake (none: all eager).
+    pub rendezvous_bytes: Option<u64>,
+    /// Message-size calibration of latency and bandwidth (none: the network's alone).
+    pub calibration: Option<Calibration>,
 }
 
 impl Default for NicConfig {
@@ -44,11 +53,25 @@ impl Default for NicConfig {
             link_gbps: 100.0,
             check_data: true,
             allow_redundant: false,
+            send_order: SendOrder::Fifo,
+            rendezvous_bytes: None,
+            calibration: None,
         }
     }
 }
 
 impl NicConfig {
+    /// The send side's parameters.
+    pub fn send_params(&self) -> SendParams {
+        SendParams {
+            order: self.send_order,
+            rendezvous_bytes: self.rendezvous_bytes,
+            control_flits: self.header_flits.max(1),
+            send_overhead: self.send_overhead,
+            recv_overhead: self.recv_overhead,
+        }
+    }
+
     /// Clock in GHz at which one flit per cycle gives `link_gbps`.
     pub fn clock_ghz(&self) -> f64 {
         self.link_gbps / (8.0 * f64::from(self.flit_bytes))
@@ -124,8 +147,11 @@ pub struct CollectiveResult {
     pub critical_path: Vec<MessageRecord>,
     /// Messages sent.
     pub messages: u64,
-    /// Packets sent.
+    /// Data packets sent.
     pub packets: u64,
+    /// Control packets of rendezvous handshakes (not in `packets`; their flits are in
+    /// `flits`).
+    pub control_packets: u64,
     /// Flits delivered.
     pub flits: u64,
     /// Redundant block deliveries seen by the data-flow check.

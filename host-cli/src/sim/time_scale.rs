@@ -141,6 +141,21 @@ impl Timing {
         cfg.internal_speedup = Speedup::ONE;
     }
 
+    /// As [`Timing::configure`], with the switch latency on the channels instead of in the
+    /// router's pipeline, for NICs that cut messages into several packets (docs/smpi.md §3):
+    /// a switch then overlaps a packet's routing with the previous packet's body, as a
+    /// cut-through switch does. A hop costs `hop_cycles` on the link leaving a switch and on
+    /// the terminal's injection channel (so a route over `H` hops still takes `H + 1` switch
+    /// latencies), buffers cover the credit round trip.
+    pub fn configure_pipelined(&self, cfg: &mut SimConfig) {
+        self.configure(cfg);
+        let hop = self.hop_cycles;
+        cfg.routing_delay = 0;
+        cfg.link_latency = hop;
+        cfg.injection_delay = hop - 1;
+        cfg.vc_buf_size = cfg.vc_buf_size.max(2 * hop + 2);
+    }
+
     /// Zero-load cycles of one packet over `hops` router-to-router hops (see the module
     /// documentation).
     pub fn zero_load_cycles(&self, hops: u64) -> u64 {
