@@ -6,8 +6,11 @@
 //! - [`route_check`]: delivery, loop freedom, minimality and deadlock freedom of a routing
 //!   or of user-supplied tables;
 //! - [`path_stats`]: all-to-all hop histogram and channel loads by link class;
-//! - [`schedule`]: a schedule's messages and programs as printed, and its symbolic check.
+//! - [`schedule`]: a schedule's messages and programs as printed, and its symbolic check;
+//! - [`link_count_makespan`]: a schedule's makespan in link-count units (\[DF-BC\]'s
+//!   preliminary model).
 
+pub mod link_count_makespan;
 pub mod path_stats;
 pub mod route_check;
 pub mod schedule;

@@ -6,14 +6,21 @@ use serde::Serialize;
 
 use crate::io::output::Section;
 
-/// One qualitative claim of a paper and whether our figures bear it out.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One claim of a paper and whether our figures bear it out: the paper's value, the
+/// condition that defines "holds", jumpnet's figures and the verdict.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Claim {
-    /// The claim, as the paper states it (condensed).
+    /// The claim, as the paper states it (condensed), with where it comes from (the
+    /// paper's model or its simulations) and what it is checked on.
     pub claim: String,
+    /// The paper's value or statement (empty when the claim says it all).
+    pub paper: String,
+    /// The condition on jumpnet's figures under which the claim holds (empty: as the claim
+    /// says).
+    pub holds_when: String,
     /// Whether it holds in our figures.
     pub holds: bool,
-    /// The figures behind the verdict.
+    /// jumpnet's figures behind the verdict.
     pub evidence: String,
 }
 
@@ -37,25 +44,61 @@ impl Claim {
             claim: claim.into(),
             holds: exceptions.is_empty(),
             evidence: exceptions.join(", "),
+            ..Claim::default()
+        }
+    }
+
+    /// A claim on a ratio: holds when `value` lies in `range` (e.g. "about 2×" as
+    /// `1.6..=2.5`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet::study::claim::Claim;
+    ///
+    /// let c = Claim::ratio("LLF about 2x faster than TREE", "about 2x", 1.6..=2.5, 1.29);
+    /// assert!(!c.holds);
+    /// assert_eq!(c.holds_when, "ratio in [1.60, 2.50]");
+    /// assert!(Claim::ratio("x", "2x", 1.6..=2.5, 2.0).holds);
+    /// ```
+    pub fn ratio(
+        claim: impl Into<String>,
+        paper: impl Into<String>,
+        range: std::ops::RangeInclusive<f64>,
+        value: f64,
+    ) -> Claim {
+        Claim {
+            claim: claim.into(),
+            paper: paper.into(),
+            holds_when: format!("ratio in [{:.2}, {:.2}]", range.start(), range.end()),
+            holds: range.contains(&value),
+            evidence: format!("{value:.2}"),
         }
     }
 }
 
-/// The claims as a table section titled `title`: claim, holds, evidence.
+/// The claims as a table section titled `title`: claim, the paper's value, when it holds,
+/// jumpnet's figures, verdict.
 pub fn claims_section(title: &str, claims: &[Claim]) -> Section {
-    let mut c = Section::new(title, &["claim", "holds", "evidence"]);
+    let mut c = Section::new(title, &["claim", "paper", "holds when", "jumpnet", "holds"]);
     for k in claims {
-        c.row([k.claim.clone(), k.holds.to_string(), k.evidence.clone()]);
+        c.row([
+            k.claim.clone(),
+            k.paper.clone(),
+            k.holds_when.clone(),
+            k.evidence.clone(),
+            k.holds.to_string(),
+        ]);
     }
     c
 }
 
-/// The verdict of the claim that starts with `prefix` (tests).
+/// The verdict of the first claim that contains `text` (tests).
 #[cfg(test)]
-pub(crate) fn verdict(claims: &[Claim], prefix: &str) -> bool {
+pub(crate) fn verdict(claims: &[Claim], text: &str) -> bool {
     claims
         .iter()
-        .find(|c| c.claim.starts_with(prefix))
+        .find(|c| c.claim.contains(text))
         .map(|c| c.holds)
-        .unwrap_or_else(|| panic!("no claim starts with {prefix:?}"))
+        .unwrap_or_else(|| panic!("no claim contains {text:?}"))
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::sim::sweep::collective::CollectiveRecord;
 use crate::study::claim::verdict;
+use crate::study::dragonfly_bcast_model::ModelRow;
 
 fn record(alg: &str, ranks: u32, seed: u32, makespan: u64, hops: f64) -> CollectiveRecord {
     CollectiveRecord {
@@ -63,27 +64,52 @@ fn table(small: [u64; 4], spread: [u64; 4], large: [u64; 4]) -> Vec<Row> {
     aggregate(&recs)
 }
 
+/// Model rows: per algorithm (tree, llf, glf, forest) the mean and sd at 8 and 512 ranks.
+fn model(small: [(f64, f64); 4], large: [f64; 4]) -> Vec<ModelRow> {
+    let mut out = Vec::new();
+    for (i, alg) in ALGORITHMS.iter().enumerate() {
+        for (ranks, mean, sd) in [(8, small[i].0, small[i].1), (512, large[i], 0.0)] {
+            out.push(ModelRow {
+                mapping: "random-order".into(),
+                ranks,
+                algorithm: alg.to_string(),
+                mean,
+                sd,
+                min: 0,
+                max: 0,
+            });
+        }
+    }
+    out
+}
+
 #[test]
 fn claims_follow_the_table() {
-    // Order: tree, llf, glf, forest.
-    let paper_like = claims(&table(
-        [100, 300, 200, 250],
-        [1, 60, 5, 5],
-        [900, 450, 600, 400],
-    ));
-    assert!(verdict(&paper_like, "TREE has the lowest"));
-    assert!(verdict(&paper_like, "FOREST has the lowest"));
-    assert!(verdict(&paper_like, "1 KiB: LLF faster"));
-    assert!(verdict(&paper_like, "LLF is long"));
-    let opposite = claims(&table(
-        [300, 100, 200, 250],
-        [60, 1, 5, 5],
-        [400, 900, 600, 450],
-    ));
-    assert!(!verdict(&opposite, "TREE has the lowest"));
-    assert!(!verdict(&opposite, "FOREST has the lowest"));
-    assert!(!verdict(&opposite, "1 KiB: LLF faster"));
-    assert!(!verdict(&opposite, "LLF is long"));
+    // Order: tree, llf, glf, forest. The model as in Fig. 2, the packet level as in Fig. 5
+    // (LLF best everywhere, TREE/LLF = 2 at the large size).
+    let paper_model = model(
+        [(10.0, 1.0), (30.0, 9.0), (20.0, 1.0), (25.0, 1.0)],
+        [90.0, 45.0, 60.0, 40.0],
+    );
+    let packets = table([200, 100, 150, 120], [1, 1, 1, 1], [900, 450, 600, 500]);
+    let c = claims(&packets, &paper_model);
+    assert!(verdict(&c, "TREE has the lowest"));
+    assert!(verdict(&c, "FOREST has the lowest"));
+    assert!(verdict(&c, "LLF is long"));
+    assert!(verdict(&c, "LLF about 2x faster"));
+    assert!(verdict(&c, "LLF remains the best"));
+    let opposite_model = model(
+        [(30.0, 1.0), (10.0, 0.1), (20.0, 5.0), (25.0, 1.0)],
+        [40.0, 90.0, 60.0, 45.0],
+    );
+    // TREE/LLF = 1.29: faster, but not "about 2x".
+    let packets = table([100, 300, 200, 250], [1, 1, 1, 1], [580, 450, 600, 500]);
+    let c = claims(&packets, &opposite_model);
+    assert!(!verdict(&c, "TREE has the lowest"));
+    assert!(!verdict(&c, "FOREST has the lowest"));
+    assert!(!verdict(&c, "LLF is long"));
+    assert!(!verdict(&c, "LLF about 2x faster"));
+    assert!(!verdict(&c, "LLF remains the best"));
 }
 
 /// A small study end to end: every run's data flow is checked by the simulator, so the
@@ -138,14 +164,21 @@ fn hops_rows(tree: [f64; 3]) -> Vec<Row> {
 #[test]
 fn hop_claims_need_the_papers_values_and_order() {
     // Router hops + 2 terminal links: 4.6 / 6.5 / 5.4 links (the study's random-order run).
-    let near = claims(&hops_rows([2.62, 4.46, 3.40]));
+    let near = claims_h(&hops_rows([2.62, 4.46, 3.40]));
     assert!(verdict(&near, "TREE hops"));
     assert!(verdict(&near, "topology-aware"));
     // Right order, far from 4 / 6 / 5 links (ascending rank order).
     assert!(!verdict(
-        &claims(&hops_rows([0.64, 0.82, 0.73])),
+        &claims_h(&hops_rows([0.64, 0.82, 0.73])),
         "TREE hops"
     ));
     // Near the values, wrong order (adaptive above non-minimal).
-    assert!(!verdict(&claims(&hops_rows([2.0, 3.2, 3.4])), "TREE hops"));
+    assert!(!verdict(
+        &claims_h(&hops_rows([2.0, 3.2, 3.4])),
+        "TREE hops"
+    ));
+}
+
+fn claims_h(rows: &[Row]) -> Vec<Claim> {
+    claims(rows, &[])
 }

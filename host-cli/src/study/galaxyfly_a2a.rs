@@ -267,6 +267,7 @@ fn delivery_claims(rows: &[Row]) -> Vec<Claim> {
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
+            ..Claim::default()
         },
         Claim {
             claim: "SFATA sends no redundant packet (AvgPacket = 0.000)".into(),
@@ -276,6 +277,7 @@ fn delivery_claims(rows: &[Row]) -> Vec<Claim> {
                 .map(|r| format!("({},{},{}) {}", r.n, r.q, r.a, r.redundant))
                 .collect::<Vec<_>>()
                 .join(", "),
+            ..Claim::default()
         },
     ]
 }
@@ -298,6 +300,7 @@ fn comparison_claims(rows: &[Row]) -> Vec<Claim> {
                     .map(|(s, r)| format!("({},{},{}) {}", s.n, s.q, s.a, show(s, r)))
                     .collect::<Vec<_>>()
                     .join(", "),
+                ..Claim::default()
             }
         };
     vec![
@@ -377,6 +380,7 @@ fn growth_claims(rows: &[Row]) -> Vec<Claim> {
             claim: format!("{name} grows with n, q and a ({grows} of {total} steps)"),
             holds: total > 0 && grows == total,
             evidence: ev.join("; "),
+            ..Claim::default()
         });
     }
     out

@@ -14,6 +14,7 @@
 
 pub mod claim;
 pub mod dragonfly_bcast;
+pub mod dragonfly_bcast_model;
 pub mod ga_mapping;
 pub mod galaxyfly_a2a;
 

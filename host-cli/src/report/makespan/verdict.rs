@@ -111,6 +111,8 @@ impl Verdict {
                     "does not win"
                 }
             ),
+            paper: "the circulant network finishes first (chapter 5)".into(),
+            holds_when: "the circulant network's best makespan is strictly the shortest".into(),
         }
     }
 }
