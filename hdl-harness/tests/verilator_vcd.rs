@@ -59,10 +59,16 @@ fn run(
     (outs, rtl.finish_vcd())
 }
 
+/// `name` in a fresh directory of its own (removed with [`remove`]).
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("jumpnet-hdl-vcd-{}", std::process::id()));
+    let d = std::env::temp_dir().join(format!("jumpnet-hdl-vcd-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
+}
+
+/// Removes the directory of a [`tmp`] file.
+fn remove(path: &std::path::Path) {
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
 /// A VCD file read back: the header's `$var` names by identifier code, and every value
@@ -179,7 +185,7 @@ fn a_waveform_holds_the_window_and_agrees_with_the_outputs() {
     }
     assert_eq!(vcd.value_at("arr_valid", 4000), "1");
     assert_eq!(vcd.value_at("arr_valid", 5000), "0");
-    std::fs::remove_file(&path).unwrap();
+    remove(&path);
 }
 
 #[test]
@@ -199,7 +205,7 @@ fn a_waveform_does_not_change_the_engine_and_stops_with_its_run() {
     assert_eq!(dumped, None);
     let vcd = Vcd::read(&path);
     assert!(vcd.changes.is_empty());
-    std::fs::remove_file(&path).unwrap();
+    remove(&path);
 }
 
 #[test]
@@ -212,10 +218,13 @@ fn bad_waveform_requests_are_errors() {
         rtl.start_vcd(missing, window),
         Err(HdlError::Waveform("cannot open the file for writing"))
     );
+    let empty = tmp("empty.vcd");
     assert!(matches!(
-        rtl.start_vcd(&tmp("empty.vcd"), CycleWindow { from: 5, to: 4 }),
+        rtl.start_vcd(&empty, CycleWindow { from: 5, to: 4 }),
         Err(HdlError::Waveform(_))
     ));
+    assert!(!empty.exists());
+    remove(&empty);
     let path = tmp("twice.vcd");
     rtl.start_vcd(&path, window).unwrap();
     assert!(matches!(
@@ -225,5 +234,5 @@ fn bad_waveform_requests_are_errors() {
     // The engine still runs after the refusals.
     assert_eq!(rtl.step(None).unwrap().cycle, 0);
     assert_eq!(rtl.finish_vcd(), Some(CycleWindow { from: 0, to: 0 }));
-    std::fs::remove_file(&path).unwrap();
+    remove(&path);
 }
