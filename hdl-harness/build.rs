@@ -1,18 +1,21 @@
 //! Verilates the RTL in `rtl/` and compiles the models with their C shims (`csrc/`) into one
 //! static library (recipe in the workspace's toolchain notes):
 //! `verilator --cc` per design, then the `cc` crate (C++17, -O2) over the generated sources,
-//! `verilated.cpp`, `verilated_threads.cpp` and the shims.
+//! `verilated.cpp`, `verilated_threads.cpp`, `verilated_vcd_c.cpp` (waveforms of the designs
+//! verilated with `--trace`) and the shims.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One Verilog design: top module, its sources, its parameters (`-G`) and its hand-written
-/// C shim (whose comment names the same parameters).
+/// One Verilog design: top module, its sources, its parameters (`-G`), whether its model can
+/// write a waveform (`--trace`, VCD) and its hand-written C shim (whose comment names the
+/// same parameters).
 struct Design {
     top: &'static str,
     sources: &'static [&'static str],
     params: &'static [&'static str],
+    trace: bool,
     shim: &'static str,
 }
 
@@ -21,12 +24,14 @@ const DESIGNS: &[Design] = &[
         top: "xoshiro256ss",
         sources: &["rtl/xoshiro256ss.v"],
         params: &[],
+        trace: false,
         shim: "csrc/xoshiro256ss_shim.cpp",
     },
     Design {
         top: "sched_engine",
         sources: &["rtl/sched_engine.v"],
         params: &["-GADDR_W=8"],
+        trace: true,
         shim: "csrc/sched_engine_shim.cpp",
     },
     Design {
@@ -39,6 +44,7 @@ const DESIGNS: &[Design] = &[
             "-GOUT_W=4",
             "-GVC_W=4",
         ],
+        trace: false,
         shim: "csrc/table_router_shim.cpp",
     },
 ];
@@ -98,13 +104,14 @@ fn main() {
         .include(include.join("vltstd"))
         .define("VM_COVERAGE", "0")
         .define("VM_SC", "0")
-        .define("VM_TRACE", "0")
+        .define("VM_TRACE", "1")
         .define("VM_TRACE_FST", "0")
-        .define("VM_TRACE_VCD", "0")
+        .define("VM_TRACE_VCD", "1")
         .flag_if_supported("-faligned-new")
         .flag_if_supported("-Wno-unused-parameter")
         .file(include.join("verilated.cpp"))
-        .file(include.join("verilated_threads.cpp"));
+        .file(include.join("verilated_threads.cpp"))
+        .file(include.join("verilated_vcd_c.cpp"));
 
     for design in DESIGNS {
         let mdir = out_dir.join(format!("obj_{}", design.top));
@@ -118,6 +125,9 @@ fn main() {
             "--Mdir",
             mdir_s.as_str(),
         ];
+        if design.trace {
+            args.push("--trace");
+        }
         args.extend_from_slice(design.params);
         args.extend_from_slice(design.sources);
         verilator(&args).unwrap_or_else(|e| fail(e));

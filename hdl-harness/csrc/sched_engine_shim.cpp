@@ -1,5 +1,6 @@
-// C ABI over the Verilator model of rtl/sched_engine.v (ADDR_W = 8), used by src/engine.rs.
-// Each model owns its VerilatedContext, so several models can live side by side.
+// C ABI over the Verilator model of rtl/sched_engine.v (ADDR_W = 8, verilated with --trace),
+// used by src/engine.rs. Each model owns its VerilatedContext, so several models can live side
+// by side; each can write a waveform (VCD) of its signals.
 #include <cstdint>
 
 #include "Vsched_engine.h"
@@ -40,7 +41,9 @@ struct JnEngineOut {
 };
 
 void* jn_sched_engine_new() {
-    return jumpnet_shim::create<Vsched_engine>("sched_engine", [](auto&) {});
+    // Tracing allowed from the start: a waveform can be opened at any cycle.
+    return jumpnet_shim::create<Vsched_engine>(
+        "sched_engine", [](auto& top) { top.contextp()->traceEverOn(true); });
 }
 
 void jn_sched_engine_free(void* p) { jumpnet_shim::destroy<Vsched_engine>(p); }
@@ -75,5 +78,19 @@ void jn_sched_engine_get(const void* p, JnEngineOut* out) {
 }
 
 void jn_sched_engine_tick(void* p) { jumpnet_shim::tick<Vsched_engine>(p); }
+
+void jn_sched_engine_edge(void* p, uint8_t level) {
+    jumpnet_shim::edge<Vsched_engine>(p, level != 0);
+}
+
+int jn_sched_engine_vcd_open(void* p, const char* path) {
+    return jumpnet_shim::vcd_open<Vsched_engine>(p, path);
+}
+
+void jn_sched_engine_vcd_dump(void* p, uint64_t time) {
+    jumpnet_shim::vcd_dump<Vsched_engine>(p, time);
+}
+
+void jn_sched_engine_vcd_close(void* p) { jumpnet_shim::vcd_close<Vsched_engine>(p); }
 
 }  // extern "C"

@@ -4,10 +4,15 @@
 //! `jumpnet_core::exec::rtl_program` under the timing contract of
 //! `jumpnet_core::exec::timing`. [`SchedEngineRtl::step`] returns the same
 //! [`CycleOutput`] as `TimedExecutor::step`, so a test compares the two cycle by cycle.
+//!
+//! [`SchedEngineRtl::start_vcd`] writes a waveform (VCD, Verilator's trace of the engine's
+//! ports and registers) of a window of cycles, which GTKWave opens.
 
 use core::ffi::c_void;
 use core::fmt;
 use core::ptr::NonNull;
+use std::ffi::CString;
+use std::path::Path;
 
 use jumpnet_core::collective::{Blocks, Op, Rank};
 use jumpnet_core::exec::rtl_program::{decode_blocks, encode_blocks, encode_op, RtlCodecError};
@@ -32,6 +37,8 @@ pub enum HdlError {
     },
     /// The model put a value on its outputs that no valid state produces.
     BadOutput(&'static str),
+    /// A waveform cannot be written (what went wrong).
+    Waveform(&'static str),
 }
 
 impl fmt::Display for HdlError {
@@ -47,6 +54,7 @@ impl fmt::Display for HdlError {
                 "{what}: {needed} needed, the RTL model holds {available}"
             ),
             HdlError::BadOutput(what) => write!(f, "RTL output out of range: {what}"),
+            HdlError::Waveform(what) => write!(f, "waveform: {what}"),
         }
     }
 }
@@ -59,6 +67,34 @@ impl From<RtlCodecError> for HdlError {
     }
 }
 
+/// Picoseconds per cycle of the timing contract in a waveform (the VCD's `$timescale` is
+/// 1 ps): cycle `c` starts at `c` ns, where the clock falls; it rises half a cycle later.
+pub const VCD_PS_PER_CYCLE: u64 = 1000;
+
+/// Cycles `from..=to` of the timing contract (the cycles [`SchedEngineRtl::step`] counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CycleWindow {
+    /// First cycle.
+    pub from: u64,
+    /// Last cycle.
+    pub to: u64,
+}
+
+impl CycleWindow {
+    /// Whether `cycle` is in the window.
+    pub fn contains(&self, cycle: u64) -> bool {
+        (self.from..=self.to).contains(&cycle)
+    }
+}
+
+/// The waveform of an engine: the cycles to dump, those dumped, whether the file is open.
+#[derive(Debug)]
+struct Waveform {
+    window: CycleWindow,
+    dumped: Option<CycleWindow>,
+    open: bool,
+}
+
 /// One instance of the schedule engine RTL (`ADDR_W = 8`) under Verilator.
 ///
 /// Not `Send`: a model stays on the thread that created it.
@@ -66,6 +102,7 @@ impl From<RtlCodecError> for HdlError {
 pub struct SchedEngineRtl {
     model: NonNull<c_void>,
     cycle: u64,
+    waveform: Option<Waveform>,
 }
 
 #[allow(unsafe_code)]
@@ -81,7 +118,11 @@ impl SchedEngineRtl {
         // SAFETY: the shim returns a fresh heap model or null; it has no preconditions.
         let raw = unsafe { ffi::jn_sched_engine_new() };
         let model = NonNull::new(raw).expect("allocate the Verilator model of sched_engine");
-        let mut e = SchedEngineRtl { model, cycle: 0 };
+        let mut e = SchedEngineRtl {
+            model,
+            cycle: 0,
+            waveform: None,
+        };
         e.clock(&EngineIn {
             rst: 1,
             ..EngineIn::default()
@@ -98,6 +139,86 @@ impl SchedEngineRtl {
             ffi::jn_sched_engine_tick(m);
             ffi::jn_sched_engine_set(m, &EngineIn::default());
         }
+    }
+
+    /// [`clock`](Self::clock) with the waveform dumped after each edge: at cycle `cycle`'s
+    /// start (clock low, the cycle's inputs and outputs) and half a cycle later (clock high,
+    /// the registers of the next cycle). The file is closed after the window's last cycle.
+    fn clock_dumped(&mut self, inputs: &EngineIn, cycle: u64) {
+        let m = self.model.as_ptr();
+        let t = cycle.saturating_mul(VCD_PS_PER_CYCLE);
+        // SAFETY: as in `clock`; the dumps write the model's open waveform, if any.
+        unsafe {
+            ffi::jn_sched_engine_set(m, inputs);
+            ffi::jn_sched_engine_edge(m, 0);
+            ffi::jn_sched_engine_vcd_dump(m, t);
+            ffi::jn_sched_engine_edge(m, 1);
+            ffi::jn_sched_engine_vcd_dump(m, t.saturating_add(VCD_PS_PER_CYCLE / 2));
+            ffi::jn_sched_engine_set(m, &EngineIn::default());
+        }
+        let Some(w) = self.waveform.as_mut() else {
+            return;
+        };
+        w.dumped = Some(CycleWindow {
+            from: w.dumped.map_or(cycle, |d| d.from),
+            to: cycle,
+        });
+        if cycle >= w.window.to {
+            self.finish_vcd();
+        }
+    }
+
+    /// Starts a waveform of the engine (VCD: Verilator's trace of its ports and registers)
+    /// in the file `path`, created or truncated now. Only the cycles of `window` are dumped,
+    /// each at two time steps ([`VCD_PS_PER_CYCLE`]): at `c` ns the clock falls and the
+    /// signals show cycle `c`'s inputs and outputs (what [`step`](Self::step) presents and
+    /// returns), at `c` ns + 500 ps the clock rises and the registers take the next cycle's
+    /// values. The file is complete after the window's last cycle has run, or after
+    /// [`finish_vcd`](Self::finish_vcd) or dropping the engine.
+    ///
+    /// Errors: an empty window, a path that is not UTF-8 or holds a NUL byte, a waveform
+    /// already open, a file that cannot be opened for writing.
+    pub fn start_vcd(&mut self, path: &Path, window: CycleWindow) -> Result<(), HdlError> {
+        if window.from > window.to {
+            return Err(HdlError::Waveform("the cycle window is empty (from > to)"));
+        }
+        if self.waveform.as_ref().is_some_and(|w| w.open) {
+            return Err(HdlError::Waveform("a waveform is already being written"));
+        }
+        let path = path
+            .to_str()
+            .and_then(|p| CString::new(p).ok())
+            .ok_or(HdlError::Waveform(
+                "the file name is not UTF-8 or holds a NUL byte",
+            ))?;
+        // SAFETY: `self.model` is live; `path` is a NUL-terminated string the shim reads
+        // during the call only.
+        let code = unsafe { ffi::jn_sched_engine_vcd_open(self.model.as_ptr(), path.as_ptr()) };
+        match code {
+            0 => {}
+            1 => return Err(HdlError::Waveform("a waveform is already being written")),
+            2 => return Err(HdlError::Waveform("cannot open the file for writing")),
+            _ => return Err(HdlError::Waveform("Verilator failed to start the trace")),
+        }
+        self.waveform = Some(Waveform {
+            window,
+            dumped: None,
+            open: true,
+        });
+        Ok(())
+    }
+
+    /// Flushes and closes the waveform [`start_vcd`](Self::start_vcd) began (if still open).
+    /// Returns the cycles it holds: `None` when no waveform was started or no cycle of its
+    /// window has run.
+    pub fn finish_vcd(&mut self) -> Option<CycleWindow> {
+        let w = self.waveform.as_mut()?;
+        if w.open {
+            // SAFETY: `self.model` is live; the shim closes the model's open waveform.
+            unsafe { ffi::jn_sched_engine_vcd_close(self.model.as_ptr()) };
+            w.open = false;
+        }
+        w.dumped
     }
 
     fn outputs(&self) -> EngineOut {
@@ -160,7 +281,15 @@ impl SchedEngineRtl {
                 _ => return Err(HdlError::BadOutput("err_code")),
             },
         };
-        self.clock(&inputs);
+        let dump = self
+            .waveform
+            .as_ref()
+            .is_some_and(|w| w.open && w.window.contains(self.cycle));
+        if dump {
+            self.clock_dumped(&inputs, self.cycle);
+        } else {
+            self.clock(&inputs);
+        }
         self.cycle += 1;
         Ok(out)
     }

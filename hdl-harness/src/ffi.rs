@@ -1,6 +1,6 @@
 //! Raw bindings to the C shims in `csrc/` (one block per design).
 
-use core::ffi::c_void;
+use core::ffi::{c_char, c_int, c_void};
 
 #[allow(unsafe_code)]
 unsafe extern "C" {
@@ -90,6 +90,11 @@ unsafe extern "C" {
     pub(crate) fn jn_sched_engine_set(model: *mut c_void, inputs: *const EngineIn);
     pub(crate) fn jn_sched_engine_get(model: *const c_void, outputs: *mut EngineOut);
     pub(crate) fn jn_sched_engine_tick(model: *mut c_void);
+    pub(crate) fn jn_sched_engine_edge(model: *mut c_void, level: u8);
+    /// 0 open, 1 already open, 2 cannot open the file, 3 Verilator threw.
+    pub(crate) fn jn_sched_engine_vcd_open(model: *mut c_void, path: *const c_char) -> c_int;
+    pub(crate) fn jn_sched_engine_vcd_dump(model: *mut c_void, time: u64);
+    pub(crate) fn jn_sched_engine_vcd_close(model: *mut c_void);
 
     pub(crate) fn jn_table_router_new() -> *mut c_void;
     pub(crate) fn jn_table_router_free(model: *mut c_void);

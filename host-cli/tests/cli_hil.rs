@@ -161,6 +161,46 @@ fn bad_hil_arguments_are_clear_errors() {
         "{err}"
     );
     assert!(err.contains("allowed: minimal, dor,"), "{err}");
+    // A waveform is the RTL engine's: refused on the in-process engine, in one run and in a
+    // suite, before anything is written.
+    let dir = tmpdir("hil-vcd-refused");
+    let vcd = dir.join("w.vcd");
+    let (code, _, err) = hil("allreduce", "core", &["--vcd", vcd.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--vcd writes the waveform of a Verilated RTL engine: it needs --engine rtl"),
+        "{err}"
+    );
+    let suite = hil_support::shipped_suite();
+    let (code, _, err) = hil_support::jumpnet(&[
+        "hil",
+        "suite",
+        suite.to_str().unwrap(),
+        "--vcd",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("it needs --engine rtl (this run's engine is core)"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let (code, _, err) = hil("allreduce", "core", &["--vcd-window", "10"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--vcd <FILE>"), "{err}");
+    let (code, _, err) = hil(
+        "allreduce",
+        "rtl",
+        &["--vcd", "w.vcd", "--vcd-window", "1,x"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("expected BEFORE[,AFTER]"), "{err}");
+    // An unwritable place is refused before the run (with or without the `rtl` feature).
+    let missing = dir.join("missing/w.vcd");
+    let (code, _, err) = hil("allreduce", "rtl", &["--vcd", missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot write the waveform"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
     if cfg!(not(feature = "rtl")) {
         let (code, err) = hil_support::rtl_router_bcast("5");
         assert_eq!(code, 2);

@@ -2,9 +2,11 @@
 //! nodes on devices (firmware under QEMU), RTL (Verilator, feature `rtl`) or the image's
 //! program in process, traced and compared with the in-process run ([`crate::hil`]);
 //! [`HilArgs`] becomes a [`HilRequest`]; `--check FILE` replays the run the trace's header
-//! describes. `jumpnet hil suite` ([`super::hil_suite`]) replays or records many traces.
-//! Exit status 1 on a divergence, 2 on an error (a device that stops answering, an RTL
-//! error, bad arguments, a trace of another format).
+//! describes; `--vcd FILE` writes a waveform of a diverging RTL engine
+//! ([`crate::hil::waveform`]). `jumpnet hil suite` ([`super::hil_suite`]) replays or records
+//! many traces. Exit status 1 on a divergence, 2 on an error (a device that stops answering,
+//! an RTL error, bad arguments, a trace of another format, a waveform that cannot be
+//! written).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -17,6 +19,7 @@ use crate::commands::hil_suite::SuiteArgs;
 use crate::commands::sim::SetupArgs;
 use crate::commands::sim_collective::CollectiveArgs;
 use crate::hil::device_engine::{default_elf, DeviceFaults, DeviceSetup};
+use crate::hil::waveform::{self, PendingFile, VcdWindow};
 use crate::hil::{run_hil, trace, EngineKind, HilRequest, Timing};
 use crate::io::output;
 use crate::io::progress::Progress;
@@ -61,7 +64,7 @@ pub enum HilAction {
     /// --engine, in parallel, with a summary table, JUnit XML and diffs of failures; or
     /// record the manifest's traces (--record). Exit 0 all match, 1 a divergence, 2 a setup
     /// error. Trace and manifest format: docs/toolchain.md, "HIL regression suites".
-    Suite(SuiteArgs),
+    Suite(Box<SuiteArgs>),
 }
 
 /// `jumpnet hil` arguments.
@@ -129,6 +132,21 @@ pub struct HilArgs {
     /// Testing aid: a wrong port in the --rtl-router switch's table (must be caught).
     #[arg(long, requires = "rtl_router")]
     pub mutate_rtl_table: bool,
+    /// With --engine rtl: when the run diverges, run it again writing a waveform (VCD,
+    /// Verilator's trace of the diverging rank's RTL engine; cycle c at c ns) of the cycles
+    /// around the first divergence to FILE, for GTKWave; nothing is written when the run
+    /// matches (docs/toolchain.md, "Waveforms of diverging RTL runs").
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
+    /// Cycles the waveform holds before and after the first divergence (one number: both).
+    #[arg(
+        long,
+        value_name = "BEFORE[,AFTER]",
+        default_value = "200,50",
+        value_parser = VcdWindow::parse,
+        requires = "vcd"
+    )]
+    pub vcd_window: VcdWindow,
     /// Output format.
     #[command(flatten)]
     pub format: FormatArgs,
@@ -199,6 +217,7 @@ impl HilArgs {
             mutate: self.mutate_program,
             rtl_router: self.rtl_router,
             mutate_rtl_table: self.mutate_rtl_table,
+            waveform: None,
         })
     }
 }
@@ -206,13 +225,30 @@ impl HilArgs {
 /// Runs `jumpnet hil`; returns the exit code.
 pub fn run(args: HilArgs) -> Result<u8> {
     if let Some(HilAction::Suite(suite)) = args.action {
-        return crate::commands::hil_suite::run(suite);
+        return crate::commands::hil_suite::run(*suite);
     }
     let req = args.request()?;
+    // The waveform's file is created (under a temporary name) before anything runs.
+    let vcd = match &args.vcd {
+        Some(path) => {
+            waveform::check_engine(req.engine)?;
+            Some(PendingFile::create(path)?)
+        }
+        None => None,
+    };
     let spinner = Progress::spinner("hardware-in-the-loop run", !args.quiet);
-    let report = run_hil(&req);
+    let outcome = run_hil(&req).map(|r| match vcd {
+        Some(file) if r.divergence.is_some() => {
+            let w = waveform::write_waveform(req, &r, file, args.vcd_window);
+            (r, Some(w))
+        }
+        _ => (r, None),
+    });
     spinner.finish();
-    let report = report?;
+    let (mut report, wave) = outcome?;
+    if let Some(Ok(w)) = &wave {
+        report.waveform = Some(w.clone());
+    }
     output::print(&report, args.format.format())?;
     if let Some(d) = &report.divergence {
         let expected = match &args.check {
@@ -227,7 +263,17 @@ pub fn run(args: HilArgs) -> Result<u8> {
                 &format!("actual ({} engine)", report.engine.name())
             )
         ))?;
+        if let Some(w) = wave {
+            output::eprint_line(&format!("jumpnet hil: wrote the {}", w?))?;
+        }
         return Ok(1);
+    }
+    if let Some(path) = &args.vcd {
+        output::eprint_line(&format!(
+            "jumpnet hil: no divergence from the {}: no waveform needed, {} not written",
+            report.compared_with,
+            path.display()
+        ))?;
     }
     if let Some(d) = report.hop_difference() {
         output::eprint_line(&format!(

@@ -2,7 +2,7 @@
 //! records the suite ([`crate::hil::suite`]), this module prints the summary table, the
 //! diverging cases with their diffs, and writes the JUnit XML. Exit status 0 when every case
 //! matches, 1 when one diverges, 2 on a setup error (a trace refused, a case that cannot
-//! run, bad arguments).
+//! run, a waveform that cannot be written, bad arguments).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -13,7 +13,8 @@ use clap::Args;
 use crate::commands::args::FormatArgs;
 use crate::hil::device_engine::default_elf;
 use crate::hil::junit;
-use crate::hil::suite::{self, DeviceOptions, Outcome, SuiteRequest};
+use crate::hil::suite::{self, DeviceOptions, Outcome, SuiteRequest, SuiteVcd};
+use crate::hil::waveform::VcdWindow;
 use crate::hil::EngineKind;
 use crate::io::output;
 
@@ -57,6 +58,20 @@ pub struct SuiteArgs {
     /// Attempts per device request.
     #[arg(long, default_value_t = 5)]
     pub device_attempts: u32,
+    /// With --engine rtl: for each diverging case, run it again writing a waveform (VCD) of
+    /// the diverging rank's RTL engine around the first divergence to DIR/CASE.vcd (DIR is
+    /// created; docs/toolchain.md, "Waveforms of diverging RTL runs").
+    #[arg(long, value_name = "DIR", conflicts_with = "record")]
+    pub vcd: Option<PathBuf>,
+    /// Cycles each waveform holds before and after the first divergence (one number: both).
+    #[arg(
+        long,
+        value_name = "BEFORE[,AFTER]",
+        default_value = "200,50",
+        value_parser = VcdWindow::parse,
+        requires = "vcd"
+    )]
+    pub vcd_window: VcdWindow,
     /// Output format of the summary.
     #[command(flatten)]
     pub format: FormatArgs,
@@ -91,6 +106,10 @@ impl SuiteArgs {
             jobs: self.jobs.unwrap_or_else(suite::cores),
             qemu_instances: self.qemu_instances.unwrap_or_else(suite::cores),
             device,
+            vcd: self.vcd.clone().map(|dir| SuiteVcd {
+                dir,
+                window: self.vcd_window,
+            }),
             progress: !self.quiet,
         })
     }
@@ -110,11 +129,14 @@ pub fn run(args: SuiteArgs) -> Result<u8> {
     output::print(&report, args.format.format())?;
     for c in &report.cases {
         match &c.outcome {
-            Outcome::Diverged { diff, .. } => output::eprint_line(&format!(
-                "jumpnet hil suite: {} ({}) diverges on the {} engine:\n{diff}",
+            Outcome::Diverged { diff, waveform, .. } => output::eprint_line(&format!(
+                "jumpnet hil suite: {} ({}) diverges on the {} engine:\n{diff}{}",
                 c.name,
                 c.trace.display(),
-                c.engine
+                c.engine,
+                waveform
+                    .as_ref()
+                    .map_or(String::new(), |w| format!("wrote the {w}\n"))
             ))?,
             Outcome::Error { message } => output::eprint_line(&format!(
                 "jumpnet hil suite: {} ({}) could not run: {message}",

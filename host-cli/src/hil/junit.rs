@@ -69,7 +69,11 @@ pub fn junit_xml(report: &SuiteReport) -> String {
         ));
         match &c.outcome {
             Outcome::Match => x.push_str("/>\n"),
-            Outcome::Diverged { divergence, diff } => {
+            Outcome::Diverged {
+                divergence,
+                diff,
+                waveform,
+            } => {
                 let message = match divergence {
                     Some(d) => format!(
                         "{} diverges at event {}: expected {}, got {}",
@@ -81,10 +85,14 @@ pub fn junit_xml(report: &SuiteReport) -> String {
                     ),
                     None => format!("{}: {diff}", c.name),
                 };
+                let mut text = diff.clone();
+                if let Some(w) = waveform {
+                    text.push_str(&format!("{w}\n"));
+                }
                 x.push_str(&format!(
                     ">\n      <failure type=\"divergence\" message=\"{}\">{}</failure>\n    </testcase>\n",
                     escape(&message),
-                    escape_text(diff)
+                    escape_text(&text)
                 ));
             }
             Outcome::Error { message } => x.push_str(&format!(

@@ -17,6 +17,7 @@
 //! - [`images`]: the nodes' device images and the programs read back from them;
 //! - [`engines`]: the image-core and clocked engines; [`device_engine`]: the QEMU device;
 //!   `rtl` (feature `rtl`): the Verilated engine;
+//! - [`waveform`]: waveforms (VCD) of a diverging RTL engine (`--vcd`);
 //! - [`switch_route`]: one switch's forwarding stage from its compiled table;
 //!   `rtl_router` (feature `rtl`): that stage on the Verilated table router
 //!   (`--rtl-router SWITCH`).
@@ -36,6 +37,7 @@ pub mod run_key;
 pub mod suite;
 pub mod switch_route;
 pub mod trace;
+pub mod waveform;
 
 pub use report::{HilReport, RtlRouterSummary, RunSummary};
 pub use run::{run_hil, EngineKind, HilRequest};

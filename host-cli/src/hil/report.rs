@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::run::EngineKind;
 use super::trace::{Divergence, RunKey, TraceEvent};
+use super::waveform::WaveformSummary;
 use crate::io::output::{Render, Section};
 
 /// Wall time and size of one run.
@@ -42,6 +43,9 @@ pub struct HilReport {
     pub rtl_router: Option<RtlRouterSummary>,
     /// The first divergence (exit status 1), if any.
     pub divergence: Option<Divergence>,
+    /// The waveform the run wrote (`--vcd`: a diverging RTL run again), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waveform: Option<WaveformSummary>,
     /// The HIL run's trace (for `--record`).
     #[serde(skip)]
     pub trace: Vec<TraceEvent>,
@@ -107,6 +111,12 @@ impl HilReport {
             if let Some(d) = &r.hop_difference {
                 s.kv("rtl router difference", d);
             }
+        }
+        if let Some(w) = &self.waveform {
+            s.kv("waveform", w.path.display()).kv(
+                "waveform cycles",
+                w.cycles.map_or("none".into(), |c| c.to_string()),
+            );
         }
     }
 }

@@ -19,6 +19,7 @@ use super::report::{HilReport, RtlRouterSummary, RunSummary};
 use super::run_key::{RunKey, Timing};
 use super::switch_route::{self, AtSwitch, ForwardingStage, HeadCounter, InProcess};
 use super::trace::{Divergence, Recorder, Trace, TraceEvent};
+use super::waveform::{self, DumpedCycles, EngineWaveform};
 use crate::builder::routing::{self, RouteStore};
 use crate::runs::collective::{self, CollectiveRun, PreparedCollective};
 use crate::sim::config::SimConfig;
@@ -101,6 +102,8 @@ pub struct HilRequest {
     /// Testing aid: a wrong port in that switch's table (the first destination the
     /// reference forwards there).
     pub mutate_rtl_table: bool,
+    /// A waveform of one rank's RTL engine (`--vcd`; [`waveform::write_waveform`] sets it).
+    pub waveform: Option<EngineWaveform>,
 }
 
 impl HilRequest {
@@ -123,6 +126,7 @@ impl HilRequest {
             mutate: false,
             rtl_router: None,
             mutate_rtl_table: false,
+            waveform: None,
         }
     }
 }
@@ -174,11 +178,13 @@ fn image_timed_store(images: &[NodeImage]) -> TimedStore {
 }
 
 /// Builds the HIL engines of `images` (devices are started and flashed here; the clocked
-/// in-process engines borrow `timed`).
+/// in-process engines borrow `timed`; the RTL engine of the waveform's rank writes it and
+/// leaves its cycles in `dumped`).
 fn hil_engines<'t>(
     req: &HilRequest,
     images: &[NodeImage],
     timed: &'t mut TimedStore,
+    dumped: &DumpedCycles,
 ) -> Result<Vec<(Rank, Box<dyn NicEngine + 't>)>> {
     if req.engine == EngineKind::Core && req.timing == Timing::Clocked {
         *timed = image_timed_store(images);
@@ -205,7 +211,10 @@ fn hil_engines<'t>(
                         name, setup, &img.bytes, p.index, &p.ops,
                     )?)
                 }
-                EngineKind::Rtl => rtl_engine(name, &p.ops)?,
+                EngineKind::Rtl => {
+                    let vcd = req.waveform.as_ref().filter(|w| w.rank == p.rank);
+                    rtl_engine(name, &p.ops, vcd.map(|w| (w, dumped)))?
+                }
             };
             out.push((p.rank, engine));
         }
@@ -214,8 +223,12 @@ fn hil_engines<'t>(
 }
 
 #[cfg(feature = "rtl")]
-fn rtl_engine(name: String, program: &[Op]) -> Result<Box<dyn NicEngine>> {
-    Ok(Box::new(super::rtl::engine(name, program)?))
+fn rtl_engine(
+    name: String,
+    program: &[Op],
+    vcd: Option<(&EngineWaveform, &DumpedCycles)>,
+) -> Result<Box<dyn NicEngine>> {
+    Ok(Box::new(super::rtl::engine(name, program, vcd)?))
 }
 
 #[cfg(feature = "rtl")]
@@ -242,7 +255,11 @@ fn rtl_switch<'a>(
 }
 
 #[cfg(not(feature = "rtl"))]
-fn rtl_engine(_: String, _: &[Op]) -> Result<Box<dyn NicEngine>> {
+fn rtl_engine(
+    _: String,
+    _: &[Op],
+    _: Option<(&EngineWaveform, &DumpedCycles)>,
+) -> Result<Box<dyn NicEngine>> {
     bail!(
         "--engine rtl needs a jumpnet built with the `rtl` feature (and verilator): \
          cargo run --features rtl -- hil ..."
@@ -346,7 +363,10 @@ fn check_request(req: &HilRequest) -> Result<()> {
         );
     }
     if cfg!(not(feature = "rtl")) && req.engine == EngineKind::Rtl {
-        rtl_engine(String::new(), &[])?;
+        rtl_engine(String::new(), &[], None)?;
+    }
+    if req.waveform.is_some() {
+        waveform::check_engine(req.engine)?;
     }
     if !req.engine.keeps(req.timing) {
         bail!(
@@ -579,6 +599,7 @@ pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
         None
     };
     let ranks = image_ranks(&images);
+    let wave_node = req.waveform.as_ref().map(|w| w.node(&images)).transpose()?;
     let key = run_key(req, &prepared, info.algorithm.clone(), &nodes, &ranks)?;
     let runner = Runner {
         net: &net,
@@ -615,7 +636,8 @@ pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
         _ => (None, None),
     };
     let mut engine_store = timed_store(&schedule, &[], false)?;
-    let engines = hil_engines(req, &images, &mut engine_store)?;
+    let dumped = DumpedCycles::default();
+    let engines = hil_engines(req, &images, &mut engine_store, &dumped)?;
     let setup_seconds = started.elapsed().as_secs_f64() - reference.wall_seconds;
     let hil_routing = switch_routing
         .as_ref()
@@ -640,6 +662,11 @@ pub fn run_hil(req: &HilRequest) -> Result<HilReport> {
         mutation,
         rtl_router: rtl_summary,
         divergence,
+        waveform: req
+            .waveform
+            .as_ref()
+            .zip(wave_node)
+            .map(|(w, node)| w.summary(node, dumped.get())),
         trace,
     })
 }

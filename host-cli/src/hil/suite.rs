@@ -24,6 +24,7 @@ pub use super::manifest::{
 use super::run::{run_hil, EngineKind, HilRequest};
 use super::run_key::Timing;
 use super::trace::{self, Divergence, Trace};
+use super::waveform::{self, PendingFile, VcdWindow, WaveformSummary};
 use crate::io::output::{Render, Section};
 use crate::runs::collective::CollectiveRun;
 use crate::sim::setup::Setup;
@@ -65,8 +66,51 @@ pub struct SuiteRequest {
     pub qemu_instances: usize,
     /// Devices (device engines).
     pub device: Option<DeviceOptions>,
+    /// Waveforms of diverging cases (RTL engines, replay only).
+    pub vcd: Option<SuiteVcd>,
     /// Progress lines on stderr.
     pub progress: bool,
+}
+
+/// Waveforms of a suite's diverging cases (`--vcd DIR`): `DIR/CASE.vcd` for each
+/// ([`super::waveform`]).
+#[derive(Clone, Debug)]
+pub struct SuiteVcd {
+    /// The directory (created when missing).
+    pub dir: PathBuf,
+    /// The cycles around each first divergence.
+    pub window: VcdWindow,
+}
+
+impl SuiteVcd {
+    /// The waveform file of case `name` (a case under a subdirectory of the suite gets the
+    /// same subdirectory).
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.vcd"))
+    }
+
+    /// Checks the engine, creates the directory and checks it can be written, before
+    /// anything runs.
+    fn prepare(&self, engine: EngineKind) -> Result<()> {
+        waveform::check_engine(engine)?;
+        std::fs::create_dir_all(&self.dir).map_err(|e| {
+            anyhow!(
+                "cannot create the waveform directory {}: {e}",
+                self.dir.display()
+            )
+        })?;
+        PendingFile::create(&self.path("probe")).map(drop)
+    }
+
+    /// The pending waveform file of case `name` (its directory created).
+    fn file(&self, name: &str) -> Result<PendingFile> {
+        let path = self.path(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| anyhow!("cannot create {}: {e}", parent.display()))?;
+        }
+        PendingFile::create(&path)
+    }
 }
 
 /// The cores of the machine (1 when unknown).
@@ -86,6 +130,9 @@ pub enum Outcome {
         divergence: Option<Divergence>,
         /// `diff -u` of expected and actual events around it.
         diff: String,
+        /// The waveform written of it (`--vcd`), if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        waveform: Option<Box<WaveformSummary>>,
     },
     /// Not run: the engine does not keep the trace's timing contract.
     Skipped {
@@ -368,27 +415,58 @@ fn replay_case(req: &SuiteRequest, l: &Loaded) -> CaseResult {
         .then(|| req.device.as_ref().map(DeviceOptions::setup))
         .flatten();
     hil.expected = Some(l.trace.clone());
-    result.outcome = match run_hil(&hil) {
-        Err(e) => Outcome::Error {
-            message: format!("{e:#}"),
-        },
-        Ok(report) => match (&report.divergence, report.hop_difference()) {
-            (None, None) => Outcome::Match,
-            (Some(d), _) => Outcome::Diverged {
-                diff: d.unified_diff(
-                    &format!("expected {}", l.path.display()),
-                    &format!("actual ({} engine)", req.engine.name()),
-                ),
-                divergence: Some(d.clone()),
-            },
-            (None, Some(h)) => Outcome::Diverged {
-                divergence: None,
-                diff: h.to_string(),
-            },
-        },
-    };
+    result.outcome = replay_outcome(req, l, hil);
     result.seconds = start.elapsed().as_secs_f64();
     result
+}
+
+/// Runs `hil`, the replay of case `l`, and what it ended with; a diverging case gets its
+/// waveform with `req.vcd` (a waveform that cannot be written makes the case an error).
+fn replay_outcome(req: &SuiteRequest, l: &Loaded, hil: HilRequest) -> Outcome {
+    let error = |e: anyhow::Error| Outcome::Error {
+        message: format!("{e:#}"),
+    };
+    let file = match req.vcd.as_ref().map(|v| v.file(&l.name)).transpose() {
+        Ok(f) => f,
+        Err(e) => return error(e),
+    };
+    let report = match run_hil(&hil) {
+        Ok(r) => r,
+        Err(e) => return error(e),
+    };
+    match (&report.divergence, report.hop_difference()) {
+        (None, None) => Outcome::Match,
+        (Some(d), _) => {
+            let diff = d.unified_diff(
+                &format!("expected {}", l.path.display()),
+                &format!("actual ({} engine)", req.engine.name()),
+            );
+            let waveform = match (file, &req.vcd) {
+                (Some(file), Some(v)) => {
+                    match waveform::write_waveform(hil, &report, file, v.window) {
+                        Ok(w) => Some(Box::new(w)),
+                        Err(e) => {
+                            return error(e.context(format!(
+                                "{} diverges at event {}, and its waveform could not be written",
+                                l.name, d.index
+                            )))
+                        }
+                    }
+                }
+                _ => None,
+            };
+            Outcome::Diverged {
+                diff,
+                divergence: Some(d.clone()),
+                waveform,
+            }
+        }
+        (None, Some(h)) => Outcome::Diverged {
+            divergence: None,
+            diff: h.to_string(),
+            waveform: None,
+        },
+    }
 }
 
 /// Replays every trace of `suite` (a directory or a manifest) on `req.engine`. A trace
@@ -397,6 +475,9 @@ fn replay_case(req: &SuiteRequest, l: &Loaded) -> CaseResult {
 pub fn replay_suite(suite: &Path, req: &SuiteRequest) -> Result<SuiteReport> {
     let cases = suite_traces(suite)?;
     let loaded = load(&cases)?;
+    if let Some(v) = &req.vcd {
+        v.prepare(req.engine)?;
+    }
     if !loaded.iter().any(|l| req.engine.keeps(l.trace.run.timing)) {
         bail!(
             "no trace of {} follows a timing contract {} engines keep (device: untimed, rtl: \
@@ -558,6 +639,7 @@ fn record_case(
                         &format!("actual ({} engine)", req.engine.name()),
                     ),
                     divergence: Some(d.clone()),
+                    waveform: None,
                 },
                 None => match trace::to_text(&report.run, &report.trace) {
                     Ok(t) => {
