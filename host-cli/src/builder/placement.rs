@@ -27,7 +27,7 @@ use crate::io::output::{Render, Section};
 use crate::io::progress::Progress;
 
 /// Baseline mappings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MapStrategy {
     /// m distinct random nodes.

@@ -143,7 +143,8 @@ pub fn run_scenario(
     for (task, result) in tasks.iter().zip(hops) {
         let (row, placement) = result?;
         if let (Some(total), Some(nodes)) = (row.two_opt, placement) {
-            two_opt.offer(task.topo, row.collective.clone(), row.ranks, total, nodes);
+            let key = (task.topo, row.collective.clone(), row.ranks);
+            two_opt.offer(key, task.mapping, total, nodes);
         }
         rows_out.push(row);
     }

@@ -8,6 +8,7 @@
 //! layers, up to 16) elsewhere — the deadlock-free counterpart of \[DISS\]'s Floyd minimal
 //! routing in SimGrid.
 
+pub mod mapping_comparison;
 mod render;
 mod run;
 mod verdict;
@@ -48,8 +49,9 @@ pub struct SimScenario {
     pub collectives: Vec<String>,
     /// Message sizes as `--bytes` takes them (`256B`, `1MiB`; per block for alltoall).
     pub messages: Vec<String>,
-    /// Mappings: ring, random, tree, circulant, and `two-opt` (the best two-opt placement
-    /// of the hop comparison for the same collective and ranks).
+    /// Mappings: ring, random, tree, circulant, `two-opt` (the best two-opt placement of
+    /// the hop comparison for the same collective and ranks) and `two-opt-<start>` (the
+    /// two-opt placement from one starting mapping, e.g. `two-opt-random`).
     pub mappings: Vec<String>,
     /// Link bandwidth, Gb/s.
     pub link_gbps: f64,
@@ -67,14 +69,18 @@ pub struct SimScenario {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SimMapping {
     Base(MapStrategy),
+    /// The best two-opt placement over the starting mappings.
     TwoOpt,
+    /// The two-opt placement from one starting mapping (`two-opt-random`, …).
+    TwoOptFrom(MapStrategy),
 }
 
 impl SimMapping {
-    fn name(self) -> &'static str {
+    fn name(self) -> String {
         match self {
-            SimMapping::Base(m) => m.name(),
-            SimMapping::TwoOpt => "two-opt",
+            SimMapping::Base(m) => m.name().to_string(),
+            SimMapping::TwoOpt => "two-opt".into(),
+            SimMapping::TwoOptFrom(m) => format!("two-opt-{}", m.name()),
         }
     }
 }
@@ -130,10 +136,19 @@ impl SimScenario {
                         );
                     }
                     Ok(SimMapping::TwoOpt)
+                } else if let Some(start) = m.strip_prefix("two-opt-") {
+                    let s = parse_value::<MapStrategy>("two-opt starting mapping", start)?;
+                    if !hop_ranks.contains(&self.ranks) || !two_opt_from.iter().any(|f| f == start) {
+                        bail!(
+                            "scenario simulation: mapping `{m}` needs {} among the scenario's ranks and `{start}` in two_opt_from",
+                            self.ranks
+                        );
+                    }
+                    Ok(SimMapping::TwoOptFrom(s))
                 } else {
                     parse_value::<MapStrategy>("mapping", m)
                         .map(SimMapping::Base)
-                        .map_err(|e| anyhow!("{e} or two-opt"))
+                        .map_err(|e| anyhow!("{e}, two-opt or two-opt-<mapping>"))
                 }
             })
             .collect::<Result<Vec<_>>>()?;
@@ -233,6 +248,9 @@ pub struct Makespans {
     pub rows: Vec<MakespanRow>,
     /// At the largest message size, per collective (when the scenario has a circulant).
     pub verdicts: Vec<Verdict>,
+    /// \[DISS\] §4.5.2's comparison of mappings on the circulant network (when the
+    /// scenario simulates them).
+    pub mapping_comparison: Vec<mapping_comparison::MappingComparison>,
 }
 
 /// Best two-opt placements (rank → node) of the hop comparison, by (topology index,
@@ -240,18 +258,20 @@ pub struct Makespans {
 #[derive(Debug, Default)]
 pub(super) struct TwoOptPlacements {
     best: HashMap<(usize, String, u32), (u64, Vec<u32>)>,
+    from: HashMap<(usize, String, u32, MapStrategy), Vec<u32>>,
 }
 
 impl TwoOptPlacements {
-    /// Offers the placement two-opt reached with `total` hops.
+    /// Offers the placement two-opt reached from `start` with `total` hops.
     pub(super) fn offer(
         &mut self,
-        topo: usize,
-        collective: String,
-        ranks: u32,
+        (topo, collective, ranks): (usize, String, u32),
+        start: MapStrategy,
         total: u64,
         nodes: Vec<u32>,
     ) {
+        self.from
+            .insert((topo, collective.clone(), ranks, start), nodes.clone());
         let e = self
             .best
             .entry((topo, collective, ranks))
@@ -259,6 +279,18 @@ impl TwoOptPlacements {
         if total < e.0 {
             *e = (total, nodes);
         }
+    }
+
+    fn get_from(
+        &self,
+        topo: usize,
+        collective: &str,
+        ranks: u32,
+        start: MapStrategy,
+    ) -> Option<&[u32]> {
+        self.from
+            .get(&(topo, collective.to_string(), ranks, start))
+            .map(Vec::as_slice)
     }
 
     fn get(&self, topo: usize, collective: &str, ranks: u32) -> Option<&[u32]> {

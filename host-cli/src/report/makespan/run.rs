@@ -64,11 +64,13 @@ pub(in crate::report) fn simulate(inp: &Inputs<'_>) -> Result<Makespans> {
     }
     bar.finish();
     let verdicts = verdicts(inp, &plan, &rows);
+    let mapping_comparison = super::mapping_comparison::compare(inp, &plan, &rows);
     Ok(Makespans {
         ranks: inp.sim.ranks,
         scale: plan.scale,
         rows,
         verdicts,
+        mapping_comparison,
     })
 }
 
@@ -90,6 +92,17 @@ fn plan_runs(inp: &Inputs<'_>, plan: &Plan, ti: usize) -> Result<Vec<Run>> {
                     .get(ti, &c.name(), ranks)
                     .ok_or_else(|| {
                         anyhow!("no two-opt placement of {} for {ranks} ranks", c.name())
+                    })?
+                    .to_vec(),
+                SimMapping::TwoOptFrom(s) => inp
+                    .two_opt
+                    .get_from(ti, &c.name(), ranks, s)
+                    .ok_or_else(|| {
+                        anyhow!(
+                            "no two-opt placement of {} for {ranks} ranks from {}",
+                            c.name(),
+                            s.name()
+                        )
                     })?
                     .to_vec(),
             };
@@ -198,7 +211,7 @@ fn simulate_run(
         routing: routing_name.to_string(),
         collective: run.collective.name(),
         message_bytes: run.message,
-        mapping: run.mapping.name().into(),
+        mapping: run.mapping.name(),
         makespan_cycles: r.makespan_cycles,
         makespan_us: r.makespan_cycles as f64 * timing.cycle_ns / 1e3,
         flit_bytes: timing.flit_bytes,
