@@ -53,6 +53,11 @@ pub struct MappingComparison {
     pub reduction_pct: f64,
     /// `other / circulant − 1`, % (the other reading).
     pub longer_pct: f64,
+    /// Routed hops under the circulant mapping and under `mapping`.
+    pub hops: (u64, u64),
+    /// Channel contention (sum over steps of the busiest channel's messages) under the
+    /// circulant mapping and under `mapping`.
+    pub contention: (u64, u64),
 }
 
 impl MappingComparison {
@@ -120,6 +125,8 @@ pub(super) fn compare(
                 other_us: other.makespan_us,
                 reduction_pct: (1.0 - circ.makespan_us / other.makespan_us) * 100.0,
                 longer_pct: (other.makespan_us / circ.makespan_us - 1.0) * 100.0,
+                hops: (circ.routed_hops, other.routed_hops),
+                contention: (circ.contention, other.contention),
             })
         })
         .collect()
@@ -139,6 +146,8 @@ mod tests {
             other_us: other,
             reduction_pct: (1.0 - circ / other) * 100.0,
             longer_pct: (other / circ - 1.0) * 100.0,
+            hops: (0, 0),
+            contention: (0, 0),
         }
     }
 

@@ -200,6 +200,11 @@ pub struct MakespanRow {
     pub messages: u64,
     /// Flits delivered.
     pub flits: u64,
+    /// Router-to-router hops of all messages as routed.
+    pub routed_hops: u64,
+    /// Sum over the steps of the busiest channel's messages
+    /// ([`crate::analysis::step_contention`]).
+    pub contention: u64,
 }
 
 /// Whether the circulant network has the shortest makespan of one collective at one size.

@@ -8,6 +8,7 @@ use jumpnet_core::collective::Schedule;
 use jumpnet_core::topology::{Family, Topology};
 
 use super::{verdict::verdicts, Inputs, MakespanRow, Makespans, Plan, SimMapping, MAX_LAYERS};
+use crate::analysis::step_contention::step_contention;
 use crate::builder::network::OwnedNetwork;
 use crate::builder::placement::{self, RankOrderChoice};
 use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
@@ -206,6 +207,7 @@ fn simulate_run(
     };
     let r =
         run_collective(net, routing, &cfg, &nic, &s, &run.terminals).map_err(|e| anyhow!("{e}"))?;
+    let load = step_contention(net, routing, &s, &run.terminals)?;
     Ok(MakespanRow {
         topology: String::new(),
         routing: routing_name.to_string(),
@@ -219,5 +221,7 @@ fn simulate_run(
         hop_cycles: timing.hop_cycles,
         messages: r.messages,
         flits: r.flits,
+        routed_hops: load.total_hops,
+        contention: load.contention,
     })
 }
