@@ -54,6 +54,13 @@ const FULL: &[Net] = &[
         ranks: 128,
         mapping: "circulant",
     },
+    // [DISS] chapter 4's platform: 512 ranks on G(1024, 10), circulant mapping.
+    Net {
+        words: &["gcirculant", "n=1024"],
+        algo: "minimal",
+        ranks: 512,
+        mapping: "circulant",
+    },
 ];
 
 const COLLECTIVES: &[&str] = &["bcast", "allreduce", "alltoall"];

@@ -3,7 +3,7 @@
 //! independence, and the identity-mapping durations' lower bounds.
 
 use jumpnet_core::mapping::ga::{
-    randomize, Address, Fitness, Grid, PatternSet, Score, TrafficPattern,
+    randomize, Address, Fitness, Grid, PatternSet, Score, TrafficPattern, NO_DEST,
 };
 use jumpnet_core::rng::Rng;
 use jumpnet_core::routing::{TorusDor, TorusVcs};
@@ -210,4 +210,60 @@ fn c3_identity_durations_are_additive_and_above_the_bounds() {
     for p in ["bcmp", "brev", "brot", "shfl", "torn", "trns"] {
         assert_eq!(single(p).len(), 1, "{p}");
     }
+}
+
+/// \[GA\] Table 2's bcmp-brev best (68.2 ≈ 2 × 34) is the conflict-free bound, and a mapping
+/// reaching it exists in jumpnet's router model: bit complement and bit reversal pair the
+/// 64 logical addresses into 12 alternating 4-cycles (x, x̄, rev x̄, rev x) and 8 pairs
+/// (palindromes, and addresses whose reversal is their complement); each 4-cycle on a 2 × 2 square of the torus and two pairs per remaining
+/// square put every flow of both patterns on one link of its own (docs/mapping.md §5).
+#[test]
+fn a_conflict_free_bcmp_brev_mapping_takes_the_68_cycle_bound() {
+    let g = grid();
+    let n = g.nodes();
+    let dest = pattern_tables(
+        g,
+        &[TrafficPattern::BitComplement, TrafficPattern::BitReversal],
+        1,
+    )
+    .unwrap();
+    let (bcmp, brev) = (&dest[..n], &dest[n..]);
+    let mut placed = vec![false; n];
+    let mut squares = Vec::new();
+    let mut pairs = Vec::new();
+    for a in 0..n as Address {
+        if placed[a as usize] {
+            continue;
+        }
+        let b = bcmp[a as usize];
+        let c = brev[b as usize];
+        if c == NO_DEST || c == b || c == a {
+            // Palindromes (brev sends nothing) or rev a = ā (both patterns pair a with ā).
+            pairs.push([a, b]);
+            placed[a as usize] = true;
+            placed[b as usize] = true;
+            continue;
+        }
+        let d = bcmp[c as usize];
+        assert_eq!(brev[d as usize], a, "alternating 4-cycle from {a}");
+        for x in [a, b, c, d] {
+            placed[x as usize] = true;
+        }
+        squares.push([a, b, c, d]);
+    }
+    assert_eq!((squares.len(), pairs.len()), (12, 8));
+    for two in pairs.chunks(2) {
+        // Square a b / d c: the pairs on its top and bottom edges.
+        squares.push([two[0][0], two[0][1], two[1][1], two[1][0]]);
+    }
+    let mut gene = vec![0 as Address; n];
+    for (k, q) in squares.iter().enumerate() {
+        let (sx, sy) = (2 * (k as u32 % 4), 2 * (k as u32 / 4));
+        gene[g.pos(sx, sy)] = q[0];
+        gene[g.pos(sx + 1, sy)] = q[1];
+        gene[g.pos(sx + 1, sy + 1)] = q[2];
+        gene[g.pos(sx, sy + 1)] = q[3];
+    }
+    let score = evaluate(&dest, &gene);
+    assert_eq!(score.duration, 68);
 }

@@ -256,6 +256,9 @@ pub struct Makespans {
     /// \[DISS\] §4.5.2's comparison of mappings on the circulant network (when the
     /// scenario simulates them).
     pub mapping_comparison: Vec<mapping_comparison::MappingComparison>,
+    /// The `jumpnet sim` command of one cell and its makespan in µs (every cell of a
+    /// baseline mapping is such a command).
+    pub reproduce: Option<(String, f64)>,
 }
 
 /// Best two-opt placements (rank → node) of the hop comparison, by (topology index,

@@ -169,6 +169,12 @@ impl Makespans {
             ));
         }
         md.push('\n');
+        if let Some((cmd, us)) = &self.reproduce {
+            md.push_str(&format!(
+                "Every cell of a baseline mapping is one command; for example `{cmd}` prints `makespan_seconds` {:.6e} ({us:.2} µs). Two-opt cells need the report's placement as `--permutation FILE`.\n\n",
+                us * 1e-6
+            ));
+        }
         for t in self.tables() {
             md.push_str(&format!("### {}\n\n", t.title));
             md.push_str(&super::super::render::md_table(&t));

@@ -52,6 +52,7 @@ pub(in crate::report) fn simulate(inp: &Inputs<'_>) -> Result<Makespans> {
         inp.progress,
     );
     let mut rows = Vec::new();
+    let mut reproduce = None;
     for (ti, (t, owned)) in inp.topologies.iter().zip(inp.nets).enumerate() {
         let runs = plan_runs(inp, &plan, ti)
             .with_context(|| format!("simulated makespans on `{}`", t.label))?;
@@ -60,6 +61,9 @@ pub(in crate::report) fn simulate(inp: &Inputs<'_>) -> Result<Makespans> {
             .with_context(|| format!("simulated makespans on `{}`", t.label))?;
         for r in &mut done {
             r.topology = t.label.clone();
+        }
+        if reproduce.is_none() {
+            reproduce = command(inp, t, opts.algo, &done);
         }
         rows.extend(done);
     }
@@ -72,7 +76,40 @@ pub(in crate::report) fn simulate(inp: &Inputs<'_>) -> Result<Makespans> {
         rows,
         verdicts,
         mapping_comparison,
+        reproduce,
     })
+}
+
+/// The `jumpnet sim` command of the first baseline-mapping cell of `rows` at its largest
+/// message size on topology `t`, with the cell's makespan.
+fn command(
+    inp: &Inputs<'_>,
+    t: &ScenarioTopology,
+    algo: RouteAlgo,
+    rows: &[MakespanRow],
+) -> Option<(String, f64)> {
+    let largest = rows.iter().map(|r| r.message_bytes).max()?;
+    let r = rows
+        .iter()
+        .find(|r| r.message_bytes == largest && !r.mapping.starts_with("two-opt"))?;
+    let sc = &inp.sim;
+    Some((
+        format!(
+            "jumpnet sim {} --algo {} --max-layers {MAX_LAYERS} --collective {} --ranks {} --mapping {} --map-seed {} --msg {} --link-gbps {} --switch-ns {} --max-message-flits {} --min-flit-bytes {}",
+            t.spec,
+            algo.name(),
+            r.collective,
+            sc.ranks,
+            r.mapping,
+            inp.seed,
+            r.message_bytes,
+            sc.link_gbps,
+            sc.switch_latency_ns,
+            sc.max_message_flits,
+            sc.min_flit_bytes
+        ),
+        r.makespan_us,
+    ))
 }
 
 /// The runs of topology `ti` with their placements, in (collective, message, mapping) order.
