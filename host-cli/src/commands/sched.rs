@@ -8,9 +8,10 @@ use anyhow::Result;
 use clap::Subcommand;
 
 use crate::analysis::schedule::{show, verify};
-use crate::builder::image::export_programs;
+use crate::builder::image::{export_program, export_programs};
 use crate::commands::args::{FormatArgs, ScheduleArgs};
 use crate::io::image::{inspect, InspectedImages};
+use crate::io::outdir::OutDir;
 use crate::io::output::{self, Format};
 
 /// `jumpnet sched ...` actions.
@@ -66,7 +67,8 @@ pub enum SchedAction {
         /// Only this rank's program, written to the file given by --output.
         #[arg(long)]
         rank: Option<u32>,
-        /// Output file (with --rank) or a new directory (one rank-NNNNN.jnpg per rank).
+        /// Output file (with --rank) or a directory, one rank-NNNNN.jnpg per rank (a new or
+        /// empty directory, or one jumpnet wrote, which is replaced whole).
         #[arg(long, short = 'o', value_name = "PATH")]
         output: PathBuf,
     },
@@ -107,7 +109,10 @@ pub fn run(action: SchedAction) -> Result<u8> {
             output: path,
         } => {
             let owned = schedule.build()?;
-            let (files, bytes) = export_programs(&owned, rank, &path)?;
+            let (files, bytes) = match rank {
+                Some(r) => (1, export_program(&owned, r, &path)?),
+                None => export_programs(&owned, OutDir::claim(&path, "sched export", "-o")?)?,
+            };
             output::eprint_line(&format!(
                 "wrote {files} program image(s), {bytes} bytes, to {}",
                 path.display()
