@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Subcommand;
 
-use crate::analysis::schedule::{show, verify};
+use crate::analysis::schedule::{check_verify_memory, show, verify};
 use crate::builder::image::{export_program, export_programs};
 use crate::commands::args::{FormatArgs, ScheduleArgs};
 use crate::io::image::{inspect, InspectedImages};
@@ -93,7 +93,9 @@ pub fn run(action: SchedAction) -> Result<u8> {
             interleavings,
             format,
         } => {
-            let owned = schedule.build()?;
+            let (req, net) = schedule.request()?;
+            let owned = crate::builder::schedule::build(&req, net.as_ref())?;
+            check_verify_memory(&req, net.as_ref(), &owned)?;
             output::print(&verify(&owned, interleavings)?, format.format())?;
         }
         SchedAction::Inspect { files, format } => {

@@ -27,6 +27,7 @@ use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
     run_collective_with_background, CollectiveInput, CollectiveResult, NicConfig,
 };
+use crate::sim::workload::collective_memory::{check_run_memory, run_bytes};
 
 /// Rank → terminal placements of a collective run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -336,6 +337,19 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
         check_data: opts.check_data,
         allow_redundant: sched.allow_redundant,
     };
+    let packet_size = setup.config.packet_size;
+    check_run_memory(opts.msg_bytes, crate::budget::memory_budget(), |msg| {
+        let bytes =
+            |s: &schedule::OwnedSchedule| run_bytes(&s.schedule().ok()?, &nic, packet_size).ok();
+        if msg == opts.msg_bytes {
+            return bytes(&sched);
+        }
+        let req = CollectiveRequest {
+            bytes: msg,
+            ..req.clone()
+        };
+        bytes(&schedule::build(&req, Some(&owned)).ok()?)
+    })?;
     let mapping = if opts.permutation.is_some() {
         "file".into()
     } else {
