@@ -127,15 +127,37 @@ pub fn check_param_within(
     limit: u64,
     bytes_of: impl Fn(u64) -> u128,
 ) -> Result<()> {
+    check_param_shown(param, value, limit, |v| v.to_string(), bytes_of)
+}
+
+/// A size in bytes as a message shows it: `1099511627776 bytes (1.0 TiB)`.
+pub fn show_size(bytes: u64) -> String {
+    if bytes < 1024 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{bytes} bytes ({})", format_bytes(bytes as u128))
+    }
+}
+
+/// [`check_param_within`] with the values written by `show` (e.g. [`show_size`]).
+pub fn check_param_shown(
+    param: &str,
+    value: u64,
+    limit: u64,
+    show: impl Fn(u64) -> String,
+    bytes_of: impl Fn(u64) -> u128,
+) -> Result<()> {
     let need = bytes_of(value);
     if need > limit as u128 {
         let fits = largest_fitting(value, limit as u128, &bytes_of);
         bail!(
-            "{param} {value} needs {} of memory, more than the memory limit of {} (half the \
+            "{param} {} needs {} of memory, more than the memory limit of {} (half the \
              memory available, less under the process's limits): the largest {param} that \
-             fits is {fits}",
+             fits is {}",
+            show(value),
             format_bytes(need),
-            format_bytes(limit as u128)
+            format_bytes(limit as u128),
+            show(fits)
         );
     }
     Ok(())

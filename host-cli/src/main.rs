@@ -6,6 +6,11 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = jumpnet::commands::Cli::parse();
+    // Partial outputs and locks are removed when the run is interrupted.
+    if let Err(e) = jumpnet::io::cleanup::install() {
+        let _ = jumpnet::io::output::eprint_line(&format!("error: {e:#}"));
+        return ExitCode::from(2);
+    }
     match jumpnet::commands::run(cli) {
         Ok(code) => ExitCode::from(code),
         // A reader that stops early (`jumpnet … | head`) is not an error of jumpnet's.

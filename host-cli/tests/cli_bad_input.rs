@@ -392,6 +392,42 @@ fn allocations_sized_by_input_are_refused_before_allocating() {
         "error: the symbolic check of 100000 ranks (--ranks / -n) and 3600000 ops: 682 GiB \
          needed, more than the memory limit of",
     );
+    // The largest rank count that fits is named (Bruck alltoall's buffers grow as
+    // n² log n: 100,000 ranks need 682 GiB, a sixth of them fit in at most 16 GiB).
+    let (_, _, err) = jumpnet(&["sched", "verify", "alltoall", "-n", "100000"]);
+    let fits = largest_named(&err, "the largest --ranks that fits is ");
+    assert!(fits > 1000 && fits < 100_000 / 4, "{err}");
+    // A collective whose packets would not fit in memory: refused before the run, naming
+    // --msg and the largest size that fits.
+    let sim = |msg: &str| {
+        jumpnet(&[
+            "sim",
+            "torus",
+            "k=8",
+            "--algo",
+            "dor-dateline",
+            "--preset",
+            "ga",
+            "--collective",
+            "allreduce",
+            "--ranks",
+            "8",
+            "--msg",
+            msg,
+            "-q",
+            "--json",
+        ])
+    };
+    let started = std::time::Instant::now();
+    let (code, _, err) = sim("1TiB");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.starts_with("error: --msg 1099511627776 bytes (1.0 TiB) needs "),
+        "{err}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    let fits = largest_named(&err, "the largest --msg that fits is ");
+    assert!(fits > 1 << 20, "{err}");
     let (code, _, err) = jumpnet(&[
         "map",
         "ga",
@@ -421,4 +457,14 @@ fn allocations_sized_by_input_are_refused_before_allocating() {
     // 64 nodes of 2 bytes + a 16-byte score + a 4-byte slot = 148 bytes per gene, within
     // 16 GiB.
     assert!(fits > 0 && fits * 148 <= 16 << 30, "{fits}");
+}
+
+/// The number after `prefix` in `err` (a "largest value that fits").
+fn largest_named(err: &str, prefix: &str) -> u64 {
+    err.rsplit(prefix)
+        .next()
+        .filter(|_| err.contains(prefix))
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no `{prefix}N` in: {err}"))
 }

@@ -153,6 +153,12 @@ fn bad_hil_arguments_are_clear_errors() {
     let (code, _, err) = hil("allreduce", "core", &["--fault-per-mille", "5"]);
     assert_eq!(code, 2);
     assert!(err.contains("apply to --engine device only"), "{err}");
+    let (code, _, err) = hil("allreduce", "device", &["--fault-per-mille", "1001"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid value '1001' for '--fault-per-mille <FAULT_PER_MILLE>': 1001 is not in 0..=1000"),
+        "{err}"
+    );
     // The test network routes with the dateline rule: no table at one switch can do that.
     let (code, _, err) = hil("allreduce", "core", &["--rtl-router", "5"]);
     assert_eq!(code, 2);

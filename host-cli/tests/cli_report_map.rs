@@ -84,7 +84,10 @@ fn report_reproduces_circulant_hop_counts_and_writes_all_files() {
         &["report", "--scenario", "s.json", "--out", "mine", "--quiet"],
     );
     assert_eq!(code, 2);
-    assert!(err.contains("was not written by `jumpnet report`"), "{err}");
+    assert!(
+        err.contains("exists, is not empty and was not written by jumpnet"),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("mine/keep.txt")).unwrap(),
         "x"

@@ -165,19 +165,51 @@ fn exported_program_images_decode() {
         progs.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(std::fs::read_dir(&progs).unwrap().count(), 12);
-    // A second export into the same directory is refused and changes nothing.
+    let images = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".jnpg")
+            })
+            .count()
+    };
+    assert_eq!(images(&progs), 12);
+    assert!(progs.join(".jumpnet-output").is_file());
+    // A second export into the directory jumpnet wrote replaces it whole: 4 ranks now.
     let (code, _, err) = jumpnet(&[
         "sched",
         "export",
         "alltoall",
         "-n",
-        "12",
+        "4",
         "-o",
         progs.to_str().unwrap(),
     ]);
-    assert_ne!(code, 0);
-    assert!(err.contains("exists"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(images(&progs), 4);
+    // A directory of the user's with files in it is refused and left alone.
+    let mine = dir.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("keep.txt"), "x").unwrap();
+    let (code, _, err) = jumpnet(&[
+        "sched",
+        "export",
+        "alltoall",
+        "-n",
+        "4",
+        "-o",
+        mine.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("exists, is not empty and was not written by jumpnet"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&mine).unwrap().count(), 1);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -197,3 +197,37 @@ fn the_default_elf_is_found_from_any_working_directory() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn device_info_names_the_routing_asked_for() {
+    for (algo, shown) in [
+        ("df-minimal-1vc", "routing df-minimal-1vc,"),
+        ("df-minimal", "routing precomputed,"),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_jumpnet"))
+            .args([
+                "device",
+                "info",
+                "dragonfly",
+                "g=9",
+                "a=4",
+                "p=2",
+                "h=2",
+                "--algo",
+                algo,
+                "--switch",
+                "0",
+            ])
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains(shown), "{algo}: {out}");
+    }
+}

@@ -56,6 +56,20 @@ fn a_device_reset_mid_run_is_a_clear_error() {
 
 #[test]
 #[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
+fn damaged_frames_from_the_start_of_the_run_are_retried() {
+    require_elf();
+    // Without --fault-from-cycle the damage starts with the run, not while flashing (a
+    // 384-byte flash chunk would almost never get through at 5 %).
+    let (code, report, err) = hil(
+        "allreduce",
+        "device",
+        &["--fault-per-mille", "50", "--device-timeout-ms", "1000"],
+    );
+    assert_identical("allreduce", code, &report, &err);
+}
+
+#[test]
+#[ignore = "needs the firmware ELF and QEMU: run `cargo xtask firmware`"]
 fn frames_lost_mid_run_are_a_clear_error() {
     require_elf();
     let (code, report, err) = hil(

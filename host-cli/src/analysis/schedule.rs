@@ -8,7 +8,8 @@ use serde::Serialize;
 use jumpnet_core::collective::{Blocks, Dep, Op, Schedule, Semantics};
 use jumpnet_core::exec::{self, CheckBuffers, CheckOptions, CheckSizes, ExecCursor, OpStatus};
 
-use crate::builder::schedule::{program_of, Algorithm, OwnedSchedule};
+use crate::builder::network::OwnedNetwork;
+use crate::builder::schedule::{program_of, Algorithm, CollectiveRequest, OwnedSchedule};
 use crate::io::output::{Render, Section};
 
 /// A message as printed.
@@ -433,6 +434,53 @@ impl CheckStore {
             staging: &mut self.staging,
         }
     }
+}
+
+/// Refuses the symbolic check of `owned` (built from `req` on `net`) when its buffers
+/// ([`CheckStore::bytes_for`]) exceed the memory budget ([`crate::budget::memory_budget`]):
+/// the error names `--ranks`, the memory needed and the largest rank count that fits, found
+/// by building the schedule for fewer ranks (counts the algorithm does not take, such as
+/// non-powers of two, are skipped).
+pub fn check_verify_memory(
+    req: &CollectiveRequest,
+    net: Option<&OwnedNetwork>,
+    owned: &OwnedSchedule,
+) -> Result<()> {
+    let s = owned.schedule()?;
+    let z = CheckSizes::of(&s);
+    let (need, limit) = (
+        CheckStore::bytes_for(&z),
+        crate::budget::memory_budget() as u128,
+    );
+    if need <= limit {
+        return Ok(());
+    }
+    let bytes_of = |n: u64| -> Option<u128> {
+        let r = CollectiveRequest {
+            ranks: Some(u32::try_from(n).ok()?),
+            ..req.clone()
+        };
+        let o = crate::builder::schedule::build(&r, net).ok()?;
+        Some(CheckStore::bytes_for(&CheckSizes::of(&o.schedule().ok()?)))
+    };
+    // Counts that cannot be built count as fitting in the search, then are skipped.
+    let top = crate::budget::largest_fitting(s.ranks() as u64, limit, |n| bytes_of(n).unwrap_or(0));
+    let fits = (1..=top)
+        .rev()
+        .take(1 << 22)
+        .find(|&n| bytes_of(n).is_some_and(|b| b <= limit));
+    bail!(
+        "the symbolic check of {} ranks (--ranks / -n) and {} ops: {} needed, more than the \
+         memory limit of {} (half the memory available, less under the process's limits): {}",
+        z.ranks,
+        z.ops,
+        crate::budget::format_bytes(need),
+        crate::budget::format_bytes(limit),
+        match fits {
+            Some(n) => format!("the largest --ranks that fits is {n}"),
+            None => "no --ranks of this algorithm fits".to_string(),
+        }
+    )
 }
 
 /// Runs the symbolic checker in rank order and under `extra_seeds` random interleavings.

@@ -2,7 +2,8 @@
 //! collectives ([`build`], [`build_device_image`] for a [`DeviceImageRequest`]), built
 //! with the same builders as `jumpnet route` and `jumpnet sched` (`crate::builder`,
 //! `crate::builder::route_tables::compile`) and encoded with `jumpnet_core::image::device`;
-//! and per-rank program images ([`program_image_bytes`], [`export_programs`]).
+//! and per-rank program images ([`program_image_bytes`], [`export_program`],
+//! [`export_programs`]).
 
 use std::path::Path;
 
@@ -19,6 +20,7 @@ use crate::builder::schedule::{
     self, program_of, Algorithm, CollectiveRequest, JobPlacement, OwnedSchedule,
 };
 use crate::builder::topology::TopologySpec;
+use crate::io::outdir::OutDir;
 
 /// A device image and the host's view of what it holds.
 #[derive(Debug, Clone)]
@@ -199,48 +201,32 @@ pub fn program_image_bytes<S: Schedule>(s: &S, rank: u32) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Writes program images: one file for `Some(rank)`, else one `rank-NNNNN.jnpg` per rank in
-/// directory `out` (built in a temporary directory and moved into place, so a failure leaves
+/// Writes the program image of `rank` to the file `out` (atomically). Returns its bytes.
+pub fn export_program(owned: &OwnedSchedule, rank: u32, out: &Path) -> Result<u64> {
+    let bytes = program_image_bytes(&owned.schedule()?, rank)?;
+    crate::io::output::write_atomic(out, &bytes)?;
+    Ok(bytes.len() as u64)
+}
+
+/// Writes one `rank-NNNNN.jnpg` per rank into the claimed output directory (built in its
+/// staging directory and moved into place whole, so a failure or an interrupt leaves
 /// nothing half-written). Returns (files, bytes).
-pub fn export_programs(owned: &OwnedSchedule, rank: Option<u32>, out: &Path) -> Result<(u32, u64)> {
+pub fn export_programs(owned: &OwnedSchedule, mut out: OutDir) -> Result<(u32, u64)> {
     let s = owned.schedule()?;
-    if let Some(r) = rank {
+    let staging = out.staging()?;
+    let mut total = 0u64;
+    for r in 0..s.ranks() {
         let bytes = program_image_bytes(&s, r)?;
-        crate::io::output::write_atomic(out, &bytes)?;
-        return Ok((1, bytes.len() as u64));
+        total += bytes.len() as u64;
+        let file = staging.join(format!("rank-{r:05}.jnpg"));
+        std::fs::write(&file, &bytes).with_context(|| {
+            format!(
+                "cannot write {} (for {})",
+                file.display(),
+                out.path().display()
+            )
+        })?;
     }
-    if out.exists() {
-        bail!(
-            "{} exists: choose a new directory for the per-rank program images",
-            out.display()
-        );
-    }
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let tmp = parent.join(format!(
-        ".{}.tmp-{}",
-        out.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let result = (|| -> Result<(u32, u64)> {
-        std::fs::create_dir_all(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        let mut total = 0u64;
-        for r in 0..s.ranks() {
-            let bytes = program_image_bytes(&s, r)?;
-            total += bytes.len() as u64;
-            std::fs::write(tmp.join(format!("rank-{r:05}.jnpg")), &bytes)?;
-        }
-        std::fs::rename(&tmp, out)
-            .with_context(|| format!("cannot move images into {}", out.display()))?;
-        Ok((s.ranks(), total))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
+    out.commit()?;
+    Ok((s.ranks(), total))
 }

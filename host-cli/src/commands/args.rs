@@ -72,8 +72,8 @@ pub struct ScheduleArgs {
 }
 
 impl ScheduleArgs {
-    /// Builds the schedule (and the topology when given).
-    pub fn build(&self) -> Result<OwnedSchedule> {
+    /// The library's request and the topology (built when given).
+    pub fn request(&self) -> Result<(CollectiveRequest, Option<OwnedNetwork>)> {
         let net = match &self.topology {
             Some(t) => {
                 let words: Vec<String> = t.split_whitespace().map(String::from).collect();
@@ -81,18 +81,22 @@ impl ScheduleArgs {
             }
             None => None,
         };
-        schedule::build(
-            &CollectiveRequest {
-                algorithm: self.algorithm,
-                ranks: self.ranks,
-                root: self.root,
-                bytes: self.bytes,
-                elem_bytes: self.elem_bytes,
-                placement: self.placement,
-                seed: self.seed,
-            },
-            net.as_ref(),
-        )
+        let req = CollectiveRequest {
+            algorithm: self.algorithm,
+            ranks: self.ranks,
+            root: self.root,
+            bytes: self.bytes,
+            elem_bytes: self.elem_bytes,
+            placement: self.placement,
+            seed: self.seed,
+        };
+        Ok((req, net))
+    }
+
+    /// Builds the schedule (and the topology when given).
+    pub fn build(&self) -> Result<OwnedSchedule> {
+        let (req, net) = self.request()?;
+        schedule::build(&req, net.as_ref())
     }
 }
 

@@ -112,10 +112,12 @@ pub struct HilArgs {
     /// Attempts per device request (at least 1).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub device_attempts: u32,
-    /// Testing aid: damage this many of every 1000 bytes sent to the devices.
-    #[arg(long, default_value_t = 0)]
+    /// Testing aid: damage this many of every 1000 bytes sent to the devices during the
+    /// run (0..=1000; flashing the image is never damaged).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub fault_per_mille: u32,
-    /// Testing aid: damage bytes only from this simulator cycle on (0: from the start).
+    /// Testing aid: damage bytes only from this simulator cycle on (0: from the run's first
+    /// step).
     #[arg(long, default_value_t = 0)]
     pub fault_from_cycle: u64,
     /// Testing aid: reset the devices (they forget image and program) at this cycle.
@@ -164,7 +166,7 @@ impl HilArgs {
             timeout: Duration::from_millis(self.device_timeout_ms.max(1)),
             attempts: self.device_attempts.max(1),
             faults: DeviceFaults {
-                per_mille: self.fault_per_mille.min(1000),
+                per_mille: self.fault_per_mille,
                 from_cycle: self.fault_from_cycle,
                 reset_at: self.reset_at_cycle,
                 seed: 1,

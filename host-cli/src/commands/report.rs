@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::commands::args::FormatArgs;
+use crate::io::outdir::OutDir;
 use crate::io::output;
 use crate::report::{load_scenario, run_scenario, DEFAULT_SCENARIO};
 
@@ -48,8 +49,9 @@ pub fn run(args: ReportArgs) -> Result<u8> {
         return Ok(0);
     }
     let scenario = load_scenario(args.scenario.as_deref())?;
+    let out = OutDir::claim(&args.out, "report", "--out")?;
     let mut report = run_scenario(&scenario, args.iterations, !args.no_simulation, !args.quiet)?;
-    report.write(&args.out)?;
+    report.write(out)?;
     output::print(&report, args.format.format())?;
     Ok(0)
 }

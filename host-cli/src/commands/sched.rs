@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Subcommand;
 
-use crate::analysis::schedule::{show, verify};
-use crate::builder::image::export_programs;
+use crate::analysis::schedule::{check_verify_memory, show, verify};
+use crate::builder::image::{export_program, export_programs};
 use crate::commands::args::{FormatArgs, ScheduleArgs};
 use crate::io::image::{inspect, InspectedImages};
+use crate::io::outdir::OutDir;
 use crate::io::output::{self, Format};
 
 /// `jumpnet sched ...` actions.
@@ -66,7 +67,8 @@ pub enum SchedAction {
         /// Only this rank's program, written to the file given by --output.
         #[arg(long)]
         rank: Option<u32>,
-        /// Output file (with --rank) or a new directory (one rank-NNNNN.jnpg per rank).
+        /// Output file (with --rank) or a directory, one rank-NNNNN.jnpg per rank (a new or
+        /// empty directory, or one jumpnet wrote, which is replaced whole).
         #[arg(long, short = 'o', value_name = "PATH")]
         output: PathBuf,
     },
@@ -91,7 +93,9 @@ pub fn run(action: SchedAction) -> Result<u8> {
             interleavings,
             format,
         } => {
-            let owned = schedule.build()?;
+            let (req, net) = schedule.request()?;
+            let owned = crate::builder::schedule::build(&req, net.as_ref())?;
+            check_verify_memory(&req, net.as_ref(), &owned)?;
             output::print(&verify(&owned, interleavings)?, format.format())?;
         }
         SchedAction::Inspect { files, format } => {
@@ -107,7 +111,10 @@ pub fn run(action: SchedAction) -> Result<u8> {
             output: path,
         } => {
             let owned = schedule.build()?;
-            let (files, bytes) = export_programs(&owned, rank, &path)?;
+            let (files, bytes) = match rank {
+                Some(r) => (1, export_program(&owned, r, &path)?),
+                None => export_programs(&owned, OutDir::claim(&path, "sched export", "-o")?)?,
+            };
             output::eprint_line(&format!(
                 "wrote {files} program image(s), {bytes} bytes, to {}",
                 path.display()

@@ -11,6 +11,7 @@ use clap::{Args, Subcommand};
 use crate::builder::routing::{algo_parser, RouteAlgo};
 use crate::commands::args::FormatArgs;
 use crate::io::bytes::parse_size;
+use crate::io::outdir::OutDir;
 use crate::io::output;
 use crate::io::progress::Progress;
 use crate::runs::synthetic::worker_threads;
@@ -70,7 +71,8 @@ pub struct DragonflyBcastArgs {
     /// Worker threads (0: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Output directory.
+    /// Output directory (a new or empty directory, or one jumpnet wrote, which is replaced
+    /// whole; checked before the study runs).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Stdout format.
@@ -90,7 +92,8 @@ pub struct GalaxyflyA2aArgs {
     /// Root supernode.
     #[arg(long, default_value_t = 0)]
     pub root: u32,
-    /// Output directory for table.csv and study.json.
+    /// Output directory for table.csv and study.json (a new or empty directory, or one
+    /// jumpnet wrote, which is replaced whole).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Stdout format.
@@ -119,6 +122,7 @@ fn parse_config(s: &str) -> Result<(u32, u32, u32), String> {
 pub fn run(action: StudyAction) -> Result<u8> {
     match action {
         StudyAction::DragonflyBcast(a) => {
+            let out = OutDir::claim(&a.out, "study dragonfly-bcast", "--out")?;
             let mut words: Vec<String> = a.topology.split_whitespace().map(String::from).collect();
             words.extend(a.set.iter().cloned());
             let study = dragonfly_bcast::run(&dragonfly_bcast::Params {
@@ -133,7 +137,7 @@ pub fn run(action: StudyAction) -> Result<u8> {
                 threads: worker_threads(a.threads),
                 progress: !a.quiet,
             })?;
-            study.write(&a.out)?;
+            study.write(out)?;
             output::print(&study, a.format.format())?;
             Ok(0)
         }
@@ -143,11 +147,16 @@ pub fn run(action: StudyAction) -> Result<u8> {
             } else {
                 a.configs.clone()
             };
+            let out = a
+                .out
+                .as_ref()
+                .map(|dir| OutDir::claim(dir, "study galaxyfly-a2a", "--out"))
+                .transpose()?;
             let progress = Progress::new("galaxyfly a2a", 2 * configs.len() as u64, !a.quiet);
             let study = galaxyfly_a2a::run(&configs, a.root, || progress.inc(1))?;
             progress.finish();
-            if let Some(dir) = &a.out {
-                study.write(dir).map_err(|e| anyhow!("{e:#}"))?;
+            if let Some(out) = out {
+                study.write(out).map_err(|e| anyhow!("{e:#}"))?;
             }
             output::print(&study, a.format.format())?;
             Ok(0)

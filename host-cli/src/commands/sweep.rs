@@ -11,6 +11,7 @@ use clap::{Args, Subcommand};
 use crate::commands::args::FormatArgs;
 use crate::commands::sim::SetupArgs;
 use crate::commands::sim_collective::CollectiveArgs;
+use crate::io::outdir::OutDir;
 use crate::io::output;
 use crate::runs::collective_sweep::{self, CollectiveSweep};
 use crate::runs::synthetic::{self, worker_threads, SweepOptions};
@@ -35,11 +36,12 @@ pub enum SweepAction {
     /// Merge the outputs of the shards `0/N … N-1/N` of one sweep into the whole sweep's
     /// outputs (byte for byte what the unsharded sweep writes).
     Merge {
-        /// Shard output directories (or their results.json files).
+        /// Shard output directories (or their results.json files), each checked against
+        /// the checksum its sweep wrote beside it.
         #[arg(required = true, value_name = "DIR")]
         parts: Vec<PathBuf>,
         /// Output directory of the merged results.csv, results.json, latency.svg and
-        /// throughput.svg.
+        /// throughput.svg (a new or empty directory, or one jumpnet wrote).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
         /// Stdout format of the merged table.
@@ -55,8 +57,9 @@ pub struct SweepRunArgs {
     /// swept keys `key=a:b:step` (inclusive) or `key=v1,v2,...`, e.g. `rate=0.02:0.5:0.04`.
     #[command(flatten)]
     pub setup: SetupArgs,
-    /// Output directory: results.csv, results.json, latency.svg, throughput.svg (written
-    /// atomically; created if missing).
+    /// Output directory: results.csv, results.json, latency.svg, throughput.svg (a new or
+    /// empty directory, or one jumpnet wrote, which is replaced whole; its manifest holds
+    /// the files' checksums, which `sweep merge` verifies).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Run only shard i of N (0 <= i < N): the points whose number is i modulo N.
@@ -137,12 +140,13 @@ impl SweepRunArgs {
 pub fn run(args: SweepArgs) -> Result<u8> {
     match args.action {
         Some(SweepAction::Merge { parts, out, format }) => {
+            let out = OutDir::claim(&out, "sweep merge", "--out")?;
             let parts = parts
                 .iter()
-                .map(|p| SweepResult::read(p))
+                .map(|p| SweepResult::read_shard(p))
                 .collect::<Result<Vec<_>>>()?;
             let merged = sweep::merge(parts)?;
-            merged.write(&out)?;
+            merged.write(out)?;
             output::print(&merged, format.format())?;
             Ok(0)
         }
@@ -150,6 +154,7 @@ pub fn run(args: SweepArgs) -> Result<u8> {
             let Some(out) = &args.run.out else {
                 bail!("--out DIR is required: the sweep writes results.csv, results.json and its charts there");
             };
+            let out = OutDir::claim(out, "sweep", "--out")?;
             if args.run.is_collective() {
                 let result = args.run.sweep_collectives()?;
                 result.write(out)?;

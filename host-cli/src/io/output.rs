@@ -266,18 +266,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     result
 }
 
-/// Writes `(file name, text)` pairs into `dir` (created if missing), each file atomically
-/// ([`write_atomic`]). Render everything before calling, so that a rendering error leaves
-/// nothing written.
-pub fn write_files<N: AsRef<Path>>(dir: &Path, files: &[(N, String)]) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-    for (name, text) in files {
-        write_atomic(&dir.join(name), text.as_bytes())?;
-    }
-    Ok(())
-}
-
 /// Writes `text` to `path` atomically ([`write_atomic`]), or to stdout ([`print_text`])
 /// when no path is given.
 pub fn write_or_print(text: &str, path: Option<&Path>) -> Result<()> {

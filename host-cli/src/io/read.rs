@@ -102,6 +102,11 @@ impl Limit {
         what: "a HIL suite manifest",
         bytes: 16 << 20,
     };
+    /// The manifest of an output directory (`.jumpnet-output`, JSON): a line per file.
+    pub const OUTPUT_MANIFEST: Limit = Limit {
+        what: "an output directory's manifest",
+        bytes: 16 << 20,
+    };
     /// A golden trace of `hil` (JSON lines, one event each).
     pub const TRACE: Limit = Limit {
         what: "a HIL trace",

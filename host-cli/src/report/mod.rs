@@ -37,9 +37,6 @@ use topology::{build_networks, measure_topology};
 /// The embedded default scenario.
 pub const DEFAULT_SCENARIO: &str = include_str!("../../scenarios/default.json");
 
-/// Marker file identifying a directory written by `jumpnet report`.
-const MARKER: &str = ".jumpnet-report";
-
 /// The whole report.
 #[derive(Debug, Serialize)]
 pub struct Report {

@@ -1,11 +1,10 @@
 //! The report's outputs: the Markdown document, results.json, the SVG charts and the
 //! summary on stdout.
 
-use std::path::Path;
+use anyhow::{Context, Result};
 
-use anyhow::{bail, Context, Result};
-
-use super::{Report, MARKER};
+use super::Report;
+use crate::io::outdir::OutDir;
 use crate::io::output::{Render, Section};
 use crate::io::svg::LineChart;
 
@@ -80,67 +79,29 @@ impl Report {
         md
     }
 
-    /// Writes report.md, results.json and the SVG charts into `dir` (atomically: built in a
-    /// temporary directory, then moved into place; an existing directory is replaced only
-    /// if an earlier `jumpnet report` wrote it).
-    pub fn write(&mut self, dir: &Path) -> Result<()> {
-        if dir.exists() && !dir.join(MARKER).exists() {
-            bail!(
-                "{} exists and was not written by `jumpnet report`; choose another --out directory",
-                dir.display()
-            );
-        }
-        let parent = dir
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "report".into());
-        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-        self.output = Some(dir.to_path_buf());
-        let result = (|| -> Result<()> {
-            std::fs::create_dir_all(&tmp)
-                .with_context(|| format!("cannot create {}", tmp.display()))?;
-            let write = |file: &str, text: &str| {
-                std::fs::write(tmp.join(file), text)
-                    .with_context(|| format!("cannot write {}", tmp.join(file).display()))
-            };
-            write(MARKER, "written by jumpnet report\n")?;
-            write("report.md", &self.markdown())?;
-            write(
-                "results.json",
-                &(serde_json::to_string_pretty(self)? + "\n"),
-            )?;
-            write("distances.svg", &self.distance_chart().render())?;
-            for &r in &self.scenario.ranks {
-                for c in &self.scenario.collectives {
-                    write(&format!("hops-{c}-{r}.svg"), &self.hop_chart(c, r).render())?;
-                }
-            }
-            for (file, chart) in self.makespans.iter().flat_map(|m| m.charts()) {
-                write(&file, &chart.render())?;
-            }
-            if dir.exists() {
-                std::fs::rename(dir, &old)?;
-            }
-            std::fs::rename(&tmp, dir)?;
-            if old.exists() {
-                std::fs::remove_dir_all(&old)?;
-            }
-            Ok(())
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_dir_all(&tmp);
-            if old.exists() && !dir.exists() {
-                let _ = std::fs::rename(&old, dir);
+    /// Writes report.md, results.json and the SVG charts into the claimed output directory,
+    /// whole ([`OutDir`]: a new or empty directory, or one jumpnet wrote before, replaced).
+    pub fn write(&mut self, out: OutDir) -> Result<()> {
+        let dir = out.path().to_path_buf();
+        self.output = Some(dir.clone());
+        let mut files = vec![
+            ("report.md".to_string(), self.markdown()),
+            (
+                "results.json".to_string(),
+                serde_json::to_string_pretty(self)? + "\n",
+            ),
+            ("distances.svg".to_string(), self.distance_chart().render()),
+        ];
+        for &r in &self.scenario.ranks {
+            for c in &self.scenario.collectives {
+                files.push((format!("hops-{c}-{r}.svg"), self.hop_chart(c, r).render()));
             }
         }
-        result.with_context(|| format!("writing the report to {}", dir.display()))
+        for (file, chart) in self.makespans.iter().flat_map(|m| m.charts()) {
+            files.push((file, chart.render()));
+        }
+        out.write_all(&files)
+            .with_context(|| format!("writing the report to {}", dir.display()))
     }
 
     fn distance_chart(&self) -> LineChart {

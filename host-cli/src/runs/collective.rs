@@ -29,6 +29,7 @@ use crate::sim::workload::collective::{
     run_collective_with_background, Calibration, CollectiveInput, CollectiveResult, NicConfig,
     SendOrder,
 };
+use crate::sim::workload::collective_memory::{check_run_memory, run_bytes};
 
 /// Rank → terminal placements of a collective run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -458,6 +459,19 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
     let ns_cycles = |ns: f64| (ns * clock).ceil() as u64;
     nic.send_overhead += ns_cycles(opts.send_overhead_ns);
     nic.recv_overhead += ns_cycles(opts.recv_overhead_ns);
+    let packet_size = config.packet_size;
+    check_run_memory(opts.msg_bytes, crate::budget::memory_budget(), |msg| {
+        let bytes =
+            |s: &schedule::OwnedSchedule| run_bytes(&s.schedule().ok()?, &nic, packet_size).ok();
+        if msg == opts.msg_bytes {
+            return bytes(&sched);
+        }
+        let req = CollectiveRequest {
+            bytes: msg,
+            ..req.clone()
+        };
+        bytes(&schedule::build(&req, Some(&owned)).ok()?)
+    })?;
     let mapping = if opts.permutation.is_some() {
         "file".into()
     } else {

@@ -10,13 +10,13 @@
 //! the project choice of `jumpnet sched`).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
 
 use super::{mean_sd, setup, CLAIMS_TITLE};
 use crate::builder::routing::RouteAlgo;
+use crate::io::outdir::OutDir;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
 use crate::runs::collective::CollectiveOptions;
@@ -460,15 +460,16 @@ impl Study {
             .collect()
     }
 
-    /// Writes `table.csv`, `study.json`, the sweep's `runs.csv` and the charts into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<()> {
+    /// Writes `table.csv`, `study.json`, the sweep's `runs.csv` and the charts into the
+    /// claimed output directory, whole ([`OutDir`]).
+    pub fn write(&self, out: OutDir) -> Result<()> {
         let mut files = vec![
             ("table.csv".to_string(), output::section_csv(&self.table())),
             ("study.json".to_string(), output::to_json(self)?),
             ("runs.csv".to_string(), self.sweep.to_csv()),
         ];
         files.extend(self.charts());
-        output::write_files(dir, &files)
+        out.write_all(&files)
     }
 
     fn table(&self) -> Section {

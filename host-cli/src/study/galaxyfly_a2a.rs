@@ -442,8 +442,9 @@ impl Render for Study {
 }
 
 impl Study {
-    /// Writes `table.csv` and `study.json` into `dir` (created if missing; atomic writes).
-    pub fn write(&self, dir: &std::path::Path) -> Result<()> {
+    /// Writes `table.csv` and `study.json` into the claimed output directory, whole
+    /// ([`crate::io::outdir::OutDir`]).
+    pub fn write(&self, out: crate::io::outdir::OutDir) -> Result<()> {
         let table = self
             .sections()
             .into_iter()
@@ -453,7 +454,7 @@ impl Study {
             ("table.csv", crate::io::output::section_csv(&table)),
             ("study.json", crate::io::output::to_json(self)?),
         ];
-        crate::io::output::write_files(dir, &files)
+        out.write_all(&files)
     }
 }
 

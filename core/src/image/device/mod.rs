@@ -9,7 +9,7 @@
 //! header
 //!   varint switch              the switch this device is
 //!   NetworkSpec                topology::spec::NetworkSpec (postcard, variant index first)
-//!   varint algorithm           RoutingAlgorithm index (0 minimal … 7 df-minimal, 8 precomputed)
+//!   varint algorithm           RoutingAlgorithm index (0 minimal … 7 df-minimal-1vc, 8 precomputed)
 //!   capacities                 what the device must hold (exact counts of what follows):
 //!     varint destinations      destinations of the route table
 //!     varint runs              runs of the route table

@@ -25,7 +25,8 @@ pub enum RoutingAlgorithm {
     HyperXDor,
     /// D-mod-k routing on a fat tree (§5).
     FatTreeDmodK,
-    /// Dragonfly minimal routing (§4).
+    /// Dragonfly minimal routing on a single VC (§4): what `df-minimal-1vc` images record
+    /// (`df-minimal` images, whose routes carry VCs, record `Precomputed`).
     DragonflyMinimal,
     /// A table computed on the host by another algorithm.
     Precomputed,
@@ -56,7 +57,7 @@ impl RoutingAlgorithm {
             RoutingAlgorithm::CirculantGreedy => RouteAlgo::Greedy.name(),
             RoutingAlgorithm::HyperXDor => "hyperx-dor",
             RoutingAlgorithm::FatTreeDmodK => RouteAlgo::Dmodk.name(),
-            RoutingAlgorithm::DragonflyMinimal => RouteAlgo::DfMinimal.name(),
+            RoutingAlgorithm::DragonflyMinimal => RouteAlgo::DfMinimal1vc.name(),
             RoutingAlgorithm::Precomputed => "precomputed",
         }
     }
@@ -80,5 +81,18 @@ impl RoutingAlgorithm {
 impl core::fmt::Display for RoutingAlgorithm {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_those_of_the_algorithms_that_select_them() {
+        // The device computes Dragonfly minimal tables on one VC: `df-minimal-1vc`.
+        assert_eq!(RoutingAlgorithm::DragonflyMinimal.name(), "df-minimal-1vc");
+        assert_eq!(RoutingAlgorithm::TorusDor.name(), "dor");
+        assert_eq!(RoutingAlgorithm::Precomputed.name(), "precomputed");
     }
 }

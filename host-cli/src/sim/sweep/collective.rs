@@ -8,8 +8,6 @@
 //! those of every sweep ([`super::Plan`], [`super::run`]). Collective points never stop a
 //! series.
 
-use std::path::Path;
-
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +16,7 @@ use super::plan::Point;
 use super::record::SweepRecord;
 use super::series;
 use crate::io::bytes::parse_size;
+use crate::io::outdir::OutDir;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
 use crate::sim::workload::collective::CollectiveResult;
@@ -222,15 +221,15 @@ impl CollectiveSweepResult {
         .render()
     }
 
-    /// Writes `results.csv`, `results.json` and `makespan.svg` into `dir` (created if
-    /// missing; everything rendered first, each file written atomically).
-    pub fn write(&self, dir: &Path) -> Result<()> {
+    /// Writes `results.csv`, `results.json` and `makespan.svg` into the claimed output
+    /// directory, whole ([`OutDir`]; everything rendered first).
+    pub fn write(&self, out: OutDir) -> Result<()> {
         let files = [
             ("results.csv", self.to_csv()),
             ("results.json", self.to_json()?),
             ("makespan.svg", self.makespan_svg()),
         ];
-        output::write_files(dir, &files)
+        out.write_all(&files)
     }
 }
 

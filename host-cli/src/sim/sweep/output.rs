@@ -10,6 +10,7 @@ use super::axis::Axis;
 use super::plan::Shard;
 use super::record::Record;
 use super::series;
+use crate::io::outdir::OutDir;
 use crate::io::output::{self, Render, Section};
 use crate::io::svg::LineChart;
 
@@ -195,30 +196,47 @@ impl SweepResult {
         )
     }
 
-    /// Writes `results.csv`, `results.json`, `latency.svg` and `throughput.svg` into `dir`
-    /// (created if missing). Everything is rendered before the first write and each file is
-    /// written atomically.
-    pub fn write(&self, dir: &Path) -> Result<()> {
+    /// Writes `results.csv`, `results.json`, `latency.svg` and `throughput.svg` into the
+    /// claimed output directory, whole ([`OutDir`]; its manifest holds the checksums that
+    /// `sweep merge` verifies). Everything is rendered before the first write.
+    pub fn write(&self, out: OutDir) -> Result<()> {
         let files = [
             ("results.csv", self.to_csv()),
             ("results.json", self.to_json()?),
             ("latency.svg", self.latency_svg()),
             ("throughput.svg", self.throughput_svg()),
         ];
-        output::write_files(dir, &files)
+        out.write_all(&files)
     }
 
     /// Reads a `results.json` (or the one inside a directory).
     pub fn read(path: &Path) -> Result<SweepResult> {
-        let file = if path.is_dir() {
-            path.join("results.json")
-        } else {
-            path.to_path_buf()
-        };
-        let text = crate::io::read::read_text(&file, crate::io::read::Limit::SWEEP_RESULTS)?;
+        let (file, text) = read_results(path)?;
         serde_json::from_str(&text)
             .with_context(|| format!("{} is not a jumpnet sweep results.json", file.display()))
     }
+
+    /// Reads a shard's `results.json` (or the one inside a directory) and verifies it
+    /// against the checksum in the manifest `jumpnet sweep --shard` wrote beside it
+    /// ([`crate::io::outdir::verify_file`]): a shard changed by hand is refused, naming the
+    /// file.
+    pub fn read_shard(path: &Path) -> Result<SweepResult> {
+        let (file, text) = read_results(path)?;
+        crate::io::outdir::verify_file(&file, text.as_bytes(), "a sweep shard's results.json")?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a jumpnet sweep results.json", file.display()))
+    }
+}
+
+/// The `results.json` named by `path` (or inside the directory `path`) and its text.
+fn read_results(path: &Path) -> Result<(std::path::PathBuf, String)> {
+    let file = if path.is_dir() {
+        path.join("results.json")
+    } else {
+        path.to_path_buf()
+    };
+    let text = crate::io::read::read_text(&file, crate::io::read::Limit::SWEEP_RESULTS)?;
+    Ok((file, text))
 }
 
 impl Render for SweepResult {

@@ -228,8 +228,11 @@ fn outputs_render() {
         ]
     );
     let dir = std::env::temp_dir().join(format!("jumpnet-sweep-{}", std::process::id()));
-    r.write(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    r.write(crate::io::outdir::OutDir::claim(&dir, "sweep", "--out").unwrap())
+        .unwrap();
     assert_eq!(SweepResult::read(&dir).unwrap(), r);
+    assert_eq!(SweepResult::read_shard(&dir).unwrap(), r);
     for f in ["results.csv", "latency.svg", "throughput.svg"] {
         assert!(dir.join(f).is_file());
     }

@@ -283,6 +283,10 @@ struct Msg {
     payload: Vec<u64>,
 }
 
+/// The bytes of one message's record in a run (its payload snapshot apart), for
+/// [`crate::sim::workload::collective_memory`].
+pub(crate) const MESSAGE_BYTES: usize = std::mem::size_of::<Msg>();
+
 /// The NICs of a collective run: their engines, what they sent and delivered, and when each
 /// rank acts next.
 struct Nics<'a, 'h, 'e, 'f, S> {

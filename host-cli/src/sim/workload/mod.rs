@@ -4,6 +4,7 @@
 
 pub mod background;
 pub mod collective;
+pub mod collective_memory;
 pub mod collective_result;
 pub mod nic_calibration;
 pub mod nic_engine;
