@@ -77,6 +77,7 @@ mod tests {
             link_gbps: 100.0,
             check_data: false,
             allow_redundant: false,
+            ..NicConfig::default()
         }
     }
 
