@@ -7,12 +7,15 @@
 //! cargo xtask firmware    build the firmware ELFs (release) and run them under QEMU
 //! cargo xtask firmware-build   build the firmware ELFs only (what `jumpnet device` needs)
 //! cargo xtask bench       criterion benches, then the networkx baseline when present
+//! cargo xtask fuzz [TARGET] [--seconds N]
+//!                         coverage-guided fuzzing of every decoder (cargo-fuzz, libFuzzer)
 //! ```
 //!
 //! Only the standard library is used, so this builds in seconds on a fresh machine.
 
 mod bench;
 mod firmware;
+mod fuzz;
 mod pipeline;
 mod process;
 mod setup;
@@ -39,6 +42,11 @@ commands:
              jumpnet beside its own target directory; needs the thumbv7em-none-eabihf target
              and qemu-system-arm, not Verilator/Icarus/Yosys)
   bench      run the criterion benches and the networkx baseline (when present)
+  fuzz [TARGET] [--seconds N]
+             coverage-guided fuzzing (cargo-fuzz, libFuzzer, on the stable toolchain via
+             RUSTC_BOOTSTRAP=1) of every decoder of untrusted bytes, N seconds per target
+             (default 60), from the seeds in fuzz/seeds/; installs cargo-fuzz if missing;
+             a crash fails it and leaves the input in fuzz/artifacts/TARGET/
   help       print this message";
 
 /// Root of the workspace (the parent of this crate's directory).
@@ -53,7 +61,7 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    if args.len() > 1 {
+    if args.len() > 1 && command != "fuzz" {
         eprintln!(
             "error: unexpected arguments after `{command}`: {:?}\n\n{USAGE}",
             &args[1..]
@@ -80,6 +88,13 @@ fn main() -> ExitCode {
             Ok(())
         }),
         "bench" => pipeline::run_one("bench", bench::run),
+        "fuzz" => match fuzz::parse_args(&args[1..]) {
+            Ok(req) => pipeline::run_one("fuzz", || fuzz::run(&req)),
+            Err(e) => {
+                eprintln!("error: {e}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
