@@ -7,12 +7,15 @@
 //! cargo xtask firmware    build the firmware ELFs (release) and run them under QEMU
 //! cargo xtask firmware-build   build the firmware ELFs only (what `jumpnet device` needs)
 //! cargo xtask bench       criterion benches, then the networkx baseline when present
+//! cargo xtask fuzz [TARGET] [--seconds N]
+//!                         coverage-guided fuzzing of every decoder (cargo-fuzz, libFuzzer)
 //! ```
 //!
 //! Only the standard library is used, so this builds in seconds on a fresh machine.
 
 mod bench;
 mod firmware;
+mod fuzz;
 mod pipeline;
 mod process;
 mod setup;
@@ -44,6 +47,11 @@ commands:
              run the SMPI cross-validation matrix (docs/smpi.md §4: SimGrid from Debian,
              the project's MPI program under smpirun beside `jumpnet sim --collective --nic
              mpi`), print the table and write it to target/smpi/table.md
+  fuzz [TARGET] [--seconds N]
+             coverage-guided fuzzing (cargo-fuzz, libFuzzer, on the stable toolchain via
+             RUSTC_BOOTSTRAP=1) of every decoder of untrusted bytes, N seconds per target
+             (default 60), from the seeds in fuzz/seeds/; installs cargo-fuzz if missing;
+             a crash fails it and leaves the input in fuzz/artifacts/TARGET/
   help       print this message";
 
 /// `cargo xtask validate smpi`: setup (SimGrid), then the SMPI test in full-matrix mode.
@@ -78,7 +86,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let validate_smpi = command == "validate" && args.get(1).map(String::as_str) == Some("smpi");
-    if args.len() > 1 && !(validate_smpi && args.len() == 2) {
+    if args.len() > 1 && command != "fuzz" && !(validate_smpi && args.len() == 2) {
         eprintln!(
             "error: unexpected arguments after `{command}`: {:?}\n\n{USAGE}",
             &args[1..]
@@ -110,6 +118,13 @@ fn main() -> ExitCode {
             eprintln!("error: `cargo xtask validate` takes what to validate: smpi\n\n{USAGE}");
             return ExitCode::from(2);
         }
+        "fuzz" => match fuzz::parse_args(&args[1..]) {
+            Ok(req) => pipeline::run_one("fuzz", || fuzz::run(&req)),
+            Err(e) => {
+                eprintln!("error: {e}\n\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -492,6 +492,11 @@ fn read_header(path: &Path, first: &str) -> Result<Header> {
 /// format version, a header field missing or unknown, an event line that is not an event.
 pub fn read(path: &Path) -> Result<Trace> {
     let text = crate::io::read::read_text(path, crate::io::read::Limit::TRACE)?;
+    parse(path, &text)
+}
+
+/// Parses the text of a trace file read from `path` (named in errors), as [`read`] does.
+pub fn parse(path: &Path, text: &str) -> Result<Trace> {
     let mut lines = text.lines();
     let first = lines
         .next()

@@ -70,9 +70,15 @@ fn kind_with_image(kind: ImageKind) -> String {
 /// Reads and decodes the image in `path`. Every framing or payload problem is an error that
 /// names the file and what is wrong with the bytes.
 pub fn inspect(path: &Path) -> Result<Inspected> {
-    let shown = path.display().to_string();
     let bytes = read_bytes(path, Limit::IMAGE)?;
-    let frame = frame::parse(&bytes).with_context(|| format!("{shown} is not a valid image"))?;
+    inspect_bytes(&bytes, &path.display().to_string())
+}
+
+/// Decodes the image `bytes` read from the file `shown` (named in errors), as [`inspect`]
+/// does.
+pub fn inspect_bytes(bytes: &[u8], shown: &str) -> Result<Inspected> {
+    let shown = shown.to_string();
+    let frame = frame::parse(bytes).with_context(|| format!("{shown} is not a valid image"))?;
     let crc = bytes
         .get(bytes.len() - frame::CRC_LEN..)
         .and_then(|c| <[u8; 4]>::try_from(c).ok())
@@ -97,7 +103,7 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
                 after: Dep::None,
             };
             let mut ops = vec![blank; bytes.len().saturating_sub(OVERHEAD) / 4 + 1];
-            let d = program_image::decode(&bytes, &mut ops).with_context(context)?;
+            let d = program_image::decode(bytes, &mut ops).with_context(context)?;
             out.program = Some(ProgramView {
                 rank: d.rank,
                 ranks: d.ranks,
@@ -116,7 +122,7 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
                 };
                 bytes.len()
             ];
-            let d = route_table::decode::<RouteEntry>(&bytes, &mut runs).with_context(context)?;
+            let d = route_table::decode::<RouteEntry>(bytes, &mut runs).with_context(context)?;
             let runs = d
                 .table
                 .runs()
@@ -144,7 +150,7 @@ pub fn inspect(path: &Path) -> Result<Inspected> {
                 };
                 bytes.len()
             ];
-            let d = route_table::decode::<u8>(&bytes, &mut runs).with_context(context)?;
+            let d = route_table::decode::<u8>(bytes, &mut runs).with_context(context)?;
             out.table = Some(TableView {
                 switch: d.switch,
                 destinations: d.table.len(),

@@ -18,7 +18,8 @@ pub fn merge(parts: Vec<SweepResult>) -> Result<SweepResult> {
         Some(s) => s.count,
         None => bail!("part 1 is a whole sweep, not a shard (it has no --shard)"),
     };
-    let mut seen = vec![false; count as usize];
+    // Shards given, by index (a set: `count` comes from the file and may be anything).
+    let mut seen = std::collections::BTreeSet::new();
     for (i, p) in parts.iter().enumerate() {
         let what = |f: &str| {
             anyhow!(
@@ -52,15 +53,27 @@ pub fn merge(parts: Vec<SweepResult>) -> Result<SweepResult> {
                 s.count
             );
         }
-        if std::mem::replace(&mut seen[s.index as usize], true) {
+        if s.index >= count {
+            bail!(
+                "part {} says it is shard {}/{count}, which is not a shard i/N with 0 <= i < N",
+                i + 1,
+                s.index
+            );
+        }
+        if !seen.insert(s.index) {
             bail!("shard {}/{count} is given twice", s.index);
         }
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| !seen[i as usize])
-        .map(|i| format!("{i}/{count}"))
-        .collect();
-    if !missing.is_empty() {
+    if seen.len() < count as usize {
+        // At most ten named: `count` may be huge.
+        let mut missing: Vec<String> = (0..count)
+            .filter(|i| !seen.contains(i))
+            .take(10)
+            .map(|i| format!("{i}/{count}"))
+            .collect();
+        if count as usize - seen.len() > missing.len() {
+            missing.push(format!("… ({} in all)", count as usize - seen.len()));
+        }
         bail!("shards missing: {}", missing.join(", "));
     }
     let mut merged = SweepResult {

@@ -202,6 +202,32 @@ fn merge_refuses_mismatched_parts() {
     assert!(merge(vec![]).is_err());
 }
 
+/// Found by `cargo xtask fuzz sweep_shard`: a shard file whose index is not below its count
+/// indexed out of bounds (panic), and a huge count allocated a flag per shard.
+#[test]
+fn merge_refuses_shard_numbers_out_of_range_without_panicking() {
+    let five_of_two = Shard { index: 5, count: 2 };
+    let e = merge(vec![result(vec![], Some(five_of_two))])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "part 1 says it is shard 5/2, which is not a shard i/N with 0 <= i < N"
+    );
+    let huge = Shard {
+        index: 0,
+        count: u32::MAX,
+    };
+    let e = merge(vec![result(vec![], Some(huge))])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("shards missing: 1/4294967295, 2/4294967295,")
+            && e.ends_with("… (4294967294 in all)"),
+        "{e}"
+    );
+}
+
 #[test]
 fn outputs_render() {
     let p = plan();

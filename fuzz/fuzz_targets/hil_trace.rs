@@ -1,0 +1,10 @@
+//! Golden traces of `hil --check` (JSON lines).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = jumpnet::hil::trace::parse(std::path::Path::new("fuzz.jsonl"), text);
+    }
+});
