@@ -22,10 +22,11 @@ pub const DEFAULT_LIMIT_S: u32 = 60;
 /// Random characters in the name of a [`ScratchDir`].
 const SCRATCH_RANDOM_CHARS: usize = 12;
 
-/// A private scratch directory for the UART socket, removed on drop: a new directory with a
-/// random name (`jumpnet-qemu-XXXXXXXXXXXX`) in the temporary folder, created exclusively
-/// (`mkdir`, never an existing path, never through a symbolic link) with mode 0700, so that
-/// no other local user can read the flashed image or inject frames through the socket.
+/// A private scratch directory for the UART socket, removed on drop (and on SIGINT, SIGTERM
+/// or SIGHUP, [`crate::io::cleanup`]): a new directory with a random name
+/// (`jumpnet-qemu-XXXXXXXXXXXX`) in the temporary folder, created exclusively (`mkdir`, never
+/// an existing path, never through a symbolic link) with mode 0700, so that no other local
+/// user can read the flashed image or inject frames through the socket.
 #[derive(Debug)]
 struct ScratchDir(tempfile::TempDir);
 
@@ -42,7 +43,10 @@ impl ScratchDir {
             .rand_bytes(random)
             .permissions(fs::Permissions::from_mode(0o700))
             .tempdir_in(parent)
-            .map(ScratchDir)
+            .map(|d| {
+                crate::io::cleanup::register(d.path());
+                ScratchDir(d)
+            })
             .with_context(|| {
                 format!(
                     "create a private directory for the UART socket in {}",
@@ -53,6 +57,13 @@ impl ScratchDir {
 
     fn path(&self) -> &Path {
         self.0.path()
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        // The TempDir removes the directory itself.
+        crate::io::cleanup::unregister(self.0.path());
     }
 }
 
@@ -335,7 +346,11 @@ mod tests {
         // With random characters an existing path is skipped for a fresh one.
         let d = ScratchDir::create_in(&p, SCRATCH_RANDOM_CHARS).unwrap();
         assert_ne!(d.path(), squat.as_path());
+        // An interrupt removes it too, until it is dropped.
+        let path = d.path().to_path_buf();
+        assert!(crate::io::cleanup::is_registered(&path));
         drop(d);
+        assert!(!crate::io::cleanup::is_registered(&path) && !path.exists());
         fs::remove_dir_all(&p).unwrap();
     }
 }

@@ -35,6 +35,11 @@ pub fn unregister(path: &Path) {
     }
 }
 
+/// Whether `path` is removed on an interrupt (for tests).
+pub fn is_registered(path: &Path) -> bool {
+    paths().iter().any(|p| p == path)
+}
+
 /// Removes `path`, a file or a directory tree, retrying a directory that another thread
 /// is still writing into; a path already gone is fine.
 pub fn remove_path(path: &Path) {
@@ -72,10 +77,6 @@ pub fn install() -> Result<()> {
 mod tests {
     use super::*;
 
-    fn registered(path: &Path) -> bool {
-        paths().iter().any(|p| p == path)
-    }
-
     #[test]
     fn paths_are_registered_until_unregistered_and_removed_whole() {
         let dir = std::env::temp_dir().join(format!("jumpnet-cleanup-{}", std::process::id()));
@@ -86,9 +87,9 @@ mod tests {
         register(&a);
         register(&b);
         unregister(&b);
-        assert!(registered(&a) && !registered(&b));
+        assert!(is_registered(&a) && !is_registered(&b));
         unregister(&a);
-        assert!(!registered(&a));
+        assert!(!is_registered(&a));
         remove_path(&a);
         assert!(!a.exists() && b.exists());
         remove_path(&dir);
