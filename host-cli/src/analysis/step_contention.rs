@@ -8,8 +8,9 @@ use std::collections::HashMap;
 
 use anyhow::{anyhow, Result};
 use jumpnet_core::collective::Schedule;
-use jumpnet_core::routing::{Hop, Routing};
-use jumpnet_core::topology::{Network, Topology};
+use jumpnet_core::routing::paths::walk::walk;
+use jumpnet_core::routing::{default_hop_limit, Routing};
+use jumpnet_core::topology::Network;
 use serde::Serialize;
 
 /// Hops and contention of a placed schedule.
@@ -23,8 +24,9 @@ pub struct StepContention {
     pub contention: u64,
 }
 
-/// Channels (switch, output port) of the route from terminal `src` to `dst`, and the
-/// terminal channels at both ends as `(u32::MAX, src)` and `(u32::MAX - 1, dst)`.
+/// Channels (switch, output port) of the route from terminal `src` to `dst` (core's
+/// `paths::walk`), and the terminal channels at both ends as `(u32::MAX, src)` and
+/// `(u32::MAX - 1, dst)`; returns the router hops.
 fn channels(
     net: &Network<'_>,
     routing: &dyn Routing,
@@ -34,38 +36,12 @@ fn channels(
 ) -> Result<u64> {
     out.clear();
     out.push((u32::MAX, src));
-    let mut state = routing
-        .inject(src, dst)
-        .map_err(|e| anyhow!("route {src}→{dst}: {e}"))?;
-    let mut at = net
-        .terminal_switch(src)
-        .ok_or_else(|| anyhow!("terminal {src} has no switch"))?;
-    let limit = 4 * u64::from(net.num_switches()) + 4;
-    let mut hops = 0u64;
-    loop {
-        match routing
-            .next_hop(at, &mut state, dst)
-            .map_err(|e| anyhow!("route {src}→{dst} at switch {at}: {e}"))?
-        {
-            Hop::Eject { .. } => break,
-            Hop::Forward { port, .. } => {
-                out.push((at, u32::from(port)));
-                at = net
-                    .port(at, port)
-                    .link()
-                    .ok_or_else(|| {
-                        anyhow!("route {src}→{dst}: port {port} of switch {at} has no link")
-                    })?
-                    .peer;
-                hops += 1;
-                if hops > limit {
-                    return Err(anyhow!("route {src}→{dst} does not reach its destination"));
-                }
-            }
-        }
-    }
+    let hops = walk(net, routing, src, dst, default_hop_limit(net), |s| {
+        out.push((s.from, u32::from(s.port)))
+    })
+    .map_err(|e| anyhow!("route {src}→{dst}: {e}"))?;
     out.push((u32::MAX - 1, dst));
-    Ok(hops)
+    Ok(u64::from(hops))
 }
 
 /// Hops and per-step channel contention of `schedule` with rank `r` on `terminals[r]`

@@ -20,8 +20,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use anyhow::{anyhow, bail, Result};
-use jumpnet_core::routing::{Hop, Routing};
-use jumpnet_core::topology::{Network, Topology};
+use jumpnet_core::routing::paths::walk::walk;
+use jumpnet_core::routing::{default_hop_limit, Routing};
+use jumpnet_core::topology::Network;
 
 /// Physical parameters of the exported links.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,37 +45,14 @@ pub struct Platform {
 }
 
 /// The switch-to-switch channels of the route from terminal `src` to terminal `dst`, as
-/// `(switch, output port)`.
+/// `(switch, output port)` (core's `paths::walk`).
 fn route(net: &Network<'_>, routing: &dyn Routing, src: u32, dst: u32) -> Result<Vec<(u32, u16)>> {
-    let mut state = routing
-        .inject(src, dst)
-        .map_err(|e| anyhow!("route {src}→{dst}: {e}"))?;
-    let mut at = net
-        .terminal_switch(src)
-        .ok_or_else(|| anyhow!("terminal {src} has no switch"))?;
     let mut hops = Vec::new();
-    let limit = 4 * net.num_switches() as usize + 4;
-    loop {
-        match routing
-            .next_hop(at, &mut state, dst)
-            .map_err(|e| anyhow!("route {src}→{dst} at switch {at}: {e}"))?
-        {
-            Hop::Forward { port, .. } => {
-                hops.push((at, port));
-                at = net
-                    .port(at, port)
-                    .link()
-                    .ok_or_else(|| {
-                        anyhow!("route {src}→{dst}: port {port} of switch {at} has no link")
-                    })?
-                    .peer;
-                if hops.len() > limit {
-                    bail!("route {src}→{dst} does not reach its destination in {limit} hops");
-                }
-            }
-            Hop::Eject { .. } => return Ok(hops),
-        }
-    }
+    walk(net, routing, src, dst, default_hop_limit(net), |s| {
+        hops.push((s.from, s.port))
+    })
+    .map_err(|e| anyhow!("route {src}→{dst}: {e}"))?;
+    Ok(hops)
 }
 
 /// The platform of `terminals` (rank `r` on `terminals[r]`) on `net` routed by `routing`.

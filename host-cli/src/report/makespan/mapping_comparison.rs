@@ -12,7 +12,6 @@
 //! the other reading (`T_other / T_circulant − 1`, how much longer the other mapping takes)
 //! beside it.
 
-use jumpnet_core::topology::{Family, Topology};
 use serde::Serialize;
 
 use super::{Inputs, MakespanRow, Plan};
@@ -95,14 +94,7 @@ pub(super) fn compare(
     plan: &Plan,
     rows: &[MakespanRow],
 ) -> Vec<MappingComparison> {
-    let Some(ci) = inp
-        .nets
-        .iter()
-        .position(|n| matches!(n.network().family(), Family::CirculantG | Family::Circulant))
-    else {
-        return Vec::new();
-    };
-    let Some(&size) = plan.messages.iter().max() else {
+    let Some((ci, size)) = super::verdict::circulant_at_largest(inp, plan) else {
         return Vec::new();
     };
     let topo = inp.topologies[ci].label.as_str();

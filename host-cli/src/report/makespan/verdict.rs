@@ -7,17 +7,20 @@ use super::render::size_label;
 use super::{Inputs, MakespanRow, OtherTopology, Plan, Verdict};
 use crate::study::claim::Claim;
 
+/// The scenario's circulant topology (`gcirculant`/`circulant`, the first) and its largest
+/// message size: where \[DISS\]'s claims are checked.
+pub(super) fn circulant_at_largest(inp: &Inputs<'_>, plan: &Plan) -> Option<(usize, u64)> {
+    let ci = inp
+        .nets
+        .iter()
+        .position(|n| matches!(n.network().family(), Family::CirculantG | Family::Circulant))?;
+    Some((ci, *plan.messages.iter().max()?))
+}
+
 /// Per collective at the largest message size: is the circulant network's best makespan
 /// the shortest? Empty when the scenario has no circulant (`gcirculant`/`circulant`).
 pub(super) fn verdicts(inp: &Inputs<'_>, plan: &Plan, rows: &[MakespanRow]) -> Vec<Verdict> {
-    let Some(ci) = inp
-        .nets
-        .iter()
-        .position(|n| matches!(n.network().family(), Family::CirculantG | Family::Circulant))
-    else {
-        return Vec::new();
-    };
-    let Some(&size) = plan.messages.iter().max() else {
+    let Some((ci, size)) = circulant_at_largest(inp, plan) else {
         return Vec::new();
     };
     let label = |i: usize| inp.topologies[i].label.as_str();

@@ -21,8 +21,9 @@
 //! already takes the 257-byte step (measured with SimGrid 3.32: the step falls between 241
 //! and 242 bytes); [`SIZE_OFFSET`] reproduces that.
 
-use jumpnet_core::routing::{Hop, Routing};
-use jumpnet_core::topology::{Network, Topology};
+use jumpnet_core::routing::paths::walk::walk;
+use jumpnet_core::routing::{default_hop_limit, Routing};
+use jumpnet_core::topology::Network;
 use serde::Serialize;
 
 /// A piecewise-constant factor: `(from_bytes, factor)` in ascending `from_bytes`, the
@@ -88,39 +89,16 @@ impl Calibration {
     }
 }
 
-/// Router-to-router hops of the route from terminal `src` to terminal `dst` (ties broken
-/// with coin 0).
+/// Router-to-router hops of the route from terminal `src` to terminal `dst` (core's
+/// `paths::walk`; ties broken with coin 0).
 pub fn route_hops(
     net: &Network<'_>,
     routing: &dyn Routing,
     src: u32,
     dst: u32,
 ) -> Result<u32, String> {
-    let mut state = routing
-        .inject(src, dst)
-        .map_err(|e| format!("route {src}→{dst}: {e}"))?;
-    let mut at = net
-        .terminal_switch(src)
-        .ok_or_else(|| format!("terminal {src} has no switch"))?;
-    let limit = 4 * net.num_switches() + 4;
-    for hops in 0..=limit {
-        match routing
-            .next_hop(at, &mut state, dst)
-            .map_err(|e| format!("route {src}→{dst} at switch {at}: {e}"))?
-        {
-            Hop::Eject { .. } => return Ok(hops),
-            Hop::Forward { port, .. } => {
-                at = net
-                    .port(at, port)
-                    .link()
-                    .ok_or_else(|| {
-                        format!("route {src}→{dst}: port {port} of switch {at} has no link")
-                    })?
-                    .peer;
-            }
-        }
-    }
-    Err(format!("route {src}→{dst} does not reach its destination"))
+    walk(net, routing, src, dst, default_hop_limit(net), |_| {})
+        .map_err(|e| format!("route {src}→{dst}: {e}"))
 }
 
 #[cfg(test)]
