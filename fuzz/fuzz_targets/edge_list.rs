@@ -1,9 +1,10 @@
-//! Edge lists (`--edges`): the parser and, when it accepts them, the network built from
-//! them (as `topo info arbitrary` does).
+//! libFuzzer entry of `fuzz/targets/edge_list.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = jumpnet::io::edgelist::parse(std::io::Cursor::new(data), "fuzz.txt");
-});
+#[path = "../targets/edge_list.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

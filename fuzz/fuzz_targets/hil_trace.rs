@@ -1,10 +1,10 @@
-//! Golden traces of `hil --check` (JSON lines).
+//! libFuzzer entry of `fuzz/targets/hil_trace.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let _ = jumpnet::hil::trace::parse(std::path::Path::new("fuzz.jsonl"), text);
-    }
-});
+#[path = "../targets/hil_trace.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

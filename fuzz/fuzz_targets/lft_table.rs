@@ -1,16 +1,10 @@
-//! Forwarding tables (`route check --table`): LFT text, CSV and JSON, for a network of
-//! 1..=64 switches with 1..=4 terminals each (the first two bytes).
+//! libFuzzer entry of `fuzz/targets/lft_table.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let [a, b, rest @ ..] = data else {
-        return;
-    };
-    let switches = 1 + u32::from(*a) % 64;
-    let terminals = switches * (1 + u32::from(*b) % 4);
-    if let Ok(text) = std::str::from_utf8(rest) {
-        let _ = jumpnet::io::lft::parse_any(text, "fuzz.lft", switches, terminals);
-    }
-});
+#[path = "../targets/lft_table.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

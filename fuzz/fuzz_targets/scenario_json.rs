@@ -1,10 +1,10 @@
-//! Scenario JSON of `report --scenario`.
+//! libFuzzer entry of `fuzz/targets/scenario_json.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let _ = jumpnet::report::Scenario::from_json(text, "fuzz.json");
-    }
-});
+#[path = "../targets/scenario_json.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

@@ -1,16 +1,10 @@
-//! Sweep shards as `sweep merge` reads them: results.json, then the merge of the shard
-//! with itself (refused as a duplicate) and alone (refused unless it is the only shard).
+//! libFuzzer entry of `fuzz/targets/sweep_shard.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
-use jumpnet::sim::sweep::{self, SweepResult};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(r) = serde_json::from_str::<SweepResult>(text) {
-        let _ = sweep::merge(vec![r.clone(), r.clone()]);
-        let _ = sweep::merge(vec![r]);
-    }
-});
+#[path = "../targets/sweep_shard.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

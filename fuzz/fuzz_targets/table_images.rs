@@ -1,8 +1,10 @@
-//! Program, route-table and virtual-layer images as `sched inspect` reads them.
+//! libFuzzer entry of `fuzz/targets/table_images.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = jumpnet::io::image::inspect_bytes(data, "fuzz.img");
-});
+#[path = "../targets/table_images.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

@@ -1,10 +1,10 @@
-//! Simulator TOML configuration files (`sim --config`).
+//! libFuzzer entry of `fuzz/targets/toml_config.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let _ = jumpnet::sim::config::toml_file::ConfigFile::parse(text);
-    }
-});
+#[path = "../targets/toml_config.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));

@@ -1,20 +1,10 @@
-//! UART frames (COBS + postcard + CRC-32): requests as the firmware decodes them, replies
-//! as the host does, and the byte-by-byte frame accumulator.
+//! libFuzzer entry of `fuzz/targets/uart_frame.rs` (the body is shared with the CI smoke test,
+//! `host-cli/tests/fuzz_smoke.rs`).
 #![no_main]
 
-use jumpnet_core::wire::frame::{self, FrameAccumulator};
-use jumpnet_core::wire::{Request, Response};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let mut a = data.to_vec();
-    let _ = frame::decode::<Request>(&mut a);
-    let mut b = data.to_vec();
-    let _ = frame::decode::<Response>(&mut b);
-    let mut acc = FrameAccumulator::<512>::new();
-    for &byte in data {
-        if let Some(Ok(f)) = acc.push(byte) {
-            let _ = frame::decode::<Request>(f);
-        }
-    }
-});
+#[path = "../targets/uart_frame.rs"]
+mod target;
+
+fuzz_target!(|data: &[u8]| target::run(data));
