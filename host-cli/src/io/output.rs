@@ -223,7 +223,8 @@ fn csv_line(cells: &[String], out: &mut String) {
 /// flushed and renamed over the target, so a failure never leaves a half-written file (the
 /// temporary file is removed). A target that exists and is not a regular file (a device such
 /// as `/dev/stdout` or `/dev/null`, a FIFO) is written directly, never replaced. Errors name
-/// the path and the OS error.
+/// the path and the OS error. While the temporary file exists it is registered with
+/// [`super::cleanup`], so SIGINT/SIGTERM/SIGHUP remove it too.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let shown = path.display();
     if let Ok(meta) = std::fs::metadata(path) {
@@ -250,6 +251,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    // An interrupt between creating and renaming the temporary file removes it.
+    super::cleanup::register(&tmp);
     let result = (|| -> Result<()> {
         let mut f = std::fs::File::create(&tmp)
             .with_context(|| format!("cannot create {} (to write {shown})", tmp.display()))?;
@@ -263,6 +266,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    super::cleanup::unregister(&tmp);
     result
 }
 
@@ -317,6 +321,10 @@ mod tests {
         write_atomic(&p, b"second").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"second");
         assert!(write_atomic(&dir.join("missing/x.txt"), b"z").is_err());
+        // The temporary file is no longer on the interrupt-cleanup list, and gone.
+        let tmp = dir.join(format!(".x.txt.tmp-{}", std::process::id()));
+        assert!(!crate::io::cleanup::is_registered(&tmp) && !tmp.exists());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
