@@ -4,9 +4,10 @@
 //!   circulant); a *rank placement* assigns ranks `0..m-1` to them ([`RankOrder`]). Nodes are
 //!   switches of the physical graph (one compute node per switch, as in \[DISS\]).
 //! * Objectives score a placement against traffic in rank space ([`Message`]): total hops
-//!   ([`HopObjective`], through a [`DistanceOracle`]) and possible contention
-//!   ([`ContentionObjective`], through a [`PathOracle`]). Both re-score a swap of two ranks
-//!   incrementally ([`SwapObjective`]).
+//!   ([`HopObjective`], through a [`DistanceOracle`]), possible contention
+//!   ([`ContentionObjective`]) and the busiest channel per step ([`MaxLoadObjective`]),
+//!   both through a [`PathOracle`]. All re-score a swap of two ranks incrementally
+//!   ([`SwapObjective`]).
 //! * Optimisers: [`two_opt()`] (§3), [`anneal()`] (§4) and the genetic node mapping of [`ga`]
 //!   (§5).
 //!
@@ -19,6 +20,7 @@ pub mod error;
 pub mod free;
 pub mod ga;
 pub mod hops;
+pub mod max_load;
 pub mod objective;
 pub mod oracle;
 pub mod placement;
@@ -39,6 +41,7 @@ pub use contention::ContentionObjective;
 pub use error::MappingError;
 pub use free::FreeNodes;
 pub use hops::{hops_per_step, HopObjective};
+pub use max_load::{max_messages_per_step, MaxLoadObjective};
 pub use objective::SwapObjective;
 pub use oracle::{ChannelId, DistanceMatrix, DistanceOracle, PathLength, PathOracle};
 pub use placement::{apply_rank_order, invert, RankOrder, UNMAPPED};

@@ -9,12 +9,16 @@
 //! - [`route_tables`]: a routing compiled into owned forwarding (and layer) tables.
 //! - [`image`]: the device image of one node (route tables and programs), encoded for
 //!   flashing.
-//! - [`placement`]: process mappings — the job's nodes, rank order and placement optimisation.
+//! - [`placement`]: process mappings — the job's nodes and rank order, `map place`.
+//! - [`optimise`]: placement optimisation (two-opt, annealing) on hops or channel loads.
+//! - [`routed_paths`]: the deterministic route of every node pair, precomputed.
 
 pub mod image;
 pub mod network;
+pub mod optimise;
 pub mod placement;
 pub mod route_tables;
+pub mod routed_paths;
 pub mod routing;
 pub mod schedule;
 pub mod topology;

@@ -1,5 +1,5 @@
 //! Process mappings on the host: choose the job's nodes and rank order (docs/mapping.md §1)
-//! and optimise the rank placement for a collective's total hops (§2–§4).
+//! and optimise the rank placement for a collective (§2–§4, with [`super::optimise`]).
 //!
 //! Nodes are switches with one compute node each (the \[DISS\] model). Rank orders default to
 //! the ones that reproduce \[DISS\]'s numbers (docs/reference-results.md A5): the random mapping
@@ -13,15 +13,15 @@ use serde::Serialize;
 use jumpnet_core::analysis::{distance_hops, flatten, StepBuffers};
 use jumpnet_core::collective::Schedule;
 use jumpnet_core::mapping::{
-    anneal, bfs_mapping, circulant_mapping, random_free_node, random_mapping, ring_mapping,
-    two_opt, AnnealConfig, BfsBuffers, DistanceMatrix, FreeNodes, HopObjective, Message, NodeId,
-    OptimiseOutcome, RankIndex, TwoOptConfig,
+    bfs_mapping, circulant_mapping, random_free_node, random_mapping, ring_mapping, BfsBuffers,
+    DistanceMatrix, FreeNodes, Message, NodeId,
 };
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::{Network, Topology};
 
 use crate::builder::network::OwnedNetwork;
-use crate::builder::routing::distance_matrix;
+use crate::builder::optimise::{optimise, JobRoutes, Optimisation, PlacementObjective};
+use crate::builder::routing::{distance_matrix, RouteOptions, RouteStore};
 use crate::builder::schedule::{rank_schedule, Algorithm};
 use crate::io::output::{Render, Section};
 use crate::io::progress::Progress;
@@ -143,7 +143,8 @@ pub fn initial(
 pub struct Traffic {
     /// Messages `(step, src_rank, dst_rank)`.
     pub messages: Vec<Message>,
-    ranks: u32,
+    /// Ranks of the schedule.
+    pub ranks: u32,
 }
 
 impl Traffic {
@@ -209,64 +210,6 @@ pub fn hop_stats<S: Schedule>(
     })
 }
 
-/// An optimiser run: which optimiser, how long and its seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Optimisation {
-    /// The optimiser.
-    pub optimiser: Optimiser,
-    /// Two-opt swaps, or annealing temperature steps.
-    pub iterations: u64,
-    /// Seed of the optimiser.
-    pub seed: u64,
-}
-
-/// Optimises `placement` in place for total hops with `how`; `progress(done, total, best)`.
-pub fn optimise(
-    dm: &DistanceMatrix<'_>,
-    traffic: &Traffic,
-    placement: &mut [NodeId],
-    how: &Optimisation,
-    progress: &mut dyn FnMut(u64, u64, u64),
-) -> Result<Option<OptimiseOutcome>> {
-    let Optimisation {
-        optimiser,
-        iterations,
-        seed,
-    } = *how;
-    let mut offsets = vec![0u32; traffic.ranks as usize + 1];
-    let mut items = vec![0u32; RankIndex::items_needed(&traffic.messages)];
-    let index = RankIndex::build(&traffic.messages, traffic.ranks, &mut offsets, &mut items)?;
-    let mut obj = HopObjective::new(*dm, &traffic.messages, index)?;
-    Ok(match optimiser {
-        Optimiser::None => None,
-        Optimiser::TwoOpt => {
-            let cfg = TwoOptConfig {
-                iterations,
-                seed,
-                report_every: (iterations / 200).max(1),
-            };
-            Some(
-                two_opt(&mut obj, placement, &cfg, &mut |i, best| {
-                    progress(i, iterations, best)
-                })
-                .context("optimiser")?,
-            )
-        }
-        Optimiser::Anneal => {
-            let steps = u32::try_from(iterations)
-                .map_err(|_| anyhow!("--iterations {iterations} is too large for annealing (temperature steps, at most 2^32-1)"))?;
-            let mut scratch = vec![0; placement.len()];
-            let cfg = AnnealConfig::new(steps, seed);
-            Some(
-                anneal(&mut obj, placement, &mut scratch, &cfg, &mut |i, best| {
-                    progress(i, iterations, best)
-                })
-                .context("optimiser")?,
-            )
-        }
-    })
-}
-
 /// A collective's ranks to place on a network (`jumpnet map place`).
 #[derive(Clone, Debug)]
 pub struct PlaceRequest {
@@ -282,6 +225,10 @@ pub struct PlaceRequest {
     pub order: RankOrderChoice,
     /// Optimiser.
     pub optimiser: Optimiser,
+    /// What the optimiser minimises.
+    pub objective: PlacementObjective,
+    /// The routing of the channel objectives (required for them).
+    pub route: Option<RouteOptions>,
     /// Optimiser iterations (two-opt swaps / annealing temperature steps).
     pub iterations: u64,
     /// Seed of the mapping and the optimiser.
@@ -305,6 +252,10 @@ pub struct Placed {
     pub rank_order: String,
     /// Optimiser.
     pub optimiser: String,
+    /// What it minimised (`hops`, `contention`, `max-link-load`).
+    pub objective: String,
+    /// The objective's value before and after optimisation (`None` without an optimiser).
+    pub objective_values: Option<(u64, u64)>,
     /// Iterations.
     pub iterations: u64,
     /// Lower bound on total hops (every message at least one hop).
@@ -346,7 +297,10 @@ impl Render for Placed {
         )
         .kv(
             "optimiser",
-            format!("{} ({} iterations)", self.optimiser, self.iterations),
+            format!(
+                "{} on {} ({} iterations)",
+                self.optimiser, self.objective, self.iterations
+            ),
         )
         .kv("messages (lower bound on hops)", self.lower_bound)
         .kv("total hops before", self.before.total_hops)
@@ -355,6 +309,11 @@ impl Render for Placed {
         .kv(
             "max hops before / after",
             format!("{} / {}", self.before.max_hops, self.after.max_hops),
+        )
+        .kv(
+            &format!("{} before / after", self.objective),
+            self.objective_values
+                .map_or("-".to_string(), |(b, a)| format!("{b} / {a}")),
         )
         .kv("swaps accepted", self.accepted)
         .kv("seconds", format!("{:.3}", self.seconds));
@@ -394,6 +353,36 @@ impl Render for Placed {
     }
 }
 
+/// The routes a channel objective needs (`None` for hops or without an optimiser).
+fn job_routes(net: &Network<'_>, req: &PlaceRequest, pl: &[NodeId]) -> Result<Option<JobRoutes>> {
+    if req.objective == PlacementObjective::Hops || req.optimiser == Optimiser::None {
+        return Ok(None);
+    }
+    let Some(route) = &req.route else {
+        bail!(
+            "--objective {} counts messages per channel along their routes: give the routing with --algo (`jumpnet route --help` lists them)",
+            req.objective.name()
+        );
+    };
+    let mut store = RouteStore::default();
+    let (routing, _) = crate::builder::routing::build(net, route, &mut store)?;
+    let of = terminals_of_switches(net)?;
+    JobRoutes::build(net, routing.as_ref(), &of, pl).map(Some)
+}
+
+/// Terminal of every switch in a one-terminal-per-switch network.
+pub fn terminals_of_switches(net: &Network<'_>) -> Result<Vec<u32>> {
+    check_one_node_per_switch(net)?;
+    let mut of = vec![u32::MAX; net.num_switches() as usize];
+    for t in 0..net.num_terminals() {
+        let s = net
+            .terminal_switch(t)
+            .ok_or_else(|| anyhow!("terminal {t} has no switch"))?;
+        of[s as usize] = t;
+    }
+    Ok(of)
+}
+
 /// Maps a collective's ranks on `net` with the baseline strategy and optimises the
 /// placement for total hops.
 ///
@@ -401,6 +390,7 @@ impl Render for Placed {
 ///
 /// ```
 /// use jumpnet::builder::network::OwnedNetwork;
+/// use jumpnet::builder::optimise::PlacementObjective;
 /// use jumpnet::builder::placement::{place, MapStrategy, Optimiser, PlaceRequest, RankOrderChoice};
 /// use jumpnet::builder::schedule::Algorithm;
 /// use jumpnet::builder::topology::TopologySpec;
@@ -416,6 +406,8 @@ impl Render for Placed {
 ///         strategy: MapStrategy::Ring,
 ///         order: RankOrderChoice::Paper,
 ///         optimiser: Optimiser::None,
+///         objective: PlacementObjective::Hops,
+///         route: None,
 ///         iterations: 0,
 ///         seed: 1,
 ///         progress: false,
@@ -445,17 +437,24 @@ pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
     let started = std::time::Instant::now();
     let how = Optimisation {
         optimiser: req.optimiser,
+        objective: req.objective,
         iterations: req.iterations,
         seed: req.seed ^ 0x7770_0007,
     };
-    let outcome = optimise(&dm, &traffic, &mut pl, &how, &mut |done, _, _| {
-        bar.set(done)
-    })?;
+    let routes = job_routes(&t, req, &pl)?;
+    let outcome = optimise(
+        &dm,
+        routes.as_ref(),
+        &traffic,
+        &mut pl,
+        &how,
+        &mut |done, _, _| bar.set(done),
+    )?;
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     let after = hop_stats(&dm, &schedule, &pl)?;
     if let Some(o) = outcome {
-        if o.best != after.total_hops {
+        if req.objective == PlacementObjective::Hops && o.best != after.total_hops {
             bail!(
                 "internal: optimiser reported {} hops, re-evaluation gives {}",
                 o.best,
@@ -473,6 +472,8 @@ pub fn place(net: &OwnedNetwork, req: &PlaceRequest) -> Result<Placed> {
             RankOrderChoice::Ascending => "ascending".into(),
         },
         optimiser: format!("{:?}", req.optimiser).to_lowercase(),
+        objective: req.objective.name().into(),
+        objective_values: outcome.map(|o| (o.initial, o.best)),
         iterations: if req.optimiser == Optimiser::None {
             0
         } else {

@@ -1,4 +1,6 @@
-//! Precomputed DOR routes of every node pair (the contention proxy's path oracle).
+//! Precomputed deterministic routes between every pair of nodes: the path oracle of the
+//! GA's contention proxy (torus DOR) and of the channel-aware placement objectives
+//! (docs/mapping.md §2).
 
 use anyhow::{Context, Result};
 
@@ -6,8 +8,8 @@ use jumpnet_core::mapping::{ChannelId, NodeId, PathOracle};
 use jumpnet_core::routing::{self, deadlock::channel::channel_index, paths::walk};
 use jumpnet_core::topology::Topology;
 
-/// The channels of every torus DOR route between two nodes, precomputed (a
-/// [`PathOracle`] over core's routing, for the GA's contention proxy).
+/// The channels of every route between two nodes, precomputed (a [`PathOracle`] over
+/// core's routing).
 #[derive(Debug)]
 pub struct RoutedPaths {
     n: u32,
@@ -19,13 +21,24 @@ pub struct RoutedPaths {
 impl RoutedPaths {
     /// Routes every ordered pair of terminals of `topo` with `routing`.
     pub fn build<T: Topology>(topo: &T, routing: &dyn routing::Routing) -> Result<Self> {
-        let n = topo.num_terminals();
+        let all: Vec<u32> = (0..topo.num_terminals()).collect();
+        Self::between(topo, routing, &all)
+    }
+
+    /// Routes every ordered pair of `endpoints` (terminals of `topo`) with `routing`; the
+    /// oracle's node `i` is `endpoints[i]`.
+    pub fn between<T: Topology>(
+        topo: &T,
+        routing: &dyn routing::Routing,
+        endpoints: &[u32],
+    ) -> Result<Self> {
+        let n = endpoints.len();
         let radix = topo.radix();
         let limit = routing::default_hop_limit(topo);
-        let mut start = Vec::with_capacity(n as usize * n as usize + 1);
+        let mut start = Vec::with_capacity(n * n + 1);
         let mut list = Vec::new();
-        for a in 0..n {
-            for b in 0..n {
+        for &a in endpoints {
+            for &b in endpoints {
                 start.push(list.len() as u32);
                 if a != b {
                     walk::walk(topo, routing, a, b, limit, |s| {
@@ -37,7 +50,7 @@ impl RoutedPaths {
         }
         start.push(list.len() as u32);
         Ok(RoutedPaths {
-            n,
+            n: n as u32,
             channels: topo.num_switches() * radix as u32,
             start,
             list,

@@ -11,7 +11,9 @@ use clap::Subcommand;
 use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
 use jumpnet_core::topology::Topology;
 
+use crate::builder::optimise::PlacementObjective;
 use crate::builder::placement::{place, MapStrategy, Optimiser, PlaceRequest, RankOrderChoice};
+use crate::builder::routing::{algo_parser, RouteAlgo, RouteOptions};
 use crate::builder::schedule::Algorithm;
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::ga::{ga, FitnessKind, GaRequest};
@@ -26,7 +28,8 @@ use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest};
 #[derive(Debug, Subcommand)]
 pub enum MapAction {
     /// Map the ranks of a rank-space collective onto a topology's nodes with a baseline
-    /// strategy, optionally optimise the placement (two-opt / annealing) for total hops, and
+    /// strategy, optionally optimise the placement (two-opt / annealing) for total hops or
+    /// channel load (`--objective`), and
     /// print the permutation with before/after statistics.
     Place {
         /// The topology (one compute node per switch).
@@ -50,6 +53,15 @@ pub enum MapAction {
         /// Placement optimiser.
         #[arg(long, value_enum, default_value = "two-opt")]
         optimise: Optimiser,
+        /// What the optimiser minimises (docs/mapping.md §2): total hops, possible contention
+        /// (messages beyond the first per step and channel) or max-link-load (per step the
+        /// busiest channel's messages, summed: the schedule's length when bandwidth
+        /// dominates).
+        #[arg(long, value_enum, default_value = "hops")]
+        objective: PlacementObjective,
+        /// Routing whose routes the channel objectives count (`jumpnet route --help`).
+        #[arg(long, value_parser = algo_parser(), default_value = "minimal")]
+        algo: RouteAlgo,
         /// Optimiser iterations (two-opt swaps; annealing temperature steps of m swaps each).
         #[arg(long, default_value_t = 200_000)]
         iterations: u64,
@@ -202,6 +214,8 @@ pub fn run(action: MapAction) -> Result<u8> {
             mapping,
             rank_order,
             optimise,
+            objective,
+            algo,
             iterations,
             seed,
             output: path,
@@ -219,6 +233,12 @@ pub fn run(action: MapAction) -> Result<u8> {
                     strategy: mapping,
                     order: rank_order,
                     optimiser: optimise,
+                    objective,
+                    route: Some(RouteOptions {
+                        algo,
+                        max_layers: 8,
+                        seed: 1,
+                    }),
                     iterations,
                     seed,
                     progress: !quiet,

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::builder::optimise::PlacementObjective;
 use crate::builder::schedule::Algorithm;
 use crate::io::bytes::parse_size;
 use crate::io::duration::{parse_span, Span};
@@ -126,6 +127,11 @@ pub struct CollectiveArgs {
     /// Iterations of two-opt / annealing.
     #[arg(long, default_value_t = 10_000)]
     pub map_iterations: u64,
+    /// What two-opt / annealing minimise (docs/mapping.md §2): total hops, possible
+    /// contention, or per step the busiest channel's messages (max-link-load; the routes
+    /// are those of --algo).
+    #[arg(long, value_enum, default_value = "hops")]
+    pub map_objective: PlacementObjective,
     /// Skip the data-flow check.
     #[arg(long)]
     pub no_check: bool,
@@ -174,6 +180,7 @@ impl CollectiveArgs {
             }),
             map_seed: self.map_seed,
             map_iterations: self.map_iterations,
+            map_objective: self.map_objective,
             check_data: !self.no_check,
             background_mean: self.background_mean,
             background_bytes: self.background_bytes,

@@ -2,12 +2,11 @@
 //! contention proxy or the simulated fitness, and the reproduction study of
 //! docs/reference-results.md C ([`crate::study::ga_mapping`]).
 
-pub mod paths;
 pub mod run;
 pub mod sim_fitness;
 pub mod sim_pool;
 
-pub use paths::RoutedPaths;
+pub use crate::builder::routed_paths::RoutedPaths;
 pub use run::{ga, FitnessKind, GaRequest, GaResult, ScoreRow};
 
 #[cfg(test)]

@@ -9,9 +9,8 @@ use jumpnet_core::topology::Topology;
 
 use super::Report;
 use crate::builder::network::OwnedNetwork;
-use crate::builder::placement::{
-    self, MapStrategy, Optimisation, Optimiser, RankOrderChoice, Traffic,
-};
+use crate::builder::optimise::{optimise, Optimisation, PlacementObjective};
+use crate::builder::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
 use crate::builder::schedule::rank_schedule;
 use crate::builder::schedule::Algorithm;
 use crate::io::output::Section;
@@ -116,12 +115,14 @@ pub(super) fn count_hops(
     let before = placement::hop_stats(&dm, &schedule, &pl)?;
     let (two_opt, optimised) = if task.two_opt {
         let traffic = Traffic::of(&schedule)?;
-        let out = placement::optimise(
+        let out = optimise(
             &dm,
+            None,
             &traffic,
             &mut pl,
             &Optimisation {
                 optimiser: Optimiser::TwoOpt,
+                objective: PlacementObjective::Hops,
                 iterations,
                 seed,
             },

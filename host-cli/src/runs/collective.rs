@@ -14,10 +14,9 @@ use jumpnet_core::topology::{Network, Topology};
 use serde::Serialize;
 
 use crate::builder::network::OwnedNetwork;
-use crate::builder::placement::{
-    self, MapStrategy, Optimisation, Optimiser, RankOrderChoice, Traffic,
-};
-use crate::builder::routing::{self, RouteStore};
+use crate::builder::optimise::{optimise, JobRoutes, Optimisation, PlacementObjective};
+use crate::builder::placement::{self, MapStrategy, Optimiser, RankOrderChoice, Traffic};
+use crate::builder::routing::{self, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::io::duration::Span;
 use crate::io::output::{Render, Section};
@@ -171,6 +170,8 @@ pub struct CollectiveOptions {
     pub map_seed: u64,
     /// Iterations of two-opt / annealing.
     pub map_iterations: u64,
+    /// What two-opt / annealing minimise (docs/mapping.md §2).
+    pub map_objective: PlacementObjective,
     /// Check the data flow (every rank ends as `sched verify` expects).
     pub check_data: bool,
     /// Background traffic on the terminals the collective does not use: mean inter-arrival
@@ -209,6 +210,7 @@ impl Default for CollectiveOptions {
             time_scale: None,
             map_seed: 1,
             map_iterations: 10_000,
+            map_objective: PlacementObjective::Hops,
             check_data: true,
             background_mean: None,
             background_bytes: 1024,
@@ -296,22 +298,10 @@ fn read_permutation(path: &Path) -> Result<Vec<u32>> {
     Ok(out)
 }
 
-/// Terminal of every switch in a one-terminal-per-switch network.
-pub fn node_terminals(net: &Network<'_>) -> Result<Vec<u32>> {
-    placement::check_one_node_per_switch(net)?;
-    let mut of = vec![u32::MAX; net.num_switches() as usize];
-    for t in 0..net.num_terminals() {
-        let s = net
-            .terminal_switch(t)
-            .ok_or_else(|| anyhow!("terminal {t} has no switch"))?;
-        of[s as usize] = t;
-    }
-    Ok(of)
-}
-
 /// The terminal of every rank of `sched` under `opts`' placement.
 fn place(
     net: &Network<'_>,
+    route: &RouteOptions,
     opts: &CollectiveOptions,
     sched: &schedule::OwnedSchedule,
 ) -> Result<Vec<u32>> {
@@ -349,7 +339,7 @@ fn place(
         Mapping::Tree => MapStrategy::Tree,
         Mapping::Circulant => MapStrategy::Circulant,
     };
-    let of = node_terminals(net)?;
+    let of = placement::terminals_of_switches(net)?;
     let mut nodes = placement::initial(net, strategy, RankOrderChoice::Paper, n, opts.map_seed)?;
     let optimiser = match opts.mapping {
         Mapping::TwoOpt => Optimiser::TwoOpt,
@@ -363,10 +353,25 @@ fn place(
         let traffic = Traffic::of(&s)?;
         let how = Optimisation {
             optimiser,
+            objective: opts.map_objective,
             iterations: opts.map_iterations,
             seed: opts.map_seed ^ 0x7770_0007,
         };
-        placement::optimise(&dm, &traffic, &mut nodes, &how, &mut |_, _, _| {})?;
+        let routes = if opts.map_objective == PlacementObjective::Hops {
+            None
+        } else {
+            let mut store = RouteStore::default();
+            let (r, _) = routing::build(net, route, &mut store)?;
+            Some(JobRoutes::build(net, r.as_ref(), &of, &nodes)?)
+        };
+        optimise(
+            &dm,
+            routes.as_ref(),
+            &traffic,
+            &mut nodes,
+            &how,
+            &mut |_, _, _| {},
+        )?;
     }
     Ok(nodes.iter().map(|&s| of[s as usize]).collect())
 }
@@ -412,7 +417,7 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
         seed: opts.map_seed,
     };
     let sched = schedule::build(&req, Some(&owned))?;
-    let terminals = place(&net, opts, &sched)?;
+    let terminals = place(&net, &setup.route, opts, &sched)?;
     let mut config = setup.config.clone();
     let (mut flit_bytes, mut header_flits) = (opts.flit_bytes, opts.header_flits);
     let mut timing = None;

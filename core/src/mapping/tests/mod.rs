@@ -6,5 +6,6 @@ mod baseline;
 mod ga_engine;
 mod ga_operators;
 mod ga_patterns;
+mod max_load;
 mod objectives;
 mod optimisers;

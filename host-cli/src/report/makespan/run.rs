@@ -10,12 +10,12 @@ use jumpnet_core::topology::{Family, Topology};
 use super::{verdict::verdicts, Inputs, MakespanRow, Makespans, Plan, SimMapping, MAX_LAYERS};
 use crate::analysis::step_contention::step_contention;
 use crate::builder::network::OwnedNetwork;
+use crate::builder::placement::terminals_of_switches;
 use crate::builder::placement::{self, RankOrderChoice};
 use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::io::progress::Progress;
 use crate::report::scenario::{parse_routing, ScenarioTopology};
-use crate::runs::collective::node_terminals;
 use crate::sim::config::SimConfig;
 use crate::sim::time_scale::TimeScale;
 use crate::sim::workload::collective::{run_collective, NicConfig};
@@ -115,7 +115,7 @@ fn command(
 /// The runs of topology `ti` with their placements, in (collective, message, mapping) order.
 fn plan_runs(inp: &Inputs<'_>, plan: &Plan, ti: usize) -> Result<Vec<Run>> {
     let net = inp.nets[ti].network();
-    let of = node_terminals(&net)?;
+    let of = terminals_of_switches(&net)?;
     let ranks = inp.sim.ranks;
     let mut runs = Vec::new();
     for &c in &plan.collectives {
