@@ -79,6 +79,33 @@ fn claims_on_the_papers_tables() {
     assert!(!verdict(&c, "AvgChannel grows"));
     assert!(!verdict(&c, "SFATA AvgTime, MaxTime and MinTime below"));
     assert!(verdict(&c, "MinTime grows"));
+    // Every claim row carries the paper's value and its condition; the paper's MaxTime
+    // ratios are Tables 3-4's: 67,400 / 56,500 = 1.193 … 178,700 / 132,900 = 1.345.
+    for claim in &c {
+        assert!(
+            !claim.paper.is_empty() && !claim.holds_when.is_empty(),
+            "{claim:?}"
+        );
+    }
+    let max = c
+        .iter()
+        .find(|x| x.claim.starts_with("RFATA MaxTime"))
+        .unwrap();
+    assert!(
+        max.paper.starts_with("(3,5,4) ratio 1.193,"),
+        "{}",
+        max.paper
+    );
+    assert!(max.paper.ends_with("(3,5,8) ratio 1.345"), "{}", max.paper);
+    let channel = c
+        .iter()
+        .find(|x| x.claim.starts_with("AvgChannel grows"))
+        .unwrap();
+    assert!(
+        channel.paper.contains("rises on 3 of these 8 steps"),
+        "{}",
+        channel.paper
+    );
 }
 
 /// E1 on all five configurations of Tables 3–4: 100 % exactly, SFATA without redundancy.
