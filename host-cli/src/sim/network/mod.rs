@@ -103,6 +103,11 @@ impl Fabric {
                             }
                         };
                         class[i] = idx as u8;
+                        // A latency of this channel's own (BookSim2's anynet) wins over its
+                        // class's (docs/topologies.md §11).
+                        if let Some(v) = net.port_latency(s, p as u16) {
+                            latency[i] = v;
+                        }
                     }
                 }
             }
