@@ -88,50 +88,6 @@ pub fn cmesh(k: u32, n: u32, c: u32, l: Layout) -> Result<TopologySpec> {
     Ok(TopologySpec::Structured(NetworkSpec::mesh(&[k, k], 4)?))
 }
 
-/// Refuses a `flatfly` whose on-chip channel lengths (`use_noc_latency = 1`,
-/// `flatfly_onchip.cpp`) are not all 1 cycle: BookSim2 gives the channel between routers `a`
-/// and `b` `xr·|a mod x − b mod x| + yr·|⌊a/x⌋ − ⌊b/x⌋|` cycles and a node's channels
-/// `1 + (|dy| − 1)⁺ + (|dx| − 1)⁺` for its offset in the router's `xr × yr` block; jumpnet's
-/// HyperX has no per-channel latency yet (docs/booksim.md §5).
-pub fn check_flatfly_lengths(k: u32, n: u32, l: Layout) -> Result<()> {
-    let routers = u64::from(k)
-        .checked_pow(n)
-        .filter(|&r| r <= 1 << 16)
-        .unwrap_or(0);
-    let x = u64::from(l.x.max(1));
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    for a in 0..routers {
-        let mut stride = 1u64;
-        for _ in 0..n {
-            let digit = (a / stride) % u64::from(k);
-            for other in 0..u64::from(k) {
-                if other == digit {
-                    continue;
-                }
-                let b = a - digit * stride + other * stride;
-                let len = u64::from(l.xr) * (a % x).abs_diff(b % x)
-                    + u64::from(l.yr) * (a / x).abs_diff(b / x);
-                (lo, hi) = (lo.min(len), hi.max(len));
-            }
-            stride *= u64::from(k);
-        }
-    }
-    // A node's channels: 1 cycle within two positions of the router's centre.
-    let node = 1 + u64::from(l.xr / 2).saturating_sub(1) + u64::from(l.yr / 2).saturating_sub(1);
-    if routers == 0 || hi > 1 || lo < 1 || node != 1 {
-        bail!(
-            "flatfly with use_noc_latency = 1: BookSim2 gives its channels on-chip lengths \
-             ({lo}..{hi} cycles between routers, {node} for nodes with k = {k}, n = {n}, x = {}, \
-             xr = {}, yr = {}), which jumpnet does not model yet; use_noc_latency = 0 gives \
-             every channel 1 cycle in both",
-            l.x,
-            l.xr,
-            l.yr
-        );
-    }
-    Ok(())
-}
-
 /// Refuses a traffic pattern whose destinations on `topology` would not be BookSim2's.
 pub fn check_traffic(topology: &str, traffic: &str) -> Result<()> {
     let allowed: &[&str] = match topology {
@@ -188,11 +144,5 @@ mod tests {
         assert!(check_traffic("cmesh", "transpose").is_err());
         assert!(check_traffic("anynet", "tornado").is_err());
         assert!(check_traffic("torus", "tornado").is_ok());
-        // BookSim2's flatflyconfig: k = 4, x = 4, xr = yr = 2: channels of 2..6 cycles.
-        let e = check_flatfly_lengths(4, 2, l).unwrap_err().to_string();
-        assert!(
-            e.contains("2..6 cycles") && e.contains("use_noc_latency = 0"),
-            "{e}"
-        );
     }
 }

@@ -16,7 +16,7 @@
 //! |---|---|
 //! | `topology = torus; k; n` | `torus k=k,…,k` (n times), `dim_latency` 2 (`use_noc_latency = 1`) or 1 |
 //! | `topology = mesh; k; n` | `mesh k=k,…,k`, `dim_latency` 1 |
-//! | `topology = flatfly; k; n; c` | `hyperx s=k,…,k t=c` (channel latency 1) |
+//! | `topology = flatfly; k; n; c; x; xr` | `hyperx s=k,…,k t=c`, channels as long as BookSim2's chip layout (`use_noc_latency = 1`, [`flatfly`]) or 1 |
 //! | `topology = dragonflynew; k = p; n = 1` | `dragonfly p=p a=2p h=p g=a·h+1`, `local_latency` 10, `global_latency` 100 |
 //! | `routing_function = dim_order` (torus) | `dor-booksim` (wrap classes, random ties; docs/routing.md §2) |
 //! | `dim_order` / `dor` (mesh, flatfly), `xyyx` (flatfly) | `dor` |
@@ -39,6 +39,7 @@
 //! (`injection_delay = 1`) and may use any VC of the injection channel
 //! (`inject_any_vc = true`, docs/booksim.md §4).
 
+pub mod flatfly;
 pub mod irregular;
 pub mod keys;
 pub mod network;
@@ -336,12 +337,18 @@ impl Parser {
         self.cfg.set("allocator", allocator)?;
         let topology = &self.net.topology;
         let topo = network::topology_spec(&self.net)?;
-        if topology == "flatfly" && self.use_noc_latency {
-            irregular::check_flatfly_lengths(self.net.k, self.net.n, self.net.layout)?;
+        if topology == "flatfly" {
+            let (k, n, c) = (self.net.k, self.net.n, self.net.c);
+            self.cfg.switch_layout =
+                flatfly::layout(k, n, c, self.net.layout, self.use_noc_latency)?;
         }
         self.ignored.retain(|k| !network::reads_key(topology, k));
         let (traffic, traffic_line) = &self.traffic;
         irregular::check_traffic(topology, traffic)
+            .and_then(|()| match topology.as_str() {
+                "flatfly" => flatfly::check_traffic(self.net.c, traffic),
+                _ => Ok(()),
+            })
             .map_err(|e| anyhow!("line {traffic_line}: {e}"))?;
         for (key, latency) in network::channel_latencies(topology, self.use_noc_latency) {
             self.cfg.set(key, &latency.to_string())?;
@@ -366,6 +373,7 @@ impl Parser {
 mod tests {
     use super::*;
     use crate::sim::config::{Allocator, Pattern};
+    use crate::sim::network::layout_latency::GridLayout;
     use jumpnet_core::topology::spec::NetworkSpec;
     use jumpnet_core::topology::GlobalArrangement;
 
@@ -460,10 +468,16 @@ mod tests {
 
     #[test]
     fn flatfly_example() {
-        // BookSim2's on-chip channel lengths are refused; 1-cycle channels are mapped.
-        let e = parse(FLATFLY).unwrap_err().to_string();
-        assert!(e.contains("on-chip lengths"), "{e}");
+        // BookSim2's on-chip channel lengths: switches on a 4-wide grid of 2 × 2 cells.
+        let b = parse(FLATFLY).unwrap();
+        let grid = GridLayout {
+            columns: 4,
+            xr: 2,
+            yr: 2,
+        };
+        assert_eq!(b.config.switch_layout, Some(grid));
         let b = parse_with(FLATFLY, &["use_noc_latency=0".into()]).unwrap();
+        assert_eq!(b.config.switch_layout, None);
         assert_eq!(b.topology.to_string(), "hyperx s=4,4 k=1 t=4");
         assert_eq!(b.algo, RouteAlgo::Minimal);
         assert_eq!(b.config.traffic, Pattern::Uniform);

@@ -111,7 +111,8 @@ pub fn topology_spec(keys: &NetKeys) -> Result<TopologySpec> {
 /// The channel latencies BookSim2's network class of `topology` sets, as jumpnet simulator
 /// keys: k-ary n-cubes (`kncube.cpp`) 2 cycles per torus link and 1 per mesh link with
 /// `use_noc_latency = 1` (its default), else 1; `dragonflynew` (`dragonfly.cpp`) 10 cycles
-/// on local and 100 on global channels; credits take the same time back. Injection and
+/// on local and 100 on global channels; credits take the same time back (`flatfly`'s
+/// on-chip lengths come from its layout instead, [`super::flatfly`]). Injection and
 /// ejection channels take 1 cycle everywhere (the preset's `terminal_latency`).
 pub fn channel_latencies(topology: &str, use_noc_latency: bool) -> Vec<(&'static str, u16)> {
     match topology {
