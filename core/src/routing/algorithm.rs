@@ -56,6 +56,8 @@ pub enum RouteAlgo {
     Parx,
     /// `parx-large` (§7).
     ParxLarge,
+    /// `min-latency` (§9).
+    MinLatency,
 }
 
 /// A name that is not one of [`RouteAlgo::ALL`]'s.
@@ -72,7 +74,7 @@ impl core::error::Error for UnknownRouteAlgo {}
 
 impl RouteAlgo {
     /// Every algorithm, in the order they are listed to users.
-    pub const ALL: [RouteAlgo; 17] = [
+    pub const ALL: [RouteAlgo; 18] = [
         RouteAlgo::Minimal,
         RouteAlgo::Dfsssp,
         RouteAlgo::Dor,
@@ -90,6 +92,7 @@ impl RouteAlgo {
         RouteAlgo::DfUgalG,
         RouteAlgo::Parx,
         RouteAlgo::ParxLarge,
+        RouteAlgo::MinLatency,
     ];
 
     /// The canonical name (lower case, as the command line spells it).
@@ -112,6 +115,7 @@ impl RouteAlgo {
             RouteAlgo::DfUgalG => "df-ugal-g",
             RouteAlgo::Parx => "parx",
             RouteAlgo::ParxLarge => "parx-large",
+            RouteAlgo::MinLatency => "min-latency",
         }
     }
 
@@ -161,6 +165,10 @@ impl RouteAlgo {
             RouteAlgo::ParxLarge => {
                 "PARX for 2-D HyperX, large-message (>= 512 B) destination LIDs (§7)"
             }
+            RouteAlgo::MinLatency => {
+                "Shortest paths by channel latency as BookSim2's anynet tables them (Dijkstra, \
+                 lowest switch id first on ties), any VC (any topology, §9)"
+            }
         }
     }
 
@@ -183,6 +191,7 @@ impl RouteAlgo {
                 | RouteAlgo::DfUgalL
                 | RouteAlgo::DfUgalG
                 | RouteAlgo::ParxLarge
+                | RouteAlgo::MinLatency
         )
     }
 
@@ -275,7 +284,8 @@ mod tests {
                 "df-valiant-dest",
                 "df-ugal-l",
                 "df-ugal-g",
-                "parx-large"
+                "parx-large",
+                "min-latency"
             ]
         );
     }

@@ -38,6 +38,7 @@
 //! # Ok::<(), jumpnet_core::topology::TopologyError>(())
 //! ```
 
+pub mod attached;
 pub mod circulant;
 pub mod dragonfly;
 pub mod error;
@@ -219,6 +220,14 @@ pub trait Topology {
         Symmetry::None
     }
 
+    /// The latency (cycles) of the channel leaving port `port` of `switch` when the network
+    /// gives it per channel (a stored graph with
+    /// [`attached::Attachments`], docs/topologies.md §11); `None`: the latency of the
+    /// link's class.
+    fn port_latency(&self, _switch: SwitchId, _port: PortIndex) -> Option<u16> {
+        None
+    }
+
     /// The switch terminal `t` is attached to.
     fn terminal_switch(&self, t: TerminalId) -> Option<SwitchId> {
         self.terminal_port(t).map(|(s, _)| s)
@@ -310,5 +319,9 @@ impl Topology for Network<'_> {
     }
     fn symmetry(&self) -> Symmetry {
         dispatch!(self, t => t.symmetry())
+    }
+    #[inline]
+    fn port_latency(&self, switch: SwitchId, port: PortIndex) -> Option<u16> {
+        dispatch!(self, t => t.port_latency(switch, port))
     }
 }

@@ -5,6 +5,7 @@
 //! `i` is network port `i`. Terminal ports follow the `width` network ports
 //! (`terminals_per_switch` of them), so port indices of network links are stable.
 
+use super::attached::Attachments;
 use super::{
     Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
 };
@@ -46,9 +47,24 @@ pub struct StoredGraph<'a> {
     width: u16,
     terminals_per_switch: u16,
     slots: &'a [Slot],
+    /// Terminals and channel latencies port by port (BookSim2's anynet), if given.
+    attached: Option<Attachments<'a>>,
 }
 
 impl<'a> StoredGraph<'a> {
+    /// The same graph with its terminals and channel latencies given port by port
+    /// ([`Attachments`], docs/topologies.md §11), after checking the tables.
+    pub fn with_attachments(mut self, a: Attachments<'a>) -> Result<Self, TopologyError> {
+        a.check(self.n, self.width, self.terminals_per_switch)?;
+        self.attached = Some(a);
+        Ok(self)
+    }
+
+    /// The attachments given with [`StoredGraph::with_attachments`].
+    pub fn attachments(&self) -> Option<&Attachments<'a>> {
+        self.attached.as_ref()
+    }
+
     /// Re-opens a port table previously filled by [`StoredGraphBuilder`] (or loaded from
     /// elsewhere) as a graph, after checking that it is well formed: `n · width` slots, every
     /// connected slot's peer in range and pointing back, no self loops.
@@ -104,6 +120,7 @@ impl<'a> StoredGraph<'a> {
             width,
             terminals_per_switch,
             slots,
+            attached: None,
         })
     }
 
@@ -112,7 +129,7 @@ impl<'a> StoredGraph<'a> {
         self.width
     }
 
-    /// Terminals attached to each switch.
+    /// Terminal ports of each switch (with [`Attachments`], some may be empty).
     pub fn terminals_per_switch(&self) -> u16 {
         self.terminals_per_switch
     }
@@ -138,7 +155,10 @@ impl Topology for StoredGraph<'_> {
         self.n
     }
     fn num_terminals(&self) -> u32 {
-        self.n * self.terminals_per_switch as u32
+        match &self.attached {
+            Some(a) => a.terminal_port.len() as u32,
+            None => self.n * self.terminals_per_switch as u32,
+        }
     }
     fn radix(&self) -> PortIndex {
         self.width + self.terminals_per_switch
@@ -161,17 +181,33 @@ impl Topology for StoredGraph<'_> {
                 _ => Port::Unconnected,
             }
         } else if port < self.width + self.terminals_per_switch {
-            Port::Terminal(switch * self.terminals_per_switch as u32 + (port - self.width) as u32)
+            let i = port - self.width;
+            match &self.attached {
+                Some(a) => a
+                    .terminal_at(switch, i, self.terminals_per_switch)
+                    .map_or(Port::Unconnected, Port::Terminal),
+                None => Port::Terminal(switch * self.terminals_per_switch as u32 + i as u32),
+            }
         } else {
             Port::Unconnected
         }
     }
     fn terminal_port(&self, t: TerminalId) -> Option<(SwitchId, PortIndex)> {
+        if let Some(a) = &self.attached {
+            return a.terminal_port.get(t as usize).copied();
+        }
         let tps = self.terminals_per_switch as u32;
         if tps == 0 || t >= self.num_terminals() {
             return None;
         }
         Some((t / tps, self.width + (t % tps) as u16))
+    }
+    #[inline]
+    fn port_latency(&self, switch: SwitchId, port: PortIndex) -> Option<u16> {
+        let radix = self.width + self.terminals_per_switch;
+        self.attached
+            .as_ref()
+            .and_then(|a| a.latency_of(switch, port, radix))
     }
 }
 
@@ -329,6 +365,7 @@ impl<'a> StoredGraphBuilder<'a> {
             width: self.width,
             terminals_per_switch: self.terminals_per_switch,
             slots: self.slots,
+            attached: None,
         }
     }
 }

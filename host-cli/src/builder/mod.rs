@@ -5,6 +5,8 @@
 //!   `jumpnet_core::topology::spec`).
 //! - [`network`]: a core `Network` built from a spec, owning the storage it borrows.
 //! - [`routing`]: choosing and building a routing algorithm for a network.
+//! - [`anynet`]: the stored graph of a BookSim2 anynet network (terminals and channel
+//!   latencies port by port); [`min_latency`]: its routing table.
 //! - [`schedule`]: collective send schedules, in rank space or topology-aware.
 //! - [`route_tables`]: a routing compiled into owned forwarding (and layer) tables.
 //! - [`image`]: the device image of one node (route tables and programs), encoded for
@@ -13,7 +15,9 @@
 //! - [`optimise`]: placement optimisation (two-opt, annealing) on hops or channel loads.
 //! - [`routed_paths`]: the deterministic route of every node pair, precomputed.
 
+pub mod anynet;
 pub mod image;
+pub mod min_latency;
 pub mod network;
 pub mod optimise;
 pub mod placement;

@@ -9,7 +9,9 @@ use jumpnet_core::topology::{
     random_shortcut, stored, Family, Network, Port, Slot, StoredGraph, Topology,
 };
 
-use crate::builder::topology::TopologySpec;
+use crate::builder::anynet::AnyNetStorage;
+use crate::builder::topology::{AnyNetSource, TopologySpec};
+use crate::io::anynet::{self, AnyNet};
 use crate::io::edgelist;
 
 pub use crate::budget::{check_alloc, check_memory};
@@ -32,6 +34,8 @@ enum Inner {
         terminals_per_switch: u16,
         slots: Vec<Slot>,
     },
+    /// A BookSim2 anynet network: stored graph with terminals and latencies port by port.
+    AnyNet(AnyNetStorage),
 }
 
 impl OwnedNetwork {
@@ -81,6 +85,14 @@ impl OwnedNetwork {
                     slots,
                 }
             }
+            TopologySpec::AnyNet(source) => Inner::AnyNet(AnyNetStorage::new(&match source {
+                AnyNetSource::File(file) => anynet::read(file)?,
+                AnyNetSource::Crossbar(nodes) => AnyNet {
+                    routers: 1,
+                    nodes: vec![0; *nodes as usize],
+                    links: Default::default(),
+                },
+            })?),
             TopologySpec::Structured(network) => {
                 Inner::Structured(network.build().with_context(invalid)?)
             }
@@ -119,6 +131,11 @@ impl OwnedNetwork {
                 Ok(g) => Network::Stored(g),
                 // The table was validated when it was built; re-opening it cannot fail.
                 Err(e) => unreachable!("stored graph re-open failed: {e}"),
+            },
+            Inner::AnyNet(storage) => match storage.graph() {
+                Ok(g) => Network::Stored(g),
+                // The tables were laid out consistently; re-opening them cannot fail.
+                Err(e) => unreachable!("anynet graph re-open failed: {e:#}"),
             },
         }
     }

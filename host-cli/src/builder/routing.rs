@@ -227,6 +227,7 @@ pub fn build<'a>(
         (RouteAlgo::Parx | RouteAlgo::ParxLarge, _) => {
             return Err(wrong("a 2-D HyperX with even sizes"))
         }
+        (RouteAlgo::MinLatency, _) => Box::new(crate::builder::min_latency::MinLatency::new(net)?),
     };
     info.vcs = routing.num_vcs();
     Ok((routing, info))
@@ -428,7 +429,7 @@ mod tests {
         // variant names, as the host's own enum did.
         assert_eq!(
             serde_json::to_string(&RouteAlgo::ALL).unwrap(),
-            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","parx","parx-large"]"#
+            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","parx","parx-large","min-latency"]"#
         );
         assert_eq!(
             port_tables(RouteAlgo::DorDateline),

@@ -4,14 +4,44 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
+use jumpnet_core::topology::{Network, Port, Topology};
 
 use crate::analysis::topology::{families, info, metrics};
 use crate::builder::topology::FAMILIES;
 use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::io::export::{self, ExportFormat};
 use crate::io::output::{self, Format};
+use crate::sim::network::class_latency::ClassLatency;
+
+/// The anynet file of `net` with the class latencies `words` (`<class>_latency=CYCLES`)
+/// on its links (a network's own per-channel latencies win; terminals take 1 cycle).
+fn anynet_text(net: &Network<'_>, words: &[String]) -> Result<String> {
+    let mut classes = ClassLatency::default();
+    for w in words {
+        let (k, v) = w.split_once('=').ok_or_else(|| {
+            anyhow!("--latency {w}: write CLASS_latency=CYCLES, e.g. global_latency=100")
+        })?;
+        let cycles = v.parse::<u16>().ok().filter(|&c| c >= 1).ok_or_else(|| {
+            anyhow!("--latency {w}: `{v}` is not a number of cycles in 1..=65535")
+        })?;
+        let slot = classes.slot(k).ok_or_else(|| {
+            anyhow!(
+                "--latency {w}: `{k}` is not a link class latency; allowed: {}",
+                ClassLatency::KEYS.join(", ")
+            )
+        })?;
+        *slot = Some(cycles);
+    }
+    crate::io::anynet::write(net, |s, p| {
+        net.port_latency(s, p)
+            .unwrap_or_else(|| match net.port(s, p) {
+                Port::Link(l) => classes.of(l.class).and_then(|(_, v)| v).unwrap_or(1),
+                _ => 1,
+            })
+    })
+}
 
 /// `jumpnet topo ...` actions.
 #[derive(Debug, Subcommand)]
@@ -42,7 +72,7 @@ pub enum TopoAction {
         #[arg(long)]
         quiet: bool,
     },
-    /// Write the topology as DOT, GraphML or an edge list.
+    /// Write the topology as DOT, GraphML, an edge list or a BookSim2 anynet file.
     Export {
         /// The topology.
         #[command(flatten)]
@@ -56,6 +86,11 @@ pub enum TopoAction {
         /// Include terminal nodes and links (DOT and GraphML).
         #[arg(long)]
         terminals: bool,
+        /// Channel latency of a link class in the anynet file, as the simulator key
+        /// (`global_latency=100`, `shortcut_latency=3`, `dim_latency=2`, …; repeatable;
+        /// other channels 1 cycle, or the network's own latencies).
+        #[arg(long = "latency", value_name = "CLASS_latency=CYCLES")]
+        latencies: Vec<String>,
     },
 }
 
@@ -82,9 +117,16 @@ pub fn run(action: TopoAction) -> Result<u8> {
             format,
             output: path,
             terminals,
+            latencies,
         } => {
             let net = topology.build()?;
-            let text = export::export(&net.network(), format, &net.spec().to_string(), terminals)?;
+            let text = if format == ExportFormat::Anynet {
+                anynet_text(&net.network(), &latencies)?
+            } else if let Some(l) = latencies.first() {
+                bail!("--latency {l}: channel latencies are written by -f anynet only");
+            } else {
+                export::export(&net.network(), format, &net.spec().to_string(), terminals)?
+            };
             output::write_or_print(&text, path.as_deref())?;
         }
     }

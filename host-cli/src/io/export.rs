@@ -1,4 +1,5 @@
-//! Topology export: Graphviz DOT, GraphML and the GraphGolf edge list.
+//! Topology export: Graphviz DOT, GraphML, the GraphGolf edge list and BookSim2's anynet
+//! network file ([`crate::io::anynet::write`], with channel latencies).
 
 use std::fmt::Write as _;
 
@@ -14,6 +15,9 @@ pub enum ExportFormat {
     Graphml,
     /// One `u v` line per link (GraphGolf format; switches only).
     Edges,
+    /// BookSim2's anynet `network_file` (routers, their nodes, channel latencies;
+    /// docs/booksim.md §3.1).
+    Anynet,
 }
 
 /// Name of a link class as written in exports and reports.
@@ -56,6 +60,9 @@ pub fn export<T: Topology>(
             for (u, _, v, _, _) in links(t) {
                 writeln!(out, "{u} {v}")?;
             }
+        }
+        ExportFormat::Anynet => {
+            out = crate::io::anynet::write(t, |s, p| t.port_latency(s, p).unwrap_or(1))?;
         }
         ExportFormat::Dot => {
             writeln!(out, "graph \"{}\" {{", name.replace('"', "'"))?;

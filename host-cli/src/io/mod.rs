@@ -1,6 +1,7 @@
 //! Formats and output: what the commands read and write.
 //!
 //! - [`edgelist`]: GraphGolf edge lists (`u v` per link).
+//! - [`anynet`]: BookSim2's anynet network files (read and written).
 //! - [`lft`]: OpenSM-style linear forwarding table dumps.
 //! - [`export`]: topology export as DOT, GraphML or an edge list.
 //! - [`image`]: program, route-table and virtual-layer images read back and decoded.
@@ -13,6 +14,7 @@
 //! - [`progress`]: progress bars on stderr for long runs.
 //! - [`read`]: bounded reading of user files (line length and file size limits).
 
+pub mod anynet;
 pub mod bytes;
 pub mod cleanup;
 pub mod duration;

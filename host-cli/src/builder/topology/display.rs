@@ -100,6 +100,8 @@ impl TopologySpec {
             TopologySpec::RandomShortcut { n, d, seed } => {
                 vec![("n", num(*n)), ("d", num(*d)), ("seed", Num(*seed))]
             }
+            TopologySpec::AnyNet(AnyNetSource::File(file)) => vec![("file", Path(file))],
+            TopologySpec::AnyNet(AnyNetSource::Crossbar(n)) => vec![("crossbar", num(*n))],
             TopologySpec::Arbitrary { edges, t } => {
                 vec![("edges", Path(edges)), ("t", Num((*t).into()))]
             }

@@ -159,6 +159,23 @@ pub const FAMILIES: &[FamilyHelp] = &[
         about: "Galaxyfly (§10)",
     },
     FamilyHelp {
+        name: "anynet",
+        aliases: &[],
+        keys: &[
+            (
+                "file",
+                "BookSim2 anynet network_file: `router R node N [LAT] router R2 [LAT] ...` lines",
+                Some(""),
+            ),
+            (
+                "crossbar",
+                "instead of a file: one router with this many nodes",
+                Some("0"),
+            ),
+        ],
+        about: "BookSim2 anynet network: terminals and channel latencies as its file gives them",
+    },
+    FamilyHelp {
         name: "arbitrary",
         aliases: &["edges"],
         keys: &[

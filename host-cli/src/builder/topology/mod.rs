@@ -22,6 +22,15 @@ use std::path::PathBuf;
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::Family;
 
+/// Where an anynet network comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyNetSource {
+    /// A BookSim2 `network_file` (opened as written, relative to the working directory).
+    File(PathBuf),
+    /// One router with this many nodes.
+    Crossbar(u32),
+}
+
 /// A parsed topology specification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TopologySpec {
@@ -37,6 +46,9 @@ pub enum TopologySpec {
         /// Seed.
         seed: u64,
     },
+    /// A BookSim2 anynet network (docs/topologies.md §11): from its `network_file`, or one
+    /// router with `crossbar` nodes (BookSim2's `fly` with `n = 1`).
+    AnyNet(AnyNetSource),
     /// Arbitrary edge list.
     Arbitrary {
         /// File.
@@ -52,7 +64,9 @@ impl TopologySpec {
     pub fn network_spec(&self) -> Option<&NetworkSpec> {
         match self {
             TopologySpec::Structured(spec) => Some(spec),
-            TopologySpec::RandomShortcut { .. } | TopologySpec::Arbitrary { .. } => None,
+            TopologySpec::RandomShortcut { .. }
+            | TopologySpec::Arbitrary { .. }
+            | TopologySpec::AnyNet(_) => None,
         }
     }
 
@@ -61,12 +75,16 @@ impl TopologySpec {
         match self {
             TopologySpec::Structured(spec) => spec.family(),
             TopologySpec::RandomShortcut { .. } => Family::RandomShortcut,
-            TopologySpec::Arbitrary { .. } => Family::Arbitrary,
+            TopologySpec::Arbitrary { .. } | TopologySpec::AnyNet(_) => Family::Arbitrary,
         }
     }
 
-    /// Family name as written on the command line ([`Family::name`]).
+    /// Family name as written on the command line ([`Family::name`]; `anynet` for a
+    /// BookSim2 anynet network, whose core family is `arbitrary`).
     pub fn family_name(&self) -> &'static str {
-        self.family().name()
+        match self {
+            TopologySpec::AnyNet(_) => "anynet",
+            _ => self.family().name(),
+        }
     }
 }

@@ -91,6 +91,16 @@ impl TopologySpec {
                     ),
                 },
             }),
+            "anynet" => {
+                let (file, crossbar) = (kv.str("file")?, kv.u32("crossbar")?);
+                TopologySpec::AnyNet(match (file.is_empty(), crossbar) {
+                    (false, 0) => AnyNetSource::File(PathBuf::from(file)),
+                    (true, n) if n >= 1 => AnyNetSource::Crossbar(n),
+                    _ => bail!(
+                        "anynet takes either file=NETWORK_FILE (BookSim2's format) or crossbar=NODES, not both or neither"
+                    ),
+                })
+            }
             "arbitrary" => TopologySpec::Arbitrary {
                 edges: PathBuf::from(kv.str("edges")?),
                 t: kv.u16("t")?,

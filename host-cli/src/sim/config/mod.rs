@@ -13,6 +13,7 @@ use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
 
 use crate::sim::network::class_latency::ClassLatency;
+use crate::sim::network::layout_latency::GridLayout;
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::RouterKind;
 
@@ -127,6 +128,11 @@ pub struct SimConfig {
     /// cycles; unset classes take `link_latency`.
     #[serde(flatten)]
     pub class_latency: ClassLatency,
+    /// Switches on a chip grid: network channels take their Manhattan length in cycles
+    /// instead of their class latency (BookSim2's on-chip `flatfly`, docs/booksim.md §3.2;
+    /// set by `--booksim` only). Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switch_layout: Option<GridLayout>,
     /// Credit return delay beyond the channel latency, cycles (BookSim2 `credit_delay`).
     pub credit_delay: u16,
     /// Internal speedup (BookSim2 `internal_speedup`, `sim::router::speedup`): the router pipeline
@@ -378,6 +384,7 @@ impl SimConfig {
             terminal_latency: 1,
             link_latency: 1,
             class_latency: ClassLatency::default(),
+            switch_layout: None,
             credit_delay: 0,
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
@@ -427,6 +434,7 @@ impl SimConfig {
             terminal_latency: 1,
             link_latency: 1,
             class_latency: ClassLatency::default(),
+            switch_layout: None,
             credit_delay: 0,
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,

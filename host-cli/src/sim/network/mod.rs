@@ -3,6 +3,7 @@
 //! flits and credits across channels with their latency.
 
 pub mod class_latency;
+pub mod layout_latency;
 pub mod terminal;
 
 use jumpnet_core::topology::{LinkClass, Port, Topology};
@@ -103,6 +104,22 @@ impl Fabric {
                             }
                         };
                         class[i] = idx as u8;
+                        // Switches laid out on a chip: the channel's length (docs/booksim.md
+                        // §3.2).
+                        if let Some(layout) = &cfg.switch_layout {
+                            latency[i] = layout.latency(s, l.peer).ok_or_else(|| {
+                                format!(
+                                    "switches {s} and {} share a cell of the layout {layout:?} \
+                                     (or are more than 65535 cycles apart)",
+                                    l.peer
+                                )
+                            })?;
+                        }
+                        // A latency of this channel's own (BookSim2's anynet) wins over its
+                        // class's (docs/topologies.md §11).
+                        if let Some(v) = net.port_latency(s, p as u16) {
+                            latency[i] = v;
+                        }
                     }
                 }
             }

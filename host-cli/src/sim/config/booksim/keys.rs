@@ -197,7 +197,7 @@ pub const KEYS: &[Key] = &[
     k("Cw_cpl", "0", O),
     k("wire_length", "0", O),
     // Anynet.
-    k("network_file", "", D),
+    k("network_file", "", M),
 ];
 
 /// The key named `name` (BookSim2 matches names exactly).

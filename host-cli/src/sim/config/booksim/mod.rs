@@ -16,7 +16,7 @@
 //! |---|---|
 //! | `topology = torus; k; n` | `torus k=k,…,k` (n times), `dim_latency` 2 (`use_noc_latency = 1`) or 1 |
 //! | `topology = mesh; k; n` | `mesh k=k,…,k`, `dim_latency` 1 |
-//! | `topology = flatfly; k; n; c` | `hyperx s=k,…,k t=c` (channel latency 1) |
+//! | `topology = flatfly; k; n; c; x; xr` | `hyperx s=k,…,k t=c`, channels as long as BookSim2's chip layout (`use_noc_latency = 1`, [`flatfly`]) or 1 |
 //! | `topology = dragonflynew; k = p; n = 1` | `dragonfly p=p a=2p h=p g=a·h+1`, `local_latency` 10, `global_latency` 100 |
 //! | `routing_function = dim_order` (torus) | `dor-booksim` (wrap classes, random ties; docs/routing.md §2) |
 //! | `dim_order` / `dor` (mesh, flatfly), `xyyx` (flatfly) | `dor` |
@@ -39,6 +39,8 @@
 //! (`injection_delay = 1`) and may use any VC of the injection channel
 //! (`inject_any_vc = true`, docs/booksim.md §4).
 
+pub mod flatfly;
+pub mod irregular;
 pub mod keys;
 pub mod network;
 
@@ -161,10 +163,10 @@ pub fn parse_with(text: &str, overrides: &[String]) -> Result<BookSimConfig> {
 struct Parser {
     cfg: SimConfig,
     ignored: Vec<String>,
-    topology: String,
-    k: u32,
-    n: u32,
-    c: u32,
+    /// `topology`, `k`, `n`, `c`, the layout keys and `network_file`.
+    net: network::NetKeys,
+    /// BookSim2's `traffic` name and its line.
+    traffic: (String, usize),
     use_noc_latency: bool,
     /// `routing_function` and its line.
     routing: Option<(String, usize)>,
@@ -187,10 +189,8 @@ impl Default for Parser {
         Parser {
             cfg,
             ignored: Vec::new(),
-            topology: "torus".to_string(),
-            k: 8,
-            n: 2,
-            c: 1,
+            net: network::NetKeys::default(),
+            traffic: ("uniform".to_string(), 0),
             use_noc_latency: true,
             routing: None,
             st_prepare: 0,
@@ -216,10 +216,26 @@ impl Parser {
         let cfg = &mut self.cfg;
         let mut set = |jkey: &str, v: &str| cfg.set(jkey, v).map_err(|e| at(format!("{key}: {e}")));
         match key {
-            "topology" => self.topology = value.to_string(),
-            "k" => self.k = int("k")?,
-            "n" => self.n = int("n")?,
-            "c" => self.c = int("c")?,
+            "topology" => self.net.topology = value.to_string(),
+            "k" => self.net.k = int("k")?,
+            "n" => self.net.n = int("n")?,
+            "c" => self.net.c = int("c")?,
+            // Read by some topologies only; `finish` drops them from `ignored` then.
+            "x" | "y" | "xr" | "yr" => {
+                let v = int(key)?;
+                let l = &mut self.net.layout;
+                *match key {
+                    "x" => &mut l.x,
+                    "y" => &mut l.y,
+                    "xr" => &mut l.xr,
+                    _ => &mut l.yr,
+                } = v;
+                self.ignored.push(key.into());
+            }
+            "network_file" => {
+                self.net.network_file = value.to_string();
+                self.ignored.push(key.into());
+            }
             "use_noc_latency" => self.use_noc_latency = int("use_noc_latency")? == 1,
             "routing_function" => self.routing = Some((value.to_string(), line)),
             "num_vcs" | "vc_buf_size" | "injection_rate" | "routing_delay" | "vc_alloc_delay"
@@ -233,6 +249,7 @@ impl Parser {
                         network::TRAFFIC_ALLOWED
                     )));
                 }
+                self.traffic = (value.to_string(), line);
                 set("traffic", value)?
             }
             "packet_size" => set("packet_size", value)?,
@@ -318,8 +335,21 @@ impl Parser {
             ),
         };
         self.cfg.set("allocator", allocator)?;
-        let topology = &self.topology;
-        let topo = network::topology_spec(topology, self.k, self.n, self.c)?;
+        let topology = &self.net.topology;
+        let topo = network::topology_spec(&self.net)?;
+        if topology == "flatfly" {
+            let (k, n, c) = (self.net.k, self.net.n, self.net.c);
+            self.cfg.switch_layout =
+                flatfly::layout(k, n, c, self.net.layout, self.use_noc_latency)?;
+        }
+        self.ignored.retain(|k| !network::reads_key(topology, k));
+        let (traffic, traffic_line) = &self.traffic;
+        irregular::check_traffic(topology, traffic)
+            .and_then(|()| match topology.as_str() {
+                "flatfly" => flatfly::check_traffic(self.net.c, traffic),
+                _ => Ok(()),
+            })
+            .map_err(|e| anyhow!("line {traffic_line}: {e}"))?;
         for (key, latency) in network::channel_latencies(topology, self.use_noc_latency) {
             self.cfg.set(key, &latency.to_string())?;
         }
@@ -343,6 +373,7 @@ impl Parser {
 mod tests {
     use super::*;
     use crate::sim::config::{Allocator, Pattern};
+    use crate::sim::network::layout_latency::GridLayout;
     use jumpnet_core::topology::spec::NetworkSpec;
     use jumpnet_core::topology::GlobalArrangement;
 
@@ -437,11 +468,20 @@ mod tests {
 
     #[test]
     fn flatfly_example() {
+        // BookSim2's on-chip channel lengths: switches on a 4-wide grid of 2 × 2 cells.
         let b = parse(FLATFLY).unwrap();
+        let grid = GridLayout {
+            columns: 4,
+            xr: 2,
+            yr: 2,
+        };
+        assert_eq!(b.config.switch_layout, Some(grid));
+        let b = parse_with(FLATFLY, &["use_noc_latency=0".into()]).unwrap();
+        assert_eq!(b.config.switch_layout, None);
         assert_eq!(b.topology.to_string(), "hyperx s=4,4 k=1 t=4");
         assert_eq!(b.algo, RouteAlgo::Minimal);
         assert_eq!(b.config.traffic, Pattern::Uniform);
-        assert!(b.ignored.contains(&"xr".to_string()));
+        assert!(!b.ignored.contains(&"xr".to_string()));
     }
 
     #[test]

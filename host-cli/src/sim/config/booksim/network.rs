@@ -1,16 +1,60 @@
 //! BookSim2's networks, routing functions and traffic names in jumpnet's terms
-//! (docs/booksim.md §3): `topology` with `k`, `n`, `c` as a [`TopologySpec`], the channel
+//! (docs/booksim.md §3): `topology` with `k`, `n`, `c` (and the keys `anynet`, `fly`,
+//! `cmesh` read, [`irregular`]) as a [`TopologySpec`], the channel
 //! latencies BookSim2's network classes set, `routing_function` as a [`RouteAlgo`].
 
 use anyhow::{anyhow, bail, Result};
 use jumpnet_core::topology::spec::NetworkSpec;
 use jumpnet_core::topology::GlobalArrangement;
 
+use super::irregular::{self, Layout};
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
 
-/// The jumpnet topology of BookSim2's `topology`, `k`, `n`, `c`.
-pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologySpec> {
+/// The network keys of a BookSim2 file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetKeys {
+    /// `topology`.
+    pub topology: String,
+    /// `k`.
+    pub k: u32,
+    /// `n`.
+    pub n: u32,
+    /// `c`.
+    pub c: u32,
+    /// `x`, `y`, `xr`, `yr`.
+    pub layout: Layout,
+    /// `network_file` (anynet).
+    pub network_file: String,
+}
+
+impl Default for NetKeys {
+    /// BookSim2's defaults: an 8-ary 2-cube torus, one node per router.
+    fn default() -> Self {
+        NetKeys {
+            topology: "torus".into(),
+            k: 8,
+            n: 2,
+            c: 1,
+            layout: Layout::default(),
+            network_file: String::new(),
+        }
+    }
+}
+
+/// The BookSim2 keys a topology reads beyond `topology`, `k`, `n`, `c` (the others are
+/// reported as without effect).
+pub fn reads_key(topology: &str, key: &str) -> bool {
+    match key {
+        "network_file" => topology == "anynet",
+        "x" | "y" | "xr" | "yr" => topology == "cmesh" || topology == "flatfly",
+        _ => false,
+    }
+}
+
+/// The jumpnet topology of BookSim2's network keys.
+pub fn topology_spec(keys: &NetKeys) -> Result<TopologySpec> {
+    let (topology, k, n, c) = (keys.topology.as_str(), keys.k, keys.n, keys.c);
     let dims = || -> Result<Vec<u32>> {
         if k < 2 || n == 0 || n > 8 {
             bail!("{topology} with k = {k}, n = {n}: need k >= 2 and 1 <= n <= 8");
@@ -54,8 +98,12 @@ pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologyS
                 arrangement: GlobalArrangement::Consecutive,
             })
         }
+        "anynet" => irregular::anynet(&keys.network_file)?,
+        "fly" => irregular::fly(k, n)?,
+        "cmesh" => irregular::cmesh(k, n, c, keys.layout)?,
         other => bail!(
-            "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, flatfly, dragonflynew"
+            "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, cmesh, flatfly, \
+             dragonflynew, anynet, fly (n = 1)"
         ),
     })
 }
@@ -63,12 +111,15 @@ pub fn topology_spec(topology: &str, k: u32, n: u32, c: u32) -> Result<TopologyS
 /// The channel latencies BookSim2's network class of `topology` sets, as jumpnet simulator
 /// keys: k-ary n-cubes (`kncube.cpp`) 2 cycles per torus link and 1 per mesh link with
 /// `use_noc_latency = 1` (its default), else 1; `dragonflynew` (`dragonfly.cpp`) 10 cycles
-/// on local and 100 on global channels; credits take the same time back. Injection and
+/// on local and 100 on global channels; credits take the same time back (`flatfly`'s
+/// on-chip lengths come from its layout instead, [`super::flatfly`]). Injection and
 /// ejection channels take 1 cycle everywhere (the preset's `terminal_latency`).
 pub fn channel_latencies(topology: &str, use_noc_latency: bool) -> Vec<(&'static str, u16)> {
     match topology {
         "torus" => vec![("dim_latency", if use_noc_latency { 2 } else { 1 })],
         "mesh" | "flatfly" => vec![("dim_latency", 1)],
+        // cmesh.cpp: c / n = 2 cycles per channel with use_noc_latency (c = 4, n = 2).
+        "cmesh" => vec![("dim_latency", if use_noc_latency { 2 } else { 1 })],
         "dragonflynew" => vec![("local_latency", 10), ("global_latency", 100)],
         _ => Vec::new(),
     }
@@ -80,6 +131,9 @@ pub fn routing_names(topology: &str) -> &'static str {
         "torus" => "dim_order (or dim_order_torus, dor)",
         "mesh" => "dim_order (or dim_order_mesh, dor, dor_mesh)",
         "flatfly" => "dim_order / xyyx (dor), min / ran_min (minimal)",
+        "cmesh" => "dor_no_express (dor)",
+        "anynet" => "min (min-latency: BookSim2's anynet routing table)",
+        "fly" => "dest_tag",
         _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-l)",
     }
 }
@@ -93,6 +147,10 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
         ("flatfly", "dim_order" | "dor" | "xyyx" | "xyyx_flatfly") => RouteAlgo::Dor,
         ("flatfly", "min" | "ran_min" | "ran_min_flatfly") => RouteAlgo::Minimal,
         ("dragonflynew", "min" | "min_dragonflynew") => RouteAlgo::DfMinimal,
+        ("cmesh", "dor_no_express" | "dor_no_express_cmesh") => RouteAlgo::Dor,
+        ("anynet", "min" | "min_anynet") => RouteAlgo::MinLatency,
+        // One router: every packet is ejected where it enters.
+        ("fly", "dest_tag" | "dest_tag_fly") => RouteAlgo::MinLatency,
         ("dragonflynew", "valiant") => RouteAlgo::DfValiant,
         ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalL,
         _ => bail!(

@@ -1,0 +1,142 @@
+//! Terminals and channel latencies given port by port, for a stored graph whose switches
+//! have different numbers of terminals, numbered in any order, and whose channels have
+//! latencies of their own (BookSim2's `anynet` networks, docs/booksim.md §3;
+//! docs/topologies.md §11).
+//!
+//! A [`StoredGraph`](super::StoredGraph) with [`Attachments`] has
+//! `terminals_per_switch` terminal ports per switch (the most any switch has); terminal port
+//! `width + i` of switch `s` holds the terminal `port_terminal[s·tps + i]` or nothing
+//! ([`NO_TERMINAL`]). The latency of the channel leaving port `p` of switch `s` is
+//! `latency[s·radix + p]` (0: the latency of the link's class, as without attachments).
+
+use super::{PortIndex, SwitchId, TerminalId, TopologyError};
+use crate::error::{CapacityError, InvalidParam};
+
+/// Marks a terminal port without a terminal in [`Attachments::port_terminal`].
+pub const NO_TERMINAL: TerminalId = TerminalId::MAX;
+
+/// Where the terminals hang and how long each channel is (see the module documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct Attachments<'a> {
+    /// The terminal on each terminal port, `s·tps + i` (or [`NO_TERMINAL`]).
+    pub port_terminal: &'a [TerminalId],
+    /// Switch and port of every terminal `0..len`.
+    pub terminal_port: &'a [(SwitchId, PortIndex)],
+    /// Latency of the channel leaving each port, `s·radix + p` (0: the class latency);
+    /// empty for none.
+    pub latency: &'a [u16],
+}
+
+fn invalid(param: &'static str, value: u64, rule: &'static str) -> TopologyError {
+    TopologyError::Invalid(InvalidParam { param, value, rule })
+}
+
+impl Attachments<'_> {
+    /// Checks the tables against a graph of `n` switches with `width` network ports and
+    /// `tps` terminal ports each: sizes, and every terminal on exactly the port that names it.
+    pub fn check(&self, n: u32, width: u16, tps: u16) -> Result<(), TopologyError> {
+        let ports = n as u64 * tps as u64;
+        if self.port_terminal.len() as u64 != ports {
+            return Err(TopologyError::Capacity(CapacityError {
+                what: "terminal port entries",
+                needed: ports,
+                available: self.port_terminal.len() as u64,
+            }));
+        }
+        let radix = n as u64 * (width as u64 + tps as u64);
+        if !self.latency.is_empty() && self.latency.len() as u64 != radix {
+            return Err(TopologyError::Capacity(CapacityError {
+                what: "port latencies",
+                needed: radix,
+                available: self.latency.len() as u64,
+            }));
+        }
+        let mut placed = 0u64;
+        for (i, &t) in self.port_terminal.iter().enumerate() {
+            if t == NO_TERMINAL {
+                continue;
+            }
+            let (s, p) = ((i / tps as usize) as u32, width + (i % tps as usize) as u16);
+            if self.terminal_port.get(t as usize) != Some(&(s, p)) {
+                return Err(invalid(
+                    "terminal",
+                    t as u64,
+                    "every terminal must sit on the one terminal port that names it",
+                ));
+            }
+            placed += 1;
+        }
+        if placed != self.terminal_port.len() as u64 {
+            return Err(invalid(
+                "terminals",
+                self.terminal_port.len() as u64,
+                "every terminal must sit on a terminal port",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The terminal on terminal port `i` (`0..tps`) of switch `s`.
+    #[inline]
+    pub fn terminal_at(&self, s: SwitchId, i: u16, tps: u16) -> Option<TerminalId> {
+        self.port_terminal
+            .get(s as usize * tps as usize + i as usize)
+            .copied()
+            .filter(|&t| t != NO_TERMINAL)
+    }
+
+    /// The latency of the channel leaving port `p` of switch `s` (`None`: the class's).
+    #[inline]
+    pub fn latency_of(&self, s: SwitchId, p: PortIndex, radix: PortIndex) -> Option<u16> {
+        self.latency
+            .get(s as usize * radix as usize + p as usize)
+            .copied()
+            .filter(|&l| l != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::stored::{from_edges, Slot};
+    use crate::topology::{Port, Topology};
+
+    #[test]
+    fn terminals_anywhere_and_latencies_per_port() {
+        // Switches 0 – 1; switch 0 has terminals 2 and 0, switch 1 terminal 1.
+        let mut slots = [Slot::EMPTY; 2];
+        let mut deg = [0u16; 2];
+        let g = from_edges(2, 1, 2, [(0, 1)], &mut slots, &mut deg).unwrap();
+        let port_terminal = [2, 0, 1, NO_TERMINAL];
+        let terminal_port = [(0, 2), (1, 1), (0, 1)];
+        let latency = [5, 1, 1, 7, 1, 0];
+        let a = Attachments {
+            port_terminal: &port_terminal,
+            terminal_port: &terminal_port,
+            latency: &latency,
+        };
+        let g = g.with_attachments(a).unwrap();
+        assert_eq!((g.num_terminals(), g.radix()), (3, 3));
+        assert_eq!(g.port(0, 1), Port::Terminal(2));
+        assert_eq!(g.port(1, 2), Port::Unconnected);
+        assert_eq!(g.terminal_port(1), Some((1, 1)));
+        assert_eq!(g.terminal_port(3), None);
+        assert_eq!(
+            (g.port_latency(0, 0), g.port_latency(1, 0)),
+            (Some(5), Some(7))
+        );
+        assert_eq!(g.port_latency(1, 2), None);
+        // A terminal named by a port that is not its own is refused.
+        let wrong = [(0, 2), (1, 1), (0, 2)];
+        let bad = Attachments {
+            terminal_port: &wrong,
+            ..a
+        };
+        assert!(g.with_attachments(bad).is_err());
+        let short = Attachments {
+            latency: &latency[..3],
+            ..a
+        };
+        assert!(g.with_attachments(short).is_err());
+    }
+}

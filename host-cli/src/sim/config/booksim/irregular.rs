@@ -1,0 +1,148 @@
+//! BookSim2's `anynet`, `fly` and `cmesh` networks in jumpnet's terms (docs/booksim.md
+//! §3.1): the topology, and the traffic patterns whose node numbering agrees.
+//!
+//! * `anynet`: the `network_file` as jumpnet's `anynet` family (its terminals, channel
+//!   latencies per direction, and `min` = BookSim2's routing table, jumpnet's
+//!   `min-latency`).
+//! * `fly` with `n = 1`: one router with `k` nodes (`anynet crossbar=k`); `dest_tag` ejects
+//!   at once. With `n > 1` a butterfly's nodes inject at the first stage and eject at the
+//!   last, which jumpnet's terminals (one port at one switch) cannot do: refused.
+//! * `cmesh` (`k`, `n = 2`, `c = 4`, `xr = yr = 2`, `x = y`, as BookSim2 asserts): jumpnet's
+//!   `mesh k=k,k t=4`; channels `c / n = 2` cycles (`use_noc_latency = 1`) or 1;
+//!   `dor_no_express` is `dor` (the express channels at the edges carry nothing then).
+//!   BookSim2 numbers the nodes on a `2k × 2k` grid, jumpnet router by router; the two
+//!   numberings put the same traffic on the routers for `uniform` and `bitcomp` (the
+//!   complement of a node is on the complement router in both), so other patterns are
+//!   refused.
+
+use anyhow::{bail, Result};
+use jumpnet_core::topology::spec::NetworkSpec;
+
+use crate::builder::topology::{AnyNetSource, TopologySpec};
+
+/// BookSim2's layout keys (`x`, `y`: routers per row and column; `xr`, `yr`: nodes per
+/// router in each direction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `x`.
+    pub x: u32,
+    /// `y`.
+    pub y: u32,
+    /// `xr`.
+    pub xr: u32,
+    /// `yr`.
+    pub yr: u32,
+}
+
+impl Default for Layout {
+    /// BookSim2's defaults: `x = y = 8`, `xr = yr = 1`.
+    fn default() -> Self {
+        Layout {
+            x: 8,
+            y: 8,
+            xr: 1,
+            yr: 1,
+        }
+    }
+}
+
+/// `topology = anynet; network_file = FILE`.
+pub fn anynet(network_file: &str) -> Result<TopologySpec> {
+    if network_file.is_empty() || network_file == "\"\"" {
+        bail!("topology = anynet needs network_file = FILE (BookSim2's anynet format)");
+    }
+    let file = network_file.trim_matches('"');
+    Ok(TopologySpec::AnyNet(AnyNetSource::File(file.into())))
+}
+
+/// `topology = fly; k; n` (n = 1 only).
+pub fn fly(k: u32, n: u32) -> Result<TopologySpec> {
+    if n != 1 {
+        bail!(
+            "fly with n = {n}: a butterfly's nodes inject at its first stage and eject at its \
+             last, which jumpnet's terminals (one port at one switch) cannot model; only n = 1 \
+             (one k × k router) is supported"
+        );
+    }
+    if k == 0 {
+        bail!("fly with k = 0: need k >= 1 nodes");
+    }
+    Ok(TopologySpec::AnyNet(AnyNetSource::Crossbar(k)))
+}
+
+/// `topology = cmesh; k; n; c; x; y; xr; yr` with BookSim2's own restrictions.
+pub fn cmesh(k: u32, n: u32, c: u32, l: Layout) -> Result<TopologySpec> {
+    if n != 2 || c != 4 || l.xr != 2 || l.yr != 2 || l.x != l.y {
+        bail!(
+            "cmesh with n = {n}, c = {c}, xr = {}, yr = {}, x = {}, y = {}: BookSim2's cmesh \
+             works only with n = 2, c = 4, xr = yr = 2 and x = y (it asserts so)",
+            l.xr,
+            l.yr,
+            l.x,
+            l.y
+        );
+    }
+    if k < 2 {
+        bail!("cmesh with k = {k}: need k >= 2");
+    }
+    Ok(TopologySpec::Structured(NetworkSpec::mesh(&[k, k], 4)?))
+}
+
+/// Refuses a traffic pattern whose destinations on `topology` would not be BookSim2's.
+pub fn check_traffic(topology: &str, traffic: &str) -> Result<()> {
+    let allowed: &[&str] = match topology {
+        "cmesh" => &["uniform", "bitcomp"],
+        "anynet" | "fly" => &[
+            "uniform",
+            "bitcomp",
+            "bitrev",
+            "shuffle",
+            "transpose",
+            "randperm",
+        ],
+        _ => return Ok(()),
+    };
+    if !allowed.contains(&traffic) {
+        let why = if topology == "cmesh" {
+            "BookSim2 numbers cmesh nodes on a 2k × 2k grid and jumpnet router by router; the \
+             traffic agrees for"
+        } else {
+            "BookSim2 draws tornado and neighbor from k, n and xr, which do not describe this \
+             network's nodes; supported are"
+        };
+        bail!(
+            "traffic = {traffic} on {topology} is not supported: {why} {}",
+            allowed.join(", ")
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_and_refusals() {
+        assert_eq!(fly(10, 1).unwrap().to_string(), "anynet crossbar=10");
+        assert!(fly(4, 2).unwrap_err().to_string().contains("n = 1"));
+        let l = Layout {
+            x: 4,
+            y: 4,
+            xr: 2,
+            yr: 2,
+        };
+        assert_eq!(cmesh(4, 2, 4, l).unwrap().to_string(), "mesh k=4,4 t=4");
+        let e = cmesh(4, 2, 2, l).unwrap_err().to_string();
+        assert!(e.contains("c = 4"), "{e}");
+        assert!(anynet("").is_err());
+        assert_eq!(
+            anynet("net.txt").unwrap().to_string(),
+            "anynet file=net.txt"
+        );
+        assert!(check_traffic("cmesh", "bitcomp").is_ok());
+        assert!(check_traffic("cmesh", "transpose").is_err());
+        assert!(check_traffic("anynet", "tornado").is_err());
+        assert!(check_traffic("torus", "tornado").is_ok());
+    }
+}

@@ -1,0 +1,176 @@
+//! BookSim2's anynet, cmesh and fly networks on the command line (docs/booksim.md §3,
+//! §3.1): BookSim2's own example files run as they are (when BookSim2's sources are in
+//! /tmp/booksim2; nothing of BookSim2 is in this repository), anynet files written by
+//! `jumpnet topo export -f anynet` read back to the same network, and bad anynet lines are
+//! refused naming file:line.
+
+mod common;
+
+use std::path::Path;
+
+use common::{jumpnet, jumpnet_in, tmpdir};
+use serde_json::Value;
+
+const EXAMPLES: &str = "/tmp/booksim2/src/examples";
+
+/// Runs `jumpnet sim --booksim FILE --json` in `dir` and returns the report.
+fn sim_in(dir: &Path, file: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["sim", "--booksim", file, "--json", "-q"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = jumpnet_in(Some(dir), &args);
+    assert_eq!(code, 0, "jumpnet {args:?} in {}: {err}", dir.display());
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+#[test]
+fn booksim2s_anynet_cmesh_single_and_flatfly_examples_run_as_they_are() {
+    if !Path::new(EXAMPLES).is_dir() {
+        eprintln!("skipped: BookSim2's examples are not in {EXAMPLES}");
+        return;
+    }
+    // anynet_config names `network_file = anynet_file;`, relative to where BookSim2 runs.
+    let anynet = Path::new(EXAMPLES).join("anynet");
+    let r = sim_in(&anynet, "anynet_config", &[]);
+    assert_eq!(r["topology"], "anynet file=anynet_file");
+    assert_eq!(r["routing"], "min-latency");
+    assert!(r["packets_delivered"].as_u64().unwrap() > 0);
+    // Elsewhere the file is not found, and the message says where jumpnet looked.
+    let (code, _, err) = jumpnet(&[
+        "sim",
+        "--booksim",
+        &anynet.join("anynet_config").display().to_string(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot open anynet network_file anynet_file")
+            && err.contains("working directory"),
+        "{err}"
+    );
+    let examples = Path::new(EXAMPLES);
+    let r = sim_in(examples, "cmeshconfig", &[]);
+    assert_eq!(r["topology"], "mesh k=4,4 t=4");
+    assert!(r["packets_delivered"].as_u64().unwrap() > 0);
+    let r = sim_in(examples, "singleconfig", &[]);
+    assert_eq!(r["topology"], "anynet crossbar=10");
+    assert!(r["packets_delivered"].as_u64().unwrap() > 0);
+    // flatflyconfig: BookSim2's on-chip channel lengths (use_noc_latency = 1 by default).
+    // BookSim2 at 28f4329 printed a packet latency of 15.60 cycles for it as it is; with
+    // 1-cycle channels the mean is about 3.5 cycles lower.
+    let r = sim_in(examples, "flatflyconfig", &[]);
+    assert_eq!(r["topology"], "hyperx s=4,4 k=1 t=4");
+    let mean = r["packet_latency"]["mean"].as_f64().unwrap();
+    assert!(
+        (mean - 15.60).abs() <= 0.05 * 15.60,
+        "packet latency {mean}"
+    );
+}
+
+#[test]
+fn exported_anynet_files_read_back_to_the_same_network() {
+    let dir = tmpdir("anynet-roundtrip");
+    let file = dir.join("rsc.net");
+    let file_s = file.display().to_string();
+    let (code, _, err) = jumpnet(&[
+        "topo",
+        "export",
+        "random-shortcut",
+        "n=24",
+        "d=4",
+        "seed=3",
+        "-f",
+        "anynet",
+        "--latency",
+        "shortcut_latency=3",
+        "-o",
+        &file_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 24);
+    assert!(text.starts_with("router 0 node 0 router 1 "), "{text}");
+    // The file read back and written again is the same file; its links are the graph's.
+    let spec = format!("file={file_s}");
+    let again = |format: &str| {
+        let (code, out, err) = jumpnet(&["topo", "export", "anynet", &spec, "-f", format]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    assert_eq!(again("anynet"), text);
+    let (_, edges, _) = jumpnet(&[
+        "topo",
+        "export",
+        "random-shortcut",
+        "n=24",
+        "d=4",
+        "seed=3",
+        "-f",
+        "edges",
+    ]);
+    let sorted = |s: &str| {
+        let mut v: Vec<(u32, u32)> = s
+            .lines()
+            .map(|l| {
+                let mut w = l.split_whitespace().map(|x| x.parse::<u32>().unwrap());
+                let (a, b) = (w.next().unwrap(), w.next().unwrap());
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    assert_eq!(sorted(&again("edges")), sorted(&edges));
+    // A BookSim2 file naming it simulates it.
+    std::fs::write(
+        dir.join("cfg"),
+        "topology = anynet; network_file = rsc.net; routing_function = min;\n\
+         num_vcs = 4; sample_period = 300; max_samples = 3; injection_rate = 0.05;\n",
+    )
+    .unwrap();
+    let r = sim_in(&dir, "cfg", &[]);
+    assert_eq!(r["topology"], "anynet file=rsc.net");
+    assert!(r["packets_delivered"].as_u64().unwrap() > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_anynet_files_and_unsupported_shapes_are_refused() {
+    let dir = tmpdir("anynet-bad");
+    std::fs::write(
+        dir.join("bad.net"),
+        "router 0 node 0 router 1\nrouter 1 node 1 4\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("cfg"),
+        "topology = anynet; network_file = bad.net; routing_function = min;\n",
+    )
+    .unwrap();
+    let (code, _, err) = jumpnet_in(Some(&dir), &["sim", "--booksim", "cfg"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("bad.net:2: latency `4` after `node 1`"),
+        "{err}"
+    );
+    for (words, named) in [
+        (
+            "topology = fly; k = 4; n = 2; routing_function = dest_tag;",
+            "n = 1",
+        ),
+        (
+            "topology = cmesh; k = 4; n = 2; c = 2; routing_function = dor_no_express;",
+            "c = 4",
+        ),
+        (
+            "topology = cmesh; k = 4; c = 4; xr = 2; yr = 2; x = 4; y = 4; \
+             routing_function = dor_no_express; traffic = transpose;",
+            "traffic = transpose on cmesh",
+        ),
+        ("topology = anynet; routing_function = min;", "network_file"),
+    ] {
+        std::fs::write(dir.join("cfg"), words).unwrap();
+        let (code, _, err) = jumpnet_in(Some(&dir), &["sim", "--booksim", "cfg"]);
+        assert_eq!(code, 2, "{words}: {err}");
+        assert!(err.contains(named), "{words}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
