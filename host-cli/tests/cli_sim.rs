@@ -163,9 +163,9 @@ fn booksim_config_file_run() {
     assert_eq!(v["routing"], "dor-dateline");
     assert_eq!(v["config"]["dim_latency"], 1);
     // A behaviour jumpnet does not model is refused by name, also on the command line.
-    let (code, _, err) = jumpnet(&["sim", "--booksim", &file, "wait_for_tail_credit=1"]);
+    let (code, _, err) = jumpnet(&["sim", "--booksim", &file, "noq=1"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("wait_for_tail_credit = 0"), "{err}");
+    assert!(err.contains("noq = 0"), "{err}");
     // A topology word with --booksim is refused.
     let (code, _, err) = jumpnet(&["sim", "--booksim", &file, "torus"]);
     assert_eq!(code, 2);
@@ -662,7 +662,7 @@ fn dragonfly_ugal_runs_from_the_cli_and_from_a_booksim_file() {
         "--json",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(json(&out)["routing"], "df-ugal-l");
+    assert_eq!(json(&out)["routing"], "df-ugal-booksim");
 }
 
 #[test]

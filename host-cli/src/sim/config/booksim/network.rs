@@ -80,7 +80,7 @@ pub fn routing_names(topology: &str) -> &'static str {
         "torus" => "dim_order (or dim_order_torus, dor)",
         "mesh" => "dim_order (or dim_order_mesh, dor, dor_mesh)",
         "flatfly" => "dim_order / xyyx (dor), min / ran_min (minimal)",
-        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-l)",
+        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-booksim)",
     }
 }
 
@@ -94,7 +94,7 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
         ("flatfly", "min" | "ran_min" | "ran_min_flatfly") => RouteAlgo::Minimal,
         ("dragonflynew", "min" | "min_dragonflynew") => RouteAlgo::DfMinimal,
         ("dragonflynew", "valiant") => RouteAlgo::DfValiant,
-        ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalL,
+        ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalBookSim,
         _ => bail!(
             "routing_function = {rf} is not supported on {topology}; use {}",
             routing_names(topology)
