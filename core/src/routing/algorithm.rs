@@ -52,6 +52,9 @@ pub enum RouteAlgo {
     DfUgalL,
     /// `df-ugal-g` (§4).
     DfUgalG,
+    /// `df-ugal-booksim` (§4).
+    #[serde(rename = "df-ugal-booksim")]
+    DfUgalBookSim,
     /// `parx` (§7).
     Parx,
     /// `parx-large` (§7).
@@ -74,7 +77,7 @@ impl core::error::Error for UnknownRouteAlgo {}
 
 impl RouteAlgo {
     /// Every algorithm, in the order they are listed to users.
-    pub const ALL: [RouteAlgo; 18] = [
+    pub const ALL: [RouteAlgo; 19] = [
         RouteAlgo::Minimal,
         RouteAlgo::Dfsssp,
         RouteAlgo::Dor,
@@ -90,6 +93,7 @@ impl RouteAlgo {
         RouteAlgo::DfValiantDest,
         RouteAlgo::DfUgalL,
         RouteAlgo::DfUgalG,
+        RouteAlgo::DfUgalBookSim,
         RouteAlgo::Parx,
         RouteAlgo::ParxLarge,
         RouteAlgo::MinLatency,
@@ -113,6 +117,7 @@ impl RouteAlgo {
             RouteAlgo::DfValiantDest => "df-valiant-dest",
             RouteAlgo::DfUgalL => "df-ugal-l",
             RouteAlgo::DfUgalG => "df-ugal-g",
+            RouteAlgo::DfUgalBookSim => "df-ugal-booksim",
             RouteAlgo::Parx => "parx",
             RouteAlgo::ParxLarge => "parx-large",
             RouteAlgo::MinLatency => "min-latency",
@@ -161,6 +166,9 @@ impl RouteAlgo {
             RouteAlgo::DfUgalG => {
                 "Dragonfly UGAL-G: as df-ugal-l on the occupancies of the paths' global channels"
             }
+            RouteAlgo::DfUgalBookSim => {
+                "Dragonfly UGAL as BookSim2's ugal_dragonflynew (its rule, for --booksim): random                  intermediate router per packet, minimal iff q_min <= 2 q_val + 30 at the source                  router, 3 VCs (§4)"
+            }
             RouteAlgo::Parx => "PARX for 2-D HyperX, small-message (< 512 B) destination LIDs (§7)",
             RouteAlgo::ParxLarge => {
                 "PARX for 2-D HyperX, large-message (>= 512 B) destination LIDs (§7)"
@@ -190,6 +198,7 @@ impl RouteAlgo {
                 | RouteAlgo::DfValiantDest
                 | RouteAlgo::DfUgalL
                 | RouteAlgo::DfUgalG
+                | RouteAlgo::DfUgalBookSim
                 | RouteAlgo::ParxLarge
                 | RouteAlgo::MinLatency
         )
@@ -207,6 +216,7 @@ impl RouteAlgo {
                 | RouteAlgo::DfValiantDest
                 | RouteAlgo::DfUgalL
                 | RouteAlgo::DfUgalG
+                | RouteAlgo::DfUgalBookSim
                 | RouteAlgo::Parx
                 | RouteAlgo::ParxLarge
         )
@@ -270,6 +280,7 @@ mod tests {
                 "df-valiant-dest",
                 "df-ugal-l",
                 "df-ugal-g",
+                "df-ugal-booksim",
                 "parx",
                 "parx-large"
             ]
@@ -284,6 +295,7 @@ mod tests {
                 "df-valiant-dest",
                 "df-ugal-l",
                 "df-ugal-g",
+                "df-ugal-booksim",
                 "parx-large",
                 "min-latency"
             ]

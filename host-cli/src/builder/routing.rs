@@ -10,6 +10,7 @@ use jumpnet_core::routing::dfsssp::{
 use jumpnet_core::routing::dimension_order::dateline::dateline_hop;
 use jumpnet_core::routing::dragonfly::minimal::{DragonflyMinimal, MinimalVcs};
 use jumpnet_core::routing::dragonfly::ugal::{DragonflyUgal, UgalMode};
+use jumpnet_core::routing::dragonfly::ugal_booksim::{DragonflyUgalBookSim, BOOKSIM_THRESHOLD};
 use jumpnet_core::routing::dragonfly::valiant::{DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::{self, LidPolicy};
 use jumpnet_core::routing::{
@@ -212,13 +213,17 @@ pub fn build<'a>(
         (RouteAlgo::DfUgalG, Network::Dragonfly(d)) => {
             Box::new(DragonflyUgal::new(d, UgalMode::Global, opts.seed, 0))
         }
+        (RouteAlgo::DfUgalBookSim, Network::Dragonfly(d)) => {
+            Box::new(DragonflyUgalBookSim::new(d, opts.seed, BOOKSIM_THRESHOLD))
+        }
         (
             RouteAlgo::DfMinimal
             | RouteAlgo::DfMinimal1vc
             | RouteAlgo::DfValiant
             | RouteAlgo::DfValiantDest
             | RouteAlgo::DfUgalL
-            | RouteAlgo::DfUgalG,
+            | RouteAlgo::DfUgalG
+            | RouteAlgo::DfUgalBookSim,
             _,
         ) => return Err(wrong("a dragonfly")),
         (RouteAlgo::Parx | RouteAlgo::ParxLarge, Network::HyperX(h)) => {
@@ -429,7 +434,7 @@ mod tests {
         // variant names, as the host's own enum did.
         assert_eq!(
             serde_json::to_string(&RouteAlgo::ALL).unwrap(),
-            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","parx","parx-large","min-latency"]"#
+            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","df-ugal-booksim","parx","parx-large","min-latency"]"#
         );
         assert_eq!(
             port_tables(RouteAlgo::DorDateline),

@@ -192,6 +192,15 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         }
         .to_string(),
     );
+    let f = &c.features;
+    put("wait_for_tail_credit", f.wait_for_tail_credit.to_string());
+    put(
+        "hold_switch_for_packet",
+        f.hold_switch_for_packet.to_string(),
+    );
+    put("input_speedup", f.input_speedup.to_string());
+    put("output_speedup", f.output_speedup.to_string());
+    put("alloc_iters", f.alloc_iters.to_string());
     put("router", c.router.name().to_string());
     put(
         "injection",

@@ -3,4 +3,5 @@
 
 pub mod minimal;
 pub mod ugal;
+pub mod ugal_booksim;
 pub mod valiant;

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::network::layout_latency::GridLayout;
+use crate::sim::router::features::RouterFeatures;
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::RouterKind;
 
@@ -147,6 +148,11 @@ pub struct SimConfig {
     pub output_buffer_size: Option<u32>,
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,
+    /// BookSim2's optional router behaviours (`wait_for_tail_credit`,
+    /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`;
+    /// docs/booksim.md §4); each left out of the JSON at BookSim2's default.
+    #[serde(flatten)]
+    pub features: RouterFeatures,
     /// Router microarchitecture (`sim::router`); left out of the JSON when it is the default
     /// input-queued router.
     #[serde(skip_serializing_if = "RouterKind::is_default")]
@@ -301,7 +307,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 39>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 44>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -319,6 +325,11 @@ impl SimConfig {
             "internal_speedup",
             "output_buffer_size",
             "allocator",
+            "wait_for_tail_credit",
+            "hold_switch_for_packet",
+            "input_speedup",
+            "output_speedup",
+            "alloc_iters",
             "router",
             "injection",
             "injection_rate",
@@ -389,6 +400,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::Islip,
+            features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Bernoulli,
             injection_rate: 0.1,
@@ -439,6 +451,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::SeparableInputFirst,
+            features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Batch,
             injection_rate: 1.0,
@@ -502,6 +515,10 @@ impl SimConfig {
                 }
             }
             "allocator" => self.allocator = v.allocator()?,
+            k if RouterFeatures::KEYS.contains(&k) => self
+                .features
+                .set(k, value)
+                .map_err(|allowed| v.bad(allowed))?,
             "router" => {
                 self.router =
                     RouterKind::parse(value.trim()).ok_or_else(|| v.bad(RouterKind::ALLOWED))?

@@ -203,6 +203,7 @@ mod tests {
                     "injection" => "\"bernoulli\"",
                     "traffic" => "\"uniform\"",
                     "rate_in_flits" | "drain" | "self_packets" | "inject_any_vc" => "true",
+                    "wait_for_tail_credit" | "hold_switch_for_packet" => "true",
                     "injection_rate" | "hotspot_fraction" => "0.5",
                     _ => "3",
                 };

@@ -119,9 +119,10 @@ impl<'r> State<'r> {
                 ..Default::default()
             })
             .collect();
-        // With speedup a flit or credit may wait in its port's queue: at most a VC buffer per
-        // VC of them (the credits bound the queue; ejection queues are bounded to that).
-        let queueing = if cfg.internal_speedup.is_one() {
+        // With speedup (internal or output) a flit or credit may wait in its port's queue: at
+        // most a VC buffer per VC of them (the credits bound the queue; ejection queues are
+        // bounded to that).
+        let queueing = if cfg.internal_speedup.is_one() && cfg.features.output_speedup == 1 {
             0
         } else {
             2 * u64::from(cfg.num_vcs) * u64::from(cfg.vc_buf_size) + 2
@@ -331,13 +332,16 @@ impl<'r> State<'r> {
         if self.terms[ti].current.is_some() || self.terms[ti].queue.is_empty() {
             return Ok(());
         }
-        // BookSim2's terminals start a packet on the next VC with a credit, or wait.
+        // BookSim2's terminals start a packet on the next VC with a credit, or wait; with
+        // `wait_for_tail_credit`, on the next VC whose credits are all back
+        // (`sim::router::input_queued::tail_credit`).
         let any_vc = if self.cfg.inject_any_vc {
             let term = &self.terms[ti];
             let n = term.credits.len();
+            let (whole, full) = (self.cfg.features.wait_for_tail_credit, self.cfg.vc_buf_size);
             let next = (1..=n)
                 .map(|i| (usize::from(term.last_vc) + i) % n)
-                .find(|&v| term.credits[v] > 0);
+                .find(|&v| term.credits[v] > 0 && (!whole || term.credits[v] == full));
             match next {
                 Some(v) => Some(v as u8),
                 None => return Ok(()),

@@ -1,6 +1,8 @@
-//! Switch allocators of the router: separable input-first round robin and
-//! single-iteration iSLIP. Both work on the request list of one router and cost O(requests);
-//! round-robin priority is "distance from the pointer" modulo the port count.
+//! Switch allocators of the router: separable input-first round robin and iSLIP (one
+//! iteration, or `alloc_iters` of them: `super::islip_iters`). Both work on the request list
+//! of one router and cost O(requests); round-robin priority is "distance from the pointer"
+//! modulo the number of crossbar inputs or outputs (the ports, unless the crossbar has an
+//! input or output speedup: `input_queued::crossbar`).
 
 use crate::sim::config::Allocator;
 
@@ -15,12 +17,12 @@ pub struct Request {
     pub output: u16,
 }
 
-const NONE: u16 = u16::MAX;
+pub(crate) const NONE: u16 = u16::MAX;
 
 /// Round-robin distance of `i` from pointer `ptr` among `n` (both `< n`: pointers are
 /// always stored reduced).
 #[inline]
-fn dist(i: u16, ptr: u16, n: u16) -> u16 {
+pub(crate) fn dist(i: u16, ptr: u16, n: u16) -> u16 {
     let d = i + n - ptr;
     if d >= n {
         d - n
@@ -46,7 +48,7 @@ fn all_distinct(reqs: &[Request]) -> bool {
 
 /// `(i + 1) mod n` for `i < n`.
 #[inline]
-fn succ(i: u16, n: u16) -> u16 {
+pub(crate) fn succ(i: u16, n: u16) -> u16 {
     if i + 1 == n {
         0
     } else {
@@ -58,8 +60,12 @@ fn succ(i: u16, n: u16) -> u16 {
 /// the picked VC / output, `NONE` between allocations.
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    grant: Vec<u16>,
-    pick: Vec<u16>,
+    pub(crate) grant: Vec<u16>,
+    pub(crate) pick: Vec<u16>,
+    /// Iterative iSLIP (`super::islip_iters`): the output each input is matched to, the
+    /// input each output is matched to.
+    pub(crate) in_match: Vec<u16>,
+    pub(crate) out_match: Vec<u16>,
 }
 
 impl Scratch {
@@ -67,13 +73,17 @@ impl Scratch {
     pub fn reset(&mut self) {
         self.grant.fill(NONE);
         self.pick.fill(NONE);
+        self.in_match.fill(NONE);
+        self.out_match.fill(NONE);
     }
 
-    /// Scratch for routers of `radix` ports.
+    /// Scratch for routers of `radix` crossbar inputs or outputs (the larger number).
     pub fn new(radix: usize) -> Self {
         Scratch {
             grant: vec![NONE; radix],
             pick: vec![NONE; radix],
+            in_match: vec![NONE; radix],
+            out_match: vec![NONE; radix],
         }
     }
 }
@@ -83,16 +93,27 @@ impl Scratch {
 pub struct Shape {
     /// Allocator kind.
     pub kind: Allocator,
-    /// Ports per router.
-    pub radix: u16,
+    /// Crossbar inputs per router (ports × input speedup).
+    pub ins: u16,
+    /// Crossbar outputs per router (ports × output speedup).
+    pub outs: u16,
     /// VCs per port.
     pub vcs: u8,
+    /// iSLIP iterations (BookSim2 `alloc_iters`; the separable allocator runs one).
+    pub iters: u8,
 }
 
 impl Shape {
-    /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]).
+    /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]): per crossbar input
+    /// the VC / accept pointer, per crossbar output the grant pointer, per crossbar input
+    /// iSLIP's VC pointer.
     pub fn pointers(&self) -> usize {
-        3 * usize::from(self.radix)
+        2 * usize::from(self.ins) + usize::from(self.outs)
+    }
+
+    /// Entries of the scratch space ([`Scratch::new`]).
+    pub fn scratch_len(&self) -> usize {
+        usize::from(self.ins.max(self.outs))
     }
 }
 
@@ -113,8 +134,10 @@ impl Arbiters {
     pub fn new(kind: Allocator, switches: usize, radix: usize, vcs: u8) -> Self {
         let shape = Shape {
             kind,
-            radix: radix as u16,
+            ins: radix as u16,
+            outs: radix as u16,
             vcs,
+            iters: 1,
         };
         Arbiters {
             shape,
@@ -163,26 +186,29 @@ impl Shape {
         reqs: &[Request],
         out: &mut Vec<Request>,
     ) -> bool {
-        let r = self.radix;
-        if !(r <= 64 && all_distinct(reqs)) {
-            self.allocate_conflicts(ptrs, scratch, reqs, out);
+        let (ni, no) = (self.ins, self.outs);
+        if !(ni <= 64 && no <= 64 && all_distinct(reqs)) {
+            if self.iters > 1 && self.kind == Allocator::Islip {
+                super::islip_iters::allocate(self, ptrs, scratch, reqs, out);
+            } else {
+                self.allocate_conflicts(ptrs, scratch, reqs, out);
+            }
             return false;
         }
         // Every input and every output requested once (the common case at low load): both
         // allocators grant every request, pointers as in `allocate_conflicts`.
-        let ru = usize::from(r);
         let v = u16::from(self.vcs);
-        let (in_ptr, rest) = ptrs.split_at_mut(ru);
-        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
+        let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
+        let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
         for q in reqs {
             let i = q.input as usize;
-            out_ptr[q.output as usize] = succ(q.input, r);
+            out_ptr[q.output as usize] = succ(q.input, ni);
             match self.kind {
                 Allocator::SeparableInputFirst => {
                     in_ptr[i] = succ(u16::from(q.vc), v);
                 }
                 Allocator::Islip => {
-                    in_ptr[i] = succ(q.output, r);
+                    in_ptr[i] = succ(q.output, no);
                     vc_ptr[i] = succ(u16::from(q.vc), v);
                 }
             }
@@ -204,11 +230,10 @@ impl Shape {
         if reqs.is_empty() {
             return;
         }
-        let r = self.radix;
-        let ru = usize::from(r);
-        let (in_ptr, rest) = ptrs.split_at_mut(ru);
-        let (out_ptr, vc_ptr) = rest.split_at_mut(ru);
-        let Scratch { grant, pick } = scratch;
+        let (ni, no) = (self.ins, self.outs);
+        let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
+        let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
+        let Scratch { grant, pick, .. } = scratch;
         let v = u16::from(self.vcs);
         match self.kind {
             Allocator::SeparableInputFirst => {
@@ -228,7 +253,7 @@ impl Shape {
                     }
                     let o = q.output as usize;
                     let cur = grant[o];
-                    if cur == NONE || dist(q.input, out_ptr[o], r) < dist(cur, out_ptr[o], r) {
+                    if cur == NONE || dist(q.input, out_ptr[o], ni) < dist(cur, out_ptr[o], ni) {
                         grant[o] = q.input;
                     }
                 }
@@ -236,7 +261,7 @@ impl Shape {
                     let o = q.output as usize;
                     if grant[o] == q.input && pick[q.input as usize] == u16::from(q.vc) {
                         out.push(*q);
-                        out_ptr[o] = succ(q.input, r);
+                        out_ptr[o] = succ(q.input, ni);
                         in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
                     }
                 }
@@ -246,7 +271,7 @@ impl Shape {
                 for q in reqs {
                     let o = q.output as usize;
                     let cur = grant[o];
-                    if cur == NONE || dist(q.input, out_ptr[o], r) < dist(cur, out_ptr[o], r) {
+                    if cur == NONE || dist(q.input, out_ptr[o], ni) < dist(cur, out_ptr[o], ni) {
                         grant[o] = q.input;
                     }
                 }
@@ -257,7 +282,7 @@ impl Shape {
                         continue;
                     }
                     let cur = pick[i];
-                    if cur == NONE || dist(o, in_ptr[i], r) < dist(cur, in_ptr[i], r) {
+                    if cur == NONE || dist(o, in_ptr[i], no) < dist(cur, in_ptr[i], no) {
                         pick[i] = o;
                     }
                 }
@@ -280,8 +305,8 @@ impl Shape {
                 }
                 for w in out.iter() {
                     let i = w.input as usize;
-                    out_ptr[w.output as usize] = succ(w.input, r);
-                    in_ptr[i] = succ(w.output, r);
+                    out_ptr[w.output as usize] = succ(w.input, ni);
+                    in_ptr[i] = succ(w.output, no);
                     vc_ptr[i] = succ(u16::from(w.vc), v);
                 }
             }

@@ -1,8 +1,8 @@
 //! The router: the microarchitectures a run can simulate, behind one trait (`RouterModel`)
 //! and a factory ([`RouterKind`], the `router` key; BookSim2's `NewRouter`, caminos-lib's
 //! `new_router`). Today there is one: the input-queued virtual-channel router
-//! ([`input_queued`]), with its switch allocators ([`allocator`]) and internal speedup
-//! ([`speedup`]); [`selection`] is how a router picks among an adaptive routing's
+//! ([`input_queued`]), with its switch allocators ([`allocator`], `islip_iters`), internal
+//! speedup ([`speedup`]) and BookSim2's optional behaviours ([`features`]); [`selection`] is how a router picks among an adaptive routing's
 //! candidates with its congestion view.
 //!
 //! A router model owns the per-router, per-port and per-VC state of every router of the
@@ -18,10 +18,14 @@
 //! the `router_kinds!` list below.
 
 pub mod allocator;
+pub mod features;
 pub mod input_queued;
+mod islip_iters;
 pub mod selection;
 pub mod speedup;
 
+#[cfg(test)]
+mod features_tests;
 #[cfg(test)]
 mod speedup_tests;
 

@@ -21,7 +21,7 @@
 //! | `routing_function = dim_order` (torus) | `dor-booksim` (wrap classes, random ties; docs/routing.md §2) |
 //! | `dim_order` / `dor` (mesh, flatfly), `xyyx` (flatfly) | `dor` |
 //! | `min` / `ran_min` (flatfly) | `minimal` |
-//! | `min` (dragonfly) | `df-minimal`; `valiant`: `df-valiant`; `ugal`: `df-ugal-l` |
+//! | `min` (dragonfly) | `df-minimal`; `valiant`: `df-valiant`; `ugal`: `df-ugal-booksim` (BookSim2's rule; `--algo df-ugal-l` is jumpnet's) |
 //! | `packet_size` | `packet_size` |
 //! | `injection_rate_uses_flits` | `rate_in_flits` |
 //! | `st_prepare_delay + st_final_delay` | `st_delay` |
@@ -262,6 +262,11 @@ impl Parser {
                 }
                 set("injection", "bernoulli")?;
             }
+            "wait_for_tail_credit" | "hold_switch_for_packet" => {
+                // BookSim2 reads `GetInt(key) > 0`.
+                set(key, if int(key)? > 0 { "1" } else { "0" })?
+            }
+            "input_speedup" | "output_speedup" | "alloc_iters" => set(key, value)?,
             "st_prepare_delay" => self.st_prepare = int("st_prepare_delay")?.try_into()?,
             "st_final_delay" => self.st_final = int("st_final_delay")?.try_into()?,
             "vc_allocator" => self.vc_allocator = (value.to_string(), line),
@@ -450,7 +455,7 @@ mod tests {
         assert_eq!(b.algo, RouteAlgo::DfMinimal);
         assert_eq!(
             network::routing_algo("dragonflynew", "ugal").unwrap(),
-            RouteAlgo::DfUgalL
+            RouteAlgo::DfUgalBookSim
         );
         let c = &b.config;
         assert_eq!(
@@ -548,11 +553,8 @@ mod tests {
             (b.topology.to_string(), b.algo),
             ("mesh k=8,8 t=1".into(), RouteAlgo::Dor)
         );
-        let e = over(&["alloc_iters=2"]).unwrap_err().to_string();
-        assert!(
-            e.contains("command line") && e.contains("alloc_iters = 2"),
-            "{e}"
-        );
+        let e = over(&["noq=1"]).unwrap_err().to_string();
+        assert!(e.contains("command line") && e.contains("noq = 1"), "{e}");
         let e = over(&["k"]).unwrap_err().to_string();
         assert!(e.contains("'k'"), "{e}");
     }
@@ -576,10 +578,7 @@ mod tests {
         assert!(e.contains("butterfly") && e.contains("dragonflynew"));
         // Behaviours jumpnet models only at BookSim2's default are refused by name.
         for (stmt, named) in [
-            ("input_speedup = 2;", "input_speedup = 1"),
-            ("wait_for_tail_credit = 1;", "wait_for_tail_credit = 0"),
-            ("hold_switch_for_packet = 1;", "hold_switch_for_packet = 0"),
-            ("alloc_iters = 2;", "alloc_iters = 1"),
+            ("noq = 1;", "noq = 0"),
             ("speculative = 1;", "speculative = 0"),
             ("router = event;", "router = iq"),
         ] {

@@ -134,7 +134,7 @@ pub fn routing_names(topology: &str) -> &'static str {
         "cmesh" => "dor_no_express (dor)",
         "anynet" => "min (min-latency: BookSim2's anynet routing table)",
         "fly" => "dest_tag",
-        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-l)",
+        _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-booksim)",
     }
 }
 
@@ -152,7 +152,7 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
         // One router: every packet is ejected where it enters.
         ("fly", "dest_tag" | "dest_tag_fly") => RouteAlgo::MinLatency,
         ("dragonflynew", "valiant") => RouteAlgo::DfValiant,
-        ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalL,
+        ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalBookSim,
         _ => bail!(
             "routing_function = {rf} is not supported on {topology}; use {}",
             routing_names(topology)

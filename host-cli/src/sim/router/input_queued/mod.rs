@@ -35,12 +35,20 @@
 //! of the simulation through `Effects` (packet pool, channel events), so a range of routers
 //! can step on its own thread (`sim::engine::partition`).
 //!
+//! BookSim2's optional behaviours (`sim::router::features`) each live in their own file:
+//! crossbar input and output speedup (`crossbar`), switch held for a packet (`hold`), VCs
+//! released on the tail's credit (`tail_credit`); at BookSim2's defaults none of them costs
+//! the router more than a predictable branch.
+//!
 //! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
 //! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`).
 
+mod crossbar;
 mod fast_div;
+mod hold;
 pub(crate) mod state;
 pub(crate) mod step;
+mod tail_credit;
 mod traverse;
 
 use jumpnet_core::routing::Routing;
@@ -51,6 +59,7 @@ use crate::sim::network::{Fabric, PortKind};
 use crate::sim::router::allocator::Shape;
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::{Effects, Phase, RouterModel};
+pub(crate) use crossbar::Lanes;
 pub(crate) use fast_div::FastDiv;
 use state::{Arrays, Range, VcState};
 use step::Work;
@@ -70,8 +79,9 @@ pub(crate) struct Params {
     pub words: usize,
     /// Allocator kind and shape.
     pub shape: Shape,
-    /// `(port, vc)` of each of a router's input VCs `port·vcs + vc`.
-    pub port_vc: Vec<(u16, u8)>,
+    /// Crossbar input and VC of each of a router's input VCs `port·vcs + vc`, and the lane
+    /// of the port's crossbar outputs it uses (`crossbar`).
+    pub port_vc: Vec<Lanes>,
     /// Input VC (or output VC) → router (division by `radix · vcs`).
     pub router_of: FastDiv,
     /// Credits of an empty VC buffer.
@@ -91,6 +101,17 @@ pub(crate) struct Params {
     /// wait (with speedup only).
     pub out_limit: u64,
     pub eject_limit: u64,
+    /// Flits leave the switch through output queues (internal speedup above 1, or an output
+    /// speedup): `false` is the direct path of one flit per output per cycle.
+    pub queued: bool,
+    /// Crossbar inputs per input port / outputs per output port (`input_speedup`,
+    /// `output_speedup`).
+    pub in_speedup: usize,
+    pub out_speedup: usize,
+    /// A downstream VC is free only when the tail's credit came back (`tail_credit`).
+    pub wait_tail: bool,
+    /// The switch is held for a whole packet (`hold`).
+    pub hold: bool,
 }
 
 impl Params {
@@ -99,6 +120,8 @@ impl Params {
         let vcs = usize::from(cfg.num_vcs);
         let buf = usize::from(cfg.vc_buf_size);
         let vc_slots = vcs as u64 * buf as u64;
+        let f = cfg.features;
+        let (is, os) = (usize::from(f.input_speedup), usize::from(f.output_speedup));
         Params {
             radix,
             vcs,
@@ -107,11 +130,13 @@ impl Params {
             words: (radix * vcs).div_ceil(64),
             shape: Shape {
                 kind: cfg.allocator,
-                radix: radix as u16,
+                ins: (radix * is) as u16,
+                outs: (radix * os) as u16,
                 vcs: cfg.num_vcs,
+                iters: f.alloc_iters,
             },
             port_vc: (0..radix * vcs)
-                .map(|li| ((li / vcs) as u16, (li % vcs) as u8))
+                .map(|li| Lanes::of(li / vcs, li % vcs, is, os))
                 .collect(),
             router_of: FastDiv::new((radix * vcs) as u32),
             vc_buf_size: cfg.vc_buf_size,
@@ -126,6 +151,11 @@ impl Params {
             eject_limit: cfg
                 .output_buffer_size
                 .map_or(vc_slots, |n| u64::from(n).min(vc_slots)),
+            queued: !cfg.internal_speedup.is_one() || os > 1,
+            in_speedup: is,
+            out_speedup: os,
+            wait_tail: f.wait_for_tail_credit,
+            hold: f.hold_switch_for_packet,
         }
     }
 }
@@ -148,7 +178,7 @@ impl RouterModel for InputQueuedRouter {
     }
 
     fn work(&self, routers: usize) -> Work {
-        Work::new(routers, self.k.radix, self.k.vcs)
+        Work::new(routers, &self.k)
     }
 
     fn reset_work(work: &mut Work) {

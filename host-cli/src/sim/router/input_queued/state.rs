@@ -61,6 +61,31 @@ pub(crate) struct Arrays {
     /// (internal speedup).
     pub out_free: Vec<u64>,
     pub cred_free: Vec<u64>,
+    /// Per port: one more than the last internal step whose credits left through the
+    /// port's credit queue (credits freed in one step travel together; `crossbar`).
+    pub cred_step: Vec<u64>,
+    /// Per output VC, with `wait_for_tail_credit`: its packet's tail has left and the VC
+    /// waits for its credits (`tail_credit`); empty otherwise.
+    pub draining: Vec<bool>,
+    /// Per crossbar input, with `hold_switch_for_packet`: the VC holding it, or
+    /// [`NO_HOLD`]; per crossbar output: whether it is held (`hold`); empty otherwise.
+    pub hold_in: Vec<u8>,
+    pub hold_out: Vec<bool>,
+}
+
+/// [`Arrays::hold_in`] of a crossbar input nobody holds.
+pub(crate) const NO_HOLD: u8 = u8::MAX;
+
+/// Entries per router of the optional arrays: output VCs of [`Arrays::draining`],
+/// crossbar inputs of [`Arrays::hold_in`], crossbar outputs of [`Arrays::hold_out`] (0 when
+/// the feature is off).
+fn optional(k: &Params) -> (usize, usize, usize) {
+    let per = k.radix * k.vcs;
+    (
+        if k.wait_tail { per } else { 0 },
+        if k.hold { usize::from(k.shape.ins) } else { 0 },
+        if k.hold { usize::from(k.shape.outs) } else { 0 },
+    )
 }
 
 impl Arrays {
@@ -80,6 +105,10 @@ impl Arrays {
             ptrs: vec![0; switches * k.shape.pointers()],
             out_free: vec![0; nports],
             cred_free: vec![0; nports],
+            cred_step: vec![0; nports],
+            draining: vec![false; switches * optional(k).0],
+            hold_in: vec![NO_HOLD; switches * optional(k).1],
+            hold_out: vec![false; switches * optional(k).2],
         }
     }
 
@@ -96,6 +125,10 @@ impl Arrays {
         self.ptrs.fill(0);
         self.out_free.fill(0);
         self.cred_free.fill(0);
+        self.cred_step.fill(0);
+        self.draining.fill(false);
+        self.hold_in.fill(NO_HOLD);
+        self.hold_out.fill(false);
     }
 }
 
@@ -116,6 +149,10 @@ pub(crate) struct Range<'a> {
     pub ptrs: &'a mut [u16],
     pub out_free: &'a mut [u64],
     pub cred_free: &'a mut [u64],
+    pub cred_step: &'a mut [u64],
+    pub draining: &'a mut [bool],
+    pub hold_in: &'a mut [u8],
+    pub hold_out: &'a mut [bool],
 }
 
 impl<'a> Range<'a> {
@@ -136,6 +173,10 @@ impl<'a> Range<'a> {
             ptrs: &mut a.ptrs,
             out_free: &mut a.out_free,
             cred_free: &mut a.cred_free,
+            cred_step: &mut a.cred_step,
+            draining: &mut a.draining,
+            hold_in: &mut a.hold_in,
+            hold_out: &mut a.hold_out,
         }
     }
 
@@ -156,6 +197,11 @@ impl<'a> Range<'a> {
         let (ptrs_a, ptrs_b) = self.ptrs.split_at_mut(n * k.shape.pointers());
         let (of_a, of_b) = self.out_free.split_at_mut(ports);
         let (cr_a, cr_b) = self.cred_free.split_at_mut(ports);
+        let (cs_a, cs_b) = self.cred_step.split_at_mut(ports);
+        let (dr, hi, ho) = optional(k);
+        let (dr_a, dr_b) = self.draining.split_at_mut(n * dr);
+        let (hi_a, hi_b) = self.hold_in.split_at_mut(n * hi);
+        let (ho_a, ho_b) = self.hold_out.split_at_mut(n * ho);
         (
             Range {
                 k,
@@ -172,6 +218,10 @@ impl<'a> Range<'a> {
                 ptrs: ptrs_a,
                 out_free: of_a,
                 cred_free: cr_a,
+                cred_step: cs_a,
+                draining: dr_a,
+                hold_in: hi_a,
+                hold_out: ho_a,
             },
             Range {
                 k,
@@ -188,6 +238,10 @@ impl<'a> Range<'a> {
                 ptrs: ptrs_b,
                 out_free: of_b,
                 cred_free: cr_b,
+                cred_step: cs_b,
+                draining: dr_b,
+                hold_in: hi_b,
+                hold_out: ho_b,
             },
         )
     }

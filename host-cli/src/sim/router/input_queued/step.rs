@@ -24,18 +24,25 @@ pub(crate) struct Work {
     pub(super) reqs: Vec<Request>,
     pub(super) wins: Vec<Request>,
     pub(super) scratch: Scratch,
+    /// With `hold_switch_for_packet` (`super::hold`): the step's flits that cross on a held
+    /// switch, and the holds that end after the step's requests.
+    pub(super) held: Vec<Request>,
+    pub(super) released: Vec<Request>,
     /// An adaptive routing's candidates at the hop being routed.
     candidates: [Candidate; MAX_CANDIDATES],
 }
 
 impl Work {
-    /// State of `routers` routers of `radix` ports and `vcs` VCs.
-    pub fn new(routers: usize, radix: usize, vcs: usize) -> Self {
+    /// State of `routers` routers with the parameters `k`.
+    pub fn new(routers: usize, k: &Params) -> Self {
+        let ins = usize::from(k.shape.ins);
         Work {
             active: vec![0; routers.div_ceil(64)],
-            reqs: Vec::with_capacity(radix * vcs),
-            wins: Vec::with_capacity(radix),
-            scratch: Scratch::new(radix),
+            reqs: Vec::with_capacity(k.radix * k.vcs),
+            wins: Vec::with_capacity(ins),
+            scratch: Scratch::new(k.shape.scratch_len()),
+            held: Vec::with_capacity(if k.hold { ins } else { 0 }),
+            released: Vec::with_capacity(if k.hold { ins } else { 0 }),
             candidates: [Candidate::default(); MAX_CANDIDATES],
         }
     }
@@ -46,6 +53,8 @@ impl Work {
         self.reqs.clear();
         self.wins.clear();
         self.scratch.reset();
+        self.held.clear();
+        self.released.clear();
     }
 }
 
@@ -62,7 +71,8 @@ pub(super) struct Clock {
     /// switch allocation (after route computation and VC allocation / after nothing).
     pub head_ready: u64,
     pub body_ready: u64,
-    /// The internal speedup, and whether it is 1 (no output or credit queueing).
+    /// The internal speedup, and whether flits and credits leave without queueing (no
+    /// internal and no output speedup).
     pub speedup: Speedup,
     pub one: bool,
 }
@@ -81,7 +91,7 @@ impl Clock {
             head_ready,
             body_ready: sp.after_stage(first, u64::from(k.sw_alloc_delay)),
             speedup: sp,
-            one: sp.is_one(),
+            one: !k.queued,
         }
     }
 }
@@ -189,10 +199,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// A credit returns to output VC `ov` (global index) of one of the routers.
     fn credit(&mut self, ov: u32) {
         let base = self.r.lo * self.k.radix * self.k.vcs;
-        let c = &mut self.r.credits[ov as usize - base];
+        let ov = ov as usize - base;
+        let c = &mut self.r.credits[ov];
         *c += 1;
-        if *c > self.k.vc_buf_size {
+        let c = *c;
+        if c > self.k.vc_buf_size {
             self.fx.violation();
+        }
+        if self.k.wait_tail {
+            self.credit_returned(ov, c);
         }
     }
 
@@ -205,6 +220,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         // The router's first input VC.
         let first = ls * k.radix * k.vcs;
         self.work.reqs.clear();
+        self.work.held.clear();
         let mut next_wake = u64::MAX;
         for w in 0..words {
             let mut bits = self.r.nonempty[ls * words + w];
@@ -249,13 +265,17 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
                 queued < if eject { k.eject_limit } else { k.out_limit }
             };
-            if room && (eject || self.r.credits[ov] > 0) {
-                let (input, vc) = k.port_vc[li];
-                self.work.reqs.push(Request {
-                    input,
-                    vc,
-                    output: port,
-                });
+            let ready = room && (eject || self.r.credits[ov] > 0);
+            let lanes = k.port_vc[li];
+            let req = Request {
+                input: lanes.input,
+                vc: lanes.vc,
+                output: lanes.output(port, k.out_speedup),
+            };
+            if k.hold {
+                self.hold_request(ls, req, ready);
+            } else if ready {
+                self.work.reqs.push(req);
             }
         }
         Ok(())
@@ -295,6 +315,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let ls = s - self.r.lo;
         let n = k.shape.pointers();
+        if k.hold {
+            self.release_holds(ls);
+        }
         let work = &mut *self.work;
         let all = k.shape.allocate(
             &mut self.r.ptrs[ls * n..(ls + 1) * n],
@@ -313,7 +336,19 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             } else {
                 self.work.wins[i]
             };
-            self.traverse(s, usize::from(w.input), usize::from(w.vc));
+            let p = super::crossbar::input_port(w.input, k.in_speedup);
+            self.traverse(s, p, usize::from(w.vc));
+            if k.hold {
+                self.hold_after_cross(ls, w);
+            }
+        }
+        if k.hold {
+            for i in 0..self.work.held.len() {
+                let w = self.work.held[i];
+                let p = super::crossbar::input_port(w.input, k.in_speedup);
+                self.traverse(s, p, usize::from(w.vc));
+                self.hold_after_cross(ls, w);
+            }
         }
     }
 

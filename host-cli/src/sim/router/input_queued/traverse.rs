@@ -120,7 +120,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 self.fx.add_hop(flit.pkt);
             }
             if flit.tail {
-                self.r.busy[ov] = false;
+                self.tail_sent(ov);
             }
         }
         self.r.channel_flits[lopi] += 1;
@@ -138,10 +138,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         // The cycle the freed slot's credit goes back (+ latency and credit delay).
         let credit = if self.clock.one {
             now
+        } else if self.r.cred_step[lpi] == now + 1 {
+            // Another flit of this input port crossed in this step (input speedup): its
+            // credit travels with the first one's.
+            self.r.cred_free[lpi] - 1
         } else {
             let sp = self.clock.speedup;
             let d = sp.cycle_after(now).max(self.r.cred_free[lpi]);
             self.r.cred_free[lpi] = d + 1;
+            self.r.cred_step[lpi] = now + 1;
             d
         };
         match fabric.ports[pi] {

@@ -1,0 +1,85 @@
+//! BookSim2's optional router behaviours (`features`) in the engine, on packets whose
+//! timing is worked out by hand with the `booksim` preset (every stage and channel 1 cycle,
+//! docs/booksim.md §4): `T0 = 5H + L + 5` for one packet; what each feature changes when
+//! two packets meet.
+
+use crate::builder::routing::RouteAlgo;
+use crate::sim::tests::with_net;
+use crate::sim::*;
+
+/// Packets `trace` on `words` with the `booksim` preset, `l` flits each, `num_vcs` VCs and
+/// `keys` set; (mean, max) packet latency.
+fn run(
+    words: &str,
+    trace: &[(u32, u32, u64)],
+    l: u16,
+    vcs: u8,
+    keys: &[(&str, &str)],
+) -> (f64, u64) {
+    with_net(words, RouteAlgo::Dor, |net, r| {
+        let mut cfg = SimConfig::booksim();
+        cfg.packet_size = l;
+        cfg.num_vcs = vcs;
+        for (k, v) in keys {
+            cfg.set(k, v).unwrap();
+        }
+        let res = run_trace(net, r, &cfg, trace).unwrap();
+        assert_eq!(res.conservation_errors, 0);
+        assert_eq!(res.packet_latency.count, trace.len() as u64);
+        (res.packet_latency.mean, res.packet_latency.max)
+    })
+}
+
+#[test]
+fn features_leave_one_packets_latency_alone() {
+    // Terminal 0 → terminal 15 of a 4×4 mesh: H = 6, L = 4: T0 = 30 + 4 + 5 = 39.
+    for keys in [
+        &[][..],
+        &[("wait_for_tail_credit", "1")],
+        &[("hold_switch_for_packet", "1")],
+        &[("input_speedup", "2"), ("output_speedup", "2")],
+        &[("alloc_iters", "3")],
+    ] {
+        assert_eq!(
+            run("mesh k=4,4", &[(0, 15, 3)], 4, 2, keys),
+            (39.0, 39),
+            "{keys:?}"
+        );
+    }
+}
+
+#[test]
+fn wait_for_tail_credit_delays_the_next_packet_on_the_vc() {
+    // Two packets of 2 flits from terminal 0 to terminal 1 (H = 1), created at cycle 3, one
+    // VC of 8 flits. The first: head into router 0 at 4, across its switch at 7, into
+    // router 1 at 9, ejected at 12, received at 14; body one cycle behind: latency 12.
+    //
+    // Without waiting: the second's head enters router 0 at 6 behind the first's tail,
+    // starts routing when the tail leaves at 8 and crosses at 11; at router 1 it arrives at
+    // 13 (the tail leaves at 13), crosses at 16; its body is received at 19: latency 16.
+    let trace = [(0, 1, 3), (0, 1, 3)];
+    let keys = [("inject_any_vc", "true")];
+    assert_eq!(run("mesh k=4", &trace, 2, 1, &keys), (14.0, 16));
+    // Waiting for the tail's credit: the terminal's VC has its 2 credits back at 9 (the
+    // first's flits left router 0 at 7 and 8), so the second's head enters router 0 at 10,
+    // is ready at 13, but router 0's output VC has its last credit back only at 14 (the
+    // first's flits left router 1 at 12 and 13): across at 14, into router 1 at 16, across
+    // at 19, body received at 22: latency 19.
+    let keys = [("inject_any_vc", "true"), ("wait_for_tail_credit", "1")];
+    assert_eq!(run("mesh k=4", &trace, 2, 1, &keys), (15.5, 19));
+}
+
+#[test]
+fn held_switch_sends_a_whole_packet_before_the_next() {
+    // Terminals 0 and 2 of a 4-router line send 4 flits each to terminal 1 (H = 1),
+    // created at 3: both heads reach router 1 at 9, bodies at 10, 11, 12, all ready to
+    // eject from 12. Without holding, iSLIP alternates the ejection port between the two
+    // packets (12, 14, 16, 18 and 13, 15, 17, 19): tails received at 20 and 21, latencies
+    // 17 and 18.
+    let trace = [(0, 1, 3), (2, 1, 3)];
+    assert_eq!(run("mesh k=4", &trace, 4, 2, &[]), (17.5, 18));
+    // Holding the switch: the first packet crosses at 12..15 (received at 17: latency 14),
+    // the second at 16..19 (latency 18).
+    let keys = [("hold_switch_for_packet", "1")];
+    assert_eq!(run("mesh k=4", &trace, 4, 2, &keys), (16.0, 18));
+}

@@ -1,0 +1,78 @@
+//! The switch held for a whole packet (BookSim2 `hold_switch_for_packet`, `iq_router.cpp`
+//! `_SWHoldEvaluate` / `_SWHoldUpdate`; docs/booksim.md §4). A body flit that wins switch
+//! allocation, with more of its packet behind it in the buffer, keeps its crossbar input and
+//! output: in the following internal steps the packet's next flit crosses without switch
+//! allocation, one per step, while no other VC of that crossbar input and no other input
+//! may use them. The hold ends when the tail crosses, when the VC's buffer runs empty (the
+//! next flit then asks for the switch again when it arrives) or when the held flit cannot
+//! leave (no downstream credit, output queue full); a hold that ends for want of credits
+//! still blocks the input and output in that step, as in BookSim2 where the hold is
+//! dropped after the step's switch allocation.
+
+use jumpnet_core::routing::Routing;
+
+use crate::sim::router::allocator::Request;
+use crate::sim::router::input_queued::state::{VcState, NO_HOLD};
+use crate::sim::router::input_queued::step::Ctx;
+use crate::sim::router::Effects;
+
+impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
+    /// The switch request `req` of local router `ls` (`ready`: its flit has a credit and
+    /// room in the output queue) under the holds of the step's start: the holder of a
+    /// crossbar input goes past the allocator (or gives up its hold when it cannot send);
+    /// the other VCs of a held input and requests for a held output wait.
+    #[inline]
+    pub(super) fn hold_request(&mut self, ls: usize, req: Request, ready: bool) {
+        let k = self.k;
+        let xi = ls * usize::from(k.shape.ins) + usize::from(req.input);
+        let xo = ls * usize::from(k.shape.outs) + usize::from(req.output);
+        let holder = self.r.hold_in[xi];
+        if holder == req.vc {
+            if ready {
+                self.work.held.push(req);
+            } else {
+                self.work.released.push(req);
+            }
+        } else if ready && holder == NO_HOLD && !self.r.hold_out[xo] {
+            self.work.reqs.push(req);
+        }
+    }
+
+    /// Ends the holds of the step's `released` list (after the step's requests were made).
+    pub(super) fn release_holds(&mut self, ls: usize) {
+        for i in 0..self.work.released.len() {
+            let req = self.work.released[i];
+            self.set_hold(ls, req, false);
+        }
+        self.work.released.clear();
+    }
+
+    /// After the flit of `req` of local router `ls` crossed the switch: the hold starts or
+    /// goes on if the packet's next flit waits in the buffer, and that flit may cross in the
+    /// next step; otherwise it ends.
+    pub(super) fn hold_after_cross(&mut self, ls: usize, req: Request) {
+        let k = self.k;
+        let p = super::crossbar::input_port(req.input, k.in_speedup);
+        let iv = (ls * k.radix + p) * k.vcs + usize::from(req.vc);
+        let more = self.r.ivs[iv].len > 0 && matches!(self.r.ivs[iv].state, VcState::Active { .. });
+        self.set_hold(ls, req, more);
+        if more {
+            let next = self.now + 1;
+            let slot = &mut self.r.slots[iv * k.buf + usize::from(self.r.ivs[iv].head)];
+            if slot.ready > next {
+                slot.ready = next;
+                self.r.ivs[iv].fready = next;
+            }
+            self.r.wake[ls] = self.r.wake[ls].min(next);
+        }
+    }
+
+    /// Holds (`on`) or frees the crossbar input and output of `req` in local router `ls`.
+    fn set_hold(&mut self, ls: usize, req: Request, on: bool) {
+        let k = self.k;
+        let xi = ls * usize::from(k.shape.ins) + usize::from(req.input);
+        let xo = ls * usize::from(k.shape.outs) + usize::from(req.output);
+        self.r.hold_in[xi] = if on { req.vc } else { NO_HOLD };
+        self.r.hold_out[xo] = on;
+    }
+}
