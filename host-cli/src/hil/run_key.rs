@@ -15,7 +15,7 @@ use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::io::duration::Span;
 use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
-use crate::sim::config::{Allocator, Injection, Pattern, SimConfig};
+use crate::sim::config::{Allocator, Pattern, SimConfig};
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::setup::{Setup, SetupRequest};
 
@@ -193,14 +193,7 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         .to_string(),
     );
     put("router", c.router.name().to_string());
-    put(
-        "injection",
-        match c.injection {
-            Injection::Bernoulli => "bernoulli",
-            Injection::Batch => "batch",
-        }
-        .to_string(),
-    );
+    put("injection", c.injection.word().to_string());
     put("injection_rate", c.injection_rate.to_string());
     put("rate_in_flits", c.rate_in_flits.to_string());
     put("batch_size", c.batch_size.to_string());
