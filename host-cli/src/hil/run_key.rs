@@ -218,6 +218,18 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     put("self_packets", c.self_packets.to_string());
     put("injection_delay", c.injection_delay.to_string());
     put("inject_any_vc", c.inject_any_vc.to_string());
+    let e = &c.extras;
+    let hotspots: Vec<String> = e.hotspots.iter().map(|(n, w)| format!("{n}:{w}")).collect();
+    put("hotspots", hotspots.join(","));
+    put("bad_dragon_k", e.bad_dragon_k.to_string());
+    put("burst_alpha", e.burst_alpha.to_string());
+    put("burst_beta", e.burst_beta.to_string());
+    put("burst_r1", e.burst_r1.to_string());
+    put("stop_rule", e.stop_rule.word().to_string());
+    put("acc_warmup_thres", e.acc_warmup_thres.to_string());
+    put("acc_stopping_thres", e.acc_stopping_thres.to_string());
+    put("batch_count", e.batch_count.to_string());
+    put("max_outstanding", e.max_outstanding.to_string());
     m
 }
 

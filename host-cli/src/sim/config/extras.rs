@@ -41,6 +41,16 @@ pub enum StopRule {
     BookSim,
 }
 
+impl StopRule {
+    /// The `stop_rule=` word of this rule.
+    pub fn word(self) -> &'static str {
+        match self {
+            StopRule::Jumpnet => "jumpnet",
+            StopRule::BookSim => "booksim",
+        }
+    }
+}
+
 /// BookSim2's traffic and phase parameters (defaults: BookSim2's, jumpnet's stopping rule).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Extras {
@@ -109,8 +119,11 @@ impl Extras {
     }
 
     /// The `(node, weight)` pairs of `hotspots = node:weight,node:weight,…` (a weight may be
-    /// left out: 1).
+    /// left out: 1; an empty value: no list).
     pub fn parse_hotspots(value: &str) -> Option<Vec<(u32, u32)>> {
+        if value.trim().is_empty() {
+            return Some(Vec::new());
+        }
         value
             .split(',')
             .map(|item| {
@@ -132,7 +145,7 @@ impl Extras {
                         v.bad("node:weight pairs separated by commas, e.g. 0:2,27:1")
                     })?
                 }
-                "bad_dragon_k" => self.bad_dragon_k = v.positive(U32)?,
+                "bad_dragon_k" => self.bad_dragon_k = v.num(U32)?,
                 "burst_alpha" => self.burst_alpha = v.num(F)?,
                 "burst_beta" => self.burst_beta = v.num(F)?,
                 "burst_r1" => self.burst_r1 = v.num(F)?,
@@ -176,5 +189,6 @@ mod tests {
         );
         assert!(c.set("hotspots", "a:1").is_err() && c.set("batch_count", "0").is_err());
         assert!(SimConfig::booksim().extras.is_default());
+        assert_eq!(Extras::parse_hotspots(""), Some(vec![]));
     }
 }

@@ -377,6 +377,7 @@ mod tests {
         c.self_packets = true;
         c.injection_delay = 1;
         c.inject_any_vc = true;
+        c.extras.stop_rule = StopRule::BookSim;
         c
     }
 

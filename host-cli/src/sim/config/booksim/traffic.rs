@@ -164,7 +164,7 @@ mod tests {
         assert!(c.extras.hotspots.is_empty());
         set_traffic(&mut c, "bad_dragon", 3, word).unwrap();
         assert_eq!((c.traffic, c.extras.bad_dragon_k), (Pattern::BadDragon, 3));
-        set_traffic(&mut c, "bad_dragon(4,1)", 3, word).unwrap();
+        set_traffic(&mut c, "bad_dragon({4,1})", 3, word).unwrap();
         assert_eq!(c.extras.bad_dragon_k, 4);
         for bad in [
             "hotspot({{0,1},{0}})",
