@@ -128,7 +128,7 @@ fn booksim_config_file_run() {
         &file,
         "injection_rate=0.02",
         "sample_period=200",
-        "max_samples=2",
+        "max_samples=5",
         "--json",
     ]);
     assert_eq!(code, 0, "{err}");
@@ -658,7 +658,7 @@ fn dragonfly_ugal_runs_from_the_cli_and_from_a_booksim_file() {
         file.to_str().unwrap(),
         "injection_rate=0.02",
         "sample_period=200",
-        "max_samples=2",
+        "max_samples=5",
         "--json",
     ]);
     assert_eq!(code, 0, "{err}");
@@ -678,7 +678,7 @@ fn booksim_file_with_internal_speedup_runs_with_faster_routers() {
             &file,
             "injection_rate=0.05",
             "sample_period=300",
-            "max_samples=2",
+            "max_samples=5",
             "--json",
         ];
         args.extend(extra);

@@ -1,7 +1,9 @@
 //! Destination patterns: the bit patterns of docs/mapping.md §5 (with
 //! `N = 2^b` nodes, node `s`, bit `i` = `s_i`), BookSim2's digit patterns tornado and
 //! neighbour on a `k`-ary `n`-cube, \[GA\]'s tornado, uniform random, a random permutation in
-//! a caller buffer and hotspot.
+//! a caller buffer, hotspot, and BookSim2's random patterns `diagonal`, `asymmetric`,
+//! `taper64`, `bad_dragon` and its weighted `hotspot` list (docs/booksim.md §3,
+//! [`super::random_patterns`]).
 //!
 //! Every deterministic formula is written once, in [`Traffic::dest`]; the GA's patterns
 //! (`crate::mapping::ga::TrafficPattern`) compute their tables through it.
@@ -12,7 +14,7 @@
 //! by `floor(k/2)`. On an 8 × 8 torus node `(5, 1)` goes to `(0, 4)` under the first and to
 //! `(1, 1)` under the second.
 
-use super::TrafficError;
+use super::{random_patterns, TrafficError};
 use crate::rng::Rng;
 
 /// A destination pattern.
@@ -49,10 +51,27 @@ pub enum DestPattern {
         /// Share of packets sent to the hotspot, in 1/1000.
         permille: u16,
     },
+    /// BookSim2's `diagonal`: `(s + 1) mod N` with probability 1/3, else `s` itself.
+    Diagonal,
+    /// BookSim2's `asymmetric`: `s mod (N/2)`, plus `N/2` with probability 1/2.
+    Asymmetric,
+    /// BookSim2's `taper64` (exactly 64 nodes): with probability 1/2 one of the 3 × 3 nodes
+    /// `(s + 8a + b) mod 64`, `a, b ∈ {-1, 0, 1}`, else uniform over all 64.
+    Taper64,
+    /// BookSim2's `bad_dragon` on a dragonfly with `k` terminals per router: uniform over the
+    /// `2k²` nodes of the next group.
+    BadDragon {
+        /// Terminals per router (BookSim2's dragonfly `k`).
+        k: u32,
+    },
+    /// BookSim2's `hotspot`: every packet to one of the hotspots of the caller's table,
+    /// pairs `[node, weight, …]`, hotspot `i` with probability `weight_i / Σ weight`.
+    Hotspots,
 }
 
 /// A pattern bound to a network size. `perm` holds the permutation of
-/// [`DestPattern::Permutation`] (one entry per node; empty otherwise).
+/// [`DestPattern::Permutation`] (one entry per node) or the `[node, weight, …]` pairs of
+/// [`DestPattern::Hotspots`]; it is empty otherwise.
 #[derive(Debug)]
 pub struct Traffic<'a> {
     pattern: DestPattern,
@@ -69,7 +88,8 @@ impl<'a> Traffic<'a> {
     ///
     /// Errors: bit patterns on a non-power-of-two count, transpose on an odd bit count, digit
     /// patterns with `k^n ≠ nodes`, a permutation buffer of the wrong length, a hotspot node
-    /// out of range.
+    /// out of range or a hotspot table that is empty, odd or has a zero weight, `taper64` on
+    /// other than 64 nodes, `bad_dragon` with `k = 0` or `2k²` beyond `u32`.
     pub fn new(
         pattern: DestPattern,
         nodes: u32,
@@ -109,7 +129,22 @@ impl<'a> Traffic<'a> {
                     return Err(TrafficError::BadHotspot);
                 }
             }
-            DestPattern::Uniform => {}
+            DestPattern::Hotspots => {
+                if !random_patterns::valid_hotspots(perm, nodes) {
+                    return Err(TrafficError::BadHotspot);
+                }
+            }
+            DestPattern::Taper64 => {
+                if nodes != 64 {
+                    return Err(TrafficError::NotSixtyFour);
+                }
+            }
+            DestPattern::BadDragon { k } => {
+                if k == 0 || k.checked_mul(k).and_then(|kk| kk.checked_mul(2)).is_none() {
+                    return Err(TrafficError::BadGroup);
+                }
+            }
+            DestPattern::Uniform | DestPattern::Diagonal | DestPattern::Asymmetric => {}
         }
         Ok(Traffic {
             pattern,
@@ -187,6 +222,11 @@ impl<'a> Traffic<'a> {
                     uniform_other(src, nn, rng)
                 }
             }
+            DestPattern::Diagonal => random_patterns::diagonal(src, nn, rng),
+            DestPattern::Asymmetric => random_patterns::asymmetric(src, nn, rng),
+            DestPattern::Taper64 => random_patterns::taper64(src, rng),
+            DestPattern::BadDragon { k } => random_patterns::bad_dragon(src, nn, k, rng),
+            DestPattern::Hotspots => random_patterns::hotspots(self.perm, rng),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::io::duration::Span;
 use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
-use crate::sim::config::{Allocator, Injection, Pattern, SimConfig};
+use crate::sim::config::{Allocator, Pattern, SimConfig};
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::setup::{Setup, SetupRequest};
 
@@ -202,14 +202,7 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     put("output_speedup", f.output_speedup.to_string());
     put("alloc_iters", f.alloc_iters.to_string());
     put("router", c.router.name().to_string());
-    put(
-        "injection",
-        match c.injection {
-            Injection::Bernoulli => "bernoulli",
-            Injection::Batch => "batch",
-        }
-        .to_string(),
-    );
+    put("injection", c.injection.word().to_string());
     put("injection_rate", c.injection_rate.to_string());
     put("rate_in_flits", c.rate_in_flits.to_string());
     put("batch_size", c.batch_size.to_string());
@@ -234,6 +227,18 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     put("self_packets", c.self_packets.to_string());
     put("injection_delay", c.injection_delay.to_string());
     put("inject_any_vc", c.inject_any_vc.to_string());
+    let e = &c.extras;
+    let hotspots: Vec<String> = e.hotspots.iter().map(|(n, w)| format!("{n}:{w}")).collect();
+    put("hotspots", hotspots.join(","));
+    put("bad_dragon_k", e.bad_dragon_k.to_string());
+    put("burst_alpha", e.burst_alpha.to_string());
+    put("burst_beta", e.burst_beta.to_string());
+    put("burst_r1", e.burst_r1.to_string());
+    put("stop_rule", e.stop_rule.word().to_string());
+    put("acc_warmup_thres", e.acc_warmup_thres.to_string());
+    put("acc_stopping_thres", e.acc_stopping_thres.to_string());
+    put("batch_count", e.batch_count.to_string());
+    put("max_outstanding", e.max_outstanding.to_string());
     m
 }
 

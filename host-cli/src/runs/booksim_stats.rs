@@ -8,7 +8,7 @@ use crate::runs::synthetic::SimReport;
 /// and flit latency averages, injected and accepted packet and flit rates (per node and
 /// cycle), packet sizes and hops as BookSim2 counts them (routers traversed, jumpnet's
 /// router-to-router hops + 1). jumpnet's own hop count follows on a line BookSim2 does not
-/// have.
+/// have; a BookSim2 batch run ends with the minimum, mean and maximum batch duration.
 pub fn booksim_block(report: &SimReport) -> String {
     let r = &report.result;
     let size = f64::from(report.config.packet_size);
@@ -64,6 +64,13 @@ pub fn booksim_block(report: &SimReport) -> String {
         "jumpnet router-to-router hops average = {}",
         g(r.hops.mean)
     ));
+    if let Some(b) = &r.batch_time {
+        // BookSim2's batch mode labels all three lines "min" (BookSim2 28f4329,
+        // `BatchTrafficManager::DisplayOverallStats`); scripts match them in this order.
+        for v in [g(b.min as f64), g(b.mean), g(b.max as f64)] {
+            line(format!("Overall min batch duration = {v} (1 samples)"));
+        }
+    }
     s
 }
 

@@ -144,6 +144,15 @@ impl SimReport {
             .kv("packets_delivered", r.packets_delivered)
             .kv("saturated", r.saturated)
             .kv("conservation_errors", r.conservation_errors);
+        if let Some(b) = &r.batch_time {
+            run.kv(
+                "batch duration (min / mean / max)",
+                format!(
+                    "{} / {:.1} / {} cycles, {} batches",
+                    b.min, b.mean, b.max, b.count
+                ),
+            );
+        }
         run
     }
 }

@@ -10,7 +10,8 @@ case of matrix.json and every load, this runs
     $BOOKSIM configs/<config> <overrides...> injection_rate=<load>
 
 from this directory and keeps, in results.json, the command and the averages BookSim2
-printed in its final "Overall Traffic Statistics" block (with CASE names, only those
+printed in its final "Overall Traffic Statistics" block, with the batch durations of
+`sim_type = batch` runs (with CASE names, only those
 cases are run again and replaced in results.json), or that the run saturated
 ("exceeded ... cycles" / "unstable"). host-cli/tests/booksim_matrix.rs compares
 `jumpnet sim --booksim` with these numbers (docs/booksim.md §5).
@@ -47,6 +48,11 @@ def run(booksim, case, load):
         rec[key] = float(m.group(1)) if m else None
     m = re.search(r"Time taken is (\d+) cycles", out)
     rec["cycles"] = int(m.group(1)) if m else None
+    # sim_type = batch: minimum, mean and maximum batch duration, in this order (BookSim2
+    # labels all three "Overall min batch duration").
+    batch = re.findall(r"Overall min batch duration = ([0-9.eE+-]+)", overall[1])
+    if len(batch) == 3:
+        rec["batch_min"], rec["batch_avg"], rec["batch_max"] = map(float, batch)
     return rec
 
 

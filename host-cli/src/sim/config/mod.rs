@@ -5,12 +5,15 @@
 //! `jumpnet route` names them); everything else is here. Times are in cycles, sizes in flits.
 
 pub mod booksim;
+pub mod extras;
 pub mod toml_file;
 
 use core::fmt;
 
 use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
+
+pub use extras::{Extras, StopRule};
 
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::network::layout_latency::GridLayout;
@@ -37,6 +40,14 @@ pub enum Injection {
     /// Batch: every terminal injects `batch_size` packets at cycle 0 (into its infinite source
     /// queue) and the run ends when all are delivered.
     Batch,
+    /// BookSim2's on/off process (`injection_process = on_off`): a two-state Markov chain
+    /// per terminal with `extras.burst_alpha`, `burst_beta`, `burst_r1`
+    /// (`jumpnet_core::traffic::OnOff`).
+    OnOff,
+    /// BookSim2's batch mode (`sim_type = batch`, docs/booksim.md §5): a terminal creates its
+    /// next packet when the previous one has left its queue, `batch_size` per batch, at most
+    /// `extras.max_outstanding` undelivered; `extras.batch_count` batches one after the other.
+    BookSimBatch,
 }
 
 /// Destination pattern of the simulator: a name for one of core's [`DestPattern`]s, which
@@ -65,12 +76,22 @@ pub enum Pattern {
     RandomPermutation,
     /// [`DestPattern::Hotspot`]: `hotspot_fraction` of the packets go to `hotspot_node`.
     Hotspot,
+    /// [`DestPattern::Diagonal`] (BookSim2 `diagonal`).
+    Diagonal,
+    /// [`DestPattern::Asymmetric`] (BookSim2 `asymmetric`).
+    Asymmetric,
+    /// [`DestPattern::Taper64`] (BookSim2 `taper64`).
+    Taper64,
+    /// [`DestPattern::BadDragon`] with `extras.bad_dragon_k` (BookSim2 `bad_dragon`).
+    BadDragon,
+    /// [`DestPattern::Hotspots`] with `extras.hotspots` (BookSim2 `hotspot`).
+    Hotspots,
 }
 
 impl Pattern {
     /// The words `traffic=` accepts for each pattern (the first is the one error messages
     /// list).
-    pub const WORDS: [(Pattern, &'static [&'static str]); 10] = [
+    pub const WORDS: [(Pattern, &'static [&'static str]); 15] = [
         (Pattern::Uniform, &["uniform"]),
         (
             Pattern::BitComplement,
@@ -87,11 +108,17 @@ impl Pattern {
             &["randperm", "random-permutation"],
         ),
         (Pattern::Hotspot, &["hotspot"]),
+        (Pattern::Diagonal, &["diagonal"]),
+        (Pattern::Asymmetric, &["asymmetric"]),
+        (Pattern::Taper64, &["taper64"]),
+        (Pattern::BadDragon, &["bad_dragon"]),
+        (Pattern::Hotspots, &["hotspots"]),
     ];
 
     /// The first word of every pattern, as `traffic=` errors list them.
     const ALLOWED: &'static str =
-        "uniform, bitcomp, bitrev, bitrot, shuffle, transpose, tornado, neighbor, randperm, hotspot";
+        "uniform, bitcomp, bitrev, bitrot, shuffle, transpose, tornado, neighbor, randperm, hotspot, \
+         diagonal, asymmetric, taper64, bad_dragon, hotspots";
 
     /// The pattern `word` names.
     pub fn from_word(word: &str) -> Option<Pattern> {
@@ -213,6 +240,10 @@ pub struct SimConfig {
     /// its duplicates, the one with most credits. Left out of the JSON when `false`.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub inject_any_vc: bool,
+    /// BookSim2's traffic and phase parameters beyond the presets' (hotspot list, on/off
+    /// bursts, stopping rule, batch mode); left out of the JSON at their defaults.
+    #[serde(skip_serializing_if = "Extras::is_default")]
+    pub extras: Extras,
 }
 
 /// Whether `v` is 0 (serde's `skip_serializing_if`).
@@ -302,12 +333,19 @@ impl SimConfig {
                 node: self.hotspot_node,
                 permille: (self.hotspot_fraction * 1000.0).round() as u16,
             },
+            Pattern::Diagonal => DestPattern::Diagonal,
+            Pattern::Asymmetric => DestPattern::Asymmetric,
+            Pattern::Taper64 => DestPattern::Taper64,
+            Pattern::BadDragon => DestPattern::BadDragon {
+                k: self.extras.bad_dragon_k,
+            },
+            Pattern::Hotspots => DestPattern::Hotspots,
         }
     }
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 44>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 54>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -350,6 +388,16 @@ impl SimConfig {
             "self_packets",
             "injection_delay",
             "inject_any_vc",
+            "hotspots",
+            "bad_dragon_k",
+            "burst_alpha",
+            "burst_beta",
+            "burst_r1",
+            "stop_rule",
+            "acc_warmup_thres",
+            "acc_stopping_thres",
+            "batch_count",
+            "max_outstanding",
         ],
     );
 
@@ -421,6 +469,7 @@ impl SimConfig {
             self_packets: false,
             injection_delay: 0,
             inject_any_vc: false,
+            extras: Extras::default(),
         }
     }
 
@@ -472,6 +521,7 @@ impl SimConfig {
             self_packets: false,
             injection_delay: 0,
             inject_any_vc: false,
+            extras: Extras::default(),
         }
     }
 
@@ -533,11 +583,11 @@ impl SimConfig {
         let value = v.value;
         match v.key {
             "injection" => {
-                self.injection = match value.trim() {
-                    "bernoulli" => Injection::Bernoulli,
-                    "batch" => Injection::Batch,
-                    _ => return Err(v.bad("bernoulli, batch")),
-                }
+                self.injection = Injection::WORDS
+                    .iter()
+                    .find(|(_, w)| *w == value.trim())
+                    .map(|(i, _)| *i)
+                    .ok_or_else(|| v.bad("bernoulli, batch, on_off, booksim_batch"))?
             }
             "injection_rate" => self.injection_rate = v.fraction()?,
             "rate_in_flits" => self.rate_in_flits = v.boolean()?,
@@ -561,10 +611,13 @@ impl SimConfig {
             "injection_delay" => self.injection_delay = v.num(U16)?,
             "inject_any_vc" => self.inject_any_vc = v.boolean()?,
             _ => {
+                if let Some(r) = self.extras.set(v) {
+                    return r;
+                }
                 return Err(SimConfigError::UnknownKey {
                     key: v.key.to_string(),
                     known: Self::KEYS,
-                })
+                });
             }
         }
         Ok(())

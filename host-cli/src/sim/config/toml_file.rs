@@ -202,6 +202,8 @@ mod tests {
                     "router" => "\"input_queued\"",
                     "injection" => "\"bernoulli\"",
                     "traffic" => "\"uniform\"",
+                    "stop_rule" => "\"booksim\"",
+                    "hotspots" => "\"0:2,3\"",
                     "rate_in_flits" | "drain" | "self_packets" | "inject_any_vc" => "true",
                     "wait_for_tail_credit" | "hold_switch_for_packet" => "true",
                     "injection_rate" | "hotspot_fraction" => "0.5",

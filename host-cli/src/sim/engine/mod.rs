@@ -11,9 +11,11 @@
 //! watchdog ([`watchdog`]) read. [`Engine`] is the small public API for callers that reuse
 //! one engine for many runs of explicit packets (the GA's simulated fitness).
 
+mod booksim_rule;
 pub(crate) mod partition;
 pub mod phases;
 mod reset;
+mod sources;
 pub mod stats;
 pub mod watchdog;
 
@@ -223,11 +225,17 @@ impl<'r> State<'r> {
     /// Queues a packet of `len` flits (at least 1) of message `tag` at terminal `t`: the
     /// control packets of a collective's rendezvous are shorter than `packet_size`.
     pub(crate) fn create_sized(&mut self, t: u32, dst: u32, tag: u32, len: u16) {
+        self.create_at(t, dst, tag, len, self.now);
+    }
+
+    /// [`State::create_sized`] with the creation cycle `created` (`≤ now`: BookSim2's batch
+    /// source dates a packet back to its queue time).
+    pub(crate) fn create_at(&mut self, t: u32, dst: u32, tag: u32, len: u16, created: u64) {
         let len = len.max(1);
         let term = &mut self.terms[t as usize];
         term.queue.push_back(Pending {
             dst,
-            created: self.now,
+            created,
             measured: self.measuring,
             tag,
             len,
@@ -291,6 +299,7 @@ impl<'r> State<'r> {
                 self.tail_log.push((p.tag, now));
             }
             self.rec.packet(&p, now);
+            self.driver.delivered(p.src);
             if p.measured {
                 self.measured_outstanding -= 1;
             }
@@ -299,8 +308,10 @@ impl<'r> State<'r> {
     }
 
     fn generate(&mut self) {
-        if self.cfg.injection != Injection::Bernoulli {
-            return;
+        match self.cfg.injection {
+            Injection::Bernoulli => {}
+            Injection::Batch => return,
+            Injection::OnOff | Injection::BookSimBatch => return self.generate_process(),
         }
         for t in 0..self.fabric.terminals {
             if self.driver.bernoulli.fire(&mut self.driver.rng) {

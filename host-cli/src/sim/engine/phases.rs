@@ -8,8 +8,9 @@
 use jumpnet_core::routing::Routing;
 use jumpnet_core::topology::Network;
 
-use crate::sim::config::{Injection, SimConfig};
-use crate::sim::engine::stats::{DeadlockReport, SimResult};
+use crate::sim::config::{Injection, SimConfig, StopRule};
+use crate::sim::engine::booksim_rule;
+use crate::sim::engine::stats::{BatchTimes, DeadlockReport, SimResult};
 use crate::sim::engine::{Counters, Outcome, SimError, State};
 
 /// Runs the explicit packets `trace` (`(src, dst, created cycle)`, any order) instead of
@@ -141,10 +142,11 @@ pub fn run_parallel(
 }
 
 fn run_state(mut st: State<'_>, cfg: &SimConfig) -> Result<SimResult, SimError> {
-    let w = if cfg.injection == Injection::Batch {
-        run_batch(&mut st, cfg)?
-    } else {
-        run_bernoulli(&mut st, cfg)?
+    let w = match (cfg.injection, cfg.extras.stop_rule) {
+        (Injection::Batch, _) => run_batch(&mut st, cfg)?,
+        (Injection::BookSimBatch, _) => booksim_rule::run_batch(&mut st, cfg)?,
+        (_, StopRule::BookSim) => booksim_rule::run_samples(&mut st, cfg)?,
+        (_, StopRule::Jumpnet) => run_bernoulli(&mut st, cfg)?,
     };
     // A deadlock before the measurement: the window is the whole run; during it: the
     // window ends at the watchdog's cycle.
@@ -161,17 +163,26 @@ fn run_state(mut st: State<'_>, cfg: &SimConfig) -> Result<SimResult, SimError> 
         saturated: w.saturated,
         deadlock: w.deadlock,
     };
-    Ok(st.finish(cfg, &start, &end, outcome))
+    let mut res = st.finish(cfg, &start, &end, outcome);
+    res.batch_time = BatchTimes::of(&w.batch_times);
+    Ok(res)
 }
 
 /// The measurement window of a run (its ends, if it has them yet) and how it went.
 #[derive(Debug, Default)]
-struct Window {
-    start: Option<Counters>,
-    end: Option<Counters>,
-    samples: u32,
-    saturated: bool,
-    deadlock: Option<DeadlockReport>,
+pub(super) struct Window {
+    /// Counters where the measurement began.
+    pub start: Option<Counters>,
+    /// Counters where it ended.
+    pub end: Option<Counters>,
+    /// Measurement samples taken.
+    pub samples: u32,
+    /// Declared saturated.
+    pub saturated: bool,
+    /// The watchdog's report, if it fired.
+    pub deadlock: Option<DeadlockReport>,
+    /// Durations of BookSim2's batches, cycles.
+    pub batch_times: Vec<u64>,
 }
 
 /// A batch run: every terminal draws `batch_size` destinations (terminal-major order) at
@@ -192,8 +203,8 @@ fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, SimError> {
         start: Some(start),
         end: Some(st.delivered_end(deadlock.is_some())),
         samples: 1,
-        saturated: false,
         deadlock,
+        ..Window::default()
     })
 }
 
@@ -222,7 +233,10 @@ fn run_bernoulli(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, SimError
 }
 
 /// Runs `cycles` cycles; the watchdog's report if it fires.
-fn run_cycles(st: &mut State<'_>, cycles: u64) -> Result<Option<DeadlockReport>, SimError> {
+pub(super) fn run_cycles(
+    st: &mut State<'_>,
+    cycles: u64,
+) -> Result<Option<DeadlockReport>, SimError> {
     for _ in 0..cycles {
         st.cycle()?;
         if st.stuck() {

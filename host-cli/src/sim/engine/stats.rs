@@ -201,6 +201,34 @@ pub struct SimResult {
     pub conservation_errors: u64,
     /// Deadlock found by the watchdog (the run stopped there).
     pub deadlock: Option<DeadlockReport>,
+    /// BookSim2's batch mode: the duration of its batches (left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch_time: Option<BatchTimes>,
+}
+
+/// Durations of the batches of BookSim2's batch mode, cycles (BookSim2's "batch duration").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BatchTimes {
+    /// Batches run.
+    pub count: u32,
+    /// Shortest.
+    pub min: u64,
+    /// Mean.
+    pub mean: f64,
+    /// Longest.
+    pub max: u64,
+}
+
+impl BatchTimes {
+    /// The statistics of `times` (`None` if empty).
+    pub fn of(times: &[u64]) -> Option<Self> {
+        Some(BatchTimes {
+            count: times.len() as u32,
+            min: *times.iter().min()?,
+            mean: times.iter().sum::<u64>() as f64 / times.len() as f64,
+            max: *times.iter().max()?,
+        })
+    }
 }
 
 /// The latency statistics of a run, recorded as flits and packets arrive: histograms of the
@@ -283,6 +311,16 @@ impl Recorder {
         }
     }
 
+    /// BookSim2's cumulative latency `(mean, count)`: of the measured packets delivered so
+    /// far (`measured`), else of all packets delivered since the warm-up period began.
+    pub fn cumulative(&self, measured: bool) -> (f64, u64) {
+        if measured {
+            (self.plat.mean(), self.plat.count())
+        } else {
+            (self.warm_mean(), self.warm_n)
+        }
+    }
+
     /// Forgets everything (engine reuse); the histograms are large, and runs without
     /// measurement leave them empty.
     pub fn clear(&mut self) {
@@ -326,7 +364,8 @@ impl State<'_> {
         let nodes = f64::from(self.fabric.terminals);
         let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
         let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
-        if cfg.injection == Injection::Bernoulli && accepted < 0.9 * offered {
+        let open_loop = matches!(cfg.injection, Injection::Bernoulli | Injection::OnOff);
+        if open_loop && accepted < 0.9 * offered {
             saturated = true;
         }
         let channel_utilisation: Vec<f64> = end
@@ -355,6 +394,7 @@ impl State<'_> {
             flits_delivered: self.total_flits,
             conservation_errors: self.violations,
             deadlock,
+            batch_time: None,
         }
     }
 }

@@ -113,6 +113,7 @@ fn fake(p: &Point) -> Result<Record> {
             flits_delivered: 1,
             conservation_errors: 0,
             deadlock: None,
+            batch_time: None,
         },
     ))
 }

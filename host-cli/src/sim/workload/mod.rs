@@ -1,4 +1,5 @@
-//! What the terminals inject: synthetic traffic ([`synthetic`]), collectives run by the
+//! What the terminals inject: synthetic traffic ([`synthetic`], BookSim2's batch source
+//! [`paced_batch`]), collectives run by the
 //! terminals' NIC engines ([`collective`], [`nic_engine`], their send side [`nic_send`]) and background traffic beside a
 //! collective ([`background`]).
 
@@ -9,6 +10,7 @@ pub mod collective_result;
 pub mod nic_calibration;
 pub mod nic_engine;
 pub mod nic_send;
+pub mod paced_batch;
 pub mod synthetic;
 
 #[cfg(test)]

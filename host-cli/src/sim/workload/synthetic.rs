@@ -1,22 +1,38 @@
-//! Traffic driver: binds `jumpnet_core::traffic` (Bernoulli injection with a
-//! fixed-point rate, destination patterns) to the simulated terminals. One seeded
-//! [`Rng`] draws, terminal by terminal and cycle by cycle, so a seed fixes every packet.
+//! Traffic driver: binds `jumpnet_core::traffic` (Bernoulli or on/off injection with
+//! fixed-point rates, destination patterns) and BookSim2's batch source ([`PacedBatch`]) to
+//! the simulated terminals. One seeded [`Rng`] draws, terminal by terminal and cycle by
+//! cycle, so a seed fixes every packet.
 
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::Network;
-use jumpnet_core::traffic::{Bernoulli, DestPattern, Traffic};
+use jumpnet_core::traffic::{Bernoulli, DestPattern, OnOff, Traffic};
 
-use crate::sim::config::SimConfig;
+use crate::sim::config::{Injection, SimConfig};
+use crate::sim::workload::paced_batch::PacedBatch;
+
+/// The injection process of a run besides Bernoulli's (docs/booksim.md §2, §5).
+#[derive(Debug)]
+pub enum Process {
+    /// Bernoulli ([`Driver::bernoulli`]) or a batch created by the run itself.
+    Plain,
+    /// On/off: the process and each terminal's state.
+    OnOff(OnOff, Vec<bool>),
+    /// BookSim2's batch source.
+    Paced(PacedBatch),
+}
 
 /// The traffic of one run.
 #[derive(Debug)]
 pub struct Driver {
     /// Packet injection process per terminal and cycle.
     pub bernoulli: Bernoulli,
+    /// The other injection processes.
+    pub process: Process,
     pattern: DestPattern,
     nodes: u32,
     k: u32,
     n: u32,
+    /// The permutation of `randperm` or the `[node, weight, …]` pairs of `hotspots`.
     perm: Vec<u32>,
     /// `uniform` draws the source too (BookSim2's `uniform`; `self_packets`).
     uniform_with_self: bool,
@@ -46,14 +62,45 @@ impl Driver {
             perm = vec![0; nodes as usize];
             Traffic::draw_permutation(&mut perm, &mut rng);
         }
+        if pattern == DestPattern::Hotspots {
+            perm = cfg
+                .extras
+                .hotspots
+                .iter()
+                .flat_map(|&(n, w)| [n, w])
+                .collect();
+            if perm.is_empty() {
+                // BookSim2's `hotspot` without a list: one hotspot drawn at random.
+                perm = vec![rng.below(u64::from(nodes)) as u32, 1];
+            }
+        }
         Traffic::new(pattern, nodes, k, n, &perm).map_err(|e| e.to_string())?;
         let p = if cfg.rate_in_flits {
             cfg.injection_rate / f64::from(cfg.packet_size)
         } else {
             cfg.injection_rate
         };
+        let e = &cfg.extras;
+        let process = match cfg.injection {
+            Injection::OnOff => {
+                let p = OnOff::new(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
+                    format!(
+                        "on_off with burst_alpha = {}, burst_beta = {}, burst_r1 = {}: {err}",
+                        e.burst_alpha, e.burst_beta, e.burst_r1
+                    )
+                })?;
+                // Every source starts on or off at random, as BookSim2's do.
+                let states = (0..nodes).map(|_| rng.below(2) == 1).collect();
+                Process::OnOff(p, states)
+            }
+            Injection::BookSimBatch => {
+                Process::Paced(PacedBatch::new(nodes, cfg.batch_size, e.max_outstanding))
+            }
+            Injection::Bernoulli | Injection::Batch => Process::Plain,
+        };
         Ok(Driver {
             bernoulli: Bernoulli::from_f64(p),
+            process,
             pattern,
             nodes,
             k,
@@ -62,6 +109,26 @@ impl Driver {
             uniform_with_self: cfg.self_packets && pattern == DestPattern::Uniform,
             rng,
         })
+    }
+
+    /// Whether terminal `t` (`idle`: nothing queued or being injected) creates a packet at
+    /// cycle `now` under [`Driver::process`], and its creation cycle.
+    #[inline]
+    pub fn fire(&mut self, t: u32, now: u64, idle: bool) -> Option<u64> {
+        match &mut self.process {
+            Process::Plain => None,
+            Process::OnOff(p, on) => p.fire(&mut on[t as usize], &mut self.rng).then_some(now),
+            Process::Paced(b) => b.fire(t, now, idle),
+        }
+    }
+
+    /// A packet of terminal `src` was delivered or dropped (the batch source's
+    /// outstanding count).
+    #[inline]
+    pub fn delivered(&mut self, src: u32) {
+        if let Process::Paced(b) = &mut self.process {
+            b.delivered(src);
+        }
     }
 
     /// Destination of a new packet from `src` (may equal `src`: such packets are sent only

@@ -27,7 +27,10 @@
 //! | `st_prepare_delay + st_final_delay` | `st_delay` |
 //! | `vc_allocator`, `sw_allocator` | `allocator` (must agree) |
 //! | `deadlock_warn_timeout` | `watchdog_cycles` |
-//! | `sim_type = latency / throughput` | `drain = true / false` |
+//! | `sim_type = latency / throughput` | `drain = true / false`, BookSim2's stopping rule (`stop_rule = booksim`) |
+//! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
+//! | `injection_process = on_off`, `burst_alpha`, `burst_beta`, `burst_r1` | `injection = on_off` with the same keys |
+//! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
 //! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
@@ -43,12 +46,13 @@ pub mod flatfly;
 pub mod irregular;
 pub mod keys;
 pub mod network;
+pub mod traffic;
 
 use anyhow::{anyhow, bail, Result};
 
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
-use crate::sim::config::SimConfig;
+use crate::sim::config::{Injection, SimConfig, StopRule};
 use keys::KeyUse;
 
 /// A BookSim2 configuration mapped onto jumpnet.
@@ -165,8 +169,6 @@ struct Parser {
     ignored: Vec<String>,
     /// `topology`, `k`, `n`, `c`, the layout keys and `network_file`.
     net: network::NetKeys,
-    /// BookSim2's `traffic` name and its line.
-    traffic: (String, usize),
     use_noc_latency: bool,
     /// `routing_function` and its line.
     routing: Option<(String, usize)>,
@@ -175,6 +177,10 @@ struct Parser {
     /// `vc_allocator` / `sw_allocator`: value and line.
     vc_allocator: (String, usize),
     sw_allocator: (String, usize),
+    /// `traffic`, `injection_process`, `sim_type`: value and line (read once `k` is known).
+    traffic: (String, usize),
+    injection_process: (String, usize),
+    sim_type: (String, usize),
 }
 
 impl Default for Parser {
@@ -186,17 +192,20 @@ impl Default for Parser {
         cfg.self_packets = true;
         cfg.injection_delay = 1;
         cfg.inject_any_vc = true;
+        cfg.extras.stop_rule = StopRule::BookSim;
         Parser {
             cfg,
             ignored: Vec::new(),
             net: network::NetKeys::default(),
-            traffic: ("uniform".to_string(), 0),
             use_noc_latency: true,
             routing: None,
             st_prepare: 0,
             st_final: 1,
             vc_allocator: ("islip".to_string(), 0),
             sw_allocator: ("islip".to_string(), 0),
+            traffic: ("uniform".to_string(), 0),
+            injection_process: ("bernoulli".to_string(), 0),
+            sim_type: ("latency".to_string(), 0),
         }
     }
 }
@@ -242,26 +251,14 @@ impl Parser {
             | "sw_alloc_delay" | "credit_delay" | "warmup_periods" | "sample_period"
             | "max_samples" | "latency_thres" | "warmup_thres" | "stopping_thres"
             | "internal_speedup" | "output_buffer_size" => set(key, value)?,
-            "traffic" => {
-                if network::traffic_word(value).is_none() {
-                    return Err(at(format!(
-                        "traffic = {value} is not supported; allowed: {}",
-                        network::TRAFFIC_ALLOWED
-                    )));
-                }
-                self.traffic = (value.to_string(), line);
-                set("traffic", value)?
-            }
+            "traffic" => self.traffic = (value.to_string(), line),
+            "injection_process" => self.injection_process = (value.to_string(), line),
+            "sim_type" => self.sim_type = (value.to_string(), line),
             "packet_size" => set("packet_size", value)?,
             "injection_rate_uses_flits" => set("rate_in_flits", value)?,
-            "injection_process" => {
-                if value != "bernoulli" {
-                    return Err(at(format!(
-                        "injection_process = {value} is not supported; allowed: bernoulli"
-                    )));
-                }
-                set("injection", "bernoulli")?;
-            }
+            "burst_alpha" | "burst_beta" | "burst_r1" | "batch_size" | "batch_count"
+            | "acc_warmup_thres" | "acc_stopping_thres" => set(key, value)?,
+            "max_outstanding_requests" => set("max_outstanding", value)?,
             "wait_for_tail_credit" | "hold_switch_for_packet" => {
                 // BookSim2 reads `GetInt(key) > 0`.
                 set(key, if int(key)? > 0 { "1" } else { "0" })?
@@ -272,15 +269,6 @@ impl Parser {
             "vc_allocator" => self.vc_allocator = (value.to_string(), line),
             "sw_allocator" => self.sw_allocator = (value.to_string(), line),
             "deadlock_warn_timeout" => set("watchdog_cycles", value)?,
-            "sim_type" => match value {
-                "latency" => self.cfg.drain = true,
-                "throughput" => self.cfg.drain = false,
-                _ => {
-                    return Err(at(format!(
-                        "sim_type = {value} is not supported; allowed: latency, throughput"
-                    )))
-                }
-            },
             "seed" => {
                 if value == "time" {
                     return Err(at(
@@ -323,6 +311,7 @@ impl Parser {
     /// and routing.
     fn finish(mut self) -> Result<BookSimConfig> {
         self.cfg.st_delay = self.st_prepare + self.st_final;
+        self.traffic_and_phases()?;
         let ((vc, vc_line), (sw, sw_line)) = (&self.vc_allocator, &self.sw_allocator);
         if vc != sw {
             bail!(
@@ -374,6 +363,32 @@ impl Parser {
     }
 }
 
+impl Parser {
+    /// `traffic`, `injection_process` and `sim_type` (docs/booksim.md §2, §5).
+    fn traffic_and_phases(&mut self) -> Result<()> {
+        let at = |line: usize| match line {
+            0 => "command line".to_string(),
+            n => format!("line {n}"),
+        };
+        let (value, line) = &self.traffic;
+        traffic::set_traffic(&mut self.cfg, value, self.net.k, network::traffic_word)
+            .map_err(|e| anyhow!("{}: {e}", at(*line)))?;
+        let (value, line) = &self.injection_process;
+        traffic::set_process(&mut self.cfg, value).map_err(|e| anyhow!("{}: {e}", at(*line)))?;
+        let (value, line) = &self.sim_type;
+        match value.as_str() {
+            "latency" => self.cfg.drain = true,
+            "throughput" => self.cfg.drain = false,
+            "batch" => self.cfg.injection = Injection::BookSimBatch,
+            _ => bail!(
+                "{}: sim_type = {value} is not supported; allowed: latency, throughput, batch",
+                at(*line)
+            ),
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +409,7 @@ mod tests {
         c.self_packets = true;
         c.injection_delay = 1;
         c.inject_any_vc = true;
+        c.extras.stop_rule = StopRule::BookSim;
         c
     }
 
@@ -598,10 +614,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("num_vcs") && e.contains("1..=255"), "{e}");
-        let e = parse("routing_function = dim_order; traffic = diagonal;")
+        let e = parse("routing_function = dim_order; traffic = badperm_yarc;")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("diagonal") && e.contains("randperm"), "{e}");
+        assert!(e.contains("badperm_yarc") && e.contains("taper64"), "{e}");
         let e = parse("routing_function = dim_order")
             .unwrap_err()
             .to_string();

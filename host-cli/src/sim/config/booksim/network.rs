@@ -163,8 +163,8 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
 
 /// BookSim2's traffic names jumpnet reads (`traffic.cpp`), each the same pattern as its
 /// jumpnet `traffic=` word.
-pub const TRAFFIC_ALLOWED: &str =
-    "uniform, bitcomp, bitrev, shuffle, transpose, tornado, neighbor, randperm";
+pub const TRAFFIC_ALLOWED: &str = "uniform, bitcomp, bitrev, shuffle, transpose, tornado, \
+     neighbor, randperm, diagonal, asymmetric, taper64, hotspot({{nodes},{rates}}), bad_dragon";
 
 /// The jumpnet `traffic=` word of BookSim2's traffic `name`, if jumpnet has it.
 pub fn traffic_word(name: &str) -> Option<&'static str> {
@@ -177,6 +177,9 @@ pub fn traffic_word(name: &str) -> Option<&'static str> {
         "tornado" => "tornado",
         "neighbor" => "neighbor",
         "randperm" => "randperm",
+        "diagonal" => "diagonal",
+        "asymmetric" => "asymmetric",
+        "taper64" => "taper64",
         _ => return None,
     })
 }

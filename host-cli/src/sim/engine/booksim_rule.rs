@@ -1,0 +1,195 @@
+//! BookSim2's simulation phases for `jumpnet sim --booksim` (docs/booksim.md §5, after
+//! BookSim2's `TrafficManager::_SingleSim` and `BatchTrafficManager::_SingleSim`):
+//!
+//! * [`run_samples`] — warm-up and measurement sample periods count together against
+//!   `max_samples`; the warm-up's statistics are cleared every other period; the
+//!   measurement is cumulative from its first sample; a sample "converges" when the
+//!   cumulative mean latency (latency mode only) and the cumulative accepted rate changed
+//!   by at most `stopping_thres` and `acc_stopping_thres` since the previous sample, and
+//!   the measurement ends after 3 successive converged samples. The latency threshold is
+//!   checked on the delivered packets together with the age of every flit still in flight.
+//! * [`run_batch`] — `batch_count` batches of BookSim2's batch source
+//!   (`sim::workload::paced_batch`), each until all its packets are delivered; its duration
+//!   is the batch time.
+
+use crate::sim::config::SimConfig;
+use crate::sim::engine::phases::{run_cycles, Window};
+use crate::sim::engine::{SimError, State};
+use crate::sim::workload::synthetic::Process;
+
+/// Converged samples that end BookSim2's measurement.
+const CONVERGED: u32 = 3;
+
+/// Relative change `|cur − prev| / cur` (NaN when both are 0: not above any threshold, as
+/// in BookSim2).
+fn change(cur: f64, prev: f64) -> f64 {
+    ((cur - prev) / cur).abs()
+}
+
+/// Whether `change` exceeds the threshold `thres` (a negative threshold is not checked).
+fn exceeds(change: f64, thres: f64) -> bool {
+    thres >= 0.0 && change > thres
+}
+
+/// Warm-up and measurement with BookSim2's stopping rule, then the drain (latency mode).
+pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, SimError> {
+    let e = &cfg.extras;
+    let latency_mode = cfg.drain;
+    let period = u64::from(cfg.sample_period);
+    let nodes = f64::from(st.terminals());
+    let mut w = Window::default();
+    let (mut prev_lat, mut prev_acc) = (0.0, 0.0);
+    let (mut converged, mut total) = (0u32, 0u32);
+    let (mut running, mut clear) = (false, false);
+    let mut since = st.counters();
+    while total < cfg.max_samples && (!running || converged < CONVERGED) {
+        if clear || (!running && total.is_multiple_of(2)) {
+            clear = false;
+            since = st.counters();
+            st.latencies().start_warmup_period();
+            if running {
+                w.start = Some(since.clone());
+            }
+        }
+        if let Some(d) = run_cycles(st, period)? {
+            w.deadlock = Some(d);
+            return Ok(w);
+        }
+        w.samples += u32::from(running);
+        let lat = st.latencies().cumulative(running);
+        let now = st.counters();
+        let acc = (now.ejected - since.ejected) as f64 / (now.cycle - since.cycle) as f64 / nodes;
+        let (lat_change, acc_change) = (change(lat.0, prev_lat), change(acc, prev_acc));
+        (prev_lat, prev_acc) = (lat.0, acc);
+        if latency_mode && st.mean_with_in_flight(lat) > cfg.latency_thres {
+            w.saturated = true;
+            break;
+        }
+        let (lat_thres, acc_thres) = if running {
+            (cfg.stopping_thres, e.acc_stopping_thres)
+        } else {
+            (cfg.warmup_thres, e.acc_warmup_thres)
+        };
+        let ok =
+            (!latency_mode || !exceeds(lat_change, lat_thres)) && !exceeds(acc_change, acc_thres);
+        if !running {
+            let warm = if cfg.warmup_periods > 0 {
+                total + 1 >= cfg.warmup_periods
+            } else {
+                ok
+            };
+            if warm {
+                running = true;
+                clear = true;
+                st.set_measuring(true);
+            }
+        } else if ok {
+            converged += 1;
+        } else {
+            converged = 0;
+        }
+        total += 1;
+    }
+    st.set_measuring(false);
+    if !running || w.saturated {
+        // Still warming up after `max_samples` periods, or above the latency threshold:
+        // BookSim2 calls the simulation unstable.
+        w.saturated = true;
+        return Ok(w);
+    }
+    w.end = Some(st.counters());
+    if latency_mode {
+        drain(st, cfg, &mut w)?;
+    }
+    Ok(w)
+}
+
+/// Runs until every measured packet has arrived; every 1000 cycles the latency threshold
+/// is checked as during the samples (saturated above it, or after
+/// `100 · max(sample_period, 1000)` cycles).
+fn drain(st: &mut State<'_>, cfg: &SimConfig, w: &mut Window) -> Result<(), SimError> {
+    let limit = st.now() + 100 * u64::from(cfg.sample_period).max(1000);
+    let mut steps = 0u64;
+    while st.measured_outstanding() > 0 {
+        st.cycle()?;
+        if st.stuck() {
+            w.deadlock = Some(st.deadlock_report());
+            return Ok(());
+        }
+        steps += 1;
+        if steps.is_multiple_of(1000) {
+            let lat = st.latencies().cumulative(true);
+            if st.mean_with_in_flight(lat) > cfg.latency_thres || st.now() >= limit {
+                w.saturated = true;
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// BookSim2's batch mode: `batch_count` batches, each from its first packet until its last
+/// is delivered; every packet is measured; the window is the whole run.
+pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, SimError> {
+    st.set_measuring(true);
+    let mut w = Window {
+        start: Some(st.zero_counters()),
+        samples: cfg.extras.batch_count,
+        ..Window::default()
+    };
+    for _ in 0..cfg.extras.batch_count {
+        let start = st.now();
+        if let Process::Paced(b) = &mut st.driver.process {
+            b.start_batch();
+        }
+        loop {
+            st.cycle()?;
+            if st.stuck() {
+                w.deadlock = Some(st.deadlock_report());
+                return Ok(w);
+            }
+            let issued = match &st.driver.process {
+                Process::Paced(b) => b.issued(),
+                _ => true,
+            };
+            if issued && st.measured_outstanding() == 0 {
+                break;
+            }
+        }
+        w.batch_times.push(st.now() - start);
+    }
+    w.end = Some(st.counters());
+    Ok(w)
+}
+
+impl State<'_> {
+    /// BookSim2's latency for its threshold: the delivered packets' latencies `(mean,
+    /// count)` together with the age of every flit not yet delivered of the packets being
+    /// injected or in the network, and of the first waiting packet of a terminal that
+    /// injects none (BookSim2 creates a source's next packet only when the previous one has
+    /// left).
+    fn mean_with_in_flight(&self, (mean, count): (f64, u64)) -> f64 {
+        let mut free = vec![false; self.packets.len()];
+        for &f in &self.free {
+            free[f as usize] = true;
+        }
+        let now = self.now;
+        let (mut sum, mut n) = (mean * count as f64, count as f64);
+        for (p, _) in self.packets.iter().zip(&free).filter(|(_, &f)| !f) {
+            let flits = f64::from(p.len - p.received);
+            sum += flits * (now - p.created) as f64;
+            n += flits;
+        }
+        for t in &self.terms {
+            if let (None, Some(q)) = (t.current, t.queue.front()) {
+                sum += f64::from(q.len) * (now - q.created) as f64;
+                n += f64::from(q.len);
+            }
+        }
+        if n == 0.0 {
+            0.0
+        } else {
+            sum / n
+        }
+    }
+}

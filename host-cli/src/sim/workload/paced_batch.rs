@@ -1,0 +1,105 @@
+//! BookSim2's batch mode (`sim_type = batch`, docs/booksim.md §5) as a packet source: a
+//! terminal creates a packet only when its previous one has left its queue, at most
+//! `batch_size` per batch and, with `max_outstanding_requests > 0`, only while fewer than
+//! that many of its packets are undelivered. Each terminal keeps a "queue time" that advances
+//! by one per attempt: a packet is created with that time, so a terminal that could not keep
+//! up (its injection channel busy) records the wait as queueing latency, as BookSim2's
+//! `include_queuing` does.
+
+/// Per-terminal state of the batch source.
+#[derive(Clone, Debug)]
+pub struct PacedBatch {
+    /// Packets per terminal and batch.
+    size: u32,
+    /// Undelivered packets a terminal may have, 0 = no limit.
+    max_outstanding: u32,
+    /// Queue time of each terminal's next attempt.
+    qtime: Vec<u64>,
+    /// Packets created in the current batch.
+    sent: Vec<u32>,
+    /// Packets created and not yet delivered.
+    outstanding: Vec<u32>,
+}
+
+impl PacedBatch {
+    /// A source of `size` packets per terminal of `nodes` terminals, at most
+    /// `max_outstanding` undelivered (0: no limit); the first batch starts at cycle 0.
+    pub fn new(nodes: u32, size: u32, max_outstanding: u32) -> Self {
+        let n = nodes as usize;
+        PacedBatch {
+            size,
+            max_outstanding,
+            qtime: vec![0; n],
+            sent: vec![0; n],
+            outstanding: vec![0; n],
+        }
+    }
+
+    /// Starts a new batch: every terminal may create `size` packets again.
+    pub fn start_batch(&mut self) {
+        self.sent.iter_mut().for_each(|s| *s = 0);
+    }
+
+    /// Whether every terminal has created its packets of the batch.
+    pub fn issued(&self) -> bool {
+        self.sent.iter().all(|&s| s >= self.size)
+    }
+
+    /// Terminal `t` at cycle `now`, `idle` when its queue is empty and it injects nothing:
+    /// the creation time of a new packet, if it makes one. Attempts run from the terminal's
+    /// queue time up to `now`; each that creates nothing still advances the queue time.
+    pub fn fire(&mut self, t: u32, now: u64, idle: bool) -> Option<u64> {
+        if !idle {
+            return None;
+        }
+        let t = t as usize;
+        while self.qtime[t] <= now {
+            let q = self.qtime[t];
+            self.qtime[t] += 1;
+            let room = self.max_outstanding == 0 || self.outstanding[t] < self.max_outstanding;
+            if self.sent[t] < self.size && room {
+                self.sent[t] += 1;
+                self.outstanding[t] += 1;
+                return Some(q);
+            }
+        }
+        None
+    }
+
+    /// A packet of terminal `t` was delivered (or dropped).
+    pub fn delivered(&mut self, t: u32) {
+        let o = &mut self.outstanding[t as usize];
+        *o = o.saturating_sub(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_attempt_per_cycle_and_outstanding_limit() {
+        let mut b = PacedBatch::new(2, 3, 2);
+        // Terminal 0 idle at cycles 0, 1: packets created at 0 and 1; then the limit of 2
+        // undelivered holds it back until a delivery.
+        assert_eq!(b.fire(0, 0, true), Some(0));
+        assert_eq!(b.fire(0, 1, true), Some(1));
+        assert_eq!(b.fire(0, 2, true), None);
+        b.delivered(0);
+        // The failed attempt at 2 advanced the queue time: the next packet is created at 3.
+        assert_eq!(b.fire(0, 3, true), Some(3));
+        assert!(!b.issued());
+        // Terminal 1 busy until cycle 5: its first packet still carries queue time 0, the
+        // next one 1 (BookSim2's queueing latency).
+        assert_eq!(b.fire(1, 4, false), None);
+        assert_eq!(b.fire(1, 5, true), Some(0));
+        b.delivered(1);
+        assert_eq!(b.fire(1, 6, true), Some(1));
+        b.delivered(1);
+        assert_eq!(b.fire(1, 7, true), Some(2));
+        assert!(b.issued());
+        assert_eq!(b.fire(0, 8, true), None);
+        b.start_batch();
+        assert!(!b.issued());
+    }
+}
