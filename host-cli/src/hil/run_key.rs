@@ -15,7 +15,7 @@ use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::io::duration::Span;
 use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
-use crate::sim::config::{Allocator, Pattern, SimConfig};
+use crate::sim::config::{Allocator, Extras, Pattern, SimConfig};
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::setup::{Setup, SetupRequest};
 
@@ -227,7 +227,12 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     put("self_packets", c.self_packets.to_string());
     put("injection_delay", c.injection_delay.to_string());
     put("inject_any_vc", c.inject_any_vc.to_string());
+    // BookSim2's extra parameters are named only when one differs from its default, so
+    // traces recorded before they existed keep their keys.
     let e = &c.extras;
+    if e.is_default() {
+        return m;
+    }
     let hotspots: Vec<String> = e.hotspots.iter().map(|(n, w)| format!("{n}:{w}")).collect();
     put("hotspots", hotspots.join(","));
     put("bad_dragon_k", e.bad_dragon_k.to_string());
@@ -244,7 +249,12 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
 
 /// Checks that `sim` names every simulator key and nothing else.
 fn check_sim_keys(sim: &BTreeMap<String, String>) -> Result<()> {
-    if let Some(missing) = SimConfig::KEYS.iter().find(|k| !sim.contains_key(**k)) {
+    let required = |k: &&&str| !Extras::KEYS.contains(k);
+    if let Some(missing) = SimConfig::KEYS
+        .iter()
+        .filter(required)
+        .find(|k| !sim.contains_key(**k))
+    {
         bail!(
             "header field run.sim lacks the simulator key `{missing}`: a trace names every \
              simulator key ({})",
@@ -450,6 +460,7 @@ mod tests {
             c.set("self_packets", "true").unwrap();
             c.set("injection_delay", "1").unwrap();
             c.set("inject_any_vc", "true").unwrap();
+            c.set("stop_rule", "booksim").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();
