@@ -497,7 +497,10 @@ mod tests {
             yr: 2,
         };
         assert_eq!(b.config.switch_layout, Some(grid));
+        // The same network and routing as with 1-cycle channels: the routes do not change.
+        let same = (b.topology.clone(), b.algo);
         let b = parse_with(FLATFLY, &["use_noc_latency=0".into()]).unwrap();
+        assert_eq!((b.topology.clone(), b.algo), same);
         assert_eq!(b.config.switch_layout, None);
         assert_eq!(b.topology.to_string(), "hyperx s=4,4 k=1 t=4");
         assert_eq!(b.algo, RouteAlgo::Minimal);
