@@ -78,11 +78,12 @@ fn the_default_router_is_left_out_of_the_json() {
     let json = serde_json::to_value(SimConfig::booksim()).unwrap();
     assert!(json.get("router").is_none() && json.get("self_packets").is_none());
     assert!(json.get("injection_delay").is_none() && json.get("inject_any_vc").is_none());
-    // BookSim2's extra parameters (`extras`) are left out at their defaults too.
-    assert!(json.get("extras").is_none());
+    // BookSim2's extra parameters (`extras`) and router features are left out at their
+    // defaults too.
+    assert!(json.get("extras").is_none() && json.get("wait_for_tail_credit").is_none());
     assert_eq!(
         json.as_object().unwrap().len(),
-        SimConfig::KEYS.len() - 4 - Extras::KEYS.len()
+        SimConfig::KEYS.len() - 4 - Extras::KEYS.len() - RouterFeatures::KEYS.len()
     );
     let mut keep = SimConfig::booksim();
     keep.set("self_packets", "1").unwrap();
