@@ -17,6 +17,7 @@ use crate::io::duration::Span;
 use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
 use crate::sim::config::{Allocator, Extras, Pattern, SimConfig};
 use crate::sim::network::class_latency::ClassLatency;
+use crate::sim::router::features::RouterFeatures;
 use crate::sim::setup::{Setup, SetupRequest};
 
 /// The value of a class latency that is not set (the class takes `link_latency`).
@@ -192,15 +193,19 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         }
         .to_string(),
     );
+    // BookSim2's router features are named only when one differs from its default, so
+    // traces recorded before they existed keep their keys.
     let f = &c.features;
-    put("wait_for_tail_credit", f.wait_for_tail_credit.to_string());
-    put(
-        "hold_switch_for_packet",
-        f.hold_switch_for_packet.to_string(),
-    );
-    put("input_speedup", f.input_speedup.to_string());
-    put("output_speedup", f.output_speedup.to_string());
-    put("alloc_iters", f.alloc_iters.to_string());
+    if *f != RouterFeatures::default() {
+        put("wait_for_tail_credit", f.wait_for_tail_credit.to_string());
+        put(
+            "hold_switch_for_packet",
+            f.hold_switch_for_packet.to_string(),
+        );
+        put("input_speedup", f.input_speedup.to_string());
+        put("output_speedup", f.output_speedup.to_string());
+        put("alloc_iters", f.alloc_iters.to_string());
+    }
     put("router", c.router.name().to_string());
     put("injection", c.injection.word().to_string());
     put("injection_rate", c.injection_rate.to_string());
@@ -249,7 +254,7 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
 
 /// Checks that `sim` names every simulator key and nothing else.
 fn check_sim_keys(sim: &BTreeMap<String, String>) -> Result<()> {
-    let required = |k: &&&str| !Extras::KEYS.contains(k);
+    let required = |k: &&&str| !Extras::KEYS.contains(k) && !RouterFeatures::KEYS.contains(k);
     if let Some(missing) = SimConfig::KEYS
         .iter()
         .filter(required)
@@ -461,6 +466,7 @@ mod tests {
             c.set("injection_delay", "1").unwrap();
             c.set("inject_any_vc", "true").unwrap();
             c.set("stop_rule", "booksim").unwrap();
+            c.set("alloc_iters", "2").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();
