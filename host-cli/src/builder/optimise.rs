@@ -88,6 +88,16 @@ impl JobRoutes {
                     .ok_or_else(|| anyhow!("switch {s} has no terminal"))
             })
             .collect::<Result<Vec<u32>>>()?;
+        // One start offset per ordered pair, and the routes' channels: counted as four per
+        // route here (routes on the networks jumpnet places on are shorter on average).
+        let pairs = (endpoints.len() as u128).pow(2);
+        crate::budget::check_alloc::<u32>(
+            &format!(
+                "the routes between the {} job nodes of the placement objective (--ranks)",
+                endpoints.len()
+            ),
+            pairs * 5,
+        )?;
         let paths = RoutedPaths::between(net, routing, &endpoints)
             .context("routing the job's node pairs for the placement objective")?;
         Ok(JobRoutes { nodes, paths })
@@ -139,17 +149,24 @@ pub fn optimise(
     };
     let mut local = routes.local(placement)?;
     let paths = &routes.paths;
+    let counters = if how.objective == PlacementObjective::Contention {
+        ContentionObjective::<&RoutedPaths>::loads_needed(msgs, paths.num_channels())
+    } else {
+        MaxLoadObjective::<&RoutedPaths>::storage_needed(msgs, paths.num_channels())
+    };
+    crate::budget::check_alloc::<u32>(
+        &format!(
+            "the per-(step, channel) counters of the {} objective",
+            how.objective.name()
+        ),
+        counters as u128,
+    )?;
     let outcome = if how.objective == PlacementObjective::Contention {
-        let mut loads =
-            vec![
-                0u32;
-                ContentionObjective::<&RoutedPaths>::loads_needed(msgs, paths.num_channels())
-            ];
+        let mut loads = vec![0u32; counters];
         let mut obj = ContentionObjective::new(paths, msgs, index, &mut loads)?;
         run(&mut obj, &mut local, how, progress)?
     } else {
-        let needed = MaxLoadObjective::<&RoutedPaths>::storage_needed(msgs, paths.num_channels());
-        let mut storage = vec![0u32; needed];
+        let mut storage = vec![0u32; counters];
         let mut obj = MaxLoadObjective::new(paths, msgs, index, &mut storage)?;
         let o = run(&mut obj, &mut local, how, progress)?;
         // Report the busiest-channel sum, without the tie-breaking second key.
