@@ -1,7 +1,7 @@
 //! Possible-contention objective with incremental swap evaluation (docs/mapping.md §2).
 
 use super::hops::check_placement;
-use super::objective::swap_ranks;
+use super::objective::{for_each_touched, swap_ranks};
 use super::traffic::max_step;
 use super::{MappingError, Message, NodeId, PathOracle, Rank, RankIndex, SwapObjective};
 use crate::error::{CapacityError, InvalidParam};
@@ -95,20 +95,8 @@ impl<'a, P: PathOracle> ContentionObjective<'a, P> {
 
     /// Adds or removes every message touching rank `a` or `b` (each message once).
     fn route_touched(&mut self, placement: &[NodeId], a: Rank, b: Rank, add: bool) {
-        let index = self.index;
-        let messages = self.messages;
-        for &id in index.messages_of(a) {
-            if let Some(msg) = messages.get(id as usize) {
-                self.route(placement, msg, add);
-            }
-        }
-        for &id in index.messages_of(b) {
-            if let Some(msg) = messages.get(id as usize) {
-                if msg.src_rank != a && msg.dst_rank != a {
-                    self.route(placement, msg, add);
-                }
-            }
-        }
+        let (index, messages) = (self.index, self.messages);
+        for_each_touched(index, messages, a, b, |msg| self.route(placement, msg, add));
     }
 
     /// Load of `channel` in step `step` under the placement last evaluated or swapped.

@@ -1,6 +1,6 @@
 //! The interface optimisers use to score rank placements (docs/mapping.md §2–§5).
 
-use super::{MappingError, NodeId, Rank};
+use super::{MappingError, Message, NodeId, Rank, RankIndex};
 
 /// An objective over rank placements (`rank → node`) that can re-score a swap of two ranks
 /// incrementally. Lower is better.
@@ -34,5 +34,28 @@ pub(crate) fn swap_ranks(placement: &mut [NodeId], a: Rank, b: Rank) -> bool {
         true
     } else {
         false
+    }
+}
+
+/// Calls `f` once for every message touching rank `a` or `b` (a message between them
+/// once): the messages a swap of `a` and `b` re-routes.
+pub(crate) fn for_each_touched(
+    index: RankIndex<'_>,
+    messages: &[Message],
+    a: Rank,
+    b: Rank,
+    mut f: impl FnMut(&Message),
+) {
+    for &id in index.messages_of(a) {
+        if let Some(msg) = messages.get(id as usize) {
+            f(msg);
+        }
+    }
+    for &id in index.messages_of(b) {
+        if let Some(msg) = messages.get(id as usize) {
+            if msg.src_rank != a && msg.dst_rank != a {
+                f(msg);
+            }
+        }
     }
 }
