@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: criterion benches of every crate that has some, the flash and static
 //! RAM of the size-optimised `device` firmware (`firmware::device_sizes`), the networkx
-//! baseline on the same random-shortcut graph when the script and an edge list exist, and
+//! baseline on the same random-shortcut graph when the script and an edge list exist,
+//! BookSim2 side by side when `$BOOKSIM` names its binary (`bench_booksim`), and
 //! the FPGA resource estimates of the RTL blocks (Yosys `synth_ice40`: LUT4, flip-flops,
 //! block RAMs, carry cells).
 //!
@@ -32,6 +33,7 @@ pub fn run() -> Result {
     crate::firmware::hil_slowdown()?;
     crate::test::rtl_hil_slowdown()?;
     networkx_baseline()?;
+    crate::bench_booksim::run()?;
     rtl_estimates()
 }
 

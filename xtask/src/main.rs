@@ -14,6 +14,7 @@
 //! Only the standard library is used, so this builds in seconds on a fresh machine.
 
 mod bench;
+mod bench_booksim;
 mod firmware;
 mod fuzz;
 mod pipeline;

@@ -121,19 +121,13 @@ impl<'r> State<'r> {
                 ..Default::default()
             })
             .collect();
-        // With speedup (internal or output) a flit or credit may wait in its port's queue: at
-        // most a VC buffer per VC of them (the credits bound the queue; ejection queues are
-        // bounded to that).
-        let queueing = if cfg.internal_speedup.is_one() && cfg.features.output_speedup == 1 {
-            0
-        } else {
-            2 * u64::from(cfg.num_vcs) * u64::from(cfg.vc_buf_size) + 2
-        };
+        // The wheel reaches over the longest channel with its pipeline and credit delays; a
+        // flit or credit that waits in a port's queue behind a speedup may be scheduled
+        // further ahead, and overflows (`Wheel`).
         let max_delay = u64::from(fabric.max_latency().max(cfg.terminal_latency))
             + u64::from(cfg.st_delay.max(cfg.injection_delay))
             + u64::from(cfg.credit_delay)
-            + 1
-            + queueing;
+            + 1;
         let routers = cfg.router.visit(partition::Build {
             fabric: &fabric,
             cfg,

@@ -5,6 +5,9 @@
 pub mod class_latency;
 pub mod layout_latency;
 pub mod terminal;
+mod wheel;
+
+pub use wheel::Wheel;
 
 use jumpnet_core::topology::{LinkClass, Port, Topology};
 
@@ -164,7 +167,7 @@ impl Fabric {
 }
 
 /// A flit: packet id, sequence number in the packet, tail flag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, bytemuck::Zeroable)]
 pub struct Flit {
     /// Packet pool index.
     pub pkt: u32,
@@ -175,7 +178,7 @@ pub struct Flit {
 }
 
 /// One slot of an input-VC buffer: a flit and the cycle it becomes eligible.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable)]
 pub struct Slot {
     /// First cycle the flit may take part in allocation.
     pub ready: u64,
@@ -212,79 +215,4 @@ pub enum Event {
         /// VC.
         vc: u8,
     },
-}
-
-/// Event wheel: slot `t mod len` holds the events of cycle `t`; slots keep their capacity,
-/// so the steady state allocates nothing.
-#[derive(Debug)]
-pub struct Wheel {
-    slots: Vec<Vec<Event>>,
-    mask: u64,
-    /// Events pending.
-    pub pending: u64,
-    /// The cycle last taken (debug builds check every push against the wheel's reach).
-    #[cfg(debug_assertions)]
-    taken: u64,
-}
-
-impl Wheel {
-    /// A wheel for delays up to `max_delay` cycles.
-    pub fn new(max_delay: u64) -> Self {
-        let len = (max_delay + 2).next_power_of_two();
-        Wheel {
-            slots: (0..len).map(|_| Vec::new()).collect(),
-            mask: len - 1,
-            pending: 0,
-            #[cfg(debug_assertions)]
-            taken: 0,
-        }
-    }
-
-    /// Schedules `ev` at cycle `at`.
-    #[inline]
-    pub fn push(&mut self, at: u64, ev: Event) {
-        #[cfg(debug_assertions)]
-        assert!(
-            at >= self.taken && at - self.taken <= self.mask,
-            "event at cycle {at} beyond the wheel's reach from cycle {}",
-            self.taken
-        );
-        self.slots[(at & self.mask) as usize].push(ev);
-        self.pending += 1;
-    }
-
-    /// Takes the events of cycle `now` (give the vector back with [`Wheel::give_back`]).
-    #[inline]
-    pub fn take(&mut self, now: u64) -> Vec<Event> {
-        #[cfg(debug_assertions)]
-        {
-            self.taken = now;
-        }
-        let v = std::mem::take(&mut self.slots[(now & self.mask) as usize]);
-        self.pending -= v.len() as u64;
-        v
-    }
-
-    /// Drops every pending event, keeping the slots' capacity (engine reuse).
-    pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            s.clear();
-        }
-        self.pending = 0;
-        #[cfg(debug_assertions)]
-        {
-            self.taken = 0;
-        }
-    }
-
-    /// Returns a slot's vector (cleared, capacity kept).
-    #[inline]
-    pub fn give_back(&mut self, now: u64, mut v: Vec<Event>) {
-        v.clear();
-        let slot = &mut self.slots[(now & self.mask) as usize];
-        if slot.is_empty() {
-            std::mem::swap(slot, &mut v);
-            slot.append(&mut v);
-        }
-    }
 }

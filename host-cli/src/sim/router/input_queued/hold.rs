@@ -58,7 +58,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         self.set_hold(ls, req, more);
         if more {
             let next = self.now + 1;
-            let slot = &mut self.r.slots[iv * k.buf + usize::from(self.r.ivs[iv].head)];
+            let li = iv - ls * k.per;
+            let slot = &mut self.r.slots[k.slot(ls, li, usize::from(self.r.ivs[iv].head))];
             if slot.ready > next {
                 slot.ready = next;
                 self.r.ivs[iv].fready = next;

@@ -43,6 +43,7 @@
 //! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
 //! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`).
 
+mod buffers;
 mod crossbar;
 mod fast_div;
 mod hold;
@@ -71,6 +72,8 @@ pub(crate) struct Params {
     pub radix: usize,
     /// Physical VCs per channel.
     pub vcs: usize,
+    /// Input VCs per router (`radix · vcs`).
+    pub per: usize,
     /// Logical VCs of the routing.
     pub rvcs: u8,
     /// Flits per input-VC buffer.
@@ -115,6 +118,13 @@ pub(crate) struct Params {
 }
 
 impl Params {
+    /// Index in the routers' slot slice of position `pos` of input VC `li` (`port·vcs + vc`)
+    /// of local router `ls` (`buffers::index`).
+    #[inline]
+    pub(crate) fn slot(&self, ls: usize, li: usize, pos: usize) -> usize {
+        buffers::index(self.per, self.buf, ls, li, pos)
+    }
+
     fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
         let radix = fabric.radix;
         let vcs = usize::from(cfg.num_vcs);
@@ -125,6 +135,7 @@ impl Params {
         Params {
             radix,
             vcs,
+            per: radix * vcs,
             rvcs: routing_vcs.max(1),
             buf,
             words: (radix * vcs).div_ceil(64),

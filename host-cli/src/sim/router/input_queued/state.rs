@@ -5,6 +5,7 @@
 //! slices of a range of routers ([`Range`]) that one thread steps.
 
 use crate::sim::network::Slot;
+use crate::sim::router::input_queued::buffers;
 use crate::sim::router::input_queued::Params;
 
 /// Per-input-VC route state.
@@ -35,8 +36,9 @@ pub(crate) struct InVc {
 /// The arrays of all routers.
 #[derive(Debug)]
 pub(crate) struct Arrays {
-    /// Input-VC ring buffers (flat, `buf` slots per input VC): each flit with its ready
-    /// cycle, so the router touches one cache line per flit.
+    /// Input-VC ring buffers (`buf` slots per input VC, position-major within a router,
+    /// `buffers`): each flit with its ready cycle, so the router touches one cache line per
+    /// flit.
     pub slots: Vec<Slot>,
     /// Per input VC: front flit's ready cycle, ring head, length and route state together
     /// (the router scan reads them all).
@@ -94,7 +96,7 @@ impl Arrays {
         let nports = switches * k.radix;
         let niv = nports * k.vcs;
         Arrays {
-            slots: vec![Slot::default(); niv * k.buf],
+            slots: buffers::slots(niv * k.buf),
             ivs: vec![InVc::default(); niv],
             credits: vec![k.vc_buf_size; niv],
             busy: vec![false; niv],

@@ -106,7 +106,7 @@ pub(crate) fn step_range<R: Routing + ?Sized, E: Effects>(
     fx: &mut E,
 ) -> Result<(), SimError> {
     let k = r.k;
-    let per = k.vcs * k.radix;
+    let per = k.per;
     // Input (and output) VCs of the range.
     let (first, end) = ((r.lo * per) as u32, (r.hi * per) as u32);
     let clock = Clock::new(k, ph.cycle);
@@ -165,7 +165,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     fn arrive(&mut self, iv: u32, flit: Flit) {
         let k = self.k;
         let r = &mut *self.r;
-        let per = k.vcs * k.radix;
+        let per = k.per;
         let s = k.router_of.div(iv) as usize;
         let ls = s - r.lo;
         let li = iv as usize - s * per;
@@ -185,7 +185,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         if pos >= k.buf {
             pos -= k.buf;
         }
-        r.slots[iv * k.buf + pos] = Slot { ready, flit };
+        r.slots[k.slot(ls, li, pos)] = Slot { ready, flit };
         if l == 0 {
             r.ivs[iv].fready = ready;
         }
@@ -218,7 +218,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let ls = s - self.r.lo;
         let words = k.words;
         // The router's first input VC.
-        let first = ls * k.radix * k.vcs;
+        let first = ls * k.per;
         self.work.reqs.clear();
         self.work.held.clear();
         let mut next_wake = u64::MAX;
@@ -251,7 +251,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let ls = s - self.r.lo;
         if self.r.ivs[iv].state == VcState::Idle {
-            let slot = iv * k.buf + usize::from(self.r.ivs[iv].head);
+            let slot = k.slot(ls, li, usize::from(self.r.ivs[iv].head));
             self.route(s, iv, slot)?;
         }
         if let VcState::Routed { port, vc } = self.r.ivs[iv].state {

@@ -46,7 +46,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let ready = [k.routing_delay, k.vc_alloc_delay, k.sw_alloc_delay]
             .into_iter()
             .fold(self.now, |s, d| sp.after_stage(s, u64::from(d)));
-        let slot = &mut r.slots[iv * k.buf + usize::from(r.ivs[iv].head)];
+        let li = iv - ls * k.per;
+        let slot = &mut r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))];
         if ready > slot.ready {
             slot.ready = ready;
             r.ivs[iv].fready = ready;
@@ -58,18 +59,18 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     #[inline]
     fn pop_front(&mut self, ls: usize, iv: usize) -> Flit {
         let k = self.k;
-        let buf = k.buf;
         let r = &mut *self.r;
-        let slot = iv * buf + usize::from(r.ivs[iv].head);
-        let flit = r.slots[slot].flit;
-        let next = r.ivs[iv].head + 1;
-        r.ivs[iv].head = if usize::from(next) == buf { 0 } else { next };
+        let li = iv - ls * k.per;
+        let flit = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))].flit;
         r.ivs[iv].len -= 1;
         if r.ivs[iv].len == 0 {
-            let li = iv - ls * k.radix * k.vcs;
+            // An empty buffer starts again at position 0 (`buffers`).
+            r.ivs[iv].head = 0;
             r.nonempty[ls * k.words + li / 64] &= !(1 << (li % 64));
         } else {
-            r.ivs[iv].fready = r.slots[iv * buf + usize::from(r.ivs[iv].head)].ready;
+            let next = r.ivs[iv].head + 1;
+            r.ivs[iv].head = if usize::from(next) == k.buf { 0 } else { next };
+            r.ivs[iv].fready = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))].ready;
         }
         r.buffered[ls] -= 1;
         flit

@@ -1,0 +1,150 @@
+//! `cargo xtask bench`, BookSim2 side by side (docs/booksim.md §6): when `$BOOKSIM` names a
+//! BookSim2 binary built from source, the release `jumpnet sim --booksim` and BookSim2 run the
+//! same configuration files of the project one after the other on this machine, each under
+//! GNU `time`, and a table gives their CPU seconds (user + system), the speed ratio and
+//! their peak resident memory. Without `$BOOKSIM` the stage says how to enable it.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::process::{self, cargo, Result};
+
+/// One side-by-side case: what it is, the configuration file and the overrides.
+struct Case {
+    what: &'static str,
+    config: &'static str,
+    overrides: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        what: "torus 32×32, dim_order, 8 VCs, uniform 0.1",
+        config: "tests/data/booksim/configs/torus.cfg",
+        overrides: &["k=32", "num_vcs=8", "injection_rate=0.1"],
+    },
+    Case {
+        what: "dragonflynew k=4 (1,056 nodes), ugal, 256-flit VCs, 0.1 flits",
+        config: "tests/data/booksim/configs/dragonfly_k4_deep.cfg",
+        overrides: &["routing_function=ugal", "injection_rate=0.1"],
+    },
+    Case {
+        what: "dragonflynew k=4, min, 256-flit VCs, 0.1 flits",
+        config: "tests/data/booksim/configs/dragonfly_k4_deep.cfg",
+        overrides: &["routing_function=min", "injection_rate=0.1"],
+    },
+    Case {
+        what: "mesh 8×8, dim_order, 2 VCs, uniform 0.3",
+        config: "tests/data/booksim/configs/mesh.cfg",
+        overrides: &["injection_rate=0.3"],
+    },
+];
+
+/// CPU seconds (user + system) and peak resident memory (KiB) of one run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Usage {
+    cpu_s: f64,
+    rss_kib: u64,
+}
+
+/// Parses GNU `time -f "%U %S %M"` output (its last line).
+fn parse_usage(text: &str) -> Option<Usage> {
+    let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    let mut it = line.split_whitespace();
+    let user: f64 = it.next()?.parse().ok()?;
+    let sys: f64 = it.next()?.parse().ok()?;
+    let rss_kib = it.next()?.parse().ok()?;
+    Some(Usage {
+        cpu_s: user + sys,
+        rss_kib,
+    })
+}
+
+/// Runs `program args…` under GNU time, output discarded.
+fn measure(program: &str, args: &[&str]) -> Result<Usage> {
+    let out = std::env::temp_dir().join(format!("jumpnet-bench-time-{}", std::process::id()));
+    let status = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%U %S %M")
+        .arg("-o")
+        .arg(&out)
+        .arg(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run /usr/bin/time {program}: {e}"))?;
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    let _ = std::fs::remove_file(&out);
+    if !status.success() {
+        return Err(format!("`{program} {}` failed ({status})", args.join(" ")));
+    }
+    parse_usage(&text).ok_or_else(|| format!("cannot read GNU time's output: {text:?}"))
+}
+
+/// The side-by-side stage of `cargo xtask bench`.
+pub fn run() -> Result {
+    let Some(booksim) = std::env::var_os("BOOKSIM") else {
+        println!(
+            "bench: BookSim2 side by side skipped (set BOOKSIM=/path/to/booksim, a BookSim2 \
+             binary built from source; docs/booksim.md §6)"
+        );
+        return Ok(());
+    };
+    let booksim = booksim.to_string_lossy().into_owned();
+    if !Path::new("/usr/bin/time").exists() {
+        return Err(
+            "BookSim2 side by side needs GNU time at /usr/bin/time (apt install time)".into(),
+        );
+    }
+    let mut c = cargo();
+    c.args(["build", "--release", "-p", "jumpnet"]);
+    process::run(c)?;
+    let jumpnet = "target/release/jumpnet";
+    println!("\nBookSim2 ({booksim}) and jumpnet side by side (CPU s = user + system):\n");
+    println!("| case | BookSim2 CPU s | jumpnet CPU s | speed-up | BookSim2 MiB | jumpnet MiB |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for case in CASES {
+        let mut bargs = vec![case.config];
+        bargs.extend(case.overrides);
+        let b = measure(&booksim, &bargs)?;
+        let mut jargs = vec!["sim", "--booksim", case.config];
+        jargs.extend(case.overrides);
+        jargs.extend(["--json", "-q"]);
+        let j = measure(jumpnet, &jargs)?;
+        println!(
+            "| {} | {:.2} | {:.2} | {:.1}× | {:.1} | {:.1} |",
+            case.what,
+            b.cpu_s,
+            j.cpu_s,
+            b.cpu_s / j.cpu_s.max(0.01),
+            b.rss_kib as f64 / 1024.0,
+            j.rss_kib as f64 / 1024.0
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gnu_time_output_is_read() {
+        assert_eq!(
+            parse_usage("Command exited\n12.50 0.25 48632\n"),
+            Some(Usage {
+                cpu_s: 12.75,
+                rss_kib: 48632
+            })
+        );
+        assert_eq!(parse_usage("garbage"), None);
+    }
+
+    #[test]
+    fn every_case_names_a_config_of_the_project() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for case in CASES {
+            assert!(root.join(case.config).is_file(), "{}", case.config);
+        }
+    }
+}
