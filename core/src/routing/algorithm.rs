@@ -40,6 +40,10 @@ pub enum RouteAlgo {
     Naf,
     /// `dmodk` (§5).
     Dmodk,
+    /// `nca` (§5.1).
+    Nca,
+    /// `anca` (§5.1).
+    Anca,
     /// `df-minimal` (§4).
     DfMinimal,
     /// `df-minimal-1vc` (§4).
@@ -77,7 +81,7 @@ impl core::error::Error for UnknownRouteAlgo {}
 
 impl RouteAlgo {
     /// Every algorithm, in the order they are listed to users.
-    pub const ALL: [RouteAlgo; 19] = [
+    pub const ALL: [RouteAlgo; 21] = [
         RouteAlgo::Minimal,
         RouteAlgo::Dfsssp,
         RouteAlgo::Dor,
@@ -87,6 +91,8 @@ impl RouteAlgo {
         RouteAlgo::Greedy,
         RouteAlgo::Naf,
         RouteAlgo::Dmodk,
+        RouteAlgo::Nca,
+        RouteAlgo::Anca,
         RouteAlgo::DfMinimal,
         RouteAlgo::DfMinimal1vc,
         RouteAlgo::DfValiant,
@@ -111,6 +117,8 @@ impl RouteAlgo {
             RouteAlgo::Greedy => "greedy",
             RouteAlgo::Naf => "naf",
             RouteAlgo::Dmodk => "dmodk",
+            RouteAlgo::Nca => "nca",
+            RouteAlgo::Anca => "anca",
             RouteAlgo::DfMinimal => "df-minimal",
             RouteAlgo::DfMinimal1vc => "df-minimal-1vc",
             RouteAlgo::DfValiant => "df-valiant",
@@ -146,6 +154,14 @@ impl RouteAlgo {
             RouteAlgo::Greedy => "Circulant greedy routing by largest jump (§3)",
             RouteAlgo::Naf => "Optimal NAF routing for G(n, log2 n) (§3)",
             RouteAlgo::Dmodk => "Fat-tree up/down with D-mod-k (§5)",
+            RouteAlgo::Nca => {
+                "Fat-tree nearest common ancestor, a random up port at every switch (BookSim2's \
+                 nca) (§5.1)"
+            }
+            RouteAlgo::Anca => {
+                "Fat-tree nearest common ancestor, the less occupied of two random up ports \
+                 (BookSim2's anca; in `jumpnet sim`) (§5.1)"
+            }
             RouteAlgo::DfMinimal => {
                 "Dragonfly minimal routing, BookSim VCs (VC0 before the global hop, VC1 after) (§4)"
             }
@@ -211,6 +227,8 @@ impl RouteAlgo {
             self,
             RouteAlgo::DorDateline
                 | RouteAlgo::DorBookSim
+                | RouteAlgo::Nca
+                | RouteAlgo::Anca
                 | RouteAlgo::DfMinimal
                 | RouteAlgo::DfValiant
                 | RouteAlgo::DfValiantDest
@@ -275,6 +293,8 @@ mod tests {
             [
                 "dor-dateline",
                 "dor-booksim",
+                "nca",
+                "anca",
                 "df-minimal",
                 "df-valiant",
                 "df-valiant-dest",

@@ -14,7 +14,8 @@
 //!   device computes its own table) or for all switches from a [`DistanceMatrix`].
 //! * [`dimension_order`]: torus/mesh DOR with dateline VCs, hypercube e-cube, HyperX DOR
 //!   (§2); [`circulant`]: greedy and NAF routing (§3); [`dragonfly`]: minimal and Valiant
-//!   routing with BookSim's VC schemes (§4); [`fat_tree`]: up/down D-mod-k (§5). All
+//!   routing with BookSim's VC schemes (§4); [`fat_tree`]: up/down D-mod-k (§5) and
+//!   [`fat_tree_nca`]: random or adaptive up ports (BookSim2's `nca`, `anca`; §5.1). All
 //!   arithmetic: no tables, O(dimensions) or O(log n) per hop.
 //! * [`dfsssp`]: deadlock-free single-source shortest-path routing with virtual layers (§6);
 //!   [`parx`]: pattern-aware routing for 2-D HyperX with 4 virtual destinations per
@@ -42,6 +43,7 @@ pub mod dragonfly;
 mod endpoint;
 pub mod error;
 pub mod fat_tree;
+pub mod fat_tree_nca;
 pub mod minimal;
 pub mod parx;
 pub mod paths;
@@ -63,6 +65,7 @@ pub use dimension_order::hyperx::HyperXDor;
 pub use dimension_order::torus::{TieBreak, TorusDor, TorusVcs};
 pub use error::RoutingError;
 pub use fat_tree::FatTreeDmodK;
+pub use fat_tree_nca::{FatTreeNca, NcaChoice};
 pub use minimal::distance::DistanceMatrix;
 pub use minimal::MinimalRouting;
 pub use tables::run_table::{RouteEntry, Run, RunTable, RunTableBuilder};

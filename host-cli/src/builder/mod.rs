@@ -16,6 +16,7 @@
 //! - [`routed_paths`]: the deterministic route of every node pair, precomputed.
 
 pub mod anynet;
+pub mod anynet_tree;
 pub mod image;
 pub mod min_latency;
 pub mod network;

@@ -92,6 +92,7 @@ impl OwnedNetwork {
                     nodes: vec![0; *nodes as usize],
                     links: Default::default(),
                 },
+                AnyNetSource::Tree { k, levels } => crate::builder::anynet_tree::tree(*k, *levels)?,
             })?),
             TopologySpec::Structured(network) => {
                 Inner::Structured(network.build().with_context(invalid)?)

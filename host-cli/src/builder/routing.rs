@@ -14,8 +14,8 @@ use jumpnet_core::routing::dragonfly::ugal_booksim::{DragonflyUgalBookSim, BOOKS
 use jumpnet_core::routing::dragonfly::valiant::{DragonflyValiant, Intermediate};
 use jumpnet_core::routing::parx::{self, LidPolicy};
 use jumpnet_core::routing::{
-    deadlock::cycle::Frame, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK, HyperXDor,
-    HypercubeEcube, MinimalRouting, Routing, TorusDor, TorusVcs,
+    deadlock::cycle::Frame, CirculantGreedy, CirculantNaf, DistanceMatrix, FatTreeDmodK,
+    FatTreeNca, HyperXDor, HypercubeEcube, MinimalRouting, NcaChoice, Routing, TorusDor, TorusVcs,
 };
 use jumpnet_core::routing::{Hop, PacketState, RouteEntry, RoutingError, TableSet};
 use jumpnet_core::topology::{HyperX, Network, Port, Topology};
@@ -192,7 +192,15 @@ pub fn build<'a>(
             return Err(wrong("a ring or circulant (naf: G(n, log2 n))"))
         }
         (RouteAlgo::Dmodk, Network::FatTree(f)) => Box::new(FatTreeDmodK::new(f)),
-        (RouteAlgo::Dmodk, _) => return Err(wrong("a fat tree")),
+        (RouteAlgo::Nca, Network::FatTree(f)) => {
+            Box::new(FatTreeNca::new(f, NcaChoice::Random, opts.seed))
+        }
+        (RouteAlgo::Anca, Network::FatTree(f)) => {
+            Box::new(FatTreeNca::new(f, NcaChoice::Adaptive, opts.seed))
+        }
+        (RouteAlgo::Dmodk | RouteAlgo::Nca | RouteAlgo::Anca, _) => {
+            return Err(wrong("a fat tree"))
+        }
         (RouteAlgo::DfMinimal, Network::Dragonfly(d)) => {
             Box::new(DragonflyMinimal::new(d, MinimalVcs::Dateline))
         }
@@ -434,7 +442,7 @@ mod tests {
         // variant names, as the host's own enum did.
         assert_eq!(
             serde_json::to_string(&RouteAlgo::ALL).unwrap(),
-            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","df-ugal-booksim","parx","parx-large","min-latency"]"#
+            r#"["minimal","dfsssp","dor","dor-dateline","dor-booksim","ecube","greedy","naf","dmodk","nca","anca","df-minimal","df-minimal1vc","df-valiant","df-valiant-dest","df-ugal-l","df-ugal-g","df-ugal-booksim","parx","parx-large","min-latency"]"#
         );
         assert_eq!(
             port_tables(RouteAlgo::DorDateline),

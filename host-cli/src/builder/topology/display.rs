@@ -102,6 +102,9 @@ impl TopologySpec {
             }
             TopologySpec::AnyNet(AnyNetSource::File(file)) => vec![("file", Path(file))],
             TopologySpec::AnyNet(AnyNetSource::Crossbar(n)) => vec![("crossbar", num(*n))],
+            TopologySpec::AnyNet(AnyNetSource::Tree { k, levels }) => {
+                vec![("tree", num(*k)), ("levels", num(*levels))]
+            }
             TopologySpec::Arbitrary { edges, t } => {
                 vec![("edges", Path(edges)), ("t", Num((*t).into()))]
             }

@@ -172,6 +172,12 @@ pub const FAMILIES: &[FamilyHelp] = &[
                 "instead of a file: one router with this many nodes",
                 Some("0"),
             ),
+            (
+                "tree",
+                "instead of a file: a tree of routers with this many children each and nodes per leaf",
+                Some("0"),
+            ),
+            ("levels", "levels of routers of tree=K", Some("0")),
         ],
         about: "BookSim2 anynet network: terminals and channel latencies as its file gives them",
     },

@@ -29,6 +29,15 @@ pub enum AnyNetSource {
     File(PathBuf),
     /// One router with this many nodes.
     Crossbar(u32),
+    /// A `k`-ary tree of `levels` levels: one root, `k^h` routers at level `h`, `k` nodes
+    /// on each leaf, node `i` on leaf `i / k` (BookSim2's `qtree`: `k = 4`, 3 levels;
+    /// docs/booksim.md §3.4).
+    Tree {
+        /// Children per router and nodes per leaf.
+        k: u32,
+        /// Levels of routers.
+        levels: u32,
+    },
 }
 
 /// A parsed topology specification.

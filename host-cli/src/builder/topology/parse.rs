@@ -93,11 +93,18 @@ impl TopologySpec {
             }),
             "anynet" => {
                 let (file, crossbar) = (kv.str("file")?, kv.u32("crossbar")?);
-                TopologySpec::AnyNet(match (file.is_empty(), crossbar) {
-                    (false, 0) => AnyNetSource::File(PathBuf::from(file)),
-                    (true, n) if n >= 1 => AnyNetSource::Crossbar(n),
+                let (tree, levels) = (kv.u32("tree")?, kv.u32("levels")?);
+                TopologySpec::AnyNet(match (file.is_empty(), crossbar, tree) {
+                    (false, 0, 0) => AnyNetSource::File(PathBuf::from(file)),
+                    (true, n, 0) if n >= 1 => AnyNetSource::Crossbar(n),
+                    (true, 0, k) if k >= 1 => {
+                        if levels == 0 {
+                            bail!("anynet tree={k} needs levels=N (N >= 1)");
+                        }
+                        AnyNetSource::Tree { k, levels }
+                    }
                     _ => bail!(
-                        "anynet takes either file=NETWORK_FILE (BookSim2's format) or crossbar=NODES, not both or neither"
+                        "anynet takes one of file=NETWORK_FILE (BookSim2's format), crossbar=NODES or tree=K levels=N"
                     ),
                 })
             }

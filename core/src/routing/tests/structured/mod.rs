@@ -7,6 +7,7 @@ mod circulant;
 mod deadlock;
 mod ecube_hyperx;
 mod fat_tree;
+mod fat_tree_nca;
 mod tables;
 mod torus;
 

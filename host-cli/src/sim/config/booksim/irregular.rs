@@ -1,4 +1,4 @@
-//! BookSim2's `anynet`, `fly` and `cmesh` networks in jumpnet's terms (docs/booksim.md
+//! BookSim2's `anynet`, `fly`, `cmesh` and `qtree` networks in jumpnet's terms (docs/booksim.md
 //! §3.1): the topology, and the traffic patterns whose node numbering agrees.
 //!
 //! * `anynet`: the `network_file` as jumpnet's `anynet` family (its terminals, channel
@@ -14,6 +14,11 @@
 //!   numberings put the same traffic on the routers for `uniform` and `bitcomp` (the
 //!   complement of a node is on the complement router in both), so other patterns are
 //!   refused.
+//! * `qtree` (`k = 4`, `n = 3`, as BookSim2 asserts): `anynet tree=4 levels=3`, the same
+//!   21 routers and 64 nodes; `nca` is `min-latency` (a tree has one path).
+//! * `fattree` (mapped in [`super::network`]) and `qtree`: the node numbering is BookSim2's,
+//!   but `tornado` and `neighbor` take BookSim2's digits of the `k^n` node ids, which
+//!   jumpnet's patterns take from a network's dimensions: refused.
 
 use anyhow::{bail, Result};
 use jumpnet_core::topology::spec::NetworkSpec;
@@ -70,6 +75,15 @@ pub fn fly(k: u32, n: u32) -> Result<TopologySpec> {
     Ok(TopologySpec::AnyNet(AnyNetSource::Crossbar(k)))
 }
 
+/// `topology = qtree; k = 4; n = 3` (BookSim2 asserts this one shape): the quad-tree of
+/// 21 routers as `anynet tree=4 levels=3`.
+pub fn qtree(k: u32, n: u32) -> Result<TopologySpec> {
+    if k != 4 || n != 3 {
+        bail!("qtree with k = {k}, n = {n}: BookSim2's qtree works only with k = 4, n = 3 (it asserts so)");
+    }
+    Ok(TopologySpec::AnyNet(AnyNetSource::Tree { k, levels: n }))
+}
+
 /// `topology = cmesh; k; n; c; x; y; xr; yr` with BookSim2's own restrictions.
 pub fn cmesh(k: u32, n: u32, c: u32, l: Layout) -> Result<TopologySpec> {
     if n != 2 || c != 4 || l.xr != 2 || l.yr != 2 || l.x != l.y {
@@ -90,6 +104,13 @@ pub fn cmesh(k: u32, n: u32, c: u32, l: Layout) -> Result<TopologySpec> {
 
 /// Refuses a traffic pattern whose destinations on `topology` would not be BookSim2's.
 pub fn check_traffic(topology: &str, traffic: &str) -> Result<()> {
+    let name = traffic.split('(').next().unwrap_or(traffic);
+    if matches!(topology, "fattree" | "qtree") && (name == "tornado" || name == "neighbor") {
+        bail!(
+            "traffic = {traffic} on {topology} is not supported: BookSim2 takes its digits from \
+             the k^n node ids, jumpnet from a network's dimensions, which a tree has not"
+        );
+    }
     let allowed: &[&str] = match topology {
         "cmesh" => &["uniform", "bitcomp"],
         "anynet" | "fly" => &[
@@ -144,5 +165,15 @@ mod tests {
         assert!(check_traffic("cmesh", "transpose").is_err());
         assert!(check_traffic("anynet", "tornado").is_err());
         assert!(check_traffic("torus", "tornado").is_ok());
+        assert!(check_traffic("fattree", "tornado").is_err());
+        assert!(check_traffic("fattree", "neighbor").is_err());
+        assert!(check_traffic("fattree", "transpose").is_ok());
+        assert!(check_traffic("fattree", "hotspot({{0,9}})").is_ok());
+        assert!(check_traffic("qtree", "tornado").is_err());
+        assert_eq!(qtree(4, 3).unwrap().to_string(), "anynet tree=4 levels=3");
+        assert!(qtree(4, 2)
+            .unwrap_err()
+            .to_string()
+            .contains("k = 4, n = 3"));
     }
 }

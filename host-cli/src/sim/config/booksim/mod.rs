@@ -18,6 +18,8 @@
 //! | `topology = mesh; k; n` | `mesh k=k,…,k`, `dim_latency` 1 |
 //! | `topology = flatfly; k; n; c; x; xr` | `hyperx s=k,…,k t=c`, channels as long as BookSim2's chip layout (`use_noc_latency = 1`, [`flatfly`]) or 1 |
 //! | `topology = dragonflynew; k = p; n = 1` | `dragonfly p=p a=2p h=p g=a·h+1`, `local_latency` 10, `global_latency` 100 |
+//! | `topology = fattree; k; n` | `fat-tree k=k n=n` (same routers, ports and node numbers), channels 1 cycle |
+//! | `routing_function = nca` / `anca` (fattree) | `nca` / `anca` (random / adaptive up ports; docs/routing.md §5.1) |
 //! | `routing_function = dim_order` (torus) | `dor-booksim` (wrap classes, random ties; docs/routing.md §2) |
 //! | `dim_order` / `dor` (mesh, flatfly), `xyyx` (flatfly) | `dor` |
 //! | `min` / `ran_min` (flatfly) | `minimal` |
@@ -47,6 +49,8 @@ pub mod irregular;
 pub mod keys;
 pub mod network;
 pub mod traffic;
+#[cfg(test)]
+mod tree_tests;
 
 use anyhow::{anyhow, bail, Result};
 

@@ -98,12 +98,20 @@ pub fn topology_spec(keys: &NetKeys) -> Result<TopologySpec> {
                 arrangement: GlobalArrangement::Consecutive,
             })
         }
+        "fattree" => {
+            // fattree.cpp: k^n nodes under n levels of k^(n-1) routers.
+            if k < 2 || n == 0 {
+                bail!("fattree with k = {k}, n = {n}: need k >= 2 and n >= 1");
+            }
+            TopologySpec::Structured(NetworkSpec::FatTree { k, n })
+        }
         "anynet" => irregular::anynet(&keys.network_file)?,
         "fly" => irregular::fly(k, n)?,
+        "qtree" => irregular::qtree(k, n)?,
         "cmesh" => irregular::cmesh(k, n, c, keys.layout)?,
         other => bail!(
             "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, cmesh, flatfly, \
-             dragonflynew, anynet, fly (n = 1)"
+             dragonflynew, fattree, qtree, anynet, fly (n = 1)"
         ),
     })
 }
@@ -111,7 +119,8 @@ pub fn topology_spec(keys: &NetKeys) -> Result<TopologySpec> {
 /// The channel latencies BookSim2's network class of `topology` sets, as jumpnet simulator
 /// keys: k-ary n-cubes (`kncube.cpp`) 2 cycles per torus link and 1 per mesh link with
 /// `use_noc_latency = 1` (its default), else 1; `dragonflynew` (`dragonfly.cpp`) 10 cycles
-/// on local and 100 on global channels; credits take the same time back (`flatfly`'s
+/// on local and 100 on global channels; `fattree` (`fattree.cpp`) 1 cycle up and down
+/// whatever `use_noc_latency` says; credits take the same time back (`flatfly`'s
 /// on-chip lengths come from its layout instead, [`super::flatfly`]). Injection and
 /// ejection channels take 1 cycle everywhere (the preset's `terminal_latency`).
 pub fn channel_latencies(topology: &str, use_noc_latency: bool) -> Vec<(&'static str, u16)> {
@@ -121,6 +130,7 @@ pub fn channel_latencies(topology: &str, use_noc_latency: bool) -> Vec<(&'static
         // cmesh.cpp: c / n = 2 cycles per channel with use_noc_latency (c = 4, n = 2).
         "cmesh" => vec![("dim_latency", if use_noc_latency { 2 } else { 1 })],
         "dragonflynew" => vec![("local_latency", 10), ("global_latency", 100)],
+        "fattree" => vec![("up_latency", 1), ("down_latency", 1)],
         _ => Vec::new(),
     }
 }
@@ -134,6 +144,8 @@ pub fn routing_names(topology: &str) -> &'static str {
         "cmesh" => "dor_no_express (dor)",
         "anynet" => "min (min-latency: BookSim2's anynet routing table)",
         "fly" => "dest_tag",
+        "fattree" => "nca (nca: random up ports), anca (anca: the less occupied of two)",
+        "qtree" => "nca (min-latency: a tree's only path)",
         _ => "min (df-minimal), valiant (df-valiant), ugal (df-ugal-booksim)",
     }
 }
@@ -151,6 +163,10 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
         ("anynet", "min" | "min_anynet") => RouteAlgo::MinLatency,
         // One router: every packet is ejected where it enters.
         ("fly", "dest_tag" | "dest_tag_fly") => RouteAlgo::MinLatency,
+        ("fattree", "nca" | "nca_fattree") => RouteAlgo::Nca,
+        // A tree has one path between two routers: BookSim2's qtree_nca takes it.
+        ("qtree", "nca" | "nca_qtree") => RouteAlgo::MinLatency,
+        ("fattree", "anca" | "anca_fattree") => RouteAlgo::Anca,
         ("dragonflynew", "valiant") => RouteAlgo::DfValiant,
         ("dragonflynew", "ugal" | "ugal_dragonflynew") => RouteAlgo::DfUgalBookSim,
         _ => bail!(
