@@ -3,7 +3,7 @@
 //! (S99), and all beat the identity mapping. (At this budget the margins are 10–60 cycles
 //! for seeds 1, 5 and 9; the ranking claims need larger budgets and are in the docs.)
 
-use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
+use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, TrafficPattern, Variant};
 
 use super::run::FitnessKind;
 use crate::study::ga_mapping::{variants_study, VariantsRequest};
@@ -18,6 +18,7 @@ fn neighbouring_swaps_beat_random_swaps_and_random_search() {
         ],
         variants: vec![Variant::S03, Variant::S05, Variant::S99],
         rankings: vec![Ranking::DurationFirst],
+        neighbour: NeighbourPick::NotAdjacent,
         genes: 30,
         generations: 20,
         runs: 1,
