@@ -18,8 +18,8 @@ use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
 use jumpnet_core::mapping::ga::{
-    Address, AvgHop, Fitness, Ga, GaBuffers, GaConfig, GaProblem, Grid, PatternSet, ProxyFitness,
-    Ranking, Score, TrafficPattern, Variant,
+    Address, AvgHop, Fitness, Ga, GaBuffers, GaConfig, GaProblem, Grid, NeighbourPick, PatternSet,
+    ProxyFitness, Ranking, Score, TrafficPattern, Variant,
 };
 use jumpnet_core::mapping::{
     apply_rank_order, bfs_mapping, random_free_node, random_mapping, ring_mapping, two_opt,
@@ -384,6 +384,7 @@ fn ga_run(population: usize, generations: u32, seed: u64) -> Score {
             variant: Variant::S03,
             ranking: Ranking::Product,
             seed,
+            neighbour: NeighbourPick::NotAdjacent,
         },
         GaProblem {
             grid,

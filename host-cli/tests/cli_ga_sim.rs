@@ -71,3 +71,81 @@ fn ga_study_phys_lists_the_fifteen_pairs_beside_the_paper() {
     assert_ne!(code, 0);
     assert!(err.contains("unknown variant `S07`"), "{err}");
 }
+
+#[test]
+fn ga_study_table2_and_trace_run_one_pair() {
+    // bcmp-brev on a tiny budget: the built conflict-free gene takes the 68-cycle bound
+    // (2 · 34, docs/reference-results.md C1), the GA's best lies between it and the identity.
+    let (code, out, err) = jumpnet_in(
+        None,
+        &[
+            "map",
+            "ga-study",
+            "table2",
+            "--pairs",
+            "bcmp-brev",
+            "--genes",
+            "12",
+            "--generations",
+            "3",
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["pair"], "bcmp-brev");
+    assert_eq!(rows[0]["conflict_free"], 68);
+    assert_eq!(rows[0]["paper_best"], 68.2);
+    let best = rows[0]["best"].as_u64().unwrap();
+    assert!((68..=rows[0]["identity"].as_u64().unwrap()).contains(&best));
+    // 12 genes, 3 generations, 25 % survivors: 9 mutants in each of 2 steps.
+    let (code, out, err) = jumpnet_in(
+        None,
+        &[
+            "map",
+            "ga-study",
+            "trace",
+            "--genes",
+            "12",
+            "--generations",
+            "3",
+            "--every",
+            "1",
+            "--threads",
+            "1",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["mutants"], 0);
+    assert_eq!(rows[1]["mutants"], 9);
+    assert_eq!(v["conflict_free"], 68);
+    // Bad input names the flag and what is allowed.
+    let (code, _, err) = jumpnet_in(
+        None,
+        &["map", "ga", "--neighbour-pick", "nearest", "--quiet"],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("not-adjacent or beyond-radius"), "{err}");
+    let (code, _, err) = jumpnet_in(
+        None,
+        &[
+            "map",
+            "ga-study",
+            "table2",
+            "--pairs",
+            "bcmp-bcmp",
+            "--quiet",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown --pairs entry `bcmp-bcmp`"), "{err}");
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
 
-use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
+use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, TrafficPattern, Variant};
 use jumpnet_core::topology::Topology;
 
 use crate::builder::optimise::PlacementObjective;
@@ -19,7 +19,9 @@ use crate::commands::args::{FormatArgs, TopologyArgs};
 use crate::ga::{ga, FitnessKind, GaRequest};
 use crate::io::output;
 use crate::sim::SimConfig;
-use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest};
+use crate::study::ga_mapping::table2::{table2, Table2Request};
+use crate::study::ga_mapping::trace::{trace, TraceRequest};
+use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest, PAPER_PHYS};
 
 /// `jumpnet map ...` actions.
 // Doc comments here are `--help` text: `[GA]` names the paper (docs/references.md), not an
@@ -92,6 +94,10 @@ pub enum MapAction {
         /// Ranking: sc (duration first), ah (avg.hop first), ml (product).
         #[arg(long, default_value = "ml")]
         ranking: String,
+        /// Flows neighbouring swaps pick: not-adjacent (distance above 1) or beyond-radius
+        /// (distance above r, the earlier rule that stalls; docs/mapping.md §5).
+        #[arg(long, default_value = "not-adjacent")]
+        neighbour_pick: String,
         /// Population size.
         #[arg(long, default_value_t = 1000)]
         genes: u32,
@@ -155,6 +161,9 @@ pub enum GaStudy {
         /// Rankings (sc, ah, ml).
         #[arg(long, value_delimiter = ',', default_value = "sc,ah,ml")]
         rankings: Vec<String>,
+        /// Flows neighbouring swaps pick: not-adjacent or beyond-radius (docs/mapping.md §5).
+        #[arg(long, default_value = "not-adjacent")]
+        neighbour_pick: String,
         /// Population size.
         #[arg(long, default_value_t = 100)]
         genes: u32,
@@ -180,6 +189,75 @@ pub enum GaStudy {
         #[command(flatten)]
         format: FormatArgs,
     },
+    /// \[GA\] Table 2's best column: one GA run per pattern pair with the simulated fitness,
+    /// beside the paper's best and a built conflict-free gene (docs/mapping.md §5).
+    Table2 {
+        /// Pairs, e.g. bcmp-brev,torn-trns (default: all 15).
+        #[arg(long, value_delimiter = ',')]
+        pairs: Vec<String>,
+        /// Variant S00..S22 or S99.
+        #[arg(long, default_value = "S20")]
+        variant: String,
+        /// Ranking: sc, ah or ml.
+        #[arg(long, default_value = "ah")]
+        ranking: String,
+        /// Flows neighbouring swaps pick: not-adjacent or beyond-radius.
+        #[arg(long, default_value = "not-adjacent")]
+        neighbour_pick: String,
+        /// Population size.
+        #[arg(long, default_value_t = 1000)]
+        genes: u32,
+        /// Generations.
+        #[arg(long, default_value_t = 100)]
+        generations: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads of the simulated fitness (0 = every core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Hide the progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
+    /// One GA run with the simulated fitness, generation by generation: best, ties, distinct
+    /// genes, what the mutants did, and the swap distance to a built conflict-free gene
+    /// (docs/mapping.md §5).
+    Trace {
+        /// Traffic patterns applied together.
+        #[arg(long, value_delimiter = ',', default_value = "bcmp,brev")]
+        patterns: Vec<String>,
+        /// Variant S00..S22 or S99.
+        #[arg(long, default_value = "S03")]
+        variant: String,
+        /// Ranking: sc, ah or ml.
+        #[arg(long, default_value = "ml")]
+        ranking: String,
+        /// Flows neighbouring swaps pick: not-adjacent or beyond-radius.
+        #[arg(long, default_value = "not-adjacent")]
+        neighbour_pick: String,
+        /// Population size.
+        #[arg(long, default_value_t = 1000)]
+        genes: u32,
+        /// Generations.
+        #[arg(long, default_value_t = 100)]
+        generations: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print every n-th generation (and each new best).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+        every: u32,
+        /// Worker threads of the simulated fitness (0 = every core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Output format.
+        #[command(flatten)]
+        format: FormatArgs,
+    },
 }
 
 fn parse_patterns(names: &[String]) -> Result<Vec<TrafficPattern>> {
@@ -196,6 +274,27 @@ fn parse_patterns(names: &[String]) -> Result<Vec<TrafficPattern>> {
 fn parse_variant(name: &str) -> Result<Variant> {
     Variant::from_name(name.trim())
         .ok_or_else(|| anyhow!("unknown variant `{name}`: use S00-S05, S10-S12, S20-S22 or S99"))
+}
+
+/// A pattern pair of \[GA\] Table 2 written `first-second`.
+fn parse_pair(text: &str) -> Result<(TrafficPattern, TrafficPattern)> {
+    let pair = text.trim();
+    let known = PAPER_PHYS
+        .iter()
+        .find(|(a, b, _)| format!("{}-{}", a.name(), b.name()) == pair);
+    known.map(|&(a, b, _)| (a, b)).ok_or_else(|| {
+        let all: Vec<String> = PAPER_PHYS
+            .iter()
+            .map(|(a, b, _)| format!("{}-{}", a.name(), b.name()))
+            .collect();
+        anyhow!("unknown --pairs entry `{text}`: use {}", all.join(", "))
+    })
+}
+
+fn parse_neighbour_pick(name: &str) -> Result<NeighbourPick> {
+    NeighbourPick::from_name(name.trim()).ok_or_else(|| {
+        anyhow!("unknown --neighbour-pick `{name}`: use not-adjacent or beyond-radius")
+    })
 }
 
 fn parse_ranking(name: &str) -> Result<Ranking> {
@@ -254,6 +353,7 @@ pub fn run(action: MapAction) -> Result<u8> {
             patterns,
             variant,
             ranking,
+            neighbour_pick,
             genes,
             generations,
             seed,
@@ -267,6 +367,7 @@ pub fn run(action: MapAction) -> Result<u8> {
                 patterns: parse_patterns(&patterns)?,
                 variant: parse_variant(&variant)?,
                 ranking: parse_ranking(&ranking)?,
+                neighbour: parse_neighbour_pick(&neighbour_pick)?,
                 genes,
                 generations,
                 seed,
@@ -298,6 +399,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
             patterns,
             variants,
             rankings,
+            neighbour_pick,
             genes,
             generations,
             runs,
@@ -320,6 +422,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
                     .iter()
                     .map(|r| parse_ranking(r))
                     .collect::<Result<_>>()?,
+                neighbour: parse_neighbour_pick(&neighbour_pick)?,
                 genes,
                 generations,
                 runs,
@@ -327,6 +430,56 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
                 fitness,
                 threads,
                 progress: !quiet,
+            })?;
+            output::print(&res, format.format())
+        }
+        GaStudy::Table2 {
+            pairs,
+            variant,
+            ranking,
+            neighbour_pick,
+            genes,
+            generations,
+            seed,
+            threads,
+            quiet,
+            format,
+        } => {
+            let res = table2(&Table2Request {
+                pairs: pairs.iter().map(|p| parse_pair(p)).collect::<Result<_>>()?,
+                variant: parse_variant(&variant)?,
+                ranking: parse_ranking(&ranking)?,
+                neighbour: parse_neighbour_pick(&neighbour_pick)?,
+                genes,
+                generations,
+                seed,
+                threads,
+                progress: !quiet,
+            })?;
+            output::print(&res, format.format())
+        }
+        GaStudy::Trace {
+            patterns,
+            variant,
+            ranking,
+            neighbour_pick,
+            genes,
+            generations,
+            seed,
+            every,
+            threads,
+            format,
+        } => {
+            let res = trace(&TraceRequest {
+                patterns: parse_patterns(&patterns)?,
+                variant: parse_variant(&variant)?,
+                ranking: parse_ranking(&ranking)?,
+                neighbour: parse_neighbour_pick(&neighbour_pick)?,
+                genes,
+                generations,
+                seed,
+                every,
+                threads,
             })?;
             output::print(&res, format.format())
         }

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
     Address, BatchFitness, Fitness, Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, Grid,
-    PatternSet, ProxyFitness, Ranking, Score, TrafficPattern, Variant,
+    NeighbourPick, PatternSet, ProxyFitness, Ranking, Score, TrafficPattern, Variant,
 };
 use jumpnet_core::mapping::{PathLength, PathOracle};
 use jumpnet_core::rng::Rng;
@@ -50,6 +50,8 @@ pub struct GaRequest {
     pub variant: Variant,
     /// Ranking (sc / ah / ml).
     pub ranking: Ranking,
+    /// Which flows neighbouring swaps pick.
+    pub neighbour: NeighbourPick,
     /// Population.
     pub genes: u32,
     /// Generations (generation 0 = the random population).
@@ -91,6 +93,8 @@ pub struct GaResult {
     pub patterns: Vec<String>,
     /// Variant and ranking, e.g. `S03-ml`.
     pub variant: String,
+    /// Neighbouring-swap flow rule (`not-adjacent` or `beyond-radius`).
+    pub neighbour_pick: String,
     /// Population × generations.
     pub genes: u32,
     /// Generations.
@@ -132,6 +136,7 @@ impl Render for GaResult {
             }
         ));
         s.kv("variant", &self.variant)
+            .kv("neighbouring swap picks", &self.neighbour_pick)
             .kv(
                 "population x generations",
                 format!("{} x {}", self.genes, self.generations),
@@ -284,6 +289,7 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
             variant: req.variant,
             ranking: req.ranking,
             seed: req.seed,
+            neighbour: req.neighbour,
         },
         genes: req.genes as usize,
         generations: req.generations,
@@ -322,6 +328,7 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
         torus: format!("{0}x{0}", req.side),
         patterns: req.patterns.iter().map(|p| p.name().to_string()).collect(),
         variant: format!("{}-{}", req.variant.name(), req.ranking.name()),
+        neighbour_pick: req.neighbour.name().to_string(),
         genes: req.genes,
         generations: req.generations,
         minimum_duration: 34 * req.patterns.len() as u64,

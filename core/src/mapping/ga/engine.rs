@@ -3,13 +3,13 @@
 
 use super::{
     box_swap, line_swap, neighbour_swap, random_swap, randomize, Address, BatchFitness, Grid,
-    Mutation, PatternSet, Radius, Ranking, Score, Variant, VariantSpec,
+    Mutation, NeighbourPick, PatternSet, Radius, Ranking, Score, StepStats, Variant, VariantSpec,
 };
 use crate::error::{CapacityError, InvalidParam};
 use crate::mapping::{DistanceOracle, MappingError};
 use crate::rng::Rng;
 
-/// Choice of variant, ranking and seed.
+/// Choice of variant, ranking, seed and the neighbouring swap's flow rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GaConfig {
     /// Mutation mix and survivor ratio (\[GA\] Table 1).
@@ -18,6 +18,8 @@ pub struct GaConfig {
     pub ranking: Ranking,
     /// PRNG seed of the run.
     pub seed: u64,
+    /// Which flows neighbouring swaps pick (docs/mapping.md §5; default: not yet adjacent).
+    pub neighbour: NeighbourPick,
 }
 
 /// What the GA optimises: the grid of physical positions, the applied patterns and the
@@ -103,6 +105,7 @@ pub struct Ga<'a, F, D> {
     rng: Rng,
     generation: u32,
     evaluations: u64,
+    stats: StepStats,
 }
 
 impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
@@ -144,6 +147,7 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
             rng: Rng::new(config.seed),
             generation: 0,
             evaluations: 0,
+            stats: StepStats::default(),
         };
         for slot in 0..population {
             ga.randomize_slot(slot);
@@ -195,6 +199,11 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
         self.order
     }
 
+    /// Mutant counts of the last [`Ga::step`] (docs/mapping.md §5 "Why the GA stalled").
+    pub fn stats(&self) -> StepStats {
+        self.stats
+    }
+
     /// Slot of the best-ranked gene.
     pub fn best_slot(&self) -> usize {
         self.order.first().copied().unwrap_or(0) as usize
@@ -233,7 +242,8 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
         });
     }
 
-    /// Applies one mutation drawn from the variant's mix to the gene in `slot`.
+    /// Applies one mutation drawn from the variant's mix to the gene in `slot` and records
+    /// its type and whether it changed the gene in [`Ga::stats`].
     fn mutate(&mut self, slot: usize) {
         let kind = self.spec.mutation_for(self.rng.below(1000) as u16);
         let grid = self.problem.grid;
@@ -247,25 +257,48 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
             return;
         };
         let rng = &mut self.rng;
-        match kind {
-            Mutation::RandomSwap => random_swap(gene, rng),
-            Mutation::LineSwap => {
-                line_swap(gene, grid, rng);
+        let changed = match kind {
+            Mutation::RandomSwap => {
+                random_swap(gene, rng);
+                n >= 2
             }
-            Mutation::BoxSwap => {
-                box_swap(gene, grid, rng);
+            Mutation::LineSwap => line_swap(gene, grid, rng),
+            Mutation::BoxSwap => box_swap(gene, grid, rng),
+            Mutation::NeighbourSwap => neighbour_swap(
+                gene,
+                self.problem.patterns,
+                &self.problem.distance,
+                (radius, self.config.neighbour.threshold(radius)),
+                self.inverse,
+                rng,
+            ),
+            Mutation::Randomize => {
+                randomize(gene, rng);
+                true
             }
-            Mutation::NeighbourSwap => {
-                neighbour_swap(
-                    gene,
-                    self.problem.patterns,
-                    &self.problem.distance,
-                    radius,
-                    self.inverse,
-                    rng,
-                );
+        };
+        self.stats.record(kind, changed);
+    }
+
+    /// Compares every mutant (rank positions `k..P` of the previous order) with its parent.
+    fn compare_with_parents(&mut self, k: usize) {
+        let ranking = self.config.ranking;
+        for t in k..self.population() {
+            let (Some(&child), Some(&parent)) = (self.order.get(t), self.order.get((t - k) % k))
+            else {
+                continue;
+            };
+            let (Some(c), Some(p)) = (
+                self.scores.get(child as usize),
+                self.scores.get(parent as usize),
+            ) else {
+                continue;
+            };
+            match ranking.compare(c, p) {
+                core::cmp::Ordering::Less => self.stats.better += 1,
+                core::cmp::Ordering::Equal => self.stats.equal += 1,
+                core::cmp::Ordering::Greater => {}
             }
-            Mutation::Randomize => randomize(gene, rng),
         }
     }
 
@@ -274,6 +307,7 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
         let k = self.survivors();
         let p = self.population();
         let n = self.problem.grid.nodes();
+        self.stats = StepStats::default();
         for t in k..p {
             let Some(&slot) = self.order.get(t) else {
                 continue;
@@ -292,6 +326,9 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
         // Mutants are drawn first and scored together (evaluation uses no randomness, so
         // the run equals scoring each mutant as it is made).
         self.evaluate_ranks(k);
+        if k > 0 {
+            self.compare_with_parents(k);
+        }
         self.rank();
         self.generation += 1;
     }

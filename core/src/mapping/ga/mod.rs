@@ -13,6 +13,7 @@ pub mod mutation;
 mod pattern;
 mod score;
 mod search_space;
+mod stats;
 mod variant;
 
 pub use engine::{Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, GaSizes};
@@ -21,10 +22,13 @@ pub use fitness::{
     IDEAL_PATTERN_CYCLES, INJECTION_CYCLES, PACKETS_PER_NODE, RECEPTION_CYCLES,
 };
 pub use grid::Grid;
-pub use mutation::{box_swap, line_swap, neighbour_swap, random_swap, randomize, Mutation};
+pub use mutation::{
+    box_swap, line_swap, neighbour_swap, random_swap, randomize, Mutation, NeighbourPick,
+};
 pub use pattern::{PatternSet, TrafficPattern, NO_DEST};
 pub use score::{AvgHop, Ranking, Score};
 pub use search_space::permutations_scientific;
+pub use stats::StepStats;
 pub use variant::{Radius, Variant, VariantSpec};
 
 /// A logical address or physical position of the GA (`0..N`, `N ≤ 255²`).

@@ -169,6 +169,7 @@ fn run_ga_batched(
         variant,
         ranking,
         seed,
+        neighbour: NeighbourPick::NotAdjacent,
     };
     let ga = Ga::new(config, problem, Reversed(fitness, reversed), buffers).unwrap();
     let mut best_gene = vec![0; N];
@@ -269,6 +270,7 @@ fn survivors_are_kept_unchanged() {
                 variant,
                 ranking: Ranking::DurationFirst,
                 seed: 1,
+                neighbour: NeighbourPick::NotAdjacent,
             },
             GaProblem {
                 grid: Grid::new(8).unwrap(),
@@ -339,6 +341,7 @@ fn ga_rejects_bad_buffers() {
             variant: Variant::S00,
             ranking: Ranking::Product,
             seed: 0,
+            neighbour: NeighbourPick::NotAdjacent,
         },
         GaProblem {
             grid: Grid::new(8).unwrap(),
@@ -370,4 +373,74 @@ fn population_gene_slices_gene_i_of_n_nodes_and_rejects_what_is_not_there() {
     assert_eq!(population_gene(&genes, 2, 3), None);
     assert_eq!(population_gene(&genes, 4, 1), None);
     assert_eq!(population_gene(&genes, usize::MAX, 2), None);
+}
+
+/// Stall diagnostics (docs/mapping.md §5 "Why the GA stalled"): every non-survivor is one
+/// mutant; random swaps always change the gene; with the neighbouring-swap rule BeyondRadius
+/// and `r = 2` a gene whose flows are all within 2 hops is copied unchanged, with NotAdjacent
+/// it still moves.
+#[test]
+fn step_stats_count_mutants_and_unchanged_copies() {
+    let dest = pattern_tables(
+        &[TrafficPattern::BitComplement, TrafficPattern::BitReversal],
+        0,
+    );
+    let patterns = PatternSet::new(N, &dest).unwrap();
+    let zero = Score {
+        duration: 0,
+        avg_hop: AvgHop { hops: 0, pairs: 0 },
+    };
+    let stats_after_steps = |variant: Variant, neighbour: NeighbourPick, steps: u32| {
+        let paths = TorusDor { side: SIDE as u32 };
+        let (mut loads, mut inv) = (vec![0; 256], vec![0; N]);
+        let fitness = ProxyFitness::new(paths, patterns, &mut loads, &mut inv).unwrap();
+        let (mut genes, mut scores) = (vec![0; 40 * N], vec![zero; 40]);
+        let (mut order, mut inverse) = (vec![0; 40], vec![0; N]);
+        let mut ga = Ga::new(
+            GaConfig {
+                variant,
+                ranking: Ranking::DurationFirst,
+                seed: 7,
+                neighbour,
+            },
+            GaProblem {
+                grid: Grid::new(SIDE).unwrap(),
+                patterns,
+                distance: TorusDistance { side: SIDE as u32 },
+            },
+            fitness,
+            GaBuffers {
+                genes: &mut genes,
+                scores: &mut scores,
+                order: &mut order,
+                inverse: &mut inverse,
+            },
+        )
+        .unwrap();
+        assert_eq!(ga.stats(), StepStats::default());
+        let mut all = Vec::new();
+        for _ in 0..steps {
+            ga.step();
+            all.push(ga.stats());
+        }
+        all
+    };
+    // S05: 25 % survivors of 40 = 10 parents, 30 random-swap mutants, none unchanged.
+    for st in stats_after_steps(Variant::S05, NeighbourPick::NotAdjacent, 5) {
+        assert_eq!(st.made, [30, 0, 0, 0, 0]);
+        assert_eq!(st.unchanged_total(), 0);
+        assert!(st.better + st.equal <= 30);
+    }
+    // S20 (100 % neighbouring, r = N_p = 2): after enough generations the rule BeyondRadius
+    // leaves most mutants identical to their parent (every flow within 2 hops), NotAdjacent
+    // far fewer.
+    let tail_unchanged = |neighbour| {
+        let all = stats_after_steps(Variant::S20, neighbour, 200);
+        all[150..].iter().map(|s| s.unchanged_total()).sum::<u32>()
+    };
+    let (beyond, not_adjacent) = (
+        tail_unchanged(NeighbourPick::BeyondRadius),
+        tail_unchanged(NeighbourPick::NotAdjacent),
+    );
+    assert!(beyond > 2 * not_adjacent, "{beyond} vs {not_adjacent}");
 }

@@ -58,7 +58,7 @@ proptest! {
             prop_assert!(is_permutation(&gene));
 
             let r = 1 + rng.below(side as u64) as u32;
-            neighbour_swap(&mut gene, patterns, &dist, r, &mut scratch, &mut rng);
+            neighbour_swap(&mut gene, patterns, &dist, (r, 1), &mut scratch, &mut rng);
             prop_assert!(is_permutation(&gene));
 
             randomize(&mut gene, &mut rng);
@@ -107,7 +107,7 @@ fn neighbour_swap_moves_the_destination_next_to_its_source() {
             let pos = |g: &[Address], l: Address| g.iter().position(|&v| v == l).unwrap() as u32;
             let far = dist.distance(pos(&gene, 5), pos(&gene, 40)) > r;
             let src_before = pos(&gene, 5);
-            let moved = neighbour_swap(&mut gene, patterns, &dist, r, &mut scratch, &mut rng);
+            let moved = neighbour_swap(&mut gene, patterns, &dist, (r, r), &mut scratch, &mut rng);
             assert_eq!(moved, far);
             let d = dist.distance(pos(&gene, 5), pos(&gene, 40));
             if far {
@@ -116,6 +116,67 @@ fn neighbour_swap_moves_the_destination_next_to_its_source() {
             }
         }
     }
+}
+
+#[test]
+fn neighbour_swap_not_adjacent_acts_on_flows_within_the_radius() {
+    // Rule NotAdjacent (pick flows above 1 hop) with r = 2: a flow at distance 2 is eligible,
+    // and a third of the 12 positions within 2 hops of the source (the 4 at distance 1)
+    // makes it adjacent; the rule BeyondRadius leaves such a gene alone.
+    let dist = TorusDistance { side: 8 };
+    let mut rng = Rng::new(3);
+    let mut dest = vec![NO_DEST; 64];
+    dest[5] = 40;
+    let patterns = PatternSet::new(64, &dest).unwrap();
+    let mut scratch = vec![0; 64];
+    let pos = |g: &[Address], l: Address| g.iter().position(|&v| v == l).unwrap() as u32;
+    let (mut adjacent, mut tries) = (0, 0);
+    while tries < 600 {
+        let mut gene = random_gene(64, &mut rng);
+        if dist.distance(pos(&gene, 5), pos(&gene, 40)) != 2 {
+            continue;
+        }
+        tries += 1;
+        let before = gene.clone();
+        assert!(!neighbour_swap(
+            &mut gene,
+            patterns,
+            &dist,
+            (2, 2),
+            &mut scratch,
+            &mut rng
+        ));
+        assert_eq!(gene, before);
+        let moved = neighbour_swap(&mut gene, patterns, &dist, (2, 1), &mut scratch, &mut rng);
+        let d = dist.distance(pos(&gene, 5), pos(&gene, 40));
+        assert!((1..=2).contains(&d));
+        // Unchanged exactly when the drawn position already held the destination.
+        assert_eq!(moved, gene != before);
+        if d == 1 {
+            adjacent += 1;
+        }
+    }
+    // Binomial(600, 1/3): mean 200, standard deviation 11.5.
+    assert!((150..=250).contains(&adjacent), "{adjacent}");
+    // Adjacent flows are never picked.
+    let mut gene = random_gene(64, &mut rng);
+    let (s, t) = (pos(&gene, 5) as usize, pos(&gene, 40) as usize);
+    let next = (s / 8) * 8 + (s % 8 + 1) % 8;
+    gene.swap(t, next);
+    assert!(!neighbour_swap(
+        &mut gene,
+        patterns,
+        &dist,
+        (3, 1),
+        &mut scratch,
+        &mut rng
+    ));
+    assert_eq!(NeighbourPick::NotAdjacent.threshold(2), 1);
+    assert_eq!(NeighbourPick::BeyondRadius.threshold(2), 2);
+    assert_eq!(
+        NeighbourPick::from_name("beyond-radius"),
+        Some(NeighbourPick::BeyondRadius)
+    );
 }
 
 #[test]

@@ -6,13 +6,19 @@
 //!   duration over seeded runs, and the qualitative claims of \[GA\] checked on them.
 
 pub mod claims;
+pub mod conflict_free;
+pub mod table2;
+pub mod trace;
+
+#[cfg(test)]
+mod conflict_free_tests;
 
 use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
-    Address, Fitness, GaConfig, GaOutcome, Grid, PatternSet, ProxyFitness, Ranking, TrafficPattern,
-    Variant, IDEAL_PATTERN_CYCLES,
+    Address, Fitness, GaConfig, GaOutcome, Grid, NeighbourPick, PatternSet, ProxyFitness, Ranking,
+    TrafficPattern, Variant, IDEAL_PATTERN_CYCLES,
 };
 use jumpnet_core::mapping::PathOracle;
 
@@ -208,6 +214,8 @@ pub struct VariantsRequest {
     pub variants: Vec<Variant>,
     /// Rankings compared.
     pub rankings: Vec<Ranking>,
+    /// Which flows neighbouring swaps pick.
+    pub neighbour: NeighbourPick,
     /// Population.
     pub genes: u32,
     /// Generations.
@@ -314,6 +322,7 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
                     variant: v,
                     ranking: r,
                     seed: req.seed + u64::from(i),
+                    neighbour: req.neighbour,
                 });
             }
         }
@@ -383,8 +392,11 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
         patterns: req.patterns.iter().map(|p| p.name().to_string()).collect(),
         fitness: req.fitness.name().to_string(),
         budget: format!(
-            "{} genes x {} generations x {} runs",
-            req.genes, req.generations, req.runs
+            "{} genes x {} generations x {} runs, neighbouring swaps pick {} flows",
+            req.genes,
+            req.generations,
+            req.runs,
+            req.neighbour.name()
         ),
         identity: identity_duration,
         cells,

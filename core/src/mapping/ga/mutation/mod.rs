@@ -8,7 +8,7 @@ mod random_swap;
 
 pub use box_swap::box_swap;
 pub use line_swap::line_swap;
-pub use neighbour_swap::neighbour_swap;
+pub use neighbour_swap::{neighbour_swap, NeighbourPick};
 pub use random_swap::{random_swap, randomize};
 
 /// Retries when drawing a second, non-overlapping segment or box.
