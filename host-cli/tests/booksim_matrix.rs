@@ -28,46 +28,31 @@ fn data() -> PathBuf {
 /// Cases outside the bounds, with the bounds (latency, accepted, hops) they hold as measured
 /// (BookSim2's stopping rule on both sides); docs/booksim.md §5 says why. Long packets and
 /// low loads: few packets per sample, so the two simulators' different random draws show in
-/// the accepted rate (the 4 × 4 tori: hops at 0.05). Highest loads before saturation:
-/// jumpnet's heads retry a failed VC allocation and the switch in the same cycle, BookSim2's
-/// a cycle apart, so jumpnet's latency is lower there. The throughput and batch cases: the
-/// saturation throughput of the 8 × 8 and 4 × 4 tori is higher in jumpnet (BookSim2's falls
-/// from 0.251 at load 0.3 to 0.213 beyond), a mesh's transpose batch slower. For
-/// `"compare": "batch"` cases the latency bound also holds the mean batch duration.
+/// the accepted rate (the 4 × 4 tori: hops at 0.05). Highest load before saturation: the
+/// 8 × 8 torus with 8- and 16-flit packets is still 14 % / 5.3 % low, the 4 × 4 mesh's
+/// `bitcomp` 9 % high, not explained yet (BookSim2's VC allocation stage, modelled since,
+/// closed the other latency deviations there and the saturation-throughput and batch ones).
+/// For `"compare": "batch"` cases the latency bound also holds the mean batch duration.
 const KNOWN: &[(&str, f64, f64, f64)] = &[
-    ("torus8x8-pkt8", 0.13, 0.055, 0.02),
-    ("torus8x8-pkt16", 0.05, 0.055, 0.02),
+    // 13 % low at 0.3 before the VC allocation stage, 14.3 % with it.
+    ("torus8x8-pkt8", 0.145, 0.055, 0.02),
+    ("torus8x8-pkt16", 0.055, 0.055, 0.02),
     ("torus4x4-uniform", 0.05, 0.05, 0.025),
-    ("mesh8x8-vc4", 0.06, 0.05, 0.02),
-    ("mesh8x8-vc8", 0.065, 0.05, 0.02),
     ("mesh8x8-pkt8", 0.05, 0.055, 0.02),
-    ("mesh8x8-pkt16", 0.08, 0.05, 0.025),
+    ("mesh8x8-pkt16", 0.075, 0.05, 0.025),
     ("torus8x8-vc8-buf16-pkt8", 0.05, 0.08, 0.02),
     ("torus4x4-vc4", 0.05, 0.05, 0.025),
-    ("mesh7x7-uniform", 0.065, 0.05, 0.02),
-    ("torus8x8-delays", 0.09, 0.05, 0.02),
     ("mesh8x8-hotspot4", 0.05, 0.055, 0.02),
-    ("torus8x8-onoff-r1", 0.07, 0.09, 0.02),
-    ("torus8x8-throughput-sat", 0.05, 0.26, 0.02),
-    ("torus4x4-throughput-sat", 0.05, 0.065, 0.02),
-    ("torus8x8-batch", 0.17, 0.065, 0.02),
-    ("mesh8x8-batch-pkt4", 0.09, 0.085, 0.02),
-    // 7.9 % low at 0.6 (of saturation near 0.7) with BookSim2's stopping rule.
-    ("anynet-triangle", 0.085, 0.05, 0.02),
-    ("flatfly4x4c4-uniform", 0.065, 0.05, 0.02),
-    // Latency 12.7 % low at 0.5 and 20.6 % at 0.55 (saturation near 0.65); the same case
-    // with 1-cycle channels is 17 % low at 0.5, so it is not the channel lengths.
-    ("flatfly4x4c4-noc-uniform", 0.21, 0.05, 0.02),
-    // BookSim2's router features (docs/booksim.md §4): the same two causes, at the highest
-    // load before saturation (latency) and with 8- and 20-flit packets (accepted, hops).
-    ("mesh8x8-wtc-pkt4", 0.07, 0.05, 0.02),
-    ("mesh8x8-wtc-vc4", 0.055, 0.05, 0.02),
-    ("torus8x8-wtc-pkt4", 0.075, 0.05, 0.02),
+    ("torus8x8-onoff-r1", 0.05, 0.09, 0.02),
+    // 9.1 % high at 0.3 (BookSim2 saturates above 0.4) with the VC allocation stage, 4.6 %
+    // low without.
+    ("mesh4x4-bitcomp", 0.095, 0.05, 0.02),
+    ("anynet-triangle", 0.055, 0.05, 0.02),
+    // BookSim2's router features (docs/booksim.md §4): 8- and 20-flit packets (accepted,
+    // hops), the highest load before saturation (latency).
     ("mesh8x8-hold-pkt8", 0.05, 0.055, 0.025),
-    ("mesh8x8-inspeedup2-vc4", 0.10, 0.05, 0.02),
-    ("mesh8x8-outspeedup2", 0.055, 0.05, 0.02),
-    ("mesh8x8-iters2-vc4", 0.075, 0.05, 0.02),
-    ("mesh8x8-lat-example", 0.05, 0.065, 0.025),
+    ("mesh8x8-lat-example", 0.05, 0.05, 0.025),
+    ("mesh8x8-spec-sif-vc4-pkt4", 0.055, 0.05, 0.02),
     // fattree (nca, anca): zero-load latency, hops and accepted rate as BookSim2's, but
     // latency low from about half of saturation on — 14 % at 0.6 on the 4-ary 2-tree
     // (saturation near 0.75), 26–27 % at 0.6 on the 4-ary 3-tree (0.7), 16 % at 0.7 on the

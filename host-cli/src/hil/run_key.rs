@@ -205,6 +205,12 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         put("input_speedup", f.input_speedup.to_string());
         put("output_speedup", f.output_speedup.to_string());
         put("alloc_iters", f.alloc_iters.to_string());
+        if f.vc_alloc_stage {
+            put("vc_alloc_stage", "true".to_string());
+        }
+        if f.speculative {
+            put("speculative", "true".to_string());
+        }
     }
     put("router", c.router.name().to_string());
     put("injection", c.injection.word().to_string());
@@ -467,6 +473,9 @@ mod tests {
             c.set("inject_any_vc", "true").unwrap();
             c.set("stop_rule", "booksim").unwrap();
             c.set("alloc_iters", "2").unwrap();
+            // Named only when on (traces of runs before them keep their keys).
+            c.set("vc_alloc_stage", "true").unwrap();
+            c.set("speculative", "true").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();

@@ -176,7 +176,8 @@ pub struct SimConfig {
     /// Allocator of VCs and of the switch.
     pub allocator: Allocator,
     /// BookSim2's optional router behaviours (`wait_for_tail_credit`,
-    /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`;
+    /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`,
+    /// `vc_alloc_stage`, `speculative`;
     /// docs/booksim.md §4); each left out of the JSON at BookSim2's default.
     #[serde(flatten)]
     pub features: RouterFeatures,
@@ -345,7 +346,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 54>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 56>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -368,6 +369,8 @@ impl SimConfig {
             "input_speedup",
             "output_speedup",
             "alloc_iters",
+            "vc_alloc_stage",
+            "speculative",
             "router",
             "injection",
             "injection_rate",

@@ -205,7 +205,10 @@ mod tests {
                     "stop_rule" => "\"booksim\"",
                     "hotspots" => "\"0:2,3\"",
                     "rate_in_flits" | "drain" | "self_packets" | "inject_any_vc" => "true",
-                    "wait_for_tail_credit" | "hold_switch_for_packet" => "true",
+                    "wait_for_tail_credit"
+                    | "hold_switch_for_packet"
+                    | "vc_alloc_stage"
+                    | "speculative" => "true",
                     "injection_rate" | "hotspot_fraction" => "0.5",
                     _ => "3",
                 };

@@ -15,6 +15,21 @@ pub struct Request {
     pub vc: u8,
     /// Output port.
     pub output: u16,
+    /// A speculative request (BookSim2 `speculative`: a head still in VC allocation,
+    /// `input_queued::speculation`): wherever the allocator chooses between requests a
+    /// non-speculative one wins, as BookSim2's lower priority of speculative requests makes
+    /// it (the choice of a VC within an input, and the separable allocator's arbiters).
+    pub spec: bool,
+}
+
+/// Bit of a [`Scratch::pick`] entry marking the picked VC's request speculative.
+const SPEC_BIT: u16 = 0x100;
+
+/// Round-robin rank of candidate `i` (distance from `ptr` among `n`), speculative
+/// candidates after every non-speculative one.
+#[inline]
+pub(crate) fn rank(i: u16, spec: bool, ptr: u16, n: u16) -> u32 {
+    u32::from(dist(i, ptr, n)) + if spec { u32::from(n) } else { 0 }
 }
 
 pub(crate) const NONE: u16 = u16::MAX;
@@ -238,28 +253,35 @@ impl Shape {
         match self.kind {
             Allocator::SeparableInputFirst => {
                 // Input stage: each input picks its VC closest to its VC pointer.
+                // (Speculative requests after the others: `rank`.)
+                let picked = |q: &Request| u16::from(q.vc) | if q.spec { SPEC_BIT } else { 0 };
                 for q in reqs {
                     let i = q.input as usize;
                     let cur = pick[i];
-                    let d = dist(u16::from(q.vc), in_ptr[i], v);
-                    if cur == NONE || d < dist(cur, in_ptr[i], v) {
-                        pick[i] = u16::from(q.vc);
+                    if cur == NONE
+                        || rank(u16::from(q.vc), q.spec, in_ptr[i], v)
+                            < rank(cur & !SPEC_BIT, cur & SPEC_BIT != 0, in_ptr[i], v)
+                    {
+                        pick[i] = picked(q);
                     }
                 }
                 // Output stage: each output grants the input closest to its pointer.
                 for q in reqs {
-                    if pick[q.input as usize] != u16::from(q.vc) {
+                    if pick[q.input as usize] != picked(q) {
                         continue;
                     }
                     let o = q.output as usize;
                     let cur = grant[o];
-                    if cur == NONE || dist(q.input, out_ptr[o], ni) < dist(cur, out_ptr[o], ni) {
+                    if cur == NONE
+                        || rank(q.input, q.spec, out_ptr[o], ni)
+                            < rank(cur, pick[cur as usize] & SPEC_BIT != 0, out_ptr[o], ni)
+                    {
                         grant[o] = q.input;
                     }
                 }
                 for q in reqs {
                     let o = q.output as usize;
-                    if grant[o] == q.input && pick[q.input as usize] == u16::from(q.vc) {
+                    if grant[o] == q.input && pick[q.input as usize] == picked(q) {
                         out.push(*q);
                         out_ptr[o] = succ(q.input, ni);
                         in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
@@ -296,7 +318,9 @@ impl Shape {
                     let p = vc_ptr[i];
                     match out[first..].iter_mut().find(|w| w.input == q.input) {
                         Some(w) => {
-                            if dist(u16::from(q.vc), p, v) < dist(u16::from(w.vc), p, v) {
+                            if rank(u16::from(q.vc), q.spec, p, v)
+                                < rank(u16::from(w.vc), w.spec, p, v)
+                            {
                                 *w = *q;
                             }
                         }
@@ -323,7 +347,12 @@ mod tests {
     use super::*;
 
     fn rq(input: u16, vc: u8, output: u16) -> Request {
-        Request { input, vc, output }
+        Request {
+            input,
+            vc,
+            output,
+            spec: false,
+        }
     }
 
     #[test]
@@ -375,5 +404,34 @@ mod tests {
         a.allocate(0, &reqs, &mut out);
         // Pointers moved past the match: output 1 → input 1, output 2 still at input 0.
         assert_eq!(out, [rq(0, 1, 2), rq(1, 0, 1)]);
+    }
+
+    #[test]
+    fn non_speculative_requests_win_within_an_input_and_at_a_separable_output() {
+        let spec = |input, vc, output| Request {
+            spec: true,
+            ..rq(input, vc, output)
+        };
+        for kind in [Allocator::SeparableInputFirst, Allocator::Islip] {
+            // Input 0's VC 0 (speculative, nearest the VC pointer) and VC 1 both request
+            // output 2, with input 1 on output 3 (a conflict-free input would take the
+            // fast path): VC 1 crosses.
+            let mut a = Arbiters::new(kind, 1, 4, 2);
+            let mut out = Vec::new();
+            let reqs = [spec(0, 0, 2), rq(0, 1, 2), rq(1, 0, 3), rq(1, 1, 3)];
+            a.allocate(0, &reqs, &mut out);
+            assert_eq!(out[0], rq(0, 1, 2), "{kind:?}");
+        }
+        // The separable allocator's output arbiter: input 0 (nearest its pointer) bids
+        // speculatively, input 1 does not; input 1 wins. iSLIP's output grants by position
+        // alone (BookSim2's iSLIP ignores priorities): input 0 wins.
+        let reqs = [spec(0, 0, 2), rq(1, 0, 2)];
+        let mut out = Vec::new();
+        let mut a = Arbiters::new(Allocator::SeparableInputFirst, 1, 4, 2);
+        a.allocate(0, &reqs, &mut out);
+        assert_eq!(out, [rq(1, 0, 2)]);
+        let mut a = Arbiters::new(Allocator::Islip, 1, 4, 2);
+        a.allocate(0, &reqs, &mut out);
+        assert_eq!(out, [spec(0, 0, 2)]);
     }
 }

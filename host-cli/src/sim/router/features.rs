@@ -12,7 +12,13 @@
 //!   uses output `p mod output_speedup`), so a port may move several flits per cycle
 //!   (`input_queued::crossbar`);
 //! * `alloc_iters`: iterations of the iSLIP switch allocator (`islip_iters`; the separable
-//!   allocator has one, as BookSim2's).
+//!   allocator has one). BookSim2 itself builds its allocators with one iteration whatever
+//!   `alloc_iters` says, so `--booksim` leaves this at 1 (docs/booksim.md §2);
+//! * `vc_alloc_stage`: BookSim2's VC allocation stage — the VC allocator over (input VC →
+//!   output VC) requests and its pipeline timing, a failed allocation retried
+//!   `vc_alloc_delay` cycles later (`input_queued::vc_stage`); `--booksim` turns it on;
+//! * `speculative`: with the VC allocation stage, a head bids for the switch while its VC
+//!   allocation is under way (`input_queued::speculation`).
 
 use serde::Serialize;
 
@@ -39,6 +45,15 @@ pub struct RouterFeatures {
     /// iSLIP iterations of the switch allocator (BookSim2 `alloc_iters`).
     #[serde(skip_serializing_if = "is_one")]
     pub alloc_iters: u8,
+    /// BookSim2's VC allocation stage: heads compete in a VC allocator and a failed
+    /// allocation is retried `vc_alloc_delay` cycles later (off: a routed head takes the
+    /// free output VC with most credits in the step it requests the switch).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub vc_alloc_stage: bool,
+    /// Speculative switch allocation (BookSim2 `speculative`; with `vc_alloc_stage`, and
+    /// `vc_alloc_delay = sw_alloc_delay = 1`).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub speculative: bool,
 }
 
 fn is_one(v: &u8) -> bool {
@@ -53,18 +68,22 @@ impl Default for RouterFeatures {
             input_speedup: 1,
             output_speedup: 1,
             alloc_iters: 1,
+            vc_alloc_stage: false,
+            speculative: false,
         }
     }
 }
 
 impl RouterFeatures {
     /// The simulator keys of the features (BookSim2's names).
-    pub const KEYS: [&'static str; 5] = [
+    pub const KEYS: [&'static str; 7] = [
         "wait_for_tail_credit",
         "hold_switch_for_packet",
         "input_speedup",
         "output_speedup",
         "alloc_iters",
+        "vc_alloc_stage",
+        "speculative",
     ];
 
     /// Sets feature `key` to `value`; the error is what the key allows.
@@ -90,7 +109,9 @@ impl RouterFeatures {
             "input_speedup" => self.input_speedup = factor()?,
             "output_speedup" => self.output_speedup = factor()?,
             "alloc_iters" => self.alloc_iters = factor()?,
-            _ => return Err("one of wait_for_tail_credit, hold_switch_for_packet, input_speedup, output_speedup, alloc_iters"),
+            "vc_alloc_stage" => self.vc_alloc_stage = boolean()?,
+            "speculative" => self.speculative = boolean()?,
+            _ => return Err("one of wait_for_tail_credit, hold_switch_for_packet, input_speedup, output_speedup, alloc_iters, vc_alloc_stage, speculative"),
         }
         Ok(())
     }

@@ -39,6 +39,11 @@ fn features_leave_one_packets_latency_alone() {
         &[("hold_switch_for_packet", "1")],
         &[("input_speedup", "2"), ("output_speedup", "2")],
         &[("alloc_iters", "3")],
+        &[("vc_alloc_stage", "1")],
+        &[
+            ("vc_alloc_stage", "1"),
+            ("allocator", "separable_input_first"),
+        ],
     ] {
         assert_eq!(
             run("mesh k=4,4", &[(0, 15, 3)], 4, 2, keys),
@@ -82,4 +87,38 @@ fn held_switch_sends_a_whole_packet_before_the_next() {
     // the second at 16..19 (latency 18).
     let keys = [("hold_switch_for_packet", "1")];
     assert_eq!(run("mesh k=4", &trace, 4, 2, &keys), (16.0, 18));
+}
+
+#[test]
+fn vc_allocation_stage_hands_a_freed_vc_over_a_cycle_later() {
+    // Terminals 0 and 2 of a 4-router line send one single-flit packet each to terminal 1,
+    // created at 3: both heads reach router 1 at 9 and are routed there (routing_delay 1).
+    // Without the stage, the ejection needs no VC: iSLIP sends one across at 12, the other
+    // at 13 (received 14 and 15: latencies 11 and 12).
+    let trace = [(0, 1, 3), (2, 1, 3)];
+    assert_eq!(run("mesh k=4", &trace, 1, 1, &[]), (11.5, 12));
+    // With BookSim2's VC allocation stage and one VC: both heads request ejection VC 0 at 10
+    // (as BookSim2's `_VCAllocEvaluate`), one wins, requests the switch at 11 and crosses
+    // at 12 (BookSim2: switch allocation at 11, crossbar at 12). The other fails at 10 and
+    // 11 (the VC is held until the winner's tail crosses at 12: BookSim2's trace of router
+    // 3,1 at cycles 8–9, "VC 0 at output 3 is in use"), wins the VC at 12 and crosses at 14:
+    // latencies 11 and 13.
+    let keys = [("vc_alloc_stage", "1")];
+    assert_eq!(run("mesh k=4", &trace, 1, 1, &keys), (12.0, 13));
+    // With two VCs the loser of 10 takes VC 1 at 11 and crosses at 13, one step behind
+    // the winner, as the switch conflict alone would have it.
+    assert_eq!(run("mesh k=4", &trace, 1, 2, &keys), (11.5, 12));
+}
+
+#[test]
+fn speculation_saves_a_cycle_per_router() {
+    // BookSim2 with `speculative = 1` (trace of one packet through a 4×4 mesh): a head in VC
+    // allocation at cycle 7 bids for the switch in the same cycle, wins both and crosses at
+    // 8, one cycle before the non-speculative pipeline's 9; the next router receives it at
+    // 10 instead of 11. Terminal 0 → 15 of a 4×4 mesh crosses 7 routers: T0 = 39 − 7.
+    let keys = [("vc_alloc_stage", "1"), ("speculative", "1")];
+    assert_eq!(run("mesh k=4,4", &[(0, 15, 3)], 4, 2, &keys), (32.0, 32));
+    // Speculation needs the VC allocation stage: without it the key changes nothing.
+    let keys = [("speculative", "1")];
+    assert_eq!(run("mesh k=4,4", &[(0, 15, 3)], 4, 2, &keys), (39.0, 39));
 }

@@ -6,7 +6,7 @@
 //! pair then sends the VC nearest the input's VC pointer, as the single iteration of
 //! [`Shape::allocate`] does.
 
-use crate::sim::router::allocator::{dist, succ, Request, Scratch, Shape, NONE};
+use crate::sim::router::allocator::{dist, rank, succ, Request, Scratch, Shape, NONE};
 
 /// Matches `reqs` of the router whose pointers are `ptrs` in `shape.iters` iSLIP
 /// iterations; the winners (one VC per matched input) are written to `out`.
@@ -84,7 +84,7 @@ pub(crate) fn allocate(
         let p = vc_ptr[i];
         match out.iter_mut().find(|w| w.input == q.input) {
             Some(w) => {
-                if dist(u16::from(q.vc), p, v) < dist(u16::from(w.vc), p, v) {
+                if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
                     *w = *q;
                 }
             }
@@ -106,7 +106,12 @@ mod tests {
     use crate::sim::router::allocator::{Request, Scratch, Shape};
 
     fn rq(input: u16, vc: u8, output: u16) -> Request {
-        Request { input, vc, output }
+        Request {
+            input,
+            vc,
+            output,
+            spec: false,
+        }
     }
 
     fn shape(iters: u8) -> Shape {

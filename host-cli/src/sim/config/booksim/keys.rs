@@ -61,7 +61,7 @@ pub const KEYS: &[Key] = &[
     k("internal_speedup", "1.0", M),
     k("output_buffer_size", "-1", M),
     k("noq", "0", D),
-    k("speculative", "0", D),
+    k("speculative", "0", M),
     k("spec_check_elig", "1", O),
     k("spec_check_cred", "1", O),
     k("spec_mask_by_reqs", "0", O),
@@ -94,7 +94,9 @@ pub const KEYS: &[Key] = &[
     k("vc_allocator", "islip", M),
     k("sw_allocator", "islip", M),
     k("arb_type", "round_robin", D),
-    k("alloc_iters", "1", M),
+    // BookSim2 builds its allocators without the configuration (`iq_router.cpp`), so they
+    // run one iteration whatever `alloc_iters` says (docs/booksim.md §2).
+    k("alloc_iters", "1", O),
     // Traffic.
     k("classes", "1", D),
     k("class_priority", "0", D),

@@ -42,7 +42,8 @@
 //! source are kept (`self_packets = true`), and `uniform` draws the source too, as in
 //! BookSim2; a terminal's flit enters its channel a cycle after it is sent
 //! (`injection_delay = 1`) and may use any VC of the injection channel
-//! (`inject_any_vc = true`, docs/booksim.md §4).
+//! (`inject_any_vc = true`, docs/booksim.md §4); heads go through BookSim2's VC allocation
+//! stage (`vc_alloc_stage = true`). `alloc_iters` is without effect, as in BookSim2.
 
 pub mod flatfly;
 pub mod irregular;
@@ -185,6 +186,8 @@ struct Parser {
     traffic: (String, usize),
     injection_process: (String, usize),
     sim_type: (String, usize),
+    /// `spec_*` keys given: key, value, line (checked against `speculative` at the end).
+    spec_keys: Vec<(String, String, usize)>,
 }
 
 impl Default for Parser {
@@ -196,6 +199,7 @@ impl Default for Parser {
         cfg.self_packets = true;
         cfg.injection_delay = 1;
         cfg.inject_any_vc = true;
+        cfg.features.vc_alloc_stage = true;
         cfg.extras.stop_rule = StopRule::BookSim;
         Parser {
             cfg,
@@ -210,6 +214,7 @@ impl Default for Parser {
             traffic: ("uniform".to_string(), 0),
             injection_process: ("bernoulli".to_string(), 0),
             sim_type: ("latency".to_string(), 0),
+            spec_keys: Vec::new(),
         }
     }
 }
@@ -263,11 +268,11 @@ impl Parser {
             "burst_alpha" | "burst_beta" | "burst_r1" | "batch_size" | "batch_count"
             | "acc_warmup_thres" | "acc_stopping_thres" => set(key, value)?,
             "max_outstanding_requests" => set("max_outstanding", value)?,
-            "wait_for_tail_credit" | "hold_switch_for_packet" => {
+            "wait_for_tail_credit" | "hold_switch_for_packet" | "speculative" => {
                 // BookSim2 reads `GetInt(key) > 0`.
                 set(key, if int(key)? > 0 { "1" } else { "0" })?
             }
-            "input_speedup" | "output_speedup" | "alloc_iters" => set(key, value)?,
+            "input_speedup" | "output_speedup" => set(key, value)?,
             "st_prepare_delay" => self.st_prepare = int("st_prepare_delay")?.try_into()?,
             "st_final_delay" => self.st_final = int("st_final_delay")?.try_into()?,
             "vc_allocator" => self.vc_allocator = (value.to_string(), line),
@@ -282,7 +287,39 @@ impl Parser {
                 }
                 set("seed", value)?;
             }
+            "spec_check_elig" | "spec_check_cred" | "spec_sw_allocator" => {
+                self.spec_keys.push((key.into(), value.into(), line));
+                self.other(key, value).map_err(at)?
+            }
             _ => self.other(key, value).map_err(at)?,
+        }
+        Ok(())
+    }
+
+    /// With `speculative = 1`: the `spec_*` keys that change what jumpnet models must be
+    /// at BookSim2's defaults (`spec_mask_by_reqs` only acts with a `spec_sw_allocator`),
+    /// and the allocation stages one cycle each (docs/booksim.md §4).
+    fn check_speculation(&mut self) -> Result<()> {
+        if !self.cfg.features.speculative {
+            return Ok(());
+        }
+        for (key, value, line) in &self.spec_keys {
+            let default = keys::find(key).map_or("", |k| k.default);
+            if !keys::is_default(value, default) {
+                bail!(
+                    "line {line}: {key} = {value} is not supported with speculative = 1: jumpnet \
+                     models speculation only at BookSim2's default {key} = {default}"
+                );
+            }
+        }
+        self.ignored
+            .retain(|k| !self.spec_keys.iter().any(|(s, _, _)| s == k));
+        let (v, s) = (self.cfg.vc_alloc_delay, self.cfg.sw_alloc_delay);
+        if (v, s) != (1, 1) {
+            bail!(
+                "speculative = 1 with vc_alloc_delay = {v}, sw_alloc_delay = {s} is not \
+                 supported: jumpnet models speculation with both delays 1"
+            );
         }
         Ok(())
     }
@@ -315,6 +352,7 @@ impl Parser {
     /// and routing.
     fn finish(mut self) -> Result<BookSimConfig> {
         self.cfg.st_delay = self.st_prepare + self.st_final;
+        self.check_speculation()?;
         self.traffic_and_phases()?;
         let ((vc, vc_line), (sw, sw_line)) = (&self.vc_allocator, &self.sw_allocator);
         if vc != sw {
@@ -413,6 +451,7 @@ mod tests {
         c.self_packets = true;
         c.injection_delay = 1;
         c.inject_any_vc = true;
+        c.features.vc_alloc_stage = true;
         c.extras.stop_rule = StopRule::BookSim;
         c
     }
@@ -459,6 +498,35 @@ mod tests {
     }
 
     #[test]
+    fn speculation_is_mapped_at_booksim2s_spec_defaults() {
+        let b =
+            parse("routing_function = dim_order; speculative = 1; spec_check_elig = 1;").unwrap();
+        let f = b.config.features;
+        assert!(f.speculative && f.vc_alloc_stage);
+        assert!(b.ignored.is_empty(), "{:?}", b.ignored);
+        // Without speculation the spec_* keys are without effect, whatever their value.
+        let b = parse("routing_function = dim_order; spec_check_cred = 0;").unwrap();
+        assert!(!b.config.features.speculative);
+        assert_eq!(b.ignored, ["spec_check_cred"]);
+        for (stmts, named) in [
+            (
+                "speculative = 1; spec_check_cred = 0;",
+                "spec_check_cred = 0",
+            ),
+            (
+                "speculative = 1; spec_sw_allocator = islip;",
+                "spec_sw_allocator",
+            ),
+            ("speculative = 1; vc_alloc_delay = 2;", "vc_alloc_delay = 2"),
+        ] {
+            let e = parse(&format!("routing_function = dim_order; {stmts}"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(named) && e.contains("not supported"), "{e}");
+        }
+    }
+
+    #[test]
     fn dragonfly_example_derives_booksim_sizes_and_cable_latencies() {
         let b = parse(DRAGONFLY).unwrap();
         // k = 4: p = 4, a = 8, h = 4, g = 33.
@@ -488,7 +556,8 @@ mod tests {
             c.class_latency.set_keys().collect::<Vec<_>>(),
             [("local_latency", 10), ("global_latency", 100)]
         );
-        assert_eq!(b.ignored, ["watch_out"]);
+        // BookSim2 runs one allocator iteration whatever `alloc_iters` says (§2).
+        assert_eq!(b.ignored, ["alloc_iters", "watch_out"]);
     }
 
     #[test]
@@ -602,7 +671,7 @@ mod tests {
         // Behaviours jumpnet models only at BookSim2's default are refused by name.
         for (stmt, named) in [
             ("noq = 1;", "noq = 0"),
-            ("speculative = 1;", "speculative = 0"),
+            ("vct = 1;", "vct = 0"),
             ("router = event;", "router = iq"),
         ] {
             let e = parse(&format!("routing_function = dim_order; {stmt}"))

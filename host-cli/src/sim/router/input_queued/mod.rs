@@ -37,7 +37,8 @@
 //!
 //! BookSim2's optional behaviours (`sim::router::features`) each live in their own file:
 //! crossbar input and output speedup (`crossbar`), switch held for a packet (`hold`), VCs
-//! released on the tail's credit (`tail_credit`); at BookSim2's defaults none of them costs
+//! released on the tail's credit (`tail_credit`), BookSim2's VC allocation stage
+//! (`vc_stage`) and speculative switch allocation (`speculation`); off, none of them costs
 //! the router more than a predictable branch.
 //!
 //! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
@@ -47,10 +48,12 @@ mod buffers;
 mod crossbar;
 mod fast_div;
 mod hold;
+mod speculation;
 pub(crate) mod state;
 pub(crate) mod step;
 mod tail_credit;
 mod traverse;
+mod vc_stage;
 
 use jumpnet_core::routing::Routing;
 
@@ -59,6 +62,7 @@ use crate::sim::error::SimError;
 use crate::sim::network::{Fabric, PortKind};
 use crate::sim::router::allocator::Shape;
 use crate::sim::router::speedup::Speedup;
+use crate::sim::router::vc_allocator::VcAllocator;
 use crate::sim::router::{Effects, Phase, RouterModel};
 pub(crate) use crossbar::Lanes;
 pub(crate) use fast_div::FastDiv;
@@ -93,6 +97,8 @@ pub(crate) struct Params {
     pub routing_delay: u16,
     pub vc_alloc_delay: u16,
     pub sw_alloc_delay: u16,
+    /// `[routing_delay, vc_alloc_delay, sw_alloc_delay]`.
+    pub head_delays: [u16; 3],
     pub st_delay: u64,
     /// Credit return delay beyond the channel latency, cycles.
     pub credit_delay: u64,
@@ -115,6 +121,11 @@ pub(crate) struct Params {
     pub wait_tail: bool,
     /// The switch is held for a whole packet (`hold`).
     pub hold: bool,
+    /// BookSim2's VC allocation stage (`vc_stage`) and its allocator.
+    pub vc_stage: bool,
+    /// Speculative switch allocation (`speculation`; with the VC allocation stage only).
+    pub speculative: bool,
+    pub vc_alloc: VcAllocator,
 }
 
 impl Params {
@@ -123,6 +134,18 @@ impl Params {
     #[inline]
     pub(crate) fn slot(&self, ls: usize, li: usize, pos: usize) -> usize {
         buffers::index(self.per, self.buf, ls, li, pos)
+    }
+
+    /// The pipeline stages, in cycles, from a head's arrival (or the tail in front of it
+    /// leaving) to the step it next acts in: switch allocation after route computation and
+    /// VC allocation, or VC allocation after route computation with the VC allocation stage
+    /// (`vc_stage`).
+    pub fn head_stages(&self) -> &[u16] {
+        if self.vc_stage {
+            core::slice::from_ref(&self.routing_delay)
+        } else {
+            &self.head_delays
+        }
     }
 
     fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
@@ -154,6 +177,7 @@ impl Params {
             routing_delay: cfg.routing_delay,
             vc_alloc_delay: cfg.vc_alloc_delay,
             sw_alloc_delay: cfg.sw_alloc_delay,
+            head_delays: [cfg.routing_delay, cfg.vc_alloc_delay, cfg.sw_alloc_delay],
             st_delay: u64::from(cfg.st_delay),
             credit_delay: u64::from(cfg.credit_delay),
             terminal_latency: u64::from(cfg.terminal_latency),
@@ -167,6 +191,13 @@ impl Params {
             out_speedup: os,
             wait_tail: f.wait_for_tail_credit,
             hold: f.hold_switch_for_packet,
+            vc_stage: f.vc_alloc_stage,
+            speculative: f.vc_alloc_stage && f.speculative,
+            vc_alloc: VcAllocator {
+                kind: cfg.allocator,
+                ins: (radix * vcs) as u16,
+                outs: (radix * vcs) as u16,
+            },
         }
     }
 }

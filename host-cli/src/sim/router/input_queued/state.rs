@@ -14,7 +14,8 @@ pub(crate) enum VcState {
     /// Front flit is a head without a route.
     #[default]
     Idle,
-    /// Routed to `port` on logical VC `vc`; needs an output VC.
+    /// Routed to `port` on logical VC `vc` (or, with the VC allocation stage, to the
+    /// ejection port `port` with `vc = vc_stage::EJECT_ANY`); needs an output VC.
     Routed { port: u16, vc: u8 },
     /// Holds output VC `vc` of `port` (or ejects through `port`).
     Active { port: u16, vc: u8, eject: bool },
@@ -31,6 +32,8 @@ pub(crate) struct InVc {
     pub len: u16,
     /// Route state of the front packet.
     pub state: VcState,
+    /// With speculation: the head bids for the switch in its next step (`speculation`).
+    pub spec: bool,
 }
 
 /// The arrays of all routers.
@@ -73,10 +76,23 @@ pub(crate) struct Arrays {
     /// [`NO_HOLD`]; per crossbar output: whether it is held (`hold`); empty otherwise.
     pub hold_in: Vec<u8>,
     pub hold_out: Vec<bool>,
+    /// Per router, with the VC allocation stage: the VC allocator's round-robin pointers
+    /// (`vc_alloc.pointers()` each; `vc_stage`); empty otherwise.
+    pub vc_ptrs: Vec<u16>,
 }
 
 /// [`Arrays::hold_in`] of a crossbar input nobody holds.
 pub(crate) const NO_HOLD: u8 = u8::MAX;
+
+/// VC allocator pointers per router ([`Arrays::vc_ptrs`]; 0 without the VC allocation
+/// stage).
+fn vc_pointers(k: &Params) -> usize {
+    if k.vc_stage {
+        k.vc_alloc.pointers()
+    } else {
+        0
+    }
+}
 
 /// Entries per router of the optional arrays: output VCs of [`Arrays::draining`],
 /// crossbar inputs of [`Arrays::hold_in`], crossbar outputs of [`Arrays::hold_out`] (0 when
@@ -111,6 +127,7 @@ impl Arrays {
             draining: vec![false; switches * optional(k).0],
             hold_in: vec![NO_HOLD; switches * optional(k).1],
             hold_out: vec![false; switches * optional(k).2],
+            vc_ptrs: vec![0; switches * vc_pointers(k)],
         }
     }
 
@@ -131,6 +148,7 @@ impl Arrays {
         self.draining.fill(false);
         self.hold_in.fill(NO_HOLD);
         self.hold_out.fill(false);
+        self.vc_ptrs.fill(0);
     }
 }
 
@@ -155,6 +173,7 @@ pub(crate) struct Range<'a> {
     pub draining: &'a mut [bool],
     pub hold_in: &'a mut [u8],
     pub hold_out: &'a mut [bool],
+    pub vc_ptrs: &'a mut [u16],
 }
 
 impl<'a> Range<'a> {
@@ -179,6 +198,7 @@ impl<'a> Range<'a> {
             draining: &mut a.draining,
             hold_in: &mut a.hold_in,
             hold_out: &mut a.hold_out,
+            vc_ptrs: &mut a.vc_ptrs,
         }
     }
 
@@ -204,6 +224,7 @@ impl<'a> Range<'a> {
         let (dr_a, dr_b) = self.draining.split_at_mut(n * dr);
         let (hi_a, hi_b) = self.hold_in.split_at_mut(n * hi);
         let (ho_a, ho_b) = self.hold_out.split_at_mut(n * ho);
+        let (vp_a, vp_b) = self.vc_ptrs.split_at_mut(n * vc_pointers(k));
         (
             Range {
                 k,
@@ -224,6 +245,7 @@ impl<'a> Range<'a> {
                 draining: dr_a,
                 hold_in: hi_a,
                 hold_out: ho_a,
+                vc_ptrs: vp_a,
             },
             Range {
                 k,
@@ -244,6 +266,7 @@ impl<'a> Range<'a> {
                 draining: dr_b,
                 hold_in: hi_b,
                 hold_out: ho_b,
+                vc_ptrs: vp_b,
             },
         )
     }

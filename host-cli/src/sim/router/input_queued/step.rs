@@ -13,7 +13,10 @@ use crate::sim::router::input_queued::state::{Range, VcState};
 use crate::sim::router::input_queued::Params;
 use crate::sim::router::selection::{self, CongestionView};
 use crate::sim::router::speedup::Speedup;
+use crate::sim::router::vc_allocator::{VcRequest, VcScratch};
 use crate::sim::router::{Effects, Phase};
+
+use super::vc_stage::EJECT_ANY;
 
 /// A range of routers' active set and per-step scratch.
 #[derive(Debug)]
@@ -28,6 +31,15 @@ pub(crate) struct Work {
     /// switch, and the holds that end after the step's requests.
     pub(super) held: Vec<Request>,
     pub(super) released: Vec<Request>,
+    /// With the VC allocation stage (`super::vc_stage`): the step's heads waiting for an
+    /// output VC (local input VCs, ascending), their requests, the matches, and the
+    /// allocator's scratch.
+    pub(super) vc_heads: Vec<u16>,
+    /// Per queued head: a free VC with a credit in its range (`super::speculation`).
+    pub(super) vc_elig: Vec<bool>,
+    pub(super) vc_reqs: Vec<VcRequest>,
+    pub(super) vc_wins: Vec<VcRequest>,
+    pub(super) vc_scratch: VcScratch,
     /// An adaptive routing's candidates at the hop being routed.
     candidates: [Candidate; MAX_CANDIDATES],
 }
@@ -43,6 +55,15 @@ impl Work {
             scratch: Scratch::new(k.shape.scratch_len()),
             held: Vec::with_capacity(if k.hold { ins } else { 0 }),
             released: Vec::with_capacity(if k.hold { ins } else { 0 }),
+            vc_heads: Vec::new(),
+            vc_elig: Vec::new(),
+            vc_reqs: Vec::new(),
+            vc_wins: Vec::new(),
+            vc_scratch: if k.vc_stage {
+                VcScratch::new(usize::from(k.vc_alloc.ins), usize::from(k.vc_alloc.outs))
+            } else {
+                VcScratch::default()
+            },
             candidates: [Candidate::default(); MAX_CANDIDATES],
         }
     }
@@ -55,6 +76,11 @@ impl Work {
         self.scratch.reset();
         self.held.clear();
         self.released.clear();
+        self.vc_heads.clear();
+        self.vc_elig.clear();
+        self.vc_reqs.clear();
+        self.vc_wins.clear();
+        self.vc_scratch.reset();
     }
 }
 
@@ -68,7 +94,8 @@ pub(super) struct Clock {
     pub first: u64,
     pub steps: u64,
     /// First step at which a head flit / a body flit arriving this cycle may take part in
-    /// switch allocation (after route computation and VC allocation / after nothing).
+    /// switch allocation (after route computation and VC allocation / after nothing), or,
+    /// for a head with the VC allocation stage, in VC allocation ([`Params::head_stages`]).
     pub head_ready: u64,
     pub body_ready: u64,
     /// The internal speedup, and whether flits and credits leave without queueing (no
@@ -81,9 +108,10 @@ impl Clock {
     fn new(k: &Params, cycle: u64) -> Self {
         let sp = k.speedup;
         let first = sp.first_step(cycle);
-        let head_ready = [k.routing_delay, k.vc_alloc_delay, k.sw_alloc_delay]
-            .into_iter()
-            .fold(first, |s, d| sp.after_stage(s, u64::from(d)));
+        let head_ready = k
+            .head_stages()
+            .iter()
+            .fold(first, |s, &d| sp.after_stage(s, u64::from(d)));
         Clock {
             cycle,
             first,
@@ -240,6 +268,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         self.r.wake[ls] = next_wake;
         self.allocate_switch(s);
+        if k.vc_stage {
+            self.allocate_vcs(s)?;
+        }
         Ok(())
     }
 
@@ -254,31 +285,61 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let slot = k.slot(ls, li, usize::from(self.r.ivs[iv].head));
             self.route(s, iv, slot)?;
         }
+        // With speculation (`speculation`), a head evaluated in the last step's VC allocation
+        // requests the switch in this one, won VC or not.
+        let spec = k.speculative && core::mem::take(&mut self.r.ivs[iv].spec);
         if let VcState::Routed { port, vc } = self.r.ivs[iv].state {
+            if k.vc_stage {
+                // VC allocation after this step's switch allocation (`vc_stage`).
+                self.work.vc_heads.push(li as u16);
+                if spec {
+                    self.request_switch(ls, li, port, None, vc == EJECT_ANY, true);
+                }
+                return Ok(());
+            }
             self.allocate_vc(ls, iv, port, vc);
         }
         if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state {
-            let lopi = ls * k.radix + usize::from(port);
-            let ov = lopi * k.vcs + usize::from(vc);
-            let room = self.clock.one || {
-                // Flits in the output queue that have not left yet.
-                let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
-                queued < if eject { k.eject_limit } else { k.out_limit }
-            };
-            let ready = room && (eject || self.r.credits[ov] > 0);
-            let lanes = k.port_vc[li];
-            let req = Request {
-                input: lanes.input,
-                vc: lanes.vc,
-                output: lanes.output(port, k.out_speedup),
-            };
-            if k.hold {
-                self.hold_request(ls, req, ready);
-            } else if ready {
-                self.work.reqs.push(req);
-            }
+            self.request_switch(ls, li, port, Some(vc), eject, spec);
         }
         Ok(())
+    }
+
+    /// The switch request of (local) input VC `li` of local router `ls` for output `port`
+    /// (its output VC `vc`, `None` for a speculative request without one), if the output
+    /// queue has room and the VC a credit.
+    #[inline]
+    fn request_switch(
+        &mut self,
+        ls: usize,
+        li: usize,
+        port: u16,
+        vc: Option<u8>,
+        eject: bool,
+        spec: bool,
+    ) {
+        let k = self.k;
+        let lopi = ls * k.radix + usize::from(port);
+        let room = self.clock.one || {
+            // Flits in the output queue that have not left yet.
+            let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
+            queued < if eject { k.eject_limit } else { k.out_limit }
+        };
+        let credit =
+            eject || vc.is_none_or(|vc| self.r.credits[lopi * k.vcs + usize::from(vc)] > 0);
+        let ready = room && credit;
+        let lanes = k.port_vc[li];
+        let req = Request {
+            input: lanes.input,
+            vc: lanes.vc,
+            output: lanes.output(port, k.out_speedup),
+            spec,
+        };
+        if k.hold {
+            self.hold_request(ls, req, ready);
+        } else if ready {
+            self.work.reqs.push(req);
+        }
     }
 
     /// VC allocation for (local) input VC `iv` of local router `ls`, routed to `port` on
@@ -337,6 +398,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 self.work.wins[i]
             };
             let p = super::crossbar::input_port(w.input, k.in_speedup);
+            if w.spec && self.lost_bid(ls, p, w.vc) {
+                // A speculative grant of a head without an output VC (`speculation`).
+                continue;
+            }
             self.traverse(s, p, usize::from(w.vc));
             if k.hold {
                 self.hold_after_cross(ls, w);
@@ -353,7 +418,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 
     /// Route computation for the head flit at `slot` of (local) input VC `iv` of switch `s`.
-    fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
+    pub(super) fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
         let k = self.k;
         let flit = self.r.slots[slot].flit;
         if flit.seq != 0 {
@@ -392,10 +457,18 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                         "switch {s} ejects {dst} on port {port}, which is not its terminal"
                     )));
                 }
-                VcState::Active {
-                    port,
-                    vc: 0,
-                    eject: true,
+                if k.vc_stage {
+                    // An ejection VC through the VC allocator (`vc_stage`).
+                    VcState::Routed {
+                        port,
+                        vc: EJECT_ANY,
+                    }
+                } else {
+                    VcState::Active {
+                        port,
+                        vc: 0,
+                        eject: true,
+                    }
                 }
             }
         };

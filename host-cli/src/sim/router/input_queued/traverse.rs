@@ -34,7 +34,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// computation only now, as in BookSim2 (`_SWAllocUpdate` puts the VC back into its
     /// routing state and the route is evaluated in the next step): its route computation,
     /// VC and switch allocation stages count from this step, so it crosses the switch
-    /// `routing_delay + vc_alloc_delay + sw_alloc_delay` steps after the tail.
+    /// `routing_delay + vc_alloc_delay + sw_alloc_delay` steps after the tail (with the VC
+    /// allocation stage, it is in VC allocation `routing_delay` steps after the tail).
     #[inline]
     fn restart_head(&mut self, ls: usize, iv: usize) {
         let k = self.k;
@@ -43,9 +44,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             return;
         }
         let sp = self.clock.speedup;
-        let ready = [k.routing_delay, k.vc_alloc_delay, k.sw_alloc_delay]
-            .into_iter()
-            .fold(self.now, |s, d| sp.after_stage(s, u64::from(d)));
+        let ready = k
+            .head_stages()
+            .iter()
+            .fold(self.now, |s, &d| sp.after_stage(s, u64::from(d)));
         let li = iv - ls * k.per;
         let slot = &mut r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))];
         if ready > slot.ready {
@@ -53,6 +55,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             r.ivs[iv].fready = ready;
         }
         r.wake[ls] = r.wake[ls].min(r.ivs[iv].fready);
+        if k.vc_stage && r.ivs[iv].fready <= self.now {
+            self.vc_allocation_now(ls, iv);
+        }
     }
 
     /// Takes the front flit of (local) input VC `iv` of local router `ls`.
@@ -100,6 +105,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         if eject {
             if let PortKind::Terminal(term) = fabric.ports[opi] {
                 self.fx.push(at, Event::Eject { term, flit });
+            }
+            if k.vc_stage && flit.tail {
+                // The ejection VC of the VC allocation stage (`vc_stage`).
+                self.r.busy[lopi * k.vcs + vc] = false;
             }
         } else {
             let ov = lopi * k.vcs + vc;

@@ -1,0 +1,215 @@
+//! BookSim2's VC allocator (`iq_router.cpp` `_VCAllocEvaluate`, `allocators/islip.cpp`,
+//! `allocators/separable_input_first.cpp`; docs/booksim.md §4): one allocation per router
+//! step over requests (input VC → output VC), the input VCs numbered `port · vcs + vc` and
+//! the output VCs `output port · vcs + vc`, as BookSim2 numbers them. A head requests every
+//! free output VC of its route's VC range (`input_queued::vc_stage`); the allocator matches
+//! every input VC to at most one output VC and every output VC to at most one input VC.
+//!
+//! * iSLIP (one iteration: BookSim2 builds its allocators without the configuration, so
+//!   `alloc_iters` leaves them at one): every requested output VC grants the requesting
+//!   input VC nearest its grant pointer, every input VC accepts the granting output VC
+//!   nearest its accept pointer; a match moves the output's pointer past the input and the
+//!   input's past the output.
+//! * separable input-first: every input VC picks the requested output VC nearest its
+//!   pointer, every output VC grants the picking input VC nearest its pointer; a match moves
+//!   both pointers past each other.
+//!
+//! "Nearest" is the round-robin distance from the pointer ([`dist`]); every request has
+//! BookSim2's default priority 0, so the priorities never decide.
+
+use crate::sim::config::Allocator;
+use crate::sim::router::allocator::{dist, succ, NONE};
+
+/// One VC request: input VC `input` (`port · vcs + vc`) wants output VC `output`
+/// (`output port · vcs + vc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VcRequest {
+    /// Input VC of the router.
+    pub input: u16,
+    /// Output VC of the router.
+    pub output: u16,
+}
+
+/// A router's VC allocator shape: kind, input VCs and output VCs.
+#[derive(Clone, Copy, Debug)]
+pub struct VcAllocator {
+    /// Allocator kind.
+    pub kind: Allocator,
+    /// Input VCs (ports × VCs).
+    pub ins: u16,
+    /// Output VCs (ports × VCs).
+    pub outs: u16,
+}
+
+/// Per-allocation scratch space: per output VC the input it grants, per input VC the output
+/// it picks (`NONE` between allocations).
+#[derive(Clone, Debug, Default)]
+pub struct VcScratch {
+    grant: Vec<u16>,
+    pick: Vec<u16>,
+}
+
+impl VcScratch {
+    /// Scratch for a router of `ins` input VCs and `outs` output VCs.
+    pub fn new(ins: usize, outs: usize) -> Self {
+        VcScratch {
+            grant: vec![NONE; outs],
+            pick: vec![NONE; ins],
+        }
+    }
+
+    /// Every entry back to `NONE` (engine reuse).
+    pub fn reset(&mut self) {
+        self.grant.fill(NONE);
+        self.pick.fill(NONE);
+    }
+}
+
+impl VcAllocator {
+    /// Round-robin pointers per router: one per input VC (iSLIP's accept pointer, the
+    /// separable allocator's input arbiter), then one per output VC (grant pointer, output
+    /// arbiter).
+    pub fn pointers(&self) -> usize {
+        usize::from(self.ins) + usize::from(self.outs)
+    }
+
+    /// Matches `reqs` of the router whose pointers are `ptrs`; the matched requests are
+    /// written to `out`, in the order of `reqs`.
+    pub fn allocate(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut VcScratch,
+        reqs: &[VcRequest],
+        out: &mut Vec<VcRequest>,
+    ) {
+        out.clear();
+        if reqs.is_empty() {
+            return;
+        }
+        let (ni, no) = (self.ins, self.outs);
+        let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
+        let VcScratch { grant, pick } = scratch;
+        let nearer = |cand: u16, cur: u16, ptr: u16, n: u16| {
+            cur == NONE || dist(cand, ptr, n) < dist(cur, ptr, n)
+        };
+        match self.kind {
+            Allocator::Islip => {
+                for q in reqs {
+                    let o = usize::from(q.output);
+                    if nearer(q.input, grant[o], out_ptr[o], ni) {
+                        grant[o] = q.input;
+                    }
+                }
+                for q in reqs {
+                    let i = usize::from(q.input);
+                    if grant[usize::from(q.output)] == q.input
+                        && nearer(q.output, pick[i], in_ptr[i], no)
+                    {
+                        pick[i] = q.output;
+                    }
+                }
+                for q in reqs {
+                    let (i, o) = (usize::from(q.input), usize::from(q.output));
+                    if pick[i] == q.output && grant[o] == q.input {
+                        out.push(*q);
+                    }
+                }
+            }
+            Allocator::SeparableInputFirst => {
+                for q in reqs {
+                    let i = usize::from(q.input);
+                    if nearer(q.output, pick[i], in_ptr[i], no) {
+                        pick[i] = q.output;
+                    }
+                }
+                for q in reqs {
+                    let o = usize::from(q.output);
+                    if pick[usize::from(q.input)] == q.output
+                        && nearer(q.input, grant[o], out_ptr[o], ni)
+                    {
+                        grant[o] = q.input;
+                    }
+                }
+                for q in reqs {
+                    let (i, o) = (usize::from(q.input), usize::from(q.output));
+                    if pick[i] == q.output && grant[o] == q.input {
+                        out.push(*q);
+                    }
+                }
+            }
+        }
+        for w in out.iter() {
+            in_ptr[usize::from(w.input)] = succ(w.output, no);
+            out_ptr[usize::from(w.output)] = succ(w.input, ni);
+        }
+        for q in reqs {
+            grant[usize::from(q.output)] = NONE;
+            pick[usize::from(q.input)] = NONE;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rq(input: u16, output: u16) -> VcRequest {
+        VcRequest { input, output }
+    }
+
+    fn run(kind: Allocator, ptrs: &mut [u16], reqs: &[VcRequest]) -> Vec<VcRequest> {
+        // 5 ports of 2 VCs: 10 input and 10 output VCs.
+        let a = VcAllocator {
+            kind,
+            ins: 10,
+            outs: 10,
+        };
+        let mut s = VcScratch::new(10, 10);
+        let mut out = Vec::new();
+        a.allocate(ptrs, &mut s, reqs, &mut out);
+        out
+    }
+
+    #[test]
+    fn two_heads_for_the_same_output_vcs_one_wins() {
+        // BookSim2's trace (router_3_1 of a 4×4 mesh, cycle 8): input VCs 0 and 8 both
+        // request output VC 7 only; output VC 7 grants input 0 (nearest its pointer 0),
+        // input 8 fails and retries.
+        for kind in [Allocator::Islip, Allocator::SeparableInputFirst] {
+            let mut ptrs = vec![0; 20];
+            assert_eq!(run(kind, &mut ptrs, &[rq(0, 7), rq(8, 7)]), [rq(0, 7)]);
+            // Output 7's pointer is past input 0 now: input 8 wins the next round.
+            assert_eq!(run(kind, &mut ptrs, &[rq(0, 7), rq(8, 7)]), [rq(8, 7)]);
+        }
+    }
+
+    #[test]
+    fn islip_grants_the_same_input_from_every_output() {
+        // Inputs 2 and 3 both request output VCs 8 and 9 (an ejection port's two VCs): both
+        // outputs grant input 2 (pointers 0), which accepts 8; input 3 gets nothing in one
+        // iteration. The separable allocator: both inputs pick 8 (their pointers are 0),
+        // which grants input 2: the same match.
+        let reqs = [rq(2, 8), rq(2, 9), rq(3, 8), rq(3, 9)];
+        for kind in [Allocator::Islip, Allocator::SeparableInputFirst] {
+            let mut ptrs = vec![0; 20];
+            assert_eq!(run(kind, &mut ptrs, &reqs), [rq(2, 8)], "{kind:?}");
+            // Input 2's pointer → output 9, output 8's → input 3.
+            assert_eq!((ptrs[2], ptrs[10 + 8]), (9, 3), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn separable_and_islip_differ_when_pointers_differ() {
+        // Input 3's pointer is at output 9. iSLIP: outputs 8 and 9 both grant input 2 (their
+        // pointers at 0), input 2 accepts 8: input 3 is unmatched. Separable input-first:
+        // input 2 picks 8, input 3 picks 9; both granted.
+        let reqs = [rq(2, 8), rq(2, 9), rq(3, 8), rq(3, 9)];
+        let mut ptrs = vec![0; 20];
+        ptrs[3] = 9;
+        assert_eq!(run(Allocator::Islip, &mut ptrs.clone(), &reqs), [rq(2, 8)]);
+        assert_eq!(
+            run(Allocator::SeparableInputFirst, &mut ptrs, &reqs),
+            [rq(2, 8), rq(3, 9)]
+        );
+    }
+}
