@@ -53,18 +53,6 @@ const KNOWN: &[(&str, f64, f64, f64)] = &[
     ("mesh8x8-hold-pkt8", 0.05, 0.055, 0.025),
     ("mesh8x8-lat-example", 0.05, 0.05, 0.025),
     ("mesh8x8-spec-sif-vc4-pkt4", 0.055, 0.05, 0.02),
-    // fattree (nca, anca): zero-load latency, hops and accepted rate as BookSim2's, but
-    // latency low from about half of saturation on — 14 % at 0.6 on the 4-ary 2-tree
-    // (saturation near 0.75), 26–27 % at 0.6 on the 4-ary 3-tree (0.7), 16 % at 0.7 on the
-    // 2-ary 3-tree (0.8): the gap flatfly's radix-10 routers show, growing with the
-    // routers' radix; not traced yet (docs/booksim.md §5).
-    ("fattree-k4n2-nca", 0.145, 0.05, 0.02),
-    ("fattree-k4n2-anca", 0.145, 0.05, 0.02),
-    ("fattree-k4n3-nca", 0.265, 0.05, 0.02),
-    ("fattree-k4n3-anca", 0.275, 0.05, 0.02),
-    ("fattree-k4n3-nca-transpose", 0.195, 0.05, 0.02),
-    ("fattree-k4n3-anca-transpose", 0.225, 0.05, 0.02),
-    ("fattree-k2n3-nca", 0.165, 0.05, 0.02),
 ];
 
 /// What `jumpnet sim --booksim` gives for one case at one load, run where record.py runs
