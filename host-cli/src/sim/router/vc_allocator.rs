@@ -14,7 +14,7 @@
 //!   pointer, every output VC grants the picking input VC nearest its pointer; a match moves
 //!   both pointers past each other.
 //!
-//! "Nearest" is the round-robin distance from the pointer ([`dist`]); every request has
+//! "Nearest" is the round-robin distance from the pointer (`allocator::dist`); every request has
 //! BookSim2's default priority 0, so the priorities never decide.
 
 use crate::sim::config::Allocator;

@@ -1,7 +1,7 @@
 //! A conflict-free mapping of two traffic patterns, built instead of searched
 //! (docs/mapping.md §5 "Conflict-free pairs", docs/reference-results.md C3): when every flow of
 //! both patterns runs between torus neighbours, each channel carries at most one flow per
-//! pattern and each pattern takes the ideal 34 cycles, so the pair takes 68 — [GA] Table 2's
+//! pattern and each pattern takes the ideal 34 cycles, so the pair takes 68 — \[GA\] Table 2's
 //! best for bcmp-brev, bcmp-trns and brev-trns.
 //!
 //! Construction: join the two patterns' flows into one undirected graph on the logical
