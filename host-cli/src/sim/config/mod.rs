@@ -7,6 +7,7 @@
 pub mod booksim;
 pub mod extras;
 pub mod toml_file;
+mod value;
 
 use core::fmt;
 
@@ -20,6 +21,7 @@ use crate::sim::network::layout_latency::GridLayout;
 use crate::sim::router::features::RouterFeatures;
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::RouterKind;
+use value::{Value, F, U16, U16P, U32, U32P, U8P};
 
 /// Switch allocator / VC allocator type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -624,78 +626,6 @@ impl SimConfig {
             }
         }
         Ok(())
-    }
-}
-
-const U8P: &str = "an integer 1..=255";
-const U16: &str = "an integer 0..=65535";
-const U16P: &str = "an integer 1..=65535";
-const U32P: &str = "an integer 1..=4294967295";
-const U32: &str = "an integer 0..=4294967295";
-const F: &str = "a number";
-
-/// A `key = value` override being parsed.
-#[derive(Clone, Copy)]
-struct Value<'a> {
-    key: &'a str,
-    value: &'a str,
-}
-
-impl Value<'_> {
-    /// The error "bad value, allowed: `allowed`".
-    fn bad(self, allowed: &'static str) -> SimConfigError {
-        SimConfigError::BadValue {
-            key: self.key.to_string(),
-            value: self.value.to_string(),
-            allowed,
-        }
-    }
-
-    /// A number of type `T`.
-    fn num<T: core::str::FromStr>(self, allowed: &'static str) -> Result<T, SimConfigError> {
-        self.value.trim().parse().map_err(|_| self.bad(allowed))
-    }
-
-    /// A positive integer (0 is refused with the same message as a parse error).
-    fn positive<T: core::str::FromStr + PartialEq + Default>(
-        self,
-        allowed: &'static str,
-    ) -> Result<T, SimConfigError> {
-        let v: T = self.num(allowed)?;
-        if v == T::default() {
-            return Err(self.bad(allowed));
-        }
-        Ok(v)
-    }
-
-    /// A number in 0..=1.
-    fn fraction(self) -> Result<f64, SimConfigError> {
-        const ALLOWED: &str = "a number in 0..=1";
-        let v: f64 = self.num(ALLOWED)?;
-        if !(0.0..=1.0).contains(&v) {
-            return Err(self.bad(ALLOWED));
-        }
-        Ok(v)
-    }
-
-    /// A boolean.
-    fn boolean(self) -> Result<bool, SimConfigError> {
-        match self.value.trim() {
-            "1" | "true" | "yes" => Ok(true),
-            "0" | "false" | "no" => Ok(false),
-            _ => Err(self.bad("true/false/1/0")),
-        }
-    }
-
-    /// An allocator name.
-    fn allocator(self) -> Result<Allocator, SimConfigError> {
-        match self.value.trim() {
-            "separable_input_first" | "separable" | "round_robin" => {
-                Ok(Allocator::SeparableInputFirst)
-            }
-            "islip" => Ok(Allocator::Islip),
-            _ => Err(self.bad("separable_input_first, islip")),
-        }
     }
 }
 
