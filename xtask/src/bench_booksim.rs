@@ -109,7 +109,9 @@ pub fn run() -> Result {
         let b = measure(&booksim, &bargs)?;
         let mut jargs = vec!["sim", "--booksim", case.config];
         jargs.extend(case.overrides);
-        jargs.extend(["--json", "-q"]);
+        // One thread: CPU seconds against single-threaded BookSim2 (with more threads the
+        // wall time drops but the CPU time grows by the threads' synchronisation).
+        jargs.extend(["--json", "-q", "--threads", "1"]);
         let j = measure(jumpnet, &jargs)?;
         println!(
             "| {} | {:.2} | {:.2} | {:.1}× | {:.1} | {:.1} |",

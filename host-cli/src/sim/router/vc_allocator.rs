@@ -88,10 +88,30 @@ impl VcAllocator {
         }
         let (ni, no) = (self.ins, self.outs);
         let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
-        let VcScratch { grant, pick } = scratch;
         let nearer = |cand: u16, cur: u16, ptr: u16, n: u16| {
             cur == NONE || dist(cand, ptr, n) < dist(cur, ptr, n)
         };
+        let one = reqs[0].input;
+        if reqs.iter().all(|q| q.input == one) {
+            // One requesting input VC (the common case at low load): every output VC it
+            // asks for grants it, and with both kinds it takes the one nearest its own
+            // pointer — the same match as the general case below, without the scratch.
+            let i = usize::from(one);
+            let mut best = NONE;
+            for q in reqs {
+                if nearer(q.output, best, in_ptr[i], no) {
+                    best = q.output;
+                }
+            }
+            out.push(VcRequest {
+                input: one,
+                output: best,
+            });
+            in_ptr[i] = succ(best, no);
+            out_ptr[usize::from(best)] = succ(one, ni);
+            return;
+        }
+        let VcScratch { grant, pick } = scratch;
         match self.kind {
             Allocator::Islip => {
                 for q in reqs {
@@ -195,6 +215,25 @@ mod tests {
             assert_eq!(run(kind, &mut ptrs, &reqs), [rq(2, 8)], "{kind:?}");
             // Input 2's pointer → output 9, output 8's → input 3.
             assert_eq!((ptrs[2], ptrs[10 + 8]), (9, 3), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn one_input_takes_the_requested_output_nearest_its_pointer() {
+        // Input 4 asks for output VCs 1, 3 and 7 (a head's VC range on one port) with its
+        // pointer at 2: 3 is nearest (1 is 9 away round the 10 outputs). Input 4's pointer
+        // moves past output 3, output 3's past input 4; the others stay.
+        for kind in [Allocator::Islip, Allocator::SeparableInputFirst] {
+            let mut ptrs = vec![0; 20];
+            ptrs[4] = 2;
+            let reqs = [rq(4, 1), rq(4, 3), rq(4, 7)];
+            assert_eq!(run(kind, &mut ptrs, &reqs), [rq(4, 3)], "{kind:?}");
+            let mut want = vec![0; 20];
+            (want[4], want[10 + 3]) = (4, 5);
+            assert_eq!(ptrs, want, "{kind:?}");
+            // Pointer past the last requested output: wraps to the first.
+            ptrs[4] = 8;
+            assert_eq!(run(kind, &mut ptrs, &reqs), [rq(4, 1)], "{kind:?}");
         }
     }
 

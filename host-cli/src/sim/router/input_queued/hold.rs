@@ -58,10 +58,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         self.set_hold(ls, req, more);
         if more {
             let next = self.now + 1;
-            let li = iv - ls * k.per;
-            let slot = &mut self.r.slots[k.slot(ls, li, usize::from(self.r.ivs[iv].head))];
-            if slot.ready > next {
-                slot.ready = next;
+            if self.r.ivs[iv].fready > next {
                 self.r.ivs[iv].fready = next;
             }
             self.r.wake[ls] = self.r.wake[ls].min(next);

@@ -4,7 +4,7 @@
 //! arrays owned by [`InputQueuedRouter`](super::InputQueuedRouter), and as the disjoint
 //! slices of a range of routers ([`Range`]) that one thread steps.
 
-use crate::sim::network::Slot;
+use crate::sim::network::{Flit, Slot};
 use crate::sim::router::input_queued::buffers;
 use crate::sim::router::input_queued::Params;
 
@@ -26,6 +26,11 @@ pub(crate) enum VcState {
 pub(crate) struct InVc {
     /// Ready cycle of the front flit.
     pub fready: u64,
+    /// The front flit (valid while `len > 0`): kept here, beside its ready cycle, so that
+    /// the router scan, route computation and traversal read the line they already hold;
+    /// the ring buffer's slot at `head` is not read (nor written when the flit arrives in
+    /// an empty VC).
+    pub front: Flit,
     /// Ring-buffer head slot.
     pub head: u16,
     /// Flits buffered.

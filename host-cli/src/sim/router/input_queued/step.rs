@@ -208,14 +208,17 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             self.fx.violation();
             return;
         }
-        // head < buf and l < buf: one conditional subtraction instead of a division.
-        let mut pos = usize::from(r.ivs[iv].head) + l;
-        if pos >= k.buf {
-            pos -= k.buf;
-        }
-        r.slots[k.slot(ls, li, pos)] = Slot { ready, flit };
         if l == 0 {
+            // The front flit lives in the input VC's state (`InVc::front`).
+            r.ivs[iv].front = flit;
             r.ivs[iv].fready = ready;
+        } else {
+            // head < buf and l < buf: one conditional subtraction instead of a division.
+            let mut pos = usize::from(r.ivs[iv].head) + l;
+            if pos >= k.buf {
+                pos -= k.buf;
+            }
+            r.slots[k.slot(ls, li, pos)] = Slot { ready, flit };
         }
         r.ivs[iv].len += 1;
         r.nonempty[ls * k.words + li / 64] |= 1 << (li % 64);
@@ -282,8 +285,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let ls = s - self.r.lo;
         if self.r.ivs[iv].state == VcState::Idle {
-            let slot = k.slot(ls, li, usize::from(self.r.ivs[iv].head));
-            self.route(s, iv, slot)?;
+            self.route(s, iv)?;
         }
         // With speculation (`speculation`), a head evaluated in the last step's VC allocation
         // requests the switch in this one, won VC or not.
@@ -417,10 +419,12 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
     }
 
-    /// Route computation for the head flit at `slot` of (local) input VC `iv` of switch `s`.
-    pub(super) fn route(&mut self, s: usize, iv: usize, slot: usize) -> Result<(), SimError> {
+    /// Route computation for the front (head) flit of (local) input VC `iv` of switch `s`.
+    /// A route to a link counts the packet's router-to-router hop here, where its record is
+    /// at hand (the head crosses that link before the packet can eject).
+    pub(super) fn route(&mut self, s: usize, iv: usize) -> Result<(), SimError> {
         let k = self.k;
-        let flit = self.r.slots[slot].flit;
+        let flit = self.r.ivs[iv].front;
         if flit.seq != 0 {
             self.fx.violation();
         }
@@ -449,6 +453,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                         k.rvcs
                     )));
                 }
+                self.fx.add_hop(flit.pkt);
                 VcState::Routed { port, vc }
             }
             Hop::Eject { port } => {

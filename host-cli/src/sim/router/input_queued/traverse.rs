@@ -48,10 +48,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             .head_stages()
             .iter()
             .fold(self.now, |s, &d| sp.after_stage(s, u64::from(d)));
-        let li = iv - ls * k.per;
-        let slot = &mut r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))];
-        if ready > slot.ready {
-            slot.ready = ready;
+        if ready > r.ivs[iv].fready {
             r.ivs[iv].fready = ready;
         }
         r.wake[ls] = r.wake[ls].min(r.ivs[iv].fready);
@@ -66,7 +63,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let r = &mut *self.r;
         let li = iv - ls * k.per;
-        let flit = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))].flit;
+        let flit = r.ivs[iv].front;
         r.ivs[iv].len -= 1;
         if r.ivs[iv].len == 0 {
             // An empty buffer starts again at position 0 (`buffers`).
@@ -75,7 +72,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         } else {
             let next = r.ivs[iv].head + 1;
             r.ivs[iv].head = if usize::from(next) == k.buf { 0 } else { next };
-            r.ivs[iv].fready = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))].ready;
+            let slot = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))];
+            r.ivs[iv].front = slot.flit;
+            r.ivs[iv].fready = slot.ready;
         }
         r.buffered[ls] -= 1;
         flit
@@ -125,9 +124,6 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                         flit,
                     },
                 );
-            }
-            if flit.seq == 0 {
-                self.fx.add_hop(flit.pkt);
             }
             if flit.tail {
                 self.tail_sent(ov);

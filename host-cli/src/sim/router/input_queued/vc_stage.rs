@@ -51,8 +51,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let li = usize::from(self.work.vc_heads[h]);
             let iv = first + li;
             if self.r.ivs[iv].state == VcState::Idle {
-                let slot = k.slot(ls, li, usize::from(self.r.ivs[iv].head));
-                self.route(s, iv, slot)?;
+                self.route(s, iv)?;
             }
         }
         let work = &mut *self.work;
@@ -125,8 +124,6 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             };
             let eligible = self.work.vc_elig[h];
             let ready = self.after_vc_allocation(iv, granted, eligible, (won, retry));
-            let slot = k.slot(ls, usize::from(li), usize::from(self.r.ivs[iv].head));
-            self.r.slots[slot].ready = ready;
             self.r.ivs[iv].fready = ready;
             self.r.wake[ls] = self.r.wake[ls].min(ready);
         }
