@@ -94,8 +94,9 @@ pub enum MapAction {
         /// Ranking: sc (duration first), ah (avg.hop first), ml (product).
         #[arg(long, default_value = "ml")]
         ranking: String,
-        /// Flows neighbouring swaps pick: not-adjacent (distance above 1) or beyond-radius
-        /// (distance above r, the earlier rule that stalls; docs/mapping.md §5).
+        /// Flows neighbouring swaps pick: not-adjacent (distance above 1), beyond-radius
+        /// (distance above r, the earlier rule that stalls) or closer (not-adjacent, moved
+        /// strictly closer; docs/mapping.md §5).
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
         /// Population size.
@@ -161,7 +162,7 @@ pub enum GaStudy {
         /// Rankings (sc, ah, ml).
         #[arg(long, value_delimiter = ',', default_value = "sc,ah,ml")]
         rankings: Vec<String>,
-        /// Flows neighbouring swaps pick: not-adjacent or beyond-radius (docs/mapping.md §5).
+        /// Flows neighbouring swaps pick: not-adjacent, beyond-radius or closer (docs/mapping.md §5).
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
         /// Population size.
@@ -201,7 +202,7 @@ pub enum GaStudy {
         /// Ranking: sc, ah or ml.
         #[arg(long, default_value = "ah")]
         ranking: String,
-        /// Flows neighbouring swaps pick: not-adjacent or beyond-radius.
+        /// Flows neighbouring swaps pick: not-adjacent, beyond-radius or closer.
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
         /// Population size.
@@ -236,7 +237,7 @@ pub enum GaStudy {
         /// Ranking: sc, ah or ml.
         #[arg(long, default_value = "ml")]
         ranking: String,
-        /// Flows neighbouring swaps pick: not-adjacent or beyond-radius.
+        /// Flows neighbouring swaps pick: not-adjacent, beyond-radius or closer.
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
         /// Population size.
@@ -293,7 +294,7 @@ fn parse_pair(text: &str) -> Result<(TrafficPattern, TrafficPattern)> {
 
 fn parse_neighbour_pick(name: &str) -> Result<NeighbourPick> {
     NeighbourPick::from_name(name.trim()).ok_or_else(|| {
-        anyhow!("unknown --neighbour-pick `{name}`: use not-adjacent or beyond-radius")
+        anyhow!("unknown --neighbour-pick `{name}`: use not-adjacent, beyond-radius or closer")
     })
 }
 

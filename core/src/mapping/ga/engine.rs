@@ -268,7 +268,7 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
                 gene,
                 self.problem.patterns,
                 &self.problem.distance,
-                (radius, self.config.neighbour.threshold(radius)),
+                (radius, self.config.neighbour),
                 self.inverse,
                 rng,
             ),

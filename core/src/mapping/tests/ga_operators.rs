@@ -58,7 +58,7 @@ proptest! {
             prop_assert!(is_permutation(&gene));
 
             let r = 1 + rng.below(side as u64) as u32;
-            neighbour_swap(&mut gene, patterns, &dist, (r, 1), &mut scratch, &mut rng);
+            neighbour_swap(&mut gene, patterns, &dist, (r, NeighbourPick::NotAdjacent), &mut scratch, &mut rng);
             prop_assert!(is_permutation(&gene));
 
             randomize(&mut gene, &mut rng);
@@ -107,7 +107,14 @@ fn neighbour_swap_moves_the_destination_next_to_its_source() {
             let pos = |g: &[Address], l: Address| g.iter().position(|&v| v == l).unwrap() as u32;
             let far = dist.distance(pos(&gene, 5), pos(&gene, 40)) > r;
             let src_before = pos(&gene, 5);
-            let moved = neighbour_swap(&mut gene, patterns, &dist, (r, r), &mut scratch, &mut rng);
+            let moved = neighbour_swap(
+                &mut gene,
+                patterns,
+                &dist,
+                (r, NeighbourPick::BeyondRadius),
+                &mut scratch,
+                &mut rng,
+            );
             assert_eq!(moved, far);
             let d = dist.distance(pos(&gene, 5), pos(&gene, 40));
             if far {
@@ -142,12 +149,19 @@ fn neighbour_swap_not_adjacent_acts_on_flows_within_the_radius() {
             &mut gene,
             patterns,
             &dist,
-            (2, 2),
+            (2, NeighbourPick::BeyondRadius),
             &mut scratch,
             &mut rng
         ));
         assert_eq!(gene, before);
-        let moved = neighbour_swap(&mut gene, patterns, &dist, (2, 1), &mut scratch, &mut rng);
+        let moved = neighbour_swap(
+            &mut gene,
+            patterns,
+            &dist,
+            (2, NeighbourPick::NotAdjacent),
+            &mut scratch,
+            &mut rng,
+        );
         let d = dist.distance(pos(&gene, 5), pos(&gene, 40));
         assert!((1..=2).contains(&d));
         // Unchanged exactly when the drawn position already held the destination.
@@ -167,7 +181,7 @@ fn neighbour_swap_not_adjacent_acts_on_flows_within_the_radius() {
         &mut gene,
         patterns,
         &dist,
-        (3, 1),
+        (3, NeighbourPick::NotAdjacent),
         &mut scratch,
         &mut rng
     ));
@@ -176,6 +190,65 @@ fn neighbour_swap_not_adjacent_acts_on_flows_within_the_radius() {
     assert_eq!(
         NeighbourPick::from_name("beyond-radius"),
         Some(NeighbourPick::BeyondRadius)
+    );
+}
+
+#[test]
+fn neighbour_swap_closer_never_moves_a_flow_away() {
+    // Rule Closer with r = 3: a flow at distance d > 1 ends at distance 1..=min(3, d − 1),
+    // always moved (the drawn position is nearer than the destination, so it never holds
+    // it); with NotAdjacent a 2-hop flow can end 3 hops away.
+    let dist = TorusDistance { side: 8 };
+    let mut rng = Rng::new(7);
+    let mut dest = vec![NO_DEST; 64];
+    dest[5] = 40;
+    let patterns = PatternSet::new(64, &dest).unwrap();
+    let mut scratch = vec![0; 64];
+    let pos = |g: &[Address], l: Address| g.iter().position(|&v| v == l).unwrap() as u32;
+    let (mut seen_2, mut farther) = (0, 0);
+    for _ in 0..2000 {
+        let gene = random_gene(64, &mut rng);
+        let d = dist.distance(pos(&gene, 5), pos(&gene, 40));
+        let mut closer = gene.clone();
+        let moved = neighbour_swap(
+            &mut closer,
+            patterns,
+            &dist,
+            (3, NeighbourPick::Closer),
+            &mut scratch,
+            &mut rng,
+        );
+        let after = dist.distance(pos(&closer, 5), pos(&closer, 40));
+        if d <= 1 {
+            assert!(!moved && closer == gene);
+            continue;
+        }
+        assert!(moved, "d={d}");
+        assert!((1..=3.min(d - 1)).contains(&after), "d={d} after={after}");
+        if d == 2 {
+            seen_2 += 1;
+            let mut other = gene.clone();
+            neighbour_swap(
+                &mut other,
+                patterns,
+                &dist,
+                (3, NeighbourPick::NotAdjacent),
+                &mut scratch,
+                &mut rng,
+            );
+            if dist.distance(pos(&other, 5), pos(&other, 40)) == 3 {
+                farther += 1;
+            }
+        }
+    }
+    // About 2000 · 8/64 genes with d = 2; NotAdjacent moves 12 of their 24 draws to 3 hops.
+    assert!(seen_2 > 150, "{seen_2}");
+    assert!(farther > seen_2 / 4, "{farther} of {seen_2}");
+    assert_eq!(NeighbourPick::Closer.target_radius(3, 2), 1);
+    assert_eq!(NeighbourPick::Closer.target_radius(3, 9), 3);
+    assert_eq!(
+        NeighbourPick::from_name("closer"),
+        Some(NeighbourPick::Closer)
     );
 }
 

@@ -15,17 +15,28 @@ pub enum NeighbourPick {
     /// Flows whose distance exceeds the radius `r` (jumpnet's first reading): with `r = 2`
     /// the swap does nothing once every flow is within 2 hops, and the GA stalls there.
     BeyondRadius,
+    /// Flows not yet between neighbours, as [`NeighbourPick::NotAdjacent`], but the new
+    /// position is drawn strictly closer to the source than the destination was (distance
+    /// `1..=min(r, d − 1)` for a flow of distance `d`): a flow farther than `r` moves as
+    /// with the other rules, and a near flow never moves away (with `r = 3` the
+    /// `not-adjacent` rule can move a 2-hop flow to 3 hops).
+    Closer,
 }
 
 impl NeighbourPick {
-    /// Both rules, default first.
-    pub const ALL: [NeighbourPick; 2] = [NeighbourPick::NotAdjacent, NeighbourPick::BeyondRadius];
+    /// Every rule, default first.
+    pub const ALL: [NeighbourPick; 3] = [
+        NeighbourPick::NotAdjacent,
+        NeighbourPick::BeyondRadius,
+        NeighbourPick::Closer,
+    ];
 
     /// Name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             NeighbourPick::NotAdjacent => "not-adjacent",
             NeighbourPick::BeyondRadius => "beyond-radius",
+            NeighbourPick::Closer => "closer",
         }
     }
 
@@ -37,29 +48,39 @@ impl NeighbourPick {
     /// Flows farther than this many hops are eligible, for radius `radius`.
     pub fn threshold(self, radius: u32) -> u32 {
         match self {
-            NeighbourPick::NotAdjacent => 1,
+            NeighbourPick::NotAdjacent | NeighbourPick::Closer => 1,
             NeighbourPick::BeyondRadius => radius,
+        }
+    }
+
+    /// Largest distance from the source at which the new position of a flow of distance
+    /// `d` is drawn, for radius `radius`.
+    pub fn target_radius(self, radius: u32, d: u32) -> u32 {
+        match self {
+            NeighbourPick::Closer => radius.min(d.saturating_sub(1)),
+            NeighbourPick::NotAdjacent | NeighbourPick::BeyondRadius => radius,
         }
     }
 }
 
-/// Neighbouring swap with radius `r`: picks uniformly a source→destination flow of the applied
-/// `patterns` whose physical distance exceeds `pick_above` (1 or `r`, see [`NeighbourPick`]),
-/// then uniformly a physical position `q` at distance `1..=r` from the source, and swaps the
-/// logical addresses at `q` and at the destination — moving the destination next to its
-/// source.
+/// Neighbouring swap with radius `r` and rule `rule` ([`NeighbourPick`]): picks uniformly a
+/// source→destination flow of the applied `patterns` whose physical distance `d` exceeds
+/// `rule.threshold(r)` (1 or `r`), then uniformly a physical position `q` at distance
+/// `1..=rule.target_radius(r, d)` from the source, and swaps the logical addresses at `q` and
+/// at the destination — moving the destination next to its source.
 ///
 /// `distance` measures physical positions; `inverse` (N entries) is scratch for `Γ⁻¹`.
-/// Returns `false` (gene unchanged) when no flow is farther than `pick_above`, no position
-/// lies within `r` of the source, or the drawn position already holds the destination.
+/// Returns `false` (gene unchanged) when no flow is eligible, no position lies within the
+/// target radius of the source, or the drawn position already holds the destination.
 pub fn neighbour_swap<D: DistanceOracle + ?Sized>(
     gene: &mut [Address],
     patterns: PatternSet<'_>,
     distance: &D,
-    (radius, pick_above): (u32, u32),
+    (radius, rule): (u32, NeighbourPick),
     inverse: &mut [Address],
     rng: &mut Rng,
 ) -> bool {
+    let pick_above = rule.threshold(radius);
     let nodes = gene.len();
     if nodes != patterns.nodes() || inverse.len() < nodes {
         return false;
@@ -101,7 +122,8 @@ pub fn neighbour_swap<D: DistanceOracle + ?Sized>(
         return false;
     };
 
-    let near = |q: usize| q != ps as usize && distance.distance(ps as u32, q as u32) <= radius;
+    let reach = rule.target_radius(radius, distance.distance(ps as u32, pd as u32));
+    let near = |q: usize| q != ps as usize && distance.distance(ps as u32, q as u32) <= reach;
     let candidates = (0..nodes).filter(|&q| near(q)).count() as u64;
     if candidates == 0 {
         return false;
