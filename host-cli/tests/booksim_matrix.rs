@@ -109,9 +109,6 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
             .iter()
             .find(|k| k.0 == name)
             .map_or((0.05, 0.05, 0.02), |k| (k.1, k.2, k.3));
-        // BookSim2's flit latency counts from each flit's injection, jumpnet's from the
-        // packet's creation: the same only for single-flit packets (docs/booksim.md §5).
-        let single_flit = !overrides.iter().any(|o| o.starts_with("packet_size="));
         for r in runs {
             let load = r["load"].as_f64().unwrap();
             let unsaturated = r["saturated"] == Value::Bool(false);
@@ -146,7 +143,7 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
                     lat_tol,
                 );
             }
-            let latencies: &[&str] = if single_flit && mode == "all" {
+            let latencies: &[&str] = if mode == "all" {
                 &["packet_latency", "network_latency", "flit_latency"]
             } else {
                 &["packet_latency", "network_latency"]

@@ -134,7 +134,10 @@ fn ga_study_table2_and_trace_run_one_pair() {
         &["map", "ga", "--neighbour-pick", "nearest", "--quiet"],
     );
     assert_eq!(code, 2);
-    assert!(err.contains("not-adjacent or beyond-radius"), "{err}");
+    assert!(
+        err.contains("not-adjacent, beyond-radius or closer"),
+        "{err}"
+    );
     let (code, _, err) = jumpnet_in(
         None,
         &[

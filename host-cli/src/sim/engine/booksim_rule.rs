@@ -49,6 +49,7 @@ pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window,
             st.latencies().start_warmup_period();
             if running {
                 w.start = Some(since.clone());
+                st.latencies().sample_every_flit();
             }
         }
         if let Some(d) = run_cycles(st, period)? {

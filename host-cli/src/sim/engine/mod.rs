@@ -12,6 +12,7 @@
 //! one engine for many runs of explicit packets (the GA's simulated fitness).
 
 mod booksim_rule;
+mod flit_time;
 pub(crate) mod partition;
 pub mod phases;
 mod reset;
@@ -33,6 +34,7 @@ use crate::sim::network::terminal::{Packet, Pending, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
+use flit_time::LateFlits;
 use partition::Routers;
 use stats::Recorder;
 
@@ -77,6 +79,8 @@ pub(crate) struct State<'r> {
     last_eject: u64,
     /// Latency statistics.
     rec: Recorder,
+    /// Injection cycles of flits that lag their head by more than a byte holds.
+    late: LateFlits,
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
     /// (collective traffic, `sim::workload::collective`).
     tail_log: Vec<(u32, u64)>,
@@ -160,6 +164,7 @@ impl<'r> State<'r> {
             total_flits: 0,
             last_eject: 0,
             rec: Recorder::new(),
+            late: LateFlits::default(),
             tail_log: Vec::new(),
             fabric,
         })
@@ -283,7 +288,8 @@ impl<'r> State<'r> {
         self.last_eject = now;
         self.total_flits += 1;
         let p = *p;
-        self.rec.flit(&p, now);
+        let injected = self.late.injected(&p, flit);
+        self.rec.flit(&p, injected, now);
         if flit.tail {
             if p.received != p.len {
                 self.violations += 1;
@@ -412,10 +418,17 @@ impl<'r> State<'r> {
             if seq == 0 {
                 self.packets[id as usize].injected = now;
             }
+            let head = self.packets[id as usize].injected;
+            let lag = self.late.lag(id, seq, head, now);
             let (s, port) = self.fabric.terminal_port[ti];
             let pi = s as usize * self.fabric.radix + usize::from(port);
             let iv = (pi * self.vcs + usize::from(vc)) as u32;
-            let flit = Flit { pkt: id, seq, tail };
+            let flit = Flit {
+                pkt: id,
+                seq,
+                tail,
+                lag,
+            };
             self.wheel.push(
                 now + u64::from(self.cfg.injection_delay) + u64::from(self.cfg.terminal_latency),
                 Event::Arrive { iv, flit },

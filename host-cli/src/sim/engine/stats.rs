@@ -245,6 +245,8 @@ pub(crate) struct Recorder {
     sample_n: u64,
     warm_sum: u64,
     warm_n: u64,
+    /// Flit latency samples every flit ([`Recorder::sample_every_flit`]).
+    every_flit: bool,
 }
 
 impl Recorder {
@@ -260,15 +262,25 @@ impl Recorder {
             sample_n: 0,
             warm_sum: 0,
             warm_n: 0,
+            every_flit: false,
         }
     }
 
-    /// A flit of packet `p` arrived at cycle `now`.
+    /// A flit of packet `p` that entered the network at cycle `injected` arrived at cycle
+    /// `now`: BookSim2's flit latency, from the flit's own injection. Sampled for measured
+    /// packets, or, once [`Recorder::sample_every_flit`] was called, for every flit.
     #[inline]
-    pub fn flit(&mut self, p: &Packet, now: u64) {
-        if p.measured {
-            self.flat.add(now - p.created);
+    pub fn flit(&mut self, p: &Packet, injected: u64, now: u64) {
+        if p.measured || self.every_flit {
+            self.flat.add(now - injected);
         }
+    }
+
+    /// From now on every ejected flit is a flit-latency sample, measured or not: BookSim2's
+    /// population (it clears its statistics when the measurement begins and samples every
+    /// flit it retires until the end of the run; docs/booksim.md §5).
+    pub fn sample_every_flit(&mut self) {
+        self.every_flit = true;
     }
 
     /// The tail of packet `p` arrived at cycle `now`.
@@ -337,6 +349,7 @@ impl Recorder {
         }
         self.start_sample();
         self.start_warmup_period();
+        self.every_flit = false;
     }
 }
 

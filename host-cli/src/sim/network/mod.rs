@@ -166,7 +166,7 @@ impl Fabric {
     }
 }
 
-/// A flit: packet id, sequence number in the packet, tail flag.
+/// A flit: packet id, sequence number in the packet, tail flag, injection lag (8 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, bytemuck::Zeroable)]
 pub struct Flit {
     /// Packet pool index.
@@ -175,6 +175,9 @@ pub struct Flit {
     pub seq: u16,
     /// Last flit of the packet.
     pub tail: bool,
+    /// Cycles the flit entered the network after its head's injection cycle + `seq`
+    /// (`sim::engine::flit_time`; 255: kept aside).
+    pub lag: u8,
 }
 
 /// One slot of an input-VC buffer: a flit and the cycle it becomes eligible.
