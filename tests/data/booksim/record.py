@@ -13,7 +13,9 @@ from this directory and keeps, in results.json, the command and the averages Boo
 printed in its final "Overall Traffic Statistics" block, with the batch durations of
 `sim_type = batch` runs (with CASE names, only those
 cases are run again and replaced in results.json), or that the run saturated
-("exceeded ... cycles" / "unstable"). host-cli/tests/booksim_matrix.rs compares
+("exceeded ... cycles" / "unstable"). A case with `"seeds": N` runs every load N times,
+with `seed=0` … `seed=N-1` appended, and records each run with its seed (the test
+compares the means). host-cli/tests/booksim_matrix.rs compares
 `jumpnet sim --booksim` with these numbers (docs/booksim.md §5).
 """
 import json
@@ -34,10 +36,14 @@ FIELDS = {
 }
 
 
-def run(booksim, case, load):
+def run(booksim, case, load, seed=None):
     cmd = [booksim, f"configs/{case['config']}", *case["overrides"], f"injection_rate={load}"]
+    if seed is not None:
+        cmd.append(f"seed={seed}")
     out = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, timeout=3600).stdout
     rec = {"case": case["name"], "load": load, "command": " ".join(["booksim", *cmd[1:]])}
+    if seed is not None:
+        rec["seed"] = seed
     overall = out.split("====== Overall Traffic Statistics ======")
     if len(overall) < 2 or "exceeded" in out or "unstable" in out.lower():
         rec["saturated"] = True
@@ -68,7 +74,12 @@ def main():
         del args[i : i + 2]
     matrix = json.load(open(os.path.join(HERE, "matrix.json")))
     cases = [c for c in matrix["cases"] if not args or c["name"] in args]
-    work = [(c, l) for c in cases for l in c["loads"]]
+    work = [
+        (c, l, s)
+        for c in cases
+        for l in c["loads"]
+        for s in (range(c["seeds"]) if "seeds" in c else [None])
+    ]
     with ThreadPoolExecutor(jobs) as pool:
         results = list(pool.map(lambda cl: run(booksim, *cl), work))
     if args:
