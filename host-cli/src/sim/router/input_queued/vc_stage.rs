@@ -57,11 +57,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let work = &mut *self.work;
         work.vc_reqs.clear();
         work.vc_elig.clear();
+        // Output ports asked for so far (ports ≥ 128 count as shared).
+        let (mut ports, mut disjoint) = (0u128, true);
         for &li in &work.vc_heads {
             let VcState::Routed { port, vc } = self.r.ivs[first + usize::from(li)].state else {
                 work.vc_elig.push(false);
                 continue;
             };
+            let bit = 1u128.checked_shl(u32::from(port)).unwrap_or(0);
+            disjoint &= bit != 0 && ports & bit == 0;
+            ports |= bit;
             let (start, stride) = if vc == EJECT_ANY {
                 (0, 1)
             } else {
@@ -85,12 +90,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             work.vc_elig.push(eligible);
         }
         let n = k.vc_alloc.pointers();
-        k.vc_alloc.allocate(
-            &mut self.r.vc_ptrs[ls * n..(ls + 1) * n],
-            &mut work.vc_scratch,
-            &work.vc_reqs,
-            &mut work.vc_wins,
-        );
+        let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
+        if disjoint {
+            // No two heads route to the same port (the common case): one pass.
+            k.vc_alloc
+                .allocate_disjoint(ptrs, &work.vc_reqs, &mut work.vc_wins);
+        } else {
+            k.vc_alloc
+                .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
+        }
         let sp = self.clock.speedup;
         let retry = sp.after_stage(self.now, u64::from(k.vc_alloc_delay));
         let won = sp.after_stage(retry, u64::from(k.sw_alloc_delay));
