@@ -354,8 +354,11 @@ impl Parser {
         self.cfg.st_delay = self.st_prepare + self.st_final;
         self.check_speculation()?;
         self.traffic_and_phases()?;
-        let ((vc, vc_line), (sw, sw_line)) = (&self.vc_allocator, &self.sw_allocator);
+        let speculative = self.cfg.features.speculative;
+        let (vc, vc_line) = allocator_kind(&self.vc_allocator, speculative)?;
+        let (sw, sw_line) = allocator_kind(&self.sw_allocator, speculative)?;
         if vc != sw {
+            let (vc, sw) = (&self.vc_allocator.0, &self.sw_allocator.0);
             bail!(
                 "line {}: vc_allocator = {vc} differs from sw_allocator = {sw} (line {}); \
                  jumpnet uses one allocator type for both",
@@ -366,7 +369,8 @@ impl Parser {
         let allocator = match vc.as_str() {
             "islip" | "separable_input_first" => vc.as_str(),
             other => bail!(
-                "line {}: vc_allocator = {other} is not supported; allowed: islip, separable_input_first",
+                "line {}: vc_allocator = {other} is not supported; allowed: islip, \
+                 separable_input_first, separable_output_first",
                 vc_line.max(sw_line)
             ),
         };
@@ -433,3 +437,22 @@ impl Parser {
 
 #[cfg(test)]
 mod tests;
+
+/// The allocator jumpnet runs for a `vc_allocator`/`sw_allocator` value and its line.
+/// BookSim2's `separable_output_first` is iSLIP there: with one iteration (BookSim2's
+/// allocators always run one) and equal request priorities, each output's round-robin
+/// arbiter grants the requesting input nearest its pointer and each input accepts the
+/// granting output nearest its own, both pointers moving past a match only — iSLIP's grant
+/// and accept. BookSim2 prints the same output for both (docs/booksim.md §4). With
+/// `speculative = 1` its output-first arbiters rank speculative requests lower, which
+/// iSLIP does not: refused there.
+fn allocator_kind((name, line): &(String, usize), speculative: bool) -> Result<(String, usize)> {
+    match name.as_str() {
+        "separable_output_first" if speculative => bail!(
+            "line {line}: separable_output_first with speculative = 1 is not supported \
+             (allowed there: islip, separable_input_first)"
+        ),
+        "separable_output_first" => Ok(("islip".to_string(), *line)),
+        _ => Ok((name.clone(), *line)),
+    }
+}

@@ -274,3 +274,36 @@ fn errors_name_key_and_line() {
     .to_string();
     assert!(e.contains("sw_allocator"));
 }
+
+#[test]
+fn separable_output_first_is_islip_without_speculation() {
+    // BookSim2 prints the same output for both (docs/booksim.md §4), so either key, or one
+    // of each, runs jumpnet's iSLIP; with speculation it is refused by name.
+    for (vc, sw) in [
+        ("separable_output_first", "separable_output_first"),
+        ("islip", "separable_output_first"),
+    ] {
+        let b = parse(&format!(
+            "routing_function = dim_order; vc_allocator = {vc}; sw_allocator = {sw};"
+        ))
+        .unwrap();
+        assert_eq!(b.config.allocator, Allocator::Islip);
+    }
+    let e = parse(
+        "routing_function = dim_order; speculative = 1;\n\
+         vc_allocator = separable_output_first; sw_allocator = separable_output_first;",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("line 2") && e.contains("separable_output_first with speculative = 1"),
+        "{e}"
+    );
+    let e = parse(
+        "routing_function = dim_order; vc_allocator = separable_output_first;\n\
+         sw_allocator = separable_input_first;",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("differs"), "{e}");
+}
