@@ -46,7 +46,7 @@ pub(crate) struct InVc {
 pub(crate) struct Arrays {
     /// Input-VC ring buffers (`buf` slots per input VC, position-major within a router,
     /// `buffers`): each flit with its ready cycle, so the router touches one cache line per
-    /// flit.
+    /// flit. The front flit is [`InVc::front`]; the slot at `head` is not kept up to date.
     pub slots: Vec<Slot>,
     /// Per input VC: front flit's ready cycle, ring head, length and route state together
     /// (the router scan reads them all).
