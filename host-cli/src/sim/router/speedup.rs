@@ -93,6 +93,10 @@ impl Speedup {
     /// First internal step of cycle `c`: `⌊c·S⌋`.
     #[inline]
     pub fn first_step(self, c: u64) -> u64 {
+        if self.num == self.den {
+            // No speedup: skips the division (most runs).
+            return c;
+        }
         c * u64::from(self.num) / u64::from(self.den)
     }
 
@@ -105,6 +109,9 @@ impl Speedup {
     /// Cycle of internal step `k`: the largest `c` with `⌊c·S⌋ ≤ k`.
     #[inline]
     pub fn cycle_of(self, k: u64) -> u64 {
+        if self.num == self.den {
+            return k;
+        }
         ((k + 1) * u64::from(self.den) - 1) / u64::from(self.num)
     }
 
