@@ -20,9 +20,11 @@ impl LateFlits {
     /// The lag byte of flit `seq` of a packet whose head entered at `head`, entering now
     /// (`now`); a late flit's cycle is kept.
     pub fn lag(&mut self, pkt: u32, seq: u16, head: u64, now: u64) -> u8 {
-        let lag = now - head - u64::from(seq);
-        match u8::try_from(lag) {
-            Ok(l) if l < LATE => l,
+        let lag = now
+            .checked_sub(head + u64::from(seq))
+            .and_then(|l| u8::try_from(l).ok());
+        match lag {
+            Some(l) if l < LATE => l,
             _ => {
                 self.0.insert((pkt, seq), now);
                 LATE
