@@ -127,26 +127,6 @@ impl VcAllocator {
         let nearer = |cand: u16, cur: u16, ptr: u16, n: u16| {
             cur == NONE || dist(cand, ptr, n) < dist(cur, ptr, n)
         };
-        let one = reqs[0].input;
-        if reqs.iter().all(|q| q.input == one) {
-            // One requesting input VC (the common case at low load): every output VC it
-            // asks for grants it, and with both kinds it takes the one nearest its own
-            // pointer — the same match as the general case below, without the scratch.
-            let i = usize::from(one);
-            let mut best = NONE;
-            for q in reqs {
-                if nearer(q.output, best, in_ptr[i], no) {
-                    best = q.output;
-                }
-            }
-            out.push(VcRequest {
-                input: one,
-                output: best,
-            });
-            in_ptr[i] = succ(best, no);
-            out_ptr[usize::from(best)] = succ(one, ni);
-            return;
-        }
         let VcScratch { grant, pick } = scratch;
         match self.kind {
             Allocator::Islip => {
