@@ -54,7 +54,6 @@ const KNOWN: &[(&str, f64, f64, f64)] = &[
     // hops), the highest load before saturation (latency).
     ("mesh8x8-hold-pkt8", 0.05, 0.055, 0.025),
     ("mesh8x8-lat-example", 0.05, 0.05, 0.025),
-    ("mesh8x8-spec-sif-vc4-pkt4", 0.055, 0.05, 0.02),
 ];
 
 /// What `jumpnet sim --booksim` gives for one case at one load, run where record.py runs

@@ -189,6 +189,7 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         "allocator",
         match c.allocator {
             Allocator::SeparableInputFirst => "separable_input_first",
+            Allocator::SeparableVc => "separable_vc",
             Allocator::Islip => "islip",
         }
         .to_string(),

@@ -26,8 +26,14 @@ use value::{Value, F, U16, U16P, U32, U32P, U8P};
 /// Switch allocator / VC allocator type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Allocator {
-    /// Separable input-first allocator with round-robin arbiters (one iteration).
+    /// BookSim2's separable input-first allocator (one iteration): an input's arbiter picks
+    /// among its requested outputs, round robin, of the VCs requesting one output the one
+    /// nearest the input's VC pointer (`router::separable`).
     SeparableInputFirst,
+    /// jumpnet's separable input-first allocator whose input arbiters pick among the VCs,
+    /// round robin, whatever output they request (`separable_vc`, the \[GA\] preset's
+    /// router; `router::separable`). As a VC allocator it is `SeparableInputFirst`.
+    SeparableVc,
     /// iSLIP (separable, round-robin pointers advanced only on a granted-and-accepted match;
     /// BookSim2's default `vc_allocator = sw_allocator = islip`).
     Islip,
@@ -504,7 +510,7 @@ impl SimConfig {
             credit_delay: 0,
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
-            allocator: Allocator::SeparableInputFirst,
+            allocator: Allocator::SeparableVc,
             features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Batch,

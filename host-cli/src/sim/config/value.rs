@@ -73,8 +73,9 @@ impl Value<'_> {
             "separable_input_first" | "separable" | "round_robin" => {
                 Ok(Allocator::SeparableInputFirst)
             }
+            "separable_vc" => Ok(Allocator::SeparableVc),
             "islip" => Ok(Allocator::Islip),
-            _ => Err(self.bad("separable_input_first, islip")),
+            _ => Err(self.bad("separable_input_first, separable_vc, islip")),
         }
     }
 }

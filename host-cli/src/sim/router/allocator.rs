@@ -1,6 +1,7 @@
-//! Switch allocators of the router: separable input-first round robin and iSLIP (one
-//! iteration, or `alloc_iters` of them: `super::islip_iters`). Both work on the request list
-//! of one router and cost O(requests); round-robin priority is "distance from the pointer"
+//! Switch allocators of the router: the separable input-first ones (BookSim2's and
+//! jumpnet's `separable_vc`: `super::separable`) and iSLIP (one iteration, or `alloc_iters`
+//! of them: `super::islip_iters`; docs/booksim.md §4). All work on the request list of one
+//! router and cost O(requests); round-robin priority is "distance from the pointer"
 //! modulo the number of crossbar inputs or outputs (the ports, unless the crossbar has an
 //! input or output speedup: `input_queued::crossbar`).
 
@@ -23,7 +24,7 @@ pub struct Request {
 }
 
 /// Bit of a [`Scratch::pick`] entry marking the picked VC's request speculative.
-const SPEC_BIT: u16 = 0x100;
+pub(crate) const SPEC_BIT: u16 = 0x100;
 
 /// Round-robin rank of candidate `i` (distance from `ptr` among `n`), speculative
 /// candidates after every non-speculative one.
@@ -219,10 +220,10 @@ impl Shape {
             let i = q.input as usize;
             out_ptr[q.output as usize] = succ(q.input, ni);
             match self.kind {
-                Allocator::SeparableInputFirst => {
+                Allocator::SeparableVc => {
                     in_ptr[i] = succ(u16::from(q.vc), v);
                 }
-                Allocator::Islip => {
+                Allocator::SeparableInputFirst | Allocator::Islip => {
                     in_ptr[i] = succ(q.output, no);
                     vc_ptr[i] = succ(u16::from(q.vc), v);
                 }
@@ -245,99 +246,74 @@ impl Shape {
         if reqs.is_empty() {
             return;
         }
+        match self.kind {
+            Allocator::SeparableInputFirst => {
+                super::separable::input_first(self, ptrs, scratch, reqs, out);
+            }
+            Allocator::SeparableVc => super::separable::vc_first(self, ptrs, scratch, reqs, out),
+            Allocator::Islip => self.islip(ptrs, scratch, reqs, out),
+        }
+        let Scratch { grant, pick, .. } = scratch;
+        for q in reqs {
+            grant[q.output as usize] = NONE;
+            pick[q.input as usize] = NONE;
+        }
+    }
+
+    /// One iteration of iSLIP for [`Shape::allocate_conflicts`].
+    fn islip(
+        &self,
+        ptrs: &mut [u16],
+        scratch: &mut Scratch,
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) {
         let (ni, no) = (self.ins, self.outs);
         let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
         let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
         let Scratch { grant, pick, .. } = scratch;
         let v = u16::from(self.vcs);
-        match self.kind {
-            Allocator::SeparableInputFirst => {
-                // Input stage: each input picks its VC closest to its VC pointer.
-                // (Speculative requests after the others: `rank`.)
-                let picked = |q: &Request| u16::from(q.vc) | if q.spec { SPEC_BIT } else { 0 };
-                for q in reqs {
-                    let i = q.input as usize;
-                    let cur = pick[i];
-                    if cur == NONE
-                        || rank(u16::from(q.vc), q.spec, in_ptr[i], v)
-                            < rank(cur & !SPEC_BIT, cur & SPEC_BIT != 0, in_ptr[i], v)
-                    {
-                        pick[i] = picked(q);
-                    }
-                }
-                // Output stage: each output grants the input closest to its pointer.
-                for q in reqs {
-                    if pick[q.input as usize] != picked(q) {
-                        continue;
-                    }
-                    let o = q.output as usize;
-                    let cur = grant[o];
-                    if cur == NONE
-                        || rank(q.input, q.spec, out_ptr[o], ni)
-                            < rank(cur, pick[cur as usize] & SPEC_BIT != 0, out_ptr[o], ni)
-                    {
-                        grant[o] = q.input;
-                    }
-                }
-                for q in reqs {
-                    let o = q.output as usize;
-                    if grant[o] == q.input && pick[q.input as usize] == picked(q) {
-                        out.push(*q);
-                        out_ptr[o] = succ(q.input, ni);
-                        in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
-                    }
-                }
-            }
-            Allocator::Islip => {
-                // Grant: each output grants the requesting input closest to its pointer.
-                for q in reqs {
-                    let o = q.output as usize;
-                    let cur = grant[o];
-                    if cur == NONE || dist(q.input, out_ptr[o], ni) < dist(cur, out_ptr[o], ni) {
-                        grant[o] = q.input;
-                    }
-                }
-                // Accept: each input accepts the granting output closest to its pointer.
-                for q in reqs {
-                    let (i, o) = (q.input as usize, q.output);
-                    if grant[o as usize] != q.input {
-                        continue;
-                    }
-                    let cur = pick[i];
-                    if cur == NONE || dist(o, in_ptr[i], no) < dist(cur, in_ptr[i], no) {
-                        pick[i] = o;
-                    }
-                }
-                // VC of the accepted output: closest to the input's VC pointer.
-                let first = out.len();
-                for q in reqs {
-                    let i = q.input as usize;
-                    if pick[i] != q.output || grant[q.output as usize] != q.input {
-                        continue;
-                    }
-                    let p = vc_ptr[i];
-                    match out[first..].iter_mut().find(|w| w.input == q.input) {
-                        Some(w) => {
-                            if rank(u16::from(q.vc), q.spec, p, v)
-                                < rank(u16::from(w.vc), w.spec, p, v)
-                            {
-                                *w = *q;
-                            }
-                        }
-                        None => out.push(*q),
-                    }
-                }
-                for w in out.iter() {
-                    let i = w.input as usize;
-                    out_ptr[w.output as usize] = succ(w.input, ni);
-                    in_ptr[i] = succ(w.output, no);
-                    vc_ptr[i] = succ(u16::from(w.vc), v);
-                }
+        // Grant: each output grants the requesting input closest to its pointer.
+        for q in reqs {
+            let o = q.output as usize;
+            let cur = grant[o];
+            if cur == NONE || dist(q.input, out_ptr[o], ni) < dist(cur, out_ptr[o], ni) {
+                grant[o] = q.input;
             }
         }
+        // Accept: each input accepts the granting output closest to its pointer.
         for q in reqs {
-            grant[q.output as usize] = NONE;
-            pick[q.input as usize] = NONE;
+            let (i, o) = (q.input as usize, q.output);
+            if grant[o as usize] != q.input {
+                continue;
+            }
+            let cur = pick[i];
+            if cur == NONE || dist(o, in_ptr[i], no) < dist(cur, in_ptr[i], no) {
+                pick[i] = o;
+            }
+        }
+        // VC of the accepted output: closest to the input's VC pointer.
+        let first = out.len();
+        for q in reqs {
+            let i = q.input as usize;
+            if pick[i] != q.output || grant[q.output as usize] != q.input {
+                continue;
+            }
+            let p = vc_ptr[i];
+            match out[first..].iter_mut().find(|w| w.input == q.input) {
+                Some(w) => {
+                    if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
+                        *w = *q;
+                    }
+                }
+                None => out.push(*q),
+            }
+        }
+        for w in out.iter() {
+            let i = w.input as usize;
+            out_ptr[w.output as usize] = succ(w.input, ni);
+            in_ptr[i] = succ(w.output, no);
+            vc_ptr[i] = succ(u16::from(w.vc), v);
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod features;
 pub mod input_queued;
 mod islip_iters;
 pub mod selection;
+mod separable;
 pub mod speedup;
 pub mod vc_allocator;
 

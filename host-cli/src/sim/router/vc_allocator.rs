@@ -151,7 +151,7 @@ impl VcAllocator {
                     }
                 }
             }
-            Allocator::SeparableInputFirst => {
+            Allocator::SeparableInputFirst | Allocator::SeparableVc => {
                 for q in reqs {
                     let i = usize::from(q.input);
                     if nearer(q.output, pick[i], in_ptr[i], no) {
