@@ -212,6 +212,9 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         if f.speculative {
             put("speculative", "true".to_string());
         }
+        if f.booksim_credits {
+            put("booksim_credits", "true".to_string());
+        }
     }
     put("router", c.router.name().to_string());
     put("injection", c.injection.word().to_string());
@@ -477,6 +480,7 @@ mod tests {
             // Named only when on (traces of runs before them keep their keys).
             c.set("vc_alloc_stage", "true").unwrap();
             c.set("speculative", "true").unwrap();
+            c.set("booksim_credits", "true").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();

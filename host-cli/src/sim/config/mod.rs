@@ -185,7 +185,7 @@ pub struct SimConfig {
     pub allocator: Allocator,
     /// BookSim2's optional router behaviours (`wait_for_tail_credit`,
     /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`,
-    /// `vc_alloc_stage`, `speculative`;
+    /// `vc_alloc_stage`, `speculative`, `booksim_credits`;
     /// docs/booksim.md §4); each left out of the JSON at BookSim2's default.
     #[serde(flatten)]
     pub features: RouterFeatures,
@@ -354,7 +354,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 56>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 57>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -379,6 +379,7 @@ impl SimConfig {
             "alloc_iters",
             "vc_alloc_stage",
             "speculative",
+            "booksim_credits",
             "router",
             "injection",
             "injection_rate",

@@ -208,7 +208,8 @@ mod tests {
                     "wait_for_tail_credit"
                     | "hold_switch_for_packet"
                     | "vc_alloc_stage"
-                    | "speculative" => "true",
+                    | "speculative"
+                    | "booksim_credits" => "true",
                     "injection_rate" | "hotspot_fraction" => "0.5",
                     _ => "3",
                 };

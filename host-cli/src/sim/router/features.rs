@@ -18,7 +18,13 @@
 //!   output VC) requests and its pipeline timing, a failed allocation retried
 //!   `vc_alloc_delay` cycles later (`input_queued::vc_stage`); `--booksim` turns it on;
 //! * `speculative`: with the VC allocation stage, a head bids for the switch while its VC
-//!   allocation is under way (`input_queued::speculation`).
+//!   allocation is under way (`input_queued::speculation`);
+//! * `booksim_credits`: credits timed as BookSim2's routers and terminals time them — a
+//!   credit reaches the upstream router a cycle after its channel's latency (written at the
+//!   end of the cycle that freed its slot, read at the start of a later one), and a
+//!   terminal returns a credit for every flit it ejects, so the ejection channel's VC
+//!   buffers limit ejection as a link's do (`input_queued::traverse`); `--booksim` turns
+//!   it on. Off, credits take the channel's latency and ejection is never short of them.
 
 use serde::Serialize;
 
@@ -54,6 +60,10 @@ pub struct RouterFeatures {
     /// `vc_alloc_delay = sw_alloc_delay = 1`).
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub speculative: bool,
+    /// Credits timed as BookSim2's (module documentation): one cycle more on a link, and
+    /// ejection credits returned by the terminals.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub booksim_credits: bool,
 }
 
 fn is_one(v: &u8) -> bool {
@@ -70,13 +80,14 @@ impl Default for RouterFeatures {
             alloc_iters: 1,
             vc_alloc_stage: false,
             speculative: false,
+            booksim_credits: false,
         }
     }
 }
 
 impl RouterFeatures {
     /// The simulator keys of the features (BookSim2's names).
-    pub const KEYS: [&'static str; 7] = [
+    pub const KEYS: [&'static str; 8] = [
         "wait_for_tail_credit",
         "hold_switch_for_packet",
         "input_speedup",
@@ -84,6 +95,7 @@ impl RouterFeatures {
         "alloc_iters",
         "vc_alloc_stage",
         "speculative",
+        "booksim_credits",
     ];
 
     /// Sets feature `key` to `value`; the error is what the key allows.
@@ -111,7 +123,8 @@ impl RouterFeatures {
             "alloc_iters" => self.alloc_iters = factor()?,
             "vc_alloc_stage" => self.vc_alloc_stage = boolean()?,
             "speculative" => self.speculative = boolean()?,
-            _ => return Err("one of wait_for_tail_credit, hold_switch_for_packet, input_speedup, output_speedup, alloc_iters, vc_alloc_stage, speculative"),
+            "booksim_credits" => self.booksim_credits = boolean()?,
+            _ => return Err("one of wait_for_tail_credit, hold_switch_for_packet, input_speedup, output_speedup, alloc_iters, vc_alloc_stage, speculative, booksim_credits"),
         }
         Ok(())
     }

@@ -200,6 +200,7 @@ impl Default for Parser {
         cfg.injection_delay = 1;
         cfg.inject_any_vc = true;
         cfg.features.vc_alloc_stage = true;
+        cfg.features.booksim_credits = true;
         cfg.extras.stop_rule = StopRule::BookSim;
         Parser {
             cfg,

@@ -19,6 +19,7 @@ fn booksim_defaults() -> SimConfig {
     c.injection_delay = 1;
     c.inject_any_vc = true;
     c.features.vc_alloc_stage = true;
+    c.features.booksim_credits = true;
     c.extras.stop_rule = StopRule::BookSim;
     c
 }

@@ -125,6 +125,10 @@ pub(crate) struct Params {
     pub vc_stage: bool,
     /// Speculative switch allocation (`speculation`; with the VC allocation stage only).
     pub speculative: bool,
+    /// `booksim_credits`: a credit is usable by switch allocation only from the cycle after
+    /// it arrived (its arrival still frees a draining VC for that cycle's VC allocation),
+    /// and terminals return ejection credits.
+    pub eject_credits: bool,
     pub vc_alloc: VcAllocator,
 }
 
@@ -193,6 +197,7 @@ impl Params {
             hold: f.hold_switch_for_packet,
             vc_stage: f.vc_alloc_stage,
             speculative: f.vc_alloc_stage && f.speculative,
+            eject_credits: f.booksim_credits,
             vc_alloc: VcAllocator {
                 kind: cfg.allocator,
                 ins: (radix * vcs) as u16,

@@ -77,6 +77,10 @@ pub(crate) struct Arrays {
     /// Per output VC, with `wait_for_tail_credit`: its packet's tail has left and the VC
     /// waits for its credits (`tail_credit`); empty otherwise.
     pub draining: Vec<bool>,
+    /// Per output VC, with `booksim_credits`: the cycle of its last credits' arrival
+    /// (high bits) and how many arrived then (low 16 bits) — credits the switch allocation
+    /// of that cycle may not use yet (`traverse::credit_back`); empty otherwise.
+    pub fresh: Vec<u64>,
     /// Per crossbar input, with `hold_switch_for_packet`: the VC holding it, or
     /// [`NO_HOLD`]; per crossbar output: whether it is held (`hold`); empty otherwise.
     pub hold_in: Vec<u8>,
@@ -99,13 +103,15 @@ fn vc_pointers(k: &Params) -> usize {
     }
 }
 
-/// Entries per router of the optional arrays: output VCs of [`Arrays::draining`],
+/// Entries per router of the optional arrays: output VCs of [`Arrays::draining`] and
+/// [`Arrays::fresh`],
 /// crossbar inputs of [`Arrays::hold_in`], crossbar outputs of [`Arrays::hold_out`] (0 when
 /// the feature is off).
-fn optional(k: &Params) -> (usize, usize, usize) {
+fn optional(k: &Params) -> (usize, usize, usize, usize) {
     let per = k.radix * k.vcs;
     (
         if k.wait_tail { per } else { 0 },
+        if k.eject_credits { per } else { 0 },
         if k.hold { usize::from(k.shape.ins) } else { 0 },
         if k.hold { usize::from(k.shape.outs) } else { 0 },
     )
@@ -130,8 +136,9 @@ impl Arrays {
             cred_free: vec![0; nports],
             cred_step: vec![0; nports],
             draining: vec![false; switches * optional(k).0],
-            hold_in: vec![NO_HOLD; switches * optional(k).1],
-            hold_out: vec![false; switches * optional(k).2],
+            fresh: vec![0; switches * optional(k).1],
+            hold_in: vec![NO_HOLD; switches * optional(k).2],
+            hold_out: vec![false; switches * optional(k).3],
             vc_ptrs: vec![0; switches * vc_pointers(k)],
         }
     }
@@ -151,6 +158,7 @@ impl Arrays {
         self.cred_free.fill(0);
         self.cred_step.fill(0);
         self.draining.fill(false);
+        self.fresh.fill(0);
         self.hold_in.fill(NO_HOLD);
         self.hold_out.fill(false);
         self.vc_ptrs.fill(0);
@@ -176,6 +184,7 @@ pub(crate) struct Range<'a> {
     pub cred_free: &'a mut [u64],
     pub cred_step: &'a mut [u64],
     pub draining: &'a mut [bool],
+    pub fresh: &'a mut [u64],
     pub hold_in: &'a mut [u8],
     pub hold_out: &'a mut [bool],
     pub vc_ptrs: &'a mut [u16],
@@ -201,6 +210,7 @@ impl<'a> Range<'a> {
             cred_free: &mut a.cred_free,
             cred_step: &mut a.cred_step,
             draining: &mut a.draining,
+            fresh: &mut a.fresh,
             hold_in: &mut a.hold_in,
             hold_out: &mut a.hold_out,
             vc_ptrs: &mut a.vc_ptrs,
@@ -225,8 +235,9 @@ impl<'a> Range<'a> {
         let (of_a, of_b) = self.out_free.split_at_mut(ports);
         let (cr_a, cr_b) = self.cred_free.split_at_mut(ports);
         let (cs_a, cs_b) = self.cred_step.split_at_mut(ports);
-        let (dr, hi, ho) = optional(k);
+        let (dr, fr, hi, ho) = optional(k);
         let (dr_a, dr_b) = self.draining.split_at_mut(n * dr);
+        let (fr_a, fr_b) = self.fresh.split_at_mut(n * fr);
         let (hi_a, hi_b) = self.hold_in.split_at_mut(n * hi);
         let (ho_a, ho_b) = self.hold_out.split_at_mut(n * ho);
         let (vp_a, vp_b) = self.vc_ptrs.split_at_mut(n * vc_pointers(k));
@@ -248,6 +259,7 @@ impl<'a> Range<'a> {
                 cred_free: cr_a,
                 cred_step: cs_a,
                 draining: dr_a,
+                fresh: fr_a,
                 hold_in: hi_a,
                 hold_out: ho_a,
                 vc_ptrs: vp_a,
@@ -269,6 +281,7 @@ impl<'a> Range<'a> {
                 cred_free: cr_b,
                 cred_step: cs_b,
                 draining: dr_b,
+                fresh: fr_b,
                 hold_in: hi_b,
                 hold_out: ho_b,
                 vc_ptrs: vp_b,

@@ -234,6 +234,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let c = &mut self.r.credits[ov];
         *c += 1;
         let c = *c;
+        if self.k.eject_credits {
+            // Not usable by this cycle's switch allocation (`usable_credit`).
+            let cycle = self.clock.cycle << 16;
+            let f = &mut self.r.fresh[ov];
+            *f = if *f & !0xFFFF == cycle {
+                *f + 1
+            } else {
+                cycle | 1
+            };
+        }
         if c > self.k.vc_buf_size {
             self.fx.violation();
         }
@@ -307,6 +317,27 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         Ok(())
     }
 
+    /// Whether (local) output VC `ov` has a credit this cycle's switch allocation may use.
+    /// With `booksim_credits` a credit that arrived in this cycle may not: BookSim2's
+    /// router writes a credit at the end of the cycle that freed its slot and the upstream
+    /// router reads it a cycle after the channel's latency, while the VC allocation of the
+    /// cycle it arrives in (a step before BookSim2's) already sees a VC it frees
+    /// (`wait_for_tail_credit`; docs/booksim.md §4).
+    #[inline]
+    fn usable_credit(&self, ov: usize) -> bool {
+        let c = self.r.credits[ov];
+        if !self.k.eject_credits {
+            return c > 0;
+        }
+        let f = self.r.fresh[ov];
+        let fresh = if f >> 16 == self.clock.cycle {
+            (f & 0xFFFF) as u16
+        } else {
+            0
+        };
+        c > fresh
+    }
+
     /// The switch request of (local) input VC `li` of local router `ls` for output `port`
     /// (its output VC `vc`, `None` for a speculative request without one), if the output
     /// queue has room and the VC a credit.
@@ -327,8 +358,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
             queued < if eject { k.eject_limit } else { k.out_limit }
         };
-        let credit =
-            eject || vc.is_none_or(|vc| self.r.credits[lopi * k.vcs + usize::from(vc)] > 0);
+        let credit = (eject && !k.eject_credits)
+            || vc.is_none_or(|vc| self.usable_credit(lopi * k.vcs + usize::from(vc)));
         let ready = room && credit;
         let lanes = k.port_vc[li];
         let req = Request {

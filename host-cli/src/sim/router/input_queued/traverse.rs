@@ -105,7 +105,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             if let PortKind::Terminal(term) = fabric.ports[opi] {
                 self.fx.push(at, Event::Eject { term, flit });
             }
-            if k.vc_stage && flit.tail {
+            if k.eject_credits {
+                self.eject_credit(opi, lopi * k.vcs + vc, at, flit.tail);
+            } else if k.vc_stage && flit.tail {
                 // The ejection VC of the VC allocation stage (`vc_stage`).
                 self.r.busy[lopi * k.vcs + vc] = false;
             }
@@ -130,6 +132,26 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             }
         }
         self.r.channel_flits[lopi] += 1;
+    }
+
+    /// With `booksim_credits`: the flit ejected on (local) output VC `ov` of port `opi`,
+    /// arriving at its terminal at `at`, takes a credit of the ejection VC, and the
+    /// terminal returns it as a router would: BookSim2's terminal reads the flit a cycle
+    /// after `at` and writes the credit back then; like a link's credit it arrives after
+    /// the channel's latency and is usable by switch allocation a cycle later
+    /// (`step::usable_credit`; docs/booksim.md §4).
+    fn eject_credit(&mut self, opi: usize, ov: usize, at: u64, tail: bool) {
+        let k = self.k;
+        match self.r.credits[ov].checked_sub(1) {
+            Some(c) => self.r.credits[ov] = c,
+            None => self.fx.violation(),
+        }
+        let back = at + 1 + u64::from(self.ph.fabric.latency[opi]) + k.credit_delay;
+        let global = self.r.lo * k.per + ov;
+        self.fx.push(back, Event::Credit { ov: global as u32 });
+        if tail {
+            self.tail_sent(ov);
+        }
     }
 
     /// Returns the credit of the slot a flit freed in input `p`, VC `v` of switch `s` to the

@@ -19,8 +19,9 @@
 //!   later (BookSim2 puts it back into `_vc_alloc_vcs` at its update).
 //!
 //! Ejection VCs are taken and released as link VCs are (BookSim2 keeps a `BufferState` of
-//! the ejection channel too); a terminal drains its ejection buffer at once, so they never
-//! lack credits.
+//! the ejection channel too); a terminal drains its ejection buffer at once, so they lack
+//! credits only with `booksim_credits`, whose terminals return them a cycle after a link's
+//! latency (`traverse`).
 
 use jumpnet_core::routing::Routing;
 
