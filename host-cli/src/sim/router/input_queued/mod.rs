@@ -129,6 +129,10 @@ pub(crate) struct Params {
     /// it arrived (its arrival still frees a draining VC for that cycle's VC allocation),
     /// and terminals return ejection credits.
     pub eject_credits: bool,
+    /// Most credits of one output VC that may arrive in one cycle and not be usable yet
+    /// (`step::usable_credit`): 0 without `booksim_credits`, 1 with one internal step per
+    /// cycle (a VC sends at most a flit per step), else any.
+    pub fresh_max: u16,
     pub vc_alloc: VcAllocator,
 }
 
@@ -198,6 +202,11 @@ impl Params {
             vc_stage: f.vc_alloc_stage,
             speculative: f.vc_alloc_stage && f.speculative,
             eject_credits: f.booksim_credits,
+            fresh_max: match (f.booksim_credits, cfg.internal_speedup.is_one()) {
+                (false, _) => 0,
+                (true, true) => 1,
+                (true, false) => u16::MAX,
+            },
             vc_alloc: VcAllocator {
                 kind: cfg.allocator,
                 ins: (radix * vcs) as u16,

@@ -326,8 +326,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     #[inline]
     fn usable_credit(&self, ov: usize) -> bool {
         let c = self.r.credits[ov];
-        if !self.k.eject_credits {
-            return c > 0;
+        if c == 0 {
+            return false;
+        }
+        if c > self.k.fresh_max {
+            return true;
         }
         let f = self.r.fresh[ov];
         let fresh = if f >> 16 == self.clock.cycle {
