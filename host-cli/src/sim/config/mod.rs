@@ -31,6 +31,20 @@ pub enum Allocator {
     /// iSLIP (separable, round-robin pointers advanced only on a granted-and-accepted match;
     /// BookSim2's default `vc_allocator = sw_allocator = islip`).
     Islip,
+    /// BookSim2's wavefront allocator (`sim::router::wavefront`): the request matrix's
+    /// diagonals swept from a priority diagonal that moves by one per allocation.
+    Wavefront,
+}
+
+impl Allocator {
+    /// The name `allocator=` and `vc_allocator=` take.
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocator::SeparableInputFirst => "separable_input_first",
+            Allocator::Islip => "islip",
+            Allocator::Wavefront => "wavefront",
+        }
+    }
 }
 
 /// Injection process.
@@ -175,8 +189,13 @@ pub struct SimConfig {
     /// bound it). Ejection queues are also bounded by `num_vcs · vc_buf_size` flits, the
     /// credits of a BookSim2 terminal's input. Only a speedup above 1 fills output queues.
     pub output_buffer_size: Option<u32>,
-    /// Allocator of VCs and of the switch.
+    /// Allocator of the switch, and of VCs unless [`SimConfig::vc_allocator`] names another.
     pub allocator: Allocator,
+    /// Allocator of VCs (with `vc_alloc_stage`) when it differs from
+    /// [`SimConfig::allocator`] (BookSim2's `vc_allocator` and `sw_allocator` set apart);
+    /// `None`: the same. Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_allocator: Option<Allocator>,
     /// BookSim2's optional router behaviours (`wait_for_tail_credit`,
     /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`,
     /// `vc_alloc_stage`, `speculative`;
@@ -319,6 +338,11 @@ const fn concat3<const A: usize, const B: usize, const C: usize, const N: usize>
 }
 
 impl SimConfig {
+    /// The VC allocator: [`SimConfig::vc_allocator`], else [`SimConfig::allocator`].
+    pub fn vc_allocator_kind(&self) -> Allocator {
+        self.vc_allocator.unwrap_or(self.allocator)
+    }
+
     /// Core's destination pattern of [`SimConfig::traffic`] (the hotspot with
     /// `hotspot_node` and `hotspot_fraction` in 1/1000).
     pub fn dest_pattern(&self) -> DestPattern {
@@ -348,7 +372,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 56>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 57>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -366,6 +390,7 @@ impl SimConfig {
             "internal_speedup",
             "output_buffer_size",
             "allocator",
+            "vc_allocator",
             "wait_for_tail_credit",
             "hold_switch_for_packet",
             "input_speedup",
@@ -453,6 +478,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::Islip,
+            vc_allocator: None,
             features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Bernoulli,
@@ -505,6 +531,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::SeparableInputFirst,
+            vc_allocator: None,
             features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Batch,
@@ -570,6 +597,7 @@ impl SimConfig {
                 }
             }
             "allocator" => self.allocator = v.allocator()?,
+            "vc_allocator" => self.vc_allocator = Some(v.allocator()?),
             k if RouterFeatures::KEYS.contains(&k) => self
                 .features
                 .set(k, value)

@@ -74,7 +74,8 @@ impl Value<'_> {
                 Ok(Allocator::SeparableInputFirst)
             }
             "islip" => Ok(Allocator::Islip),
-            _ => Err(self.bad("separable_input_first, islip")),
+            "wavefront" => Ok(Allocator::Wavefront),
+            _ => Err(self.bad("separable_input_first, islip, wavefront")),
         }
     }
 }

@@ -194,7 +194,7 @@ impl Params {
             vc_stage: f.vc_alloc_stage,
             speculative: f.vc_alloc_stage && f.speculative,
             vc_alloc: VcAllocator {
-                kind: cfg.allocator,
+                kind: cfg.vc_allocator_kind(),
                 ins: (radix * vcs) as u16,
                 outs: (radix * vcs) as u16,
             },
