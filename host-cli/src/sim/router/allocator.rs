@@ -268,41 +268,7 @@ impl Shape {
         let v = u16::from(self.vcs);
         match self.kind {
             Allocator::SeparableInputFirst => {
-                // Input stage: each input picks its VC closest to its VC pointer.
-                // (Speculative requests after the others: `rank`.)
-                let picked = |q: &Request| u16::from(q.vc) | if q.spec { SPEC_BIT } else { 0 };
-                for q in reqs {
-                    let i = q.input as usize;
-                    let cur = pick[i];
-                    if cur == NONE
-                        || rank(u16::from(q.vc), q.spec, in_ptr[i], v)
-                            < rank(cur & !SPEC_BIT, cur & SPEC_BIT != 0, in_ptr[i], v)
-                    {
-                        pick[i] = picked(q);
-                    }
-                }
-                // Output stage: each output grants the input closest to its pointer.
-                for q in reqs {
-                    if pick[q.input as usize] != picked(q) {
-                        continue;
-                    }
-                    let o = q.output as usize;
-                    let cur = grant[o];
-                    if cur == NONE
-                        || rank(q.input, q.spec, out_ptr[o], ni)
-                            < rank(cur, pick[cur as usize] & SPEC_BIT != 0, out_ptr[o], ni)
-                    {
-                        grant[o] = q.input;
-                    }
-                }
-                for q in reqs {
-                    let o = q.output as usize;
-                    if grant[o] == q.input && pick[q.input as usize] == picked(q) {
-                        out.push(*q);
-                        out_ptr[o] = succ(q.input, ni);
-                        in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
-                    }
-                }
+                self.separable_stages((in_ptr, out_ptr), (grant, pick), reqs, out);
             }
             Allocator::Islip => {
                 // Grant: each output grants the requesting input closest to its pointer.
@@ -355,6 +321,54 @@ impl Shape {
         for q in reqs {
             grant[q.output as usize] = NONE;
             pick[q.input as usize] = NONE;
+        }
+    }
+
+    /// The separable input-first allocator's stages of [`Shape::allocate_conflicts`]: the
+    /// input and output arbiters, the winners written to `out` and the pointers moved.
+    #[inline]
+    fn separable_stages(
+        &self,
+        (in_ptr, out_ptr): (&mut [u16], &mut [u16]),
+        (grant, pick): (&mut [u16], &mut [u16]),
+        reqs: &[Request],
+        out: &mut Vec<Request>,
+    ) {
+        let (ni, v) = (self.ins, u16::from(self.vcs));
+        // Input stage: each input picks its VC closest to its VC pointer.
+        // (Speculative requests after the others: `rank`.)
+        let picked = |q: &Request| u16::from(q.vc) | if q.spec { SPEC_BIT } else { 0 };
+        for q in reqs {
+            let i = q.input as usize;
+            let cur = pick[i];
+            if cur == NONE
+                || rank(u16::from(q.vc), q.spec, in_ptr[i], v)
+                    < rank(cur & !SPEC_BIT, cur & SPEC_BIT != 0, in_ptr[i], v)
+            {
+                pick[i] = picked(q);
+            }
+        }
+        // Output stage: each output grants the input closest to its pointer.
+        for q in reqs {
+            if pick[q.input as usize] != picked(q) {
+                continue;
+            }
+            let o = q.output as usize;
+            let cur = grant[o];
+            if cur == NONE
+                || rank(q.input, q.spec, out_ptr[o], ni)
+                    < rank(cur, pick[cur as usize] & SPEC_BIT != 0, out_ptr[o], ni)
+            {
+                grant[o] = q.input;
+            }
+        }
+        for q in reqs {
+            let o = q.output as usize;
+            if grant[o] == q.input && pick[q.input as usize] == picked(q) {
+                out.push(*q);
+                out_ptr[o] = succ(q.input, ni);
+                in_ptr[q.input as usize] = succ(u16::from(q.vc), v);
+            }
         }
     }
 }
