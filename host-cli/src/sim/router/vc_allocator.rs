@@ -17,7 +17,7 @@
 //! "Nearest" is the round-robin distance from the pointer (`allocator::dist`); every request has
 //! BookSim2's default priority 0, so the priorities never decide.
 //!
-//! * wavefront: [`super::wavefront::allocate_vcs`], dispatched from
+//! * wavefront: `super::wavefront::allocate_vcs`, dispatched from
 //!   [`VcAllocator::allocate`] and [`VcAllocator::allocate_disjoint`].
 
 use crate::sim::config::Allocator;

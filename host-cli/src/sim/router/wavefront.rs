@@ -1,6 +1,6 @@
 //! BookSim2's wavefront allocator (`vc_allocator = wavefront`, `sw_allocator = wavefront`;
-//! `allocators/wavefront.cpp`; docs/booksim.md §4), for the switch ([`allocate_switch`])
-//! and for the VC allocation stage ([`allocate_vcs`]).
+//! `allocators/wavefront.cpp`; docs/booksim.md §4), for the switch (`allocate_switch`)
+//! and for the VC allocation stage (`allocate_vcs`).
 //!
 //! The requests form an `S × S` matrix, `S` the larger of the numbers of inputs and
 //! outputs. Its diagonals are the cells with `(input + output) mod S = d`; no two cells of
