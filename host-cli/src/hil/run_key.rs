@@ -15,7 +15,7 @@ use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::io::duration::Span;
 use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
-use crate::sim::config::{Allocator, Extras, Pattern, SimConfig};
+use crate::sim::config::{Extras, Pattern, SimConfig};
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::router::features::RouterFeatures;
 use crate::sim::setup::{Setup, SetupRequest};
@@ -185,15 +185,12 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         c.output_buffer_size
             .map_or_else(|| "-1".to_string(), |n| n.to_string()),
     );
-    put(
-        "allocator",
-        match c.allocator {
-            Allocator::SeparableInputFirst => "separable_input_first",
-            Allocator::SeparableVc => "separable_vc",
-            Allocator::Islip => "islip",
-        }
-        .to_string(),
-    );
+    put("allocator", c.allocator.name().to_string());
+    // Named only when it differs from the switch allocator, so traces recorded before it
+    // existed keep their keys.
+    if let Some(vc) = c.vc_allocator {
+        put("vc_allocator", vc.name().to_string());
+    }
     // BookSim2's router features are named only when one differs from its default, so
     // traces recorded before they existed keep their keys.
     let f = &c.features;
@@ -264,7 +261,10 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
 
 /// Checks that `sim` names every simulator key and nothing else.
 fn check_sim_keys(sim: &BTreeMap<String, String>) -> Result<()> {
-    let required = |k: &&&str| !Extras::KEYS.contains(k) && !RouterFeatures::KEYS.contains(k);
+    // Extras, router features and a VC allocator of its own are named only when set.
+    let required = |k: &&&str| {
+        !Extras::KEYS.contains(k) && !RouterFeatures::KEYS.contains(k) && **k != "vc_allocator"
+    };
     if let Some(missing) = SimConfig::KEYS
         .iter()
         .filter(required)
@@ -481,6 +481,7 @@ mod tests {
             c.set("vc_alloc_stage", "true").unwrap();
             c.set("speculative", "true").unwrap();
             c.set("booksim_credits", "true").unwrap();
+            c.set("vc_allocator", "wavefront").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();

@@ -37,6 +37,21 @@ pub enum Allocator {
     /// iSLIP (separable, round-robin pointers advanced only on a granted-and-accepted match;
     /// BookSim2's default `vc_allocator = sw_allocator = islip`).
     Islip,
+    /// BookSim2's wavefront allocator (`sim::router::wavefront`): the request matrix's
+    /// diagonals swept from a priority diagonal that moves by one per allocation.
+    Wavefront,
+}
+
+impl Allocator {
+    /// The name `allocator=` and `vc_allocator=` take.
+    pub fn name(self) -> &'static str {
+        match self {
+            Allocator::SeparableInputFirst => "separable_input_first",
+            Allocator::SeparableVc => "separable_vc",
+            Allocator::Islip => "islip",
+            Allocator::Wavefront => "wavefront",
+        }
+    }
 }
 
 /// Injection process.
@@ -181,8 +196,13 @@ pub struct SimConfig {
     /// bound it). Ejection queues are also bounded by `num_vcs · vc_buf_size` flits, the
     /// credits of a BookSim2 terminal's input. Only a speedup above 1 fills output queues.
     pub output_buffer_size: Option<u32>,
-    /// Allocator of VCs and of the switch.
+    /// Allocator of the switch, and of VCs unless [`SimConfig::vc_allocator`] names another.
     pub allocator: Allocator,
+    /// Allocator of VCs (with `vc_alloc_stage`) when it differs from
+    /// [`SimConfig::allocator`] (BookSim2's `vc_allocator` and `sw_allocator` set apart);
+    /// `None`: the same. Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vc_allocator: Option<Allocator>,
     /// BookSim2's optional router behaviours (`wait_for_tail_credit`,
     /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`,
     /// `vc_alloc_stage`, `speculative`, `booksim_credits`;
@@ -325,6 +345,11 @@ const fn concat3<const A: usize, const B: usize, const C: usize, const N: usize>
 }
 
 impl SimConfig {
+    /// The VC allocator: [`SimConfig::vc_allocator`], else [`SimConfig::allocator`].
+    pub fn vc_allocator_kind(&self) -> Allocator {
+        self.vc_allocator.unwrap_or(self.allocator)
+    }
+
     /// Core's destination pattern of [`SimConfig::traffic`] (the hotspot with
     /// `hotspot_node` and `hotspot_fraction` in 1/1000).
     pub fn dest_pattern(&self) -> DestPattern {
@@ -354,7 +379,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 57>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 58>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -372,6 +397,7 @@ impl SimConfig {
             "internal_speedup",
             "output_buffer_size",
             "allocator",
+            "vc_allocator",
             "wait_for_tail_credit",
             "hold_switch_for_packet",
             "input_speedup",
@@ -460,6 +486,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::Islip,
+            vc_allocator: None,
             features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Bernoulli,
@@ -512,6 +539,7 @@ impl SimConfig {
             internal_speedup: Speedup::ONE,
             output_buffer_size: None,
             allocator: Allocator::SeparableVc,
+            vc_allocator: None,
             features: RouterFeatures::default(),
             router: RouterKind::InputQueued,
             injection: Injection::Batch,
@@ -577,6 +605,7 @@ impl SimConfig {
                 }
             }
             "allocator" => self.allocator = v.allocator()?,
+            "vc_allocator" => self.vc_allocator = Some(v.allocator()?),
             k if RouterFeatures::KEYS.contains(&k) => self
                 .features
                 .set(k, value)

@@ -83,7 +83,7 @@ fn the_default_router_is_left_out_of_the_json() {
     assert!(json.get("extras").is_none() && json.get("wait_for_tail_credit").is_none());
     assert_eq!(
         json.as_object().unwrap().len(),
-        SimConfig::KEYS.len() - 4 - Extras::KEYS.len() - RouterFeatures::KEYS.len()
+        SimConfig::KEYS.len() - 5 - Extras::KEYS.len() - RouterFeatures::KEYS.len()
     );
     let mut keep = SimConfig::booksim();
     keep.set("self_packets", "1").unwrap();

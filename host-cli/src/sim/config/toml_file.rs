@@ -198,7 +198,7 @@ mod tests {
             .iter()
             .map(|k| {
                 let v = match *k {
-                    "allocator" => "\"islip\"",
+                    "allocator" | "vc_allocator" => "\"islip\"",
                     "router" => "\"input_queued\"",
                     "injection" => "\"bernoulli\"",
                     "traffic" => "\"uniform\"",

@@ -75,7 +75,8 @@ impl Value<'_> {
             }
             "separable_vc" => Ok(Allocator::SeparableVc),
             "islip" => Ok(Allocator::Islip),
-            _ => Err(self.bad("separable_input_first, separable_vc, islip")),
+            "wavefront" => Ok(Allocator::Wavefront),
+            _ => Err(self.bad("separable_input_first, separable_vc, islip, wavefront")),
         }
     }
 }

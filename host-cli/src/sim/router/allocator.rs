@@ -1,7 +1,8 @@
 //! Switch allocators of the router: the separable input-first ones (BookSim2's and
-//! jumpnet's `separable_vc`: `super::separable`) and iSLIP (one iteration, or `alloc_iters`
-//! of them: `super::islip_iters`; docs/booksim.md §4). All work on the request list of one
-//! router and cost O(requests); round-robin priority is "distance from the pointer"
+//! jumpnet's `separable_vc`: `super::separable`), iSLIP (one iteration, or `alloc_iters`
+//! of them: `super::islip_iters`) and BookSim2's wavefront allocator ([`super::wavefront`],
+//! dispatched from [`Shape::allocate`]; docs/booksim.md §4). The first three work on the
+//! request list of one router and cost O(requests); round-robin priority is "distance from the pointer"
 //! modulo the number of crossbar inputs or outputs (the ports, unless the crossbar has an
 //! input or output speedup: `input_queued::crossbar`).
 
@@ -82,6 +83,8 @@ pub struct Scratch {
     /// input each output is matched to.
     pub(crate) in_match: Vec<u16>,
     pub(crate) out_match: Vec<u16>,
+    /// The wavefront allocator's sort keys (`super::wavefront`; empty for the others).
+    pub(crate) keys: Vec<u64>,
 }
 
 impl Scratch {
@@ -91,6 +94,7 @@ impl Scratch {
         self.pick.fill(NONE);
         self.in_match.fill(NONE);
         self.out_match.fill(NONE);
+        self.keys.clear();
     }
 
     /// Scratch for routers of `radix` crossbar inputs or outputs (the larger number).
@@ -100,6 +104,7 @@ impl Scratch {
             pick: vec![NONE; radix],
             in_match: vec![NONE; radix],
             out_match: vec![NONE; radix],
+            keys: Vec::new(),
         }
     }
 }
@@ -115,14 +120,17 @@ pub struct Shape {
     pub outs: u16,
     /// VCs per port.
     pub vcs: u8,
-    /// iSLIP iterations (BookSim2 `alloc_iters`; the separable allocator runs one).
+    /// iSLIP iterations (BookSim2 `alloc_iters`; the separable and wavefront allocators
+    /// run one).
     pub iters: u8,
 }
 
 impl Shape {
     /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]): per crossbar input
     /// the VC / accept pointer, per crossbar output the grant pointer, per crossbar input
-    /// iSLIP's VC pointer.
+    /// iSLIP's VC pointer. The wavefront allocator uses the first `ins + 1` of them (per
+    /// crossbar input the VC pointer, then its priority diagonal; `super::wavefront`); every
+    /// kind has the same number, so the router's hot path does not ask which.
     pub fn pointers(&self) -> usize {
         2 * usize::from(self.ins) + usize::from(self.outs)
     }
@@ -206,9 +214,16 @@ impl Shape {
         if !(ni <= 64 && no <= 64 && all_distinct(reqs)) {
             if self.iters > 1 && self.kind == Allocator::Islip {
                 super::islip_iters::allocate(self, ptrs, scratch, reqs, out);
+            } else if self.kind == Allocator::Wavefront {
+                super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
             } else {
                 self.allocate_conflicts(ptrs, scratch, reqs, out);
             }
+            return false;
+        }
+        if self.kind == Allocator::Wavefront {
+            // (Its priority diagonal moves even when every request wins.)
+            super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
             return false;
         }
         // Every input and every output requested once (the common case at low load): both
@@ -227,6 +242,7 @@ impl Shape {
                     in_ptr[i] = succ(q.output, no);
                     vc_ptr[i] = succ(u16::from(q.vc), v);
                 }
+                Allocator::Wavefront => unreachable!("dispatched to super::wavefront"),
             }
         }
         true
@@ -252,6 +268,7 @@ impl Shape {
             }
             Allocator::SeparableVc => super::separable::vc_first(self, ptrs, scratch, reqs, out),
             Allocator::Islip => self.islip(ptrs, scratch, reqs, out),
+            Allocator::Wavefront => unreachable!("dispatched to super::wavefront"),
         }
         let Scratch { grant, pick, .. } = scratch;
         for q in reqs {

@@ -44,6 +44,12 @@ fn features_leave_one_packets_latency_alone() {
             ("vc_alloc_stage", "1"),
             ("allocator", "separable_input_first"),
         ],
+        &[("vc_alloc_stage", "1"), ("allocator", "wavefront")],
+        &[
+            ("vc_alloc_stage", "1"),
+            ("allocator", "islip"),
+            ("vc_allocator", "wavefront"),
+        ],
     ] {
         assert_eq!(
             run("mesh k=4,4", &[(0, 15, 3)], 4, 2, keys),

@@ -29,6 +29,7 @@ pub(crate) fn allocate(
         pick,
         in_match,
         out_match,
+        ..
     } = scratch;
     for iter in 0..shape.iters {
         // Grant: each unmatched output, the unmatched input nearest its pointer.

@@ -1,8 +1,8 @@
 //! The router: the microarchitectures a run can simulate, behind one trait (`RouterModel`)
 //! and a factory ([`RouterKind`], the `router` key; BookSim2's `NewRouter`, caminos-lib's
 //! `new_router`). Today there is one: the input-queued virtual-channel router
-//! ([`input_queued`]), with its switch allocators ([`allocator`], `islip_iters`), its VC
-//! allocator ([`vc_allocator`]), internal
+//! ([`input_queued`]), with its switch allocators ([`allocator`], `islip_iters`,
+//! [`wavefront`]), its VC allocator ([`vc_allocator`], [`wavefront`]), internal
 //! speedup ([`speedup`]) and BookSim2's optional behaviours ([`features`]); [`selection`] is how a router picks among an adaptive routing's
 //! candidates with its congestion view.
 //!
@@ -26,11 +26,14 @@ pub mod selection;
 mod separable;
 pub mod speedup;
 pub mod vc_allocator;
+pub mod wavefront;
 
 #[cfg(test)]
 mod features_tests;
 #[cfg(test)]
 mod speedup_tests;
+#[cfg(test)]
+mod wavefront_tests;
 
 use jumpnet_core::routing::{PacketState, Routing};
 use serde::Serialize;

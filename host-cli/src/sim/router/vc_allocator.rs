@@ -16,6 +16,9 @@
 //!
 //! "Nearest" is the round-robin distance from the pointer (`allocator::dist`); every request has
 //! BookSim2's default priority 0, so the priorities never decide.
+//!
+//! * wavefront: `super::wavefront::allocate_vcs`, dispatched from
+//!   [`VcAllocator::allocate`] and [`VcAllocator::allocate_disjoint`].
 
 use crate::sim::config::Allocator;
 use crate::sim::router::allocator::{dist, succ, NONE};
@@ -42,11 +45,12 @@ pub struct VcAllocator {
 }
 
 /// Per-allocation scratch space: per output VC the input it grants, per input VC the output
-/// it picks (`NONE` between allocations).
+/// it picks (`NONE` between allocations), the wavefront allocator's sort keys.
 #[derive(Clone, Debug, Default)]
 pub struct VcScratch {
-    grant: Vec<u16>,
-    pick: Vec<u16>,
+    pub(crate) grant: Vec<u16>,
+    pub(crate) pick: Vec<u16>,
+    pub(crate) keys: Vec<u64>,
 }
 
 impl VcScratch {
@@ -55,6 +59,7 @@ impl VcScratch {
         VcScratch {
             grant: vec![NONE; outs],
             pick: vec![NONE; ins],
+            keys: Vec::new(),
         }
     }
 
@@ -62,13 +67,15 @@ impl VcScratch {
     pub fn reset(&mut self) {
         self.grant.fill(NONE);
         self.pick.fill(NONE);
+        self.keys.clear();
     }
 }
 
 impl VcAllocator {
     /// Round-robin pointers per router: one per input VC (iSLIP's accept pointer, the
     /// separable allocator's input arbiter), then one per output VC (grant pointer, output
-    /// arbiter).
+    /// arbiter). The wavefront allocator uses the first one only, its priority diagonal
+    /// (every kind has the same number).
     pub fn pointers(&self) -> usize {
         usize::from(self.ins) + usize::from(self.outs)
     }
@@ -77,13 +84,18 @@ impl VcAllocator {
     /// each input's requests contiguous in `reqs` (a head asks only for VCs of its route's
     /// output port; here no two heads share a port): every requested output has one
     /// requester, so with either kind every input takes its requested output nearest its
-    /// own pointer — one pass instead of the general three.
+    /// own pointer — one pass instead of the general three. (The wavefront allocator has
+    /// no such pass: `scratch` is for it.)
     pub fn allocate_disjoint(
         &self,
         ptrs: &mut [u16],
+        scratch: &mut VcScratch,
         reqs: &[VcRequest],
         out: &mut Vec<VcRequest>,
     ) {
+        if self.kind == Allocator::Wavefront {
+            return self.allocate(ptrs, scratch, reqs, out);
+        }
         out.clear();
         let (ni, no) = (self.ins, self.outs);
         let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
@@ -127,7 +139,7 @@ impl VcAllocator {
         let nearer = |cand: u16, cur: u16, ptr: u16, n: u16| {
             cur == NONE || dist(cand, ptr, n) < dist(cur, ptr, n)
         };
-        let VcScratch { grant, pick } = scratch;
+        let VcScratch { grant, pick, keys } = scratch;
         match self.kind {
             Allocator::Islip => {
                 for q in reqs {
@@ -172,6 +184,12 @@ impl VcAllocator {
                         out.push(*q);
                     }
                 }
+            }
+            Allocator::Wavefront => {
+                // Its one pointer is the priority diagonal.
+                let io = (ni, no);
+                let scratch = (&mut grant[..], &mut pick[..], keys);
+                return super::wavefront::allocate_vcs(io, &mut in_ptr[0], scratch, reqs, out);
             }
         }
         for w in out.iter() {
@@ -291,7 +309,7 @@ mod tests {
                 let (mut p1, mut p2) = (ptrs.clone(), ptrs.clone());
                 let (mut o1, mut o2) = (Vec::new(), Vec::new());
                 a(kind).allocate(&mut p1, &mut VcScratch::new(24, 24), &sorted, &mut o1);
-                a(kind).allocate_disjoint(&mut p2, &sorted, &mut o2);
+                a(kind).allocate_disjoint(&mut p2, &mut VcScratch::default(), &sorted, &mut o2);
                 assert_eq!((o1, p1), (o2, p2), "{kind:?} {sorted:?}");
             }
         }

@@ -27,7 +27,7 @@
 //! | `packet_size` | `packet_size` |
 //! | `injection_rate_uses_flits` | `rate_in_flits` |
 //! | `st_prepare_delay + st_final_delay` | `st_delay` |
-//! | `vc_allocator`, `sw_allocator` | `allocator` (must agree) |
+//! | `sw_allocator`, `vc_allocator` | `allocator`, and `vc_allocator` when the two differ |
 //! | `deadlock_warn_timeout` | `watchdog_cycles` |
 //! | `sim_type = latency / throughput` | `drain = true / false`, BookSim2's stopping rule (`stop_rule = booksim`) |
 //! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
@@ -355,27 +355,7 @@ impl Parser {
         self.cfg.st_delay = self.st_prepare + self.st_final;
         self.check_speculation()?;
         self.traffic_and_phases()?;
-        let speculative = self.cfg.features.speculative;
-        let (vc, vc_line) = allocator_kind(&self.vc_allocator, speculative)?;
-        let (sw, sw_line) = allocator_kind(&self.sw_allocator, speculative)?;
-        if vc != sw {
-            let (vc, sw) = (&self.vc_allocator.0, &self.sw_allocator.0);
-            bail!(
-                "line {}: vc_allocator = {vc} differs from sw_allocator = {sw} (line {}); \
-                 jumpnet uses one allocator type for both",
-                vc_line.max(sw_line),
-                vc_line.min(sw_line)
-            );
-        }
-        let allocator = match vc.as_str() {
-            "islip" | "separable_input_first" => vc.as_str(),
-            other => bail!(
-                "line {}: vc_allocator = {other} is not supported; allowed: islip, \
-                 separable_input_first, separable_output_first",
-                vc_line.max(sw_line)
-            ),
-        };
-        self.cfg.set("allocator", allocator)?;
+        self.allocators()?;
         let topology = &self.net.topology;
         let topo = network::topology_spec(&self.net)?;
         if topology == "flatfly" {
@@ -411,6 +391,19 @@ impl Parser {
 }
 
 impl Parser {
+    /// `sw_allocator` and `vc_allocator` (docs/booksim.md §2, §4): the switch allocator is
+    /// `allocator`; a different VC allocator is `vc_allocator`.
+    fn allocators(&mut self) -> Result<()> {
+        let speculative = self.cfg.features.speculative;
+        let sw = allocator_kind("sw_allocator", &self.sw_allocator, speculative)?;
+        let vc = allocator_kind("vc_allocator", &self.vc_allocator, speculative)?;
+        self.cfg.set("allocator", sw)?;
+        if vc != sw {
+            self.cfg.set("vc_allocator", vc)?;
+        }
+        Ok(())
+    }
+
     /// `traffic`, `injection_process` and `sim_type` (docs/booksim.md §2, §5).
     fn traffic_and_phases(&mut self) -> Result<()> {
         let at = |line: usize| match line {
@@ -439,21 +432,37 @@ impl Parser {
 #[cfg(test)]
 mod tests;
 
-/// The allocator jumpnet runs for a `vc_allocator`/`sw_allocator` value and its line.
+/// The allocators `vc_allocator` and `sw_allocator` accept.
+const ALLOCATORS: &str = "islip, separable_input_first, separable_output_first, wavefront";
+
+/// The simulator's allocator name (`allocator`, `vc_allocator`) for the value of BookSim2's
+/// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line).
 /// BookSim2's `separable_output_first` is iSLIP there: with one iteration (BookSim2's
 /// allocators always run one) and equal request priorities, each output's round-robin
 /// arbiter grants the requesting input nearest its pointer and each input accepts the
 /// granting output nearest its own, both pointers moving past a match only — iSLIP's grant
 /// and accept. BookSim2 prints the same output for both (docs/booksim.md §4). With
 /// `speculative = 1` its output-first arbiters rank speculative requests lower, which
-/// iSLIP does not: refused there.
-fn allocator_kind((name, line): &(String, usize), speculative: bool) -> Result<(String, usize)> {
+/// iSLIP does not: refused there. `wavefront` is BookSim2's wavefront allocator
+/// (`sim::router::wavefront`), with or without speculation.
+fn allocator_kind(
+    key: &str,
+    (name, line): &(String, usize),
+    speculative: bool,
+) -> Result<&'static str> {
+    let at = match line {
+        0 => "command line".to_string(),
+        n => format!("line {n}"),
+    };
     match name.as_str() {
+        "islip" => Ok("islip"),
+        "separable_input_first" => Ok("separable_input_first"),
+        "wavefront" => Ok("wavefront"),
         "separable_output_first" if speculative => bail!(
-            "line {line}: separable_output_first with speculative = 1 is not supported \
-             (allowed there: islip, separable_input_first)"
+            "{at}: {key} = separable_output_first with speculative = 1 is not supported \
+             (allowed there: islip, separable_input_first, wavefront)"
         ),
-        "separable_output_first" => Ok(("islip".to_string(), *line)),
-        _ => Ok((name.clone(), *line)),
+        "separable_output_first" => Ok("islip"),
+        other => bail!("{at}: {key} = {other} is not supported; allowed: {ALLOCATORS}"),
     }
 }

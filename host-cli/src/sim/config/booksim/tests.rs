@@ -268,12 +268,15 @@ fn errors_name_key_and_line() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("n = 1"));
-    let e = parse(
-        "vc_allocator = islip; sw_allocator = separable_input_first; routing_function = dor;",
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("sw_allocator"));
+    // An allocator jumpnet does not model: named with its key, line and the allowed ones.
+    let e = parse("routing_function = dim_order;\nsw_allocator = select;")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 2: sw_allocator = select is not supported")
+            && e.contains("islip, separable_input_first, separable_output_first, wavefront"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -300,11 +303,62 @@ fn separable_output_first_is_islip_without_speculation() {
         e.contains("line 2") && e.contains("separable_output_first with speculative = 1"),
         "{e}"
     );
-    let e = parse(
+    // Different allocators: the switch's is `allocator`, the VC allocator's `vc_allocator`.
+    let b = parse(
         "routing_function = dim_order; vc_allocator = separable_output_first;\n\
          sw_allocator = separable_input_first;",
     )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("differs"), "{e}");
+    .unwrap();
+    assert_eq!(
+        (b.config.allocator, b.config.vc_allocator),
+        (Allocator::SeparableInputFirst, Some(Allocator::Islip))
+    );
+}
+
+#[test]
+fn wavefront_for_either_allocator_with_or_without_speculation() {
+    let alloc = |stmts: &str| {
+        let b = parse(&format!("routing_function = dim_order; {stmts}")).unwrap();
+        (
+            b.config.allocator,
+            b.config.vc_allocator_kind(),
+            b.config.vc_allocator,
+        )
+    };
+    use Allocator::{Islip, Wavefront};
+    let both = "vc_allocator = wavefront; sw_allocator = wavefront;";
+    assert_eq!(alloc(both), (Wavefront, Wavefront, None));
+    // BookSim2's `spec_sw_allocator = prio`: speculative requests are the lower priority
+    // of the same wavefront allocator (`sim::router::wavefront`).
+    let b = parse(&format!(
+        "routing_function = dim_order; speculative = 1; {both}"
+    ))
+    .unwrap();
+    assert!(b.config.features.speculative);
+    assert_eq!(b.config.allocator, Wavefront);
+    assert_eq!(
+        alloc("sw_allocator = wavefront;"),
+        (Wavefront, Islip, Some(Islip))
+    );
+    assert_eq!(
+        alloc("vc_allocator = wavefront;"),
+        (Islip, Wavefront, Some(Wavefront))
+    );
+    // BookSim2's wavefront has no iterations: `alloc_iters` is without effect as always.
+    let b = parse(&format!(
+        "routing_function = dim_order; alloc_iters = 3; {both}"
+    ))
+    .unwrap();
+    assert_eq!(
+        (b.config.features.alloc_iters, b.ignored.as_slice()),
+        (1, &["alloc_iters".to_string()][..])
+    );
+    // On the command line.
+    let e = parse_with(TORUS88, &["vc_allocator=max_size".to_string()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("command line: vc_allocator = max_size is not supported; allowed:"),
+        "{e}"
+    );
 }

@@ -208,7 +208,7 @@ impl Params {
                 (true, false) => u16::MAX,
             },
             vc_alloc: VcAllocator {
-                kind: cfg.allocator,
+                kind: cfg.vc_allocator_kind(),
                 ins: (radix * vcs) as u16,
                 outs: (radix * vcs) as u16,
             },

@@ -8,7 +8,8 @@
 //! * in each step the router's heads waiting for an output VC request every *free* output
 //!   VC of their route's range — the routing's VC and its aliases `vc + R, vc + 2R, …` on
 //!   a link, every VC of the ejection port — and BookSim2's VC allocator
-//!   (`sim::router::vc_allocator`, `vc_allocator = islip` or `separable_input_first`)
+//!   (`sim::router::vc_allocator`, `vc_allocator = islip`, `separable_input_first` or
+//!   `wavefront`)
 //!   matches them. VCs released in the step (tails that crossed the switch) are free for
 //!   the allocation of the same step: the switch stage runs first, as BookSim2's
 //!   `_SWAllocUpdate` of the step before happens before its `_VCAllocEvaluate`;
@@ -94,8 +95,12 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
         if disjoint {
             // No two heads route to the same port (the common case): one pass.
-            k.vc_alloc
-                .allocate_disjoint(ptrs, &work.vc_reqs, &mut work.vc_wins);
+            k.vc_alloc.allocate_disjoint(
+                ptrs,
+                &mut work.vc_scratch,
+                &work.vc_reqs,
+                &mut work.vc_wins,
+            );
         } else {
             k.vc_alloc
                 .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);

@@ -1,0 +1,148 @@
+//! BookSim2's wavefront allocator (`vc_allocator = wavefront`, `sw_allocator = wavefront`;
+//! `allocators/wavefront.cpp`; docs/booksim.md §4), for the switch (`allocate_switch`)
+//! and for the VC allocation stage (`allocate_vcs`).
+//!
+//! The requests form an `S × S` matrix, `S` the larger of the numbers of inputs and
+//! outputs. Its diagonals are the cells with `(input + output) mod S = d`; no two cells of
+//! one diagonal share an input or an output. One allocation sweeps the `S` diagonals
+//! starting at the router's priority diagonal `p` (`p, p + 1, …, p + S − 1`, mod `S`) and
+//! grants every requested cell whose input and output are both still free. Request
+//! priorities are swept separately, highest first: with `speculative = 1` and BookSim2's
+//! `spec_sw_allocator = prio`, the non-speculative cells get a whole sweep before the
+//! speculative ones. An allocation with at least one request moves `p` to `p + 1 mod S`,
+//! whatever it granted; one without requests leaves it. The allocator has no iterations
+//! (BookSim2 builds it without reading `alloc_iters`).
+//!
+//! In the switch allocator a cell is a crossbar input and output; several VCs of one input
+//! may want the same output, and, as BookSim2 keeps one request per cell (the VC nearest the
+//! input's round-robin VC pointer, a non-speculative one before any speculative one), the
+//! cell's priority is its best VC's and a granted cell sends that VC, whose successor
+//! becomes the input's VC pointer. In the VC allocator a cell is an input VC and an output
+//! VC, numbered `port · vcs + vc`, all requests of priority 0.
+//!
+//! Pointers per router (the first entries of [`Shape::pointers`] and
+//! [`super::vc_allocator::VcAllocator::pointers`]): the switch allocator keeps one VC
+//! pointer per crossbar input, then the priority diagonal; the VC allocator only the
+//! diagonal.
+
+use crate::sim::router::allocator::{rank, succ, Request, Scratch, Shape, NONE};
+use crate::sim::router::vc_allocator::VcRequest;
+
+/// Position of cell (`input`, `output`) in the sweep of a `square × square` matrix that
+/// starts at diagonal `pri`: `(input + output − pri) mod square` (cells of one diagonal
+/// share their position; both indices `< square`, `pri < square`).
+#[inline]
+pub fn sweep_position(input: u16, output: u16, pri: u16, square: u16) -> u32 {
+    let s = u32::from(square);
+    (u32::from(input) + u32::from(output) + 2 * s - u32::from(pri)) % s
+}
+
+/// The wavefront matching of `n` requests whose cells are `cell(k) = (input, output,
+/// low)` (`low`: the lower of the two priorities) in a `square × square` matrix swept from
+/// diagonal `pri`. `in_match` (per input) and `out_match` (per output) are `NONE` on entry
+/// and hold the matched output / input on return; `keys` is scratch space.
+pub fn sweep(
+    square: u16,
+    pri: u16,
+    n: usize,
+    cell: impl Fn(usize) -> (u16, u16, bool),
+    keys: &mut Vec<u64>,
+    in_match: &mut [u16],
+    out_match: &mut [u16],
+) {
+    keys.clear();
+    keys.extend((0..n).map(|k| {
+        let (i, o, low) = cell(k);
+        (u64::from(low) << 63) | (u64::from(sweep_position(i, o, pri, square)) << 32) | k as u64
+    }));
+    keys.sort_unstable();
+    for &key in keys.iter() {
+        let (i, o, _) = cell((key & u64::from(u32::MAX)) as usize);
+        let (iu, ou) = (usize::from(i), usize::from(o));
+        if in_match[iu] == NONE && out_match[ou] == NONE {
+            in_match[iu] = o;
+            out_match[ou] = i;
+        }
+    }
+}
+
+/// Switch allocation of `reqs` (crossbar inputs → outputs, per VC) of the router whose
+/// pointers are `ptrs` ([`Shape::pointers`] of a wavefront `shape`); the winners, one VC
+/// per matched input in the order the inputs first appear in `reqs`, are written to `out`.
+/// (Never inlined: it stays out of the separable and iSLIP allocators' code.)
+#[inline(never)]
+pub(crate) fn allocate_switch(
+    shape: &Shape,
+    ptrs: &mut [u16],
+    scratch: &mut Scratch,
+    reqs: &[Request],
+    out: &mut Vec<Request>,
+) {
+    out.clear();
+    if reqs.is_empty() {
+        return;
+    }
+    let square = shape.ins.max(shape.outs);
+    let (vc_ptr, diag) = ptrs.split_at_mut(usize::from(shape.ins));
+    let Scratch {
+        grant, pick, keys, ..
+    } = scratch;
+    let cell = |k: usize| (reqs[k].input, reqs[k].output, reqs[k].spec);
+    sweep(square, diag[0], reqs.len(), cell, keys, pick, grant);
+    diag[0] = succ(diag[0], square);
+    // The VC of each granted cell: its best request (non-speculative first, then nearest
+    // the input's VC pointer).
+    let v = u16::from(shape.vcs);
+    for q in reqs {
+        let i = usize::from(q.input);
+        if pick[i] != q.output {
+            continue;
+        }
+        let p = vc_ptr[i];
+        match out.iter_mut().find(|w| w.input == q.input) {
+            Some(w) => {
+                if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
+                    *w = *q;
+                }
+            }
+            None => out.push(*q),
+        }
+    }
+    for w in out.iter() {
+        vc_ptr[usize::from(w.input)] = succ(u16::from(w.vc), v);
+    }
+    for q in reqs {
+        pick[usize::from(q.input)] = NONE;
+        grant[usize::from(q.output)] = NONE;
+    }
+}
+
+/// VC allocation of `reqs` (input VC → output VC, each pair at most once, priority 0) of a
+/// router with `ins` input VCs and `outs` output VCs whose priority diagonal is `diag`, with
+/// the scratch space of a [`super::vc_allocator::VcScratch`] (`grant`, `pick`, `keys`); the matched requests are
+/// written to `out`, in the order of `reqs`. (Never inlined, as [`allocate_switch`].)
+#[inline(never)]
+pub(crate) fn allocate_vcs(
+    (ins, outs): (u16, u16),
+    diag: &mut u16,
+    (grant, pick, keys): (&mut [u16], &mut [u16], &mut Vec<u64>),
+    reqs: &[VcRequest],
+    out: &mut Vec<VcRequest>,
+) {
+    out.clear();
+    if reqs.is_empty() {
+        return;
+    }
+    let square = ins.max(outs);
+    let cell = |k: usize| (reqs[k].input, reqs[k].output, false);
+    sweep(square, *diag, reqs.len(), cell, keys, pick, grant);
+    *diag = succ(*diag, square);
+    out.extend(
+        reqs.iter()
+            .filter(|q| pick[usize::from(q.input)] == q.output),
+    );
+    for q in reqs {
+        pick[usize::from(q.input)] = NONE;
+        grant[usize::from(q.output)] = NONE;
+    }
+}
