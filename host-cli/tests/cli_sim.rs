@@ -221,6 +221,20 @@ fn booksim_statistics_block_for_booksim2_scripts() {
 }
 
 #[test]
+fn booksim_statistics_of_an_unstable_run_are_booksim2s_one_line() {
+    // Past saturation BookSim2 prints `Simulation unstable, ending ...` and no statistics
+    // (BookSim2 28f4329 on this file at 0.6: the line, then only its run time), so a
+    // script never reads a latency of an unstable run.
+    let file = format!("{DATA}/booksim_torus88");
+    let args = ["sim", "--booksim", &file, "injection_rate=0.6", "-q"];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Simulation unstable, ending ...\n");
+    let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
+    assert_eq!(json(&json_out)["saturated"], true);
+}
+
+#[test]
 fn toml_config_file_with_preset() {
     let dir = tmpdir("sim-toml");
     let cfg = dir.join("ga.toml");

@@ -8,7 +8,8 @@ use crate::runs::synthetic::SimReport;
 /// and flit latency averages, injected and accepted packet and flit rates (per node and
 /// cycle), packet sizes and hops as BookSim2 counts them (routers traversed, jumpnet's
 /// router-to-router hops + 1). jumpnet's own hop count follows on a line BookSim2 does not
-/// have; a BookSim2 batch run ends with the minimum, mean and maximum batch duration.
+/// have; a BookSim2 batch run ends with the minimum, mean and maximum batch duration. An
+/// unstable run (saturated) prints only `Simulation unstable, ending ...`, as BookSim2 does.
 pub fn booksim_block(report: &SimReport) -> String {
     let r = &report.result;
     let size = f64::from(report.config.packet_size);
@@ -18,7 +19,10 @@ pub fn booksim_block(report: &SimReport) -> String {
         s.push('\n');
     };
     if r.saturated {
+        // BookSim2 stops there (`TrafficManager::Run` returns after `_SingleSim` fails):
+        // no `Time taken`, no statistics block, so no script reads a latency from it.
         line("Simulation unstable, ending ...".into());
+        return s;
     }
     line(format!("Time taken is {} cycles", r.cycles));
     line("====== Overall Traffic Statistics ======".into());
