@@ -22,7 +22,7 @@ use crate::io::duration::Span;
 use crate::io::output::{Render, Section};
 use crate::sim::config::SimConfig;
 use crate::sim::setup::Setup;
-use crate::sim::time_scale::TimeScale;
+use crate::sim::time_scale::{TimeScale, Timing};
 use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
     run_collective_with_background, Calibration, CollectiveInput, CollectiveResult, NicConfig,
@@ -396,6 +396,57 @@ pub struct PreparedCollective {
     pub mapping: String,
 }
 
+/// The NIC of a collective run with `opts` (docs/smpi.md §3), and what it changes in
+/// `config`: with a time scale (`timing`, already applied to `config`) the flit size is the
+/// scale's and packets have no header flit, and an interleaving NIC cuts messages into
+/// one-flit packets on pipelined channels (`TimeScale::configure_pipelined`); overheads in
+/// ns become whole cycles.
+pub(crate) fn nic_config(
+    opts: &CollectiveOptions,
+    timing: Option<&Timing>,
+    config: &mut SimConfig,
+    allow_redundant: bool,
+) -> Result<NicConfig> {
+    let (flit_bytes, header_flits) = match timing {
+        Some(t) => (t.flit_bytes, 0),
+        None => (opts.flit_bytes, opts.header_flits),
+    };
+    let mut nic = NicConfig {
+        flit_bytes,
+        header_flits,
+        send_overhead: opts.send_overhead,
+        recv_overhead: opts.recv_overhead,
+        reduce_cycles_per_byte: opts.reduce_cycles_per_byte,
+        link_gbps: opts.link_gbps,
+        check_data: opts.check_data,
+        allow_redundant,
+        send_order: opts.send_order,
+        rendezvous_bytes: opts.rendezvous_bytes,
+        calibration: None,
+    };
+    if opts.calibrated {
+        let Some(scale) = &opts.time_scale else {
+            bail!("the SMPI calibration (--calibration smpi, part of --nic mpi) scales physical latencies: give --switch-ns too, or --calibration none");
+        };
+        nic.calibration = Some(Calibration {
+            switch_ns: scale.switch_latency_ns,
+            gbps: scale.link_gbps,
+        });
+    }
+    if nic.send_order == SendOrder::Interleave && opts.time_scale.is_some() {
+        // Interleaving needs messages of several packets (docs/smpi.md §3).
+        if let Some(t) = timing {
+            t.configure_pipelined(config);
+        }
+        config.packet_size = config.packet_size.min(INTERLEAVE_PACKET_FLITS);
+    }
+    let clock = nic.clock_ghz();
+    let ns_cycles = |ns: f64| (ns * clock).ceil() as u64;
+    nic.send_overhead += ns_cycles(opts.send_overhead_ns);
+    nic.recv_overhead += ns_cycles(opts.recv_overhead_ns);
+    Ok(nic)
+}
+
 /// Builds the network, schedule, placement and NIC parameters of `run` on `setup`.
 pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective> {
     let (algorithm, opts) = (run.algorithm, &run.options);
@@ -419,7 +470,6 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
     let sched = schedule::build(&req, Some(&owned))?;
     let terminals = place(&net, &setup.route, opts, &sched)?;
     let mut config = setup.config.clone();
-    let (mut flit_bytes, mut header_flits) = (opts.flit_bytes, opts.header_flits);
     let mut timing = None;
     if let Some(scale) = &opts.time_scale {
         let mut largest = 0u64;
@@ -428,42 +478,9 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
             .for_each_message(|m| largest = largest.max(m.bytes));
         let t = scale.timing(largest).map_err(|e| anyhow!(e))?;
         t.configure(&mut config);
-        (flit_bytes, header_flits) = (t.flit_bytes, 0);
         timing = Some(t);
     }
-    let mut nic = NicConfig {
-        flit_bytes,
-        header_flits,
-        send_overhead: opts.send_overhead,
-        recv_overhead: opts.recv_overhead,
-        reduce_cycles_per_byte: opts.reduce_cycles_per_byte,
-        link_gbps: opts.link_gbps,
-        check_data: opts.check_data,
-        allow_redundant: sched.allow_redundant,
-        send_order: opts.send_order,
-        rendezvous_bytes: opts.rendezvous_bytes,
-        calibration: None,
-    };
-    if opts.calibrated {
-        let Some(scale) = &opts.time_scale else {
-            bail!("the SMPI calibration (--calibration smpi, part of --nic mpi) scales physical latencies: give --switch-ns too, or --calibration none");
-        };
-        nic.calibration = Some(Calibration {
-            switch_ns: scale.switch_latency_ns,
-            gbps: scale.link_gbps,
-        });
-    }
-    if nic.send_order == SendOrder::Interleave && opts.time_scale.is_some() {
-        // Interleaving needs messages of several packets (docs/smpi.md §3).
-        if let Some(t) = timing {
-            t.configure_pipelined(&mut config);
-        }
-        config.packet_size = config.packet_size.min(INTERLEAVE_PACKET_FLITS);
-    }
-    let clock = nic.clock_ghz();
-    let ns_cycles = |ns: f64| (ns * clock).ceil() as u64;
-    nic.send_overhead += ns_cycles(opts.send_overhead_ns);
-    nic.recv_overhead += ns_cycles(opts.recv_overhead_ns);
+    let nic = nic_config(opts, timing.as_ref(), &mut config, sched.allow_redundant)?;
     let packet_size = config.packet_size;
     check_run_memory(opts.msg_bytes, crate::budget::memory_budget(), |msg| {
         let bytes =

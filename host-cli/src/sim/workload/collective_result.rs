@@ -83,8 +83,12 @@ impl NicConfig {
             u64::from(packet_size.saturating_sub(self.header_flits)) * u64::from(self.flit_bytes);
         if per == 0 {
             return Err(format!(
-                "packets of {packet_size} flits with {} header flits of {} bytes carry no payload",
-                self.header_flits, self.flit_bytes
+                "packets of {packet_size} flits with {} header flits of {} bytes carry no payload; \
+                 allowed: packet_size above --header-flits (e.g. packet_size={}), --header-flits 0, \
+                 or --switch-ns for a physical time scale (docs/smpi.md §1)",
+                self.header_flits,
+                self.flit_bytes,
+                self.header_flits + 1
             ));
         }
         Ok(bytes.div_ceil(per).max(1))
