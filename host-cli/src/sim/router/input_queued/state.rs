@@ -79,7 +79,7 @@ pub(crate) struct Arrays {
     pub draining: Vec<bool>,
     /// Per output VC, with `booksim_credits`: the cycle of its last credits' arrival
     /// (high bits) and how many arrived then (low 16 bits) — credits the switch allocation
-    /// of that cycle may not use yet (`traverse::credit_back`); empty otherwise.
+    /// of that cycle may not use yet (`step::usable_credit`); empty otherwise.
     pub fresh: Vec<u64>,
     /// Per crossbar input, with `hold_switch_for_packet`: the VC holding it, or
     /// [`NO_HOLD`]; per crossbar output: whether it is held (`hold`); empty otherwise.
