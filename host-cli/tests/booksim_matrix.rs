@@ -38,6 +38,7 @@ fn data() -> PathBuf {
 const KNOWN: &[(&str, f64, f64, f64)] = &[
     ("torus8x8-pkt8", 0.05, 0.055, 0.02),
     ("torus8x8-pkt16", 0.05, 0.055, 0.02),
+    ("torus8x8-buf4-pkt8", 0.05, 0.06, 0.02),
     ("torus4x4-uniform", 0.05, 0.05, 0.025),
     ("mesh8x8-pkt8", 0.05, 0.055, 0.02),
     ("mesh8x8-pkt16", 0.05, 0.05, 0.025),
