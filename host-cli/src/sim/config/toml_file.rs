@@ -28,7 +28,9 @@ pub enum Preset {
     /// BookSim2's input-queued router with its default delays (`SimConfig::booksim`).
     #[default]
     Booksim,
-    /// The idealised router of docs/mapping.md §5 (`SimConfig::ga`).
+    /// The idealised router of docs/mapping.md §5 (`SimConfig::ga`), with jumpnet's
+    /// `allocator = separable_vc` (input arbiters choose among VCs; BookSim2's
+    /// `separable_input_first` chooses among outputs, docs/booksim.md §4).
     Ga,
 }
 
