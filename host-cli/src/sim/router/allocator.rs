@@ -73,6 +73,36 @@ pub(crate) fn succ(i: u16, n: u16) -> u16 {
     }
 }
 
+/// For every input that `matched` says won its output, the VC it sends: of its requests
+/// for that output, the one nearest the input's VC pointer (a non-speculative one before
+/// any speculative one; BookSim2 keeps one request per crossbar cell, `_SWAllocAddReq`).
+/// One winner per input is appended to `out`, in the order the inputs first appear in
+/// `reqs`, and the input's VC pointer moves past its VC. iSLIP (one or several
+/// iterations) and the wavefront allocator share it.
+pub(crate) fn matched_vcs(
+    reqs: &[Request],
+    matched: impl Fn(&Request) -> bool,
+    vc_ptr: &mut [u16],
+    v: u16,
+    out: &mut Vec<Request>,
+) {
+    let first = out.len();
+    for q in reqs.iter().filter(|q| matched(q)) {
+        let p = vc_ptr[usize::from(q.input)];
+        match out[first..].iter_mut().find(|w| w.input == q.input) {
+            Some(w) => {
+                if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
+                    *w = *q;
+                }
+            }
+            None => out.push(*q),
+        }
+    }
+    for w in &out[first..] {
+        vc_ptr[usize::from(w.input)] = succ(u16::from(w.vc), v);
+    }
+}
+
 /// Scratch space of one allocation (one router at a time): per port the granted input and
 /// the picked VC / output, `NONE` between allocations.
 #[derive(Clone, Debug)]
@@ -310,27 +340,13 @@ impl Shape {
             }
         }
         // VC of the accepted output: closest to the input's VC pointer.
-        let first = out.len();
-        for q in reqs {
-            let i = q.input as usize;
-            if pick[i] != q.output || grant[q.output as usize] != q.input {
-                continue;
-            }
-            let p = vc_ptr[i];
-            match out[first..].iter_mut().find(|w| w.input == q.input) {
-                Some(w) => {
-                    if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
-                        *w = *q;
-                    }
-                }
-                None => out.push(*q),
-            }
-        }
+        let matched = |q: &Request| {
+            pick[usize::from(q.input)] == q.output && grant[usize::from(q.output)] == q.input
+        };
+        matched_vcs(reqs, matched, vc_ptr, v, out);
         for w in out.iter() {
-            let i = w.input as usize;
             out_ptr[w.output as usize] = succ(w.input, ni);
-            in_ptr[i] = succ(w.output, no);
-            vc_ptr[i] = succ(u16::from(w.vc), v);
+            in_ptr[w.input as usize] = succ(w.output, no);
         }
     }
 }

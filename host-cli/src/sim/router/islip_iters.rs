@@ -6,7 +6,7 @@
 //! pair then sends the VC nearest the input's VC pointer, as the single iteration of
 //! [`Shape::allocate`] does.
 
-use crate::sim::router::allocator::{dist, rank, succ, Request, Scratch, Shape, NONE};
+use crate::sim::router::allocator::{dist, matched_vcs, succ, Request, Scratch, Shape, NONE};
 
 /// Matches `reqs` of the router whose pointers are `ptrs` in `shape.iters` iSLIP
 /// iterations; the winners (one VC per matched input) are written to `out`.
@@ -76,25 +76,8 @@ pub(crate) fn allocate(
         }
     }
     // The VC of each match: nearest the input's VC pointer.
-    let v = u16::from(shape.vcs);
-    for q in reqs {
-        let i = usize::from(q.input);
-        if in_match[i] != q.output {
-            continue;
-        }
-        let p = vc_ptr[i];
-        match out.iter_mut().find(|w| w.input == q.input) {
-            Some(w) => {
-                if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
-                    *w = *q;
-                }
-            }
-            None => out.push(*q),
-        }
-    }
-    for w in out.iter() {
-        vc_ptr[usize::from(w.input)] = succ(u16::from(w.vc), v);
-    }
+    let matched = |q: &Request| in_match[usize::from(q.input)] == q.output;
+    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
     for q in reqs {
         in_match[usize::from(q.input)] = NONE;
         out_match[usize::from(q.output)] = NONE;

@@ -25,7 +25,7 @@
 //! pointer per crossbar input, then the priority diagonal; the VC allocator only the
 //! diagonal.
 
-use crate::sim::router::allocator::{rank, succ, Request, Scratch, Shape, NONE};
+use crate::sim::router::allocator::{matched_vcs, succ, Request, Scratch, Shape, NONE};
 use crate::sim::router::vc_allocator::VcRequest;
 
 /// Position of cell (`input`, `output`) in the sweep of a `square × square` matrix that
@@ -92,25 +92,8 @@ pub(crate) fn allocate_switch(
     diag[0] = succ(diag[0], square);
     // The VC of each granted cell: its best request (non-speculative first, then nearest
     // the input's VC pointer).
-    let v = u16::from(shape.vcs);
-    for q in reqs {
-        let i = usize::from(q.input);
-        if pick[i] != q.output {
-            continue;
-        }
-        let p = vc_ptr[i];
-        match out.iter_mut().find(|w| w.input == q.input) {
-            Some(w) => {
-                if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
-                    *w = *q;
-                }
-            }
-            None => out.push(*q),
-        }
-    }
-    for w in out.iter() {
-        vc_ptr[usize::from(w.input)] = succ(u16::from(w.vc), v);
-    }
+    let matched = |q: &Request| pick[usize::from(q.input)] == q.output;
+    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
     for q in reqs {
         pick[usize::from(q.input)] = NONE;
         grant[usize::from(q.output)] = NONE;
