@@ -351,18 +351,20 @@ impl Shape {
     }
 }
 
+/// A non-speculative request (tests of the allocators).
+#[cfg(test)]
+pub(crate) fn rq(input: u16, vc: u8, output: u16) -> Request {
+    Request {
+        input,
+        vc,
+        output,
+        spec: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rq(input: u16, vc: u8, output: u16) -> Request {
-        Request {
-            input,
-            vc,
-            output,
-            spec: false,
-        }
-    }
 
     #[test]
     fn conflicts_resolve_round_robin() {

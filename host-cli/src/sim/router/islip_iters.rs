@@ -87,16 +87,7 @@ pub(crate) fn allocate(
 #[cfg(test)]
 mod tests {
     use crate::sim::config::Allocator;
-    use crate::sim::router::allocator::{Request, Scratch, Shape};
-
-    fn rq(input: u16, vc: u8, output: u16) -> Request {
-        Request {
-            input,
-            vc,
-            output,
-            spec: false,
-        }
-    }
+    use crate::sim::router::allocator::{rq, Scratch, Shape};
 
     fn shape(iters: u8) -> Shape {
         Shape {

@@ -131,16 +131,7 @@ pub(super) fn vc_first(
 #[cfg(test)]
 mod tests {
     use crate::sim::config::Allocator;
-    use crate::sim::router::allocator::{Arbiters, Request};
-
-    fn rq(input: u16, vc: u8, output: u16) -> Request {
-        Request {
-            input,
-            vc,
-            output,
-            spec: false,
-        }
-    }
+    use crate::sim::router::allocator::{rq, Arbiters, Request};
 
     /// Input 0's VC 0 requests output 3 and its VC 1 output 1; input 1's VC 0 output 1.
     const REQS: [Request; 3] = [

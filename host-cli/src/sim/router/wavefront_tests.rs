@@ -5,18 +5,9 @@
 //! requests.
 
 use crate::sim::config::Allocator;
-use crate::sim::router::allocator::{Request, Scratch, Shape};
+use crate::sim::router::allocator::{rq, Request, Scratch, Shape};
 use crate::sim::router::vc_allocator::{VcAllocator, VcRequest, VcScratch};
 use crate::sim::router::wavefront::{sweep, sweep_position};
-
-fn rq(input: u16, vc: u8, output: u16) -> Request {
-    Request {
-        input,
-        vc,
-        output,
-        spec: false,
-    }
-}
 
 fn spec(input: u16, vc: u8, output: u16) -> Request {
     Request {
