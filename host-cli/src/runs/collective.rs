@@ -22,13 +22,18 @@ use crate::io::duration::Span;
 use crate::io::output::{Render, Section};
 use crate::sim::config::SimConfig;
 use crate::sim::setup::Setup;
-use crate::sim::time_scale::{TimeScale, Timing};
+use crate::sim::time_scale::TimeScale;
 use crate::sim::workload::background::BackgroundConfig;
 use crate::sim::workload::collective::{
-    run_collective_with_background, Calibration, CollectiveInput, CollectiveResult, NicConfig,
-    SendOrder,
+    run_collective_with_background, CollectiveInput, CollectiveResult, NicConfig, SendOrder,
 };
 use crate::sim::workload::collective_memory::{check_run_memory, run_bytes};
+
+use super::collective_nic::nic_config;
+pub use super::collective_nic::{
+    NicDefaults, NicModel, INTERLEAVE_PACKET_FLITS, MPI_RECV_OVERHEAD_NS, MPI_RENDEZVOUS_BYTES,
+    MPI_SEND_OVERHEAD_NS,
+};
 
 /// Rank → terminal placements of a collective run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -61,66 +66,6 @@ impl Mapping {
         format!("{self:?}").to_lowercase()
     }
 }
-
-/// NIC models of collective runs (docs/smpi.md §3): the values [`NicModel::defaults`]
-/// gives the NIC unless flags set them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum NicModel {
-    /// FIFO sends, every message eager, no overheads.
-    Simple,
-    /// An MPI library's point-to-point layer (docs/smpi.md §3).
-    Mpi,
-}
-
-/// The NIC values a [`NicModel`] stands for.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NicDefaults {
-    /// Packet order of concurrent messages.
-    pub send_order: SendOrder,
-    /// Rendezvous threshold.
-    pub rendezvous_bytes: Option<u64>,
-    /// Send overhead, ns.
-    pub send_overhead_ns: f64,
-    /// Receive overhead, ns.
-    pub recv_overhead_ns: f64,
-    /// SMPI's message-size calibration (with a time scale).
-    pub calibrated: bool,
-}
-
-impl NicModel {
-    /// The model's values (docs/smpi.md §3 says where the `mpi` ones come from).
-    pub fn defaults(self) -> NicDefaults {
-        match self {
-            NicModel::Simple => NicDefaults {
-                send_order: SendOrder::Fifo,
-                rendezvous_bytes: None,
-                send_overhead_ns: 0.0,
-                recv_overhead_ns: 0.0,
-                calibrated: false,
-            },
-            NicModel::Mpi => NicDefaults {
-                send_order: SendOrder::Interleave,
-                rendezvous_bytes: Some(MPI_RENDEZVOUS_BYTES),
-                send_overhead_ns: MPI_SEND_OVERHEAD_NS,
-                recv_overhead_ns: MPI_RECV_OVERHEAD_NS,
-                calibrated: true,
-            },
-        }
-    }
-}
-
-/// The `mpi` model's rendezvous threshold: SMPI's `smpi/send-is-detached-thresh`
-/// (docs/smpi.md §3).
-pub const MPI_RENDEZVOUS_BYTES: u64 = 65_536;
-/// Longest packet, in flits, of an interleaving NIC at a physical time scale (which
-/// otherwise sends every message as one packet): messages share the injection channel at
-/// this granularity (docs/smpi.md §3).
-pub const INTERLEAVE_PACKET_FLITS: u16 = 1;
-/// The `mpi` model's send overhead, ns (docs/smpi.md §3).
-pub const MPI_SEND_OVERHEAD_NS: f64 = 0.0;
-/// The `mpi` model's receive overhead, ns (docs/smpi.md §3).
-pub const MPI_RECV_OVERHEAD_NS: f64 = 0.0;
 
 /// How a collective runs, everything but the algorithm: job size, message, placement, NIC
 /// parameters and background traffic. [`Default`] is `jumpnet sim --collective`'s.
@@ -394,57 +339,6 @@ pub struct PreparedCollective {
     pub config: SimConfig,
     /// The placement's name (`file` for a permutation file).
     pub mapping: String,
-}
-
-/// The NIC of a collective run with `opts` (docs/smpi.md §3), and what it changes in
-/// `config`: with a time scale (`timing`, already applied to `config`) the flit size is the
-/// scale's and packets have no header flit, and an interleaving NIC cuts messages into
-/// one-flit packets on pipelined channels (`TimeScale::configure_pipelined`); overheads in
-/// ns become whole cycles.
-pub(crate) fn nic_config(
-    opts: &CollectiveOptions,
-    timing: Option<&Timing>,
-    config: &mut SimConfig,
-    allow_redundant: bool,
-) -> Result<NicConfig> {
-    let (flit_bytes, header_flits) = match timing {
-        Some(t) => (t.flit_bytes, 0),
-        None => (opts.flit_bytes, opts.header_flits),
-    };
-    let mut nic = NicConfig {
-        flit_bytes,
-        header_flits,
-        send_overhead: opts.send_overhead,
-        recv_overhead: opts.recv_overhead,
-        reduce_cycles_per_byte: opts.reduce_cycles_per_byte,
-        link_gbps: opts.link_gbps,
-        check_data: opts.check_data,
-        allow_redundant,
-        send_order: opts.send_order,
-        rendezvous_bytes: opts.rendezvous_bytes,
-        calibration: None,
-    };
-    if opts.calibrated {
-        let Some(scale) = &opts.time_scale else {
-            bail!("the SMPI calibration (--calibration smpi, part of --nic mpi) scales physical latencies: give --switch-ns too, or --calibration none");
-        };
-        nic.calibration = Some(Calibration {
-            switch_ns: scale.switch_latency_ns,
-            gbps: scale.link_gbps,
-        });
-    }
-    if nic.send_order == SendOrder::Interleave && opts.time_scale.is_some() {
-        // Interleaving needs messages of several packets (docs/smpi.md §3).
-        if let Some(t) = timing {
-            t.configure_pipelined(config);
-        }
-        config.packet_size = config.packet_size.min(INTERLEAVE_PACKET_FLITS);
-    }
-    let clock = nic.clock_ghz();
-    let ns_cycles = |ns: f64| (ns * clock).ceil() as u64;
-    nic.send_overhead += ns_cycles(opts.send_overhead_ns);
-    nic.recv_overhead += ns_cycles(opts.recv_overhead_ns);
-    Ok(nic)
 }
 
 /// Builds the network, schedule, placement and NIC parameters of `run` on `setup`.

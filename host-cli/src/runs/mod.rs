@@ -7,10 +7,13 @@
 //! - [`collective`]: one collective run ([`collective::CollectiveRun`] →
 //!   [`collective::CollectiveReport`]): schedule, placement, NIC parameters, background
 //!   traffic;
+//! - [`collective_nic`]: the NIC models of collective runs and the NIC configuration a
+//!   run's options give;
 //! - [`collective_sweep`]: collective runs over collective axes (message size, mapping,
 //!   algorithm, ranks, seeds, routing, background) and simulator keys, on all cores.
 
 pub mod booksim_stats;
 pub mod collective;
+pub mod collective_nic;
 pub mod collective_sweep;
 pub mod synthetic;
