@@ -54,6 +54,7 @@ pub use crate::sim::workload::collective_result::{
     Calibration, CollectiveError, CollectiveResult, FinishSummary, MessageRecord, NicConfig,
     SendOrder,
 };
+use crate::sim::workload::critical_path::{critical_path, Delivered};
 use crate::sim::workload::nic_calibration::route_hops;
 use crate::sim::workload::nic_engine::{
     nic_error, ActionObserver, CoreEngines, NicError, NicSet, RunHooks,
@@ -280,6 +281,8 @@ struct Msg {
     remaining: u64,
     /// Calibration delay before the receiver sees it, cycles.
     extra: u64,
+    /// Cycle the receiver could first deliver it (set when its last packet arrives).
+    visible: u64,
     payload: Vec<u64>,
 }
 
@@ -483,6 +486,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         };
         self.msgs.push(Msg {
             extra,
+            visible: 0,
             rec: MessageRecord {
                 src: r,
                 dst: peer,
@@ -573,6 +577,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         self.in_flight -= 1;
         let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
         let visible = e + 1 + self.run.nic.recv_overhead + m.extra;
+        m.visible = visible;
         let j = self
             .progs
             .arrive(dst, e, visible, src, blocks)
@@ -588,6 +593,19 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         self.held[gi] = id;
         self.wake.push(Reverse((visible, dst)));
         Ok(())
+    }
+
+    /// The messages the last rank waited on ([`critical_path`]).
+    fn critical_path(&self) -> Vec<MessageRecord> {
+        let msgs: Vec<Delivered> = self
+            .msgs
+            .iter()
+            .map(|m| Delivered {
+                rec: m.rec,
+                visible: m.visible,
+            })
+            .collect();
+        critical_path(&self.finish, &self.deliveries, &msgs)
     }
 
     /// The result of the finished run on `st` (configured `c`).
@@ -627,7 +645,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             finish: self.finish.clone(),
             finish_summary,
             class_utilisation: sim.class_utilisation,
-            critical_path: critical_path(&self.finish, &self.deliveries, &self.msgs),
+            critical_path: self.critical_path(),
             messages: self.msgs.len() as u64,
             packets: self.sends.packets - self.sends.control_packets,
             control_packets: self.sends.control_packets,
@@ -641,34 +659,4 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             background,
         }
     }
-}
-
-/// From the last rank to finish, back through the latest message each rank delivered no
-/// later than it sent the message on the path.
-fn critical_path(
-    finish: &[u64],
-    deliveries: &[Vec<(u64, u32)>],
-    msgs: &[Msg],
-) -> Vec<MessageRecord> {
-    let Some((last, _)) = finish
-        .iter()
-        .enumerate()
-        .max_by_key(|&(r, &f)| (f, Reverse(r)))
-    else {
-        return Vec::new();
-    };
-    let mut path = Vec::new();
-    let mut rank = last;
-    let mut limit = u64::MAX;
-    while let Some(&(_, id)) = deliveries[rank].iter().rev().find(|&&(t, _)| t <= limit) {
-        let m = msgs[id as usize].rec;
-        path.push(m);
-        if path.len() > msgs.len() {
-            break;
-        }
-        rank = m.src as usize;
-        limit = m.sent;
-    }
-    path.reverse();
-    path
 }

@@ -7,6 +7,7 @@ pub mod background;
 pub mod collective;
 pub mod collective_memory;
 pub mod collective_result;
+pub mod critical_path;
 pub mod nic_calibration;
 pub mod nic_engine;
 pub mod nic_send;
