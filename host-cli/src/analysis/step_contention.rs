@@ -27,7 +27,7 @@ pub struct StepContention {
 /// Channels (switch, output port) of the route from terminal `src` to `dst` (core's
 /// `paths::walk`), and the terminal channels at both ends as `(u32::MAX, src)` and
 /// `(u32::MAX - 1, dst)`; returns the router hops.
-fn channels(
+pub(crate) fn channels(
     net: &Network<'_>,
     routing: &dyn Routing,
     src: u32,

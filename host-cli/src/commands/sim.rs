@@ -114,6 +114,11 @@ pub struct SimArgs {
     /// program on the same network (docs/smpi.md §2).
     #[arg(long, value_name = "DIR", requires = "collective")]
     pub smpi_platform: Option<std::path::PathBuf>,
+    /// With --collective: also write every message of the run to this CSV file (ranks,
+    /// terminals, bytes, hops, the cycles it was sent, arrived and was delivered, and its
+    /// route as `switch:port` hops; docs/smpi.md §4).
+    #[arg(long, value_name = "FILE", requires = "collective")]
+    pub messages: Option<std::path::PathBuf>,
 }
 
 /// Runs `jumpnet sim`: exit status 0, or 1 when the watchdog reports a deadlock (the report,
@@ -139,7 +144,12 @@ pub fn run(args: SimArgs) -> Result<u8> {
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
         let report = collective::simulate_compared(&setup, &run);
         spinner.finish();
-        output::print(&report?, args.format.format())?;
+        let report = report?;
+        if let Some(path) = &args.messages {
+            let n = crate::runs::collective_messages::write_message_log(&setup, &report, path)?;
+            output::eprint_line(&format!("wrote {} ({n} messages)", path.display()))?;
+        }
+        output::print(&report, args.format.format())?;
         return Ok(0);
     }
     let spinner = Progress::spinner("simulating", !args.quiet);

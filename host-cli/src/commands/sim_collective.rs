@@ -90,6 +90,11 @@ pub struct CollectiveArgs {
     /// [default: the --nic model's].
     #[arg(long, value_name = "SIZE|none", value_parser = parse_rendezvous)]
     pub rendezvous: Option<Rendezvous>,
+    /// With --send-order interleave and --switch-ns: payload bytes per packet (an MTU such as
+    /// 4KiB), rounded up to whole flits; messages are cut into packets of this size
+    /// [default: one flit] (docs/smpi.md §3).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub mtu: Option<u64>,
     /// NIC send overhead per message in ns, on top of --send-overhead [default: the --nic
     /// model's]; zero or positive.
     #[arg(long, value_name = "NS", value_parser = crate::commands::args::non_negative_f64)]
@@ -167,6 +172,7 @@ impl CollectiveArgs {
             recv_overhead_ns: self.recv_overhead_ns.unwrap_or(model.recv_overhead_ns),
             send_order: self.send_order.unwrap_or(model.send_order),
             rendezvous_bytes: self.rendezvous.map_or(model.rendezvous_bytes, |r| r.0),
+            mtu_bytes: self.mtu,
             calibrated: self
                 .calibration
                 .map_or(model.calibrated, |c| c == CalibrationChoice::Smpi),

@@ -100,6 +100,9 @@ pub struct CollectiveOptions {
     pub send_order: SendOrder,
     /// Messages of at least this many bytes use the rendezvous handshake (none: eager).
     pub rendezvous_bytes: Option<u64>,
+    /// Payload bytes per packet of an interleaving NIC at a time scale, rounded up to whole
+    /// flits (none: one flit; docs/smpi.md §3).
+    pub mtu_bytes: Option<u64>,
     /// Apply SMPI's message-size calibration of latency and bandwidth (needs
     /// `time_scale`; [`crate::sim::workload::nic_calibration`]).
     pub calibrated: bool,
@@ -149,6 +152,7 @@ impl Default for CollectiveOptions {
             recv_overhead_ns: 0.0,
             send_order: SendOrder::Fifo,
             rendezvous_bytes: None,
+            mtu_bytes: None,
             calibrated: false,
             reduce_cycles_per_byte: 0.0,
             link_gbps: 100.0,

@@ -108,12 +108,26 @@ pub(crate) fn nic_config(
             gbps: scale.link_gbps,
         });
     }
-    if nic.send_order == SendOrder::Interleave && opts.time_scale.is_some() {
+    let interleaved = nic.send_order == SendOrder::Interleave && opts.time_scale.is_some();
+    if let Some(mtu) = opts.mtu_bytes {
+        if !interleaved {
+            bail!("--mtu sets the packets of an interleaving NIC at a time scale: give --switch-ns and --send-order interleave (or --nic mpi) too");
+        }
+        if mtu == 0 {
+            bail!("--mtu must be at least 1 byte");
+        }
+    }
+    if interleaved {
         // Interleaving needs messages of several packets (docs/smpi.md §3).
+        let mut packet_flits = INTERLEAVE_PACKET_FLITS;
         if let Some(t) = timing {
             t.configure_pipelined(config);
+            if let Some(mtu) = opts.mtu_bytes {
+                let flits = mtu.div_ceil(u64::from(t.flit_bytes.max(1)));
+                packet_flits = flits.clamp(1, u64::from(u16::MAX)) as u16;
+            }
         }
-        config.packet_size = config.packet_size.min(INTERLEAVE_PACKET_FLITS);
+        config.packet_size = config.packet_size.min(packet_flits);
     }
     let clock = nic.clock_ghz();
     let ns_cycles = |ns: f64| (ns * clock).ceil() as u64;

@@ -14,6 +14,7 @@
 
 pub mod booksim_stats;
 pub mod collective;
+pub mod collective_messages;
 pub mod collective_nic;
 pub mod collective_sweep;
 pub mod synthetic;

@@ -51,8 +51,8 @@ use crate::sim::workload::background::{
     is_background, Background, BackgroundConfig, BackgroundStats,
 };
 pub use crate::sim::workload::collective_result::{
-    Calibration, CollectiveError, CollectiveResult, FinishSummary, MessageRecord, NicConfig,
-    SendOrder,
+    Calibration, CollectiveError, CollectiveResult, FinishSummary, LoggedMessage, MessageRecord,
+    NicConfig, SendOrder,
 };
 use crate::sim::workload::critical_path::{critical_path, Delivered};
 use crate::sim::workload::nic_calibration::route_hops;
@@ -283,6 +283,8 @@ struct Msg {
     extra: u64,
     /// Cycle the receiver could first deliver it (set when its last packet arrives).
     visible: u64,
+    /// The sender's op that sent it, the receiver's op that took it (`u32::MAX` until then).
+    ops: (u32, u32),
     payload: Vec<u64>,
 }
 
@@ -487,6 +489,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         self.msgs.push(Msg {
             extra,
             visible: 0,
+            ops: (op, u32::MAX),
             rec: MessageRecord {
                 src: r,
                 dst: peer,
@@ -591,6 +594,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             )
         })?;
         self.held[gi] = id;
+        self.msgs[id as usize].ops.1 = j;
         self.wake.push(Reverse((visible, dst)));
         Ok(())
     }
@@ -657,6 +661,15 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             received_blocks: self.received_blocks.clone(),
             redundant_blocks: self.redundant_blocks.clone(),
             background,
+            message_log: self
+                .msgs
+                .iter()
+                .map(|m| LoggedMessage {
+                    rec: m.rec,
+                    send_op: m.ops.0,
+                    recv_op: m.ops.1,
+                })
+                .collect(),
         }
     }
 }

@@ -172,6 +172,21 @@ pub struct CollectiveResult {
     pub redundant_blocks: Vec<u64>,
     /// Background traffic, when it ran ([`crate::sim::workload::background`]).
     pub background: Option<BackgroundStats>,
+    /// Every message of the run in send order (`sim --collective --messages FILE` writes
+    /// them; not in the JSON).
+    #[serde(skip)]
+    pub message_log: Vec<LoggedMessage>,
+}
+
+/// A message of the run with the program ops that sent and received it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoggedMessage {
+    /// The message.
+    pub rec: MessageRecord,
+    /// Index of the send op in the sender's program.
+    pub send_op: u32,
+    /// Index of the receive op in the receiver's program (`u32::MAX` if never matched).
+    pub recv_op: u32,
 }
 
 /// Why a collective run failed.

@@ -1,0 +1,122 @@
+//! `jumpnet sim --collective`: the message log (`--messages FILE`) and the interleaving
+//! NIC's packet size (`--mtu`), through the binary (docs/smpi.md §3–§4).
+
+mod common;
+
+use common::{jumpnet, tmpdir};
+use serde_json::Value;
+
+fn json(out: &str) -> Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// A recursive-doubling allreduce on the 4×4 torus with DOR: 16 ranks × 4 steps = 64
+/// messages, each row's route as long as its hop count, DOR's distance for each pair, and
+/// the run's makespan the latest delivery.
+#[test]
+fn message_log_lists_every_message_with_its_route() {
+    let dir = tmpdir("messages-log");
+    let csv = dir.join("m.csv");
+    let csv_s = csv.to_str().unwrap();
+    let (code, out, err) = jumpnet(&[
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "packet_size=8",
+        "--collective",
+        "allreduce",
+        "--msg",
+        "1KiB",
+        "--messages",
+        csv_s,
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("64 messages"), "{err}");
+    let v = json(&out);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("src_rank,dst_rank,src_terminal,dst_terminal,bytes,packets,hops,send_op,recv_op,sent,arrived,delivered,route")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 64);
+    let num = |r: &[&str], i: usize| -> u64 { r[i].parse().unwrap() };
+    let mut latest = 0;
+    for r in &rows {
+        let (s, d) = (num(r, 2), num(r, 3));
+        // Consecutive mapping on a 4×4 torus: terminal t at (t % 4, t / 4).
+        let ring = |a: u64, b: u64| {
+            let x = a.abs_diff(b);
+            x.min(4 - x)
+        };
+        let dor = ring(s % 4, d % 4) + ring(s / 4, d / 4);
+        assert_eq!(num(r, 6), dor, "hops of {s}→{d}");
+        assert_eq!(
+            r[12].split_whitespace().count() as u64,
+            dor,
+            "route {}",
+            r[12]
+        );
+        assert_eq!(num(r, 4), 1024);
+        assert!(num(r, 9) <= num(r, 10) && num(r, 10) < num(r, 11), "{r:?}");
+        // Recursive doubling: each step a send and a reducing receive, in step order.
+        let step = (s ^ d).trailing_zeros() as u64;
+        assert_eq!((num(r, 7), num(r, 8)), (2 * step, 2 * step + 1), "{r:?}");
+        latest = latest.max(num(r, 11));
+    }
+    assert_eq!(v["makespan_cycles"].as_u64(), Some(latest));
+}
+
+/// Two ranks, one 1 MiB broadcast at the report's time scale with the `mpi` NIC: 4 KiB
+/// flits, so one-flit packets by default and `--mtu 64KiB` cuts the message into 16.
+#[test]
+fn mtu_sets_the_interleaving_nics_packets() {
+    let base = [
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "--collective",
+        "bcast",
+        "--ranks",
+        "2",
+        "--msg",
+        "1MiB",
+        "--switch-ns",
+        "100",
+        "--nic",
+        "mpi",
+        "--rendezvous",
+        "none",
+        "--json",
+        "-q",
+    ];
+    for (mtu, packets) in [(None, 256), (Some("64KiB"), 16), (Some("5000"), 128)] {
+        let mut args = base.to_vec();
+        if let Some(m) = mtu {
+            args.extend(["--mtu", m]);
+        }
+        let (code, out, err) = jumpnet(&args);
+        assert_eq!(code, 0, "{err}");
+        let v = json(&out);
+        assert_eq!(v["nic"]["flit_bytes"].as_u64(), Some(4096));
+        assert_eq!(v["packets"].as_u64(), Some(packets), "--mtu {mtu:?}");
+    }
+    // Without an interleaving NIC at a time scale, or zero: refused by name.
+    for extra in [
+        &["--mtu", "4KiB", "--send-order", "fifo"][..],
+        &["--mtu", "0"][..],
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let (code, _, err) = jumpnet(&args);
+        assert_ne!(code, 0);
+        assert!(err.contains("--mtu"), "{err}");
+    }
+}
