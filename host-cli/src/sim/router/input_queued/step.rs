@@ -234,8 +234,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let c = &mut self.r.credits[ov];
         *c += 1;
         let c = *c;
-        if self.k.eject_credits {
-            // Not usable by this cycle's switch allocation (`usable_credit`).
+        if self.k.eject_credits && c <= self.k.fresh_max {
+            // Not usable by this cycle's switch allocation (`usable_credit`). The record is
+            // read only while the VC has at most `fresh_max` credits; with one step per cycle
+            // that is before the step's flits leave, so a credit that leaves more is never
+            // asked about and its arrival need not touch the record.
             let cycle = self.clock.cycle << 16;
             let f = &mut self.r.fresh[ov];
             *f = if *f & !0xFFFF == cycle {
