@@ -97,14 +97,11 @@ impl VcAllocator {
             return self.allocate(ptrs, scratch, reqs, out);
         }
         out.clear();
-        let (ni, no) = (self.ins, self.outs);
-        let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
         let mut cur: Option<VcRequest> = None;
         for q in reqs {
             match cur {
                 Some(c) if c.input == q.input => {
-                    let ptr = in_ptr[usize::from(q.input)];
-                    if dist(q.output, ptr, no) < dist(c.output, ptr, no) {
+                    if self.disjoint_rank(ptrs, *q) < self.disjoint_rank(ptrs, c) {
                         cur = Some(*q);
                     }
                 }
@@ -116,9 +113,26 @@ impl VcAllocator {
         }
         out.extend(cur);
         for w in out.iter() {
-            in_ptr[usize::from(w.input)] = succ(w.output, no);
-            out_ptr[usize::from(w.output)] = succ(w.input, ni);
+            self.disjoint_match(ptrs, *w);
         }
+    }
+
+    /// With disjoint requests ([`VcAllocator::allocate_disjoint`]), the rank of request `q`
+    /// among its input's: its round-robin distance from the input's pointer (the lowest
+    /// rank, first on ties, wins). Lets a router allocate its heads one at a time, without
+    /// a request list.
+    #[inline]
+    pub fn disjoint_rank(&self, ptrs: &[u16], q: VcRequest) -> u16 {
+        dist(q.output, ptrs[usize::from(q.input)], self.outs)
+    }
+
+    /// With disjoint requests, records the match `w`: the input's and the output's
+    /// pointers move past each other.
+    #[inline]
+    pub fn disjoint_match(&self, ptrs: &mut [u16], w: VcRequest) {
+        let (ni, no) = (self.ins, self.outs);
+        ptrs[usize::from(w.input)] = succ(w.output, no);
+        ptrs[usize::from(ni) + usize::from(w.output)] = succ(w.input, ni);
     }
 
     /// Matches `reqs` of the router whose pointers are `ptrs`; the matched requests are

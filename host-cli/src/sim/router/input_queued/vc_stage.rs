@@ -26,6 +26,7 @@
 
 use jumpnet_core::routing::Routing;
 
+use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
@@ -43,37 +44,123 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             return Ok(());
         }
         let k = self.k;
-        let vcs = k.vcs;
         let ls = s - self.r.lo;
-        let first = ls * k.radix * vcs;
+        let first = ls * k.per;
         // Heads queued by `restart_head` this step (lookahead routing) come after the scan's;
         // the allocation wants them in input-VC order, routed.
-        self.work.vc_heads.sort_unstable();
+        if !self.work.vc_heads.is_sorted() {
+            self.work.vc_heads.sort_unstable();
+        }
         for h in 0..self.work.vc_heads.len() {
-            let li = usize::from(self.work.vc_heads[h]);
-            let iv = first + li;
+            let iv = first + usize::from(self.work.vc_heads[h]);
             if self.r.ivs[iv].state == VcState::Idle {
                 self.route(s, iv)?;
             }
         }
+        let sp = self.clock.speedup;
+        let retry = sp.after_stage(self.now, u64::from(k.vc_alloc_delay));
+        let won = sp.after_stage(retry, u64::from(k.sw_alloc_delay));
+        if k.vc_alloc.kind != Allocator::Wavefront && self.heads_disjoint(first) {
+            self.allocate_disjoint_vcs(ls, (won, retry));
+        } else {
+            self.allocate_shared_vcs(ls, (won, retry));
+        }
+        self.work.vc_heads.clear();
+        Ok(())
+    }
+
+    /// Whether no two of the queued heads of the router whose first input VC is `first`
+    /// route to the same output port (ports ≥ 128 count as shared).
+    fn heads_disjoint(&self, first: usize) -> bool {
+        let mut ports = 0u128;
+        for &li in &self.work.vc_heads {
+            if let VcState::Routed { port, .. } = self.r.ivs[first + usize::from(li)].state {
+                let bit = 1u128.checked_shl(u32::from(port)).unwrap_or(0);
+                if bit == 0 || ports & bit != 0 {
+                    return false;
+                }
+                ports |= bit;
+            }
+        }
+        true
+    }
+
+    /// VC allocation of local router `ls` when no two heads share an output port (the
+    /// common case): each head takes its free VC nearest its allocator pointer
+    /// (`VcAllocator::allocate_disjoint`, one head at a time, without request lists).
+    fn allocate_disjoint_vcs(&mut self, ls: usize, times: (u64, u64)) {
+        let k = self.k;
+        let first = ls * k.per;
+        let n = k.vc_alloc.pointers();
+        for h in 0..self.work.vc_heads.len() {
+            let li = self.work.vc_heads[h];
+            let iv = first + usize::from(li);
+            let (mut granted, mut eligible) = (false, false);
+            if let VcState::Routed { port, vc } = self.r.ivs[iv].state {
+                let (start, stride) = vc_range(vc, k.rvcs);
+                let eject = vc == EJECT_ANY;
+                let out = usize::from(port) * k.vcs;
+                let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
+                // The port's output VCs.
+                let range = first + out..first + out + k.vcs;
+                let (busy, credits) = (&self.r.busy[range.clone()], &self.r.credits[range]);
+                let mut best: Option<(u16, VcRequest)> = None;
+                let mut v = start;
+                while v < busy.len() {
+                    if !busy[v] {
+                        let q = VcRequest {
+                            input: li,
+                            output: (out + v) as u16,
+                        };
+                        let rank = k.vc_alloc.disjoint_rank(ptrs, q);
+                        if best.is_none_or(|(b, _)| rank < b) {
+                            best = Some((rank, q));
+                        }
+                        // A free VC with a credit: the head may bid for the switch
+                        // (`speculation`).
+                        eligible |= eject | (credits[v] > 0);
+                    }
+                    v += stride;
+                }
+                if let Some((_, w)) = best {
+                    k.vc_alloc.disjoint_match(ptrs, w);
+                    self.r.busy[first + usize::from(w.output)] = true;
+                    self.r.ivs[iv].state = VcState::Active {
+                        port,
+                        vc: (usize::from(w.output) - out) as u8,
+                        eject,
+                    };
+                    granted = true;
+                }
+            }
+            self.head_allocated(ls, iv, granted, eligible, times);
+        }
+    }
+
+    /// The next step of the head at (local) input VC `iv` of local router `ls` after its
+    /// VC allocation (`speculation::after_vc_allocation`).
+    #[inline]
+    fn head_allocated(&mut self, ls: usize, iv: usize, granted: bool, elig: bool, t: (u64, u64)) {
+        let ready = self.after_vc_allocation(iv, granted, elig, t);
+        self.r.ivs[iv].fready = ready;
+        self.r.wake[ls] = self.r.wake[ls].min(ready);
+    }
+
+    /// VC allocation of local router `ls` in general: every head requests every free VC of
+    /// its range, and the VC allocator matches them.
+    fn allocate_shared_vcs(&mut self, ls: usize, times: (u64, u64)) {
+        let k = self.k;
+        let vcs = k.vcs;
+        let first = ls * k.per;
         let work = &mut *self.work;
         work.vc_reqs.clear();
         work.vc_elig.clear();
-        // Output ports asked for so far (ports ≥ 128 count as shared).
-        let (mut ports, mut disjoint) = (0u128, true);
         for &li in &work.vc_heads {
             let VcState::Routed { port, vc } = self.r.ivs[first + usize::from(li)].state else {
                 work.vc_elig.push(false);
                 continue;
             };
-            let bit = 1u128.checked_shl(u32::from(port)).unwrap_or(0);
-            disjoint &= bit != 0 && ports & bit == 0;
-            ports |= bit;
-            let (start, stride) = if vc == EJECT_ANY {
-                (0, 1)
-            } else {
-                (usize::from(vc), usize::from(k.rvcs))
-            };
+            let (start, stride) = vc_range(vc, k.rvcs);
             let out = usize::from(port) * vcs;
             // A free VC with a credit: the head may bid for the switch (`speculation`).
             let mut eligible = false;
@@ -93,21 +180,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         let n = k.vc_alloc.pointers();
         let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
-        if disjoint {
-            // No two heads route to the same port (the common case): one pass.
-            k.vc_alloc.allocate_disjoint(
-                ptrs,
-                &mut work.vc_scratch,
-                &work.vc_reqs,
-                &mut work.vc_wins,
-            );
-        } else {
-            k.vc_alloc
-                .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
-        }
-        let sp = self.clock.speedup;
-        let retry = sp.after_stage(self.now, u64::from(k.vc_alloc_delay));
-        let won = sp.after_stage(retry, u64::from(k.sw_alloc_delay));
+        k.vc_alloc
+            .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
         // Winners, in input-VC order as the heads are (both lists ascend).
         let mut next_win = 0;
         for h in 0..self.work.vc_heads.len() {
@@ -137,12 +211,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 None => false,
             };
             let eligible = self.work.vc_elig[h];
-            let ready = self.after_vc_allocation(iv, granted, eligible, (won, retry));
-            self.r.ivs[iv].fready = ready;
-            self.r.wake[ls] = self.r.wake[ls].min(ready);
+            self.head_allocated(ls, iv, granted, eligible, times);
         }
-        self.work.vc_heads.clear();
-        Ok(())
     }
 
     /// With lookahead routing (`routing_delay = 0`) the head behind a tail that crossed the
@@ -153,5 +223,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     pub(super) fn vc_allocation_now(&mut self, ls: usize, iv: usize) {
         let li = iv - ls * self.k.radix * self.k.vcs;
         self.work.vc_heads.push(li as u16);
+    }
+}
+
+/// The output VCs a head routed on logical VC `vc` (of `rvcs`) requests: `(first, stride)`
+/// within its output port's VCs — the routing's VC and its aliases on a link, every VC of
+/// the ejection port.
+fn vc_range(vc: u8, rvcs: u8) -> (usize, usize) {
+    if vc == EJECT_ANY {
+        (0, 1)
+    } else {
+        (usize::from(vc), usize::from(rvcs))
     }
 }
