@@ -30,7 +30,7 @@ use jumpnet_core::topology::Network;
 
 use crate::sim::config::{Injection, SimConfig};
 pub use crate::sim::error::SimError;
-use crate::sim::network::terminal::{Packet, Pending, Terminal, NO_TAG};
+use crate::sim::network::terminal::{Packet, Pending, Route, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
@@ -62,6 +62,8 @@ pub(crate) struct State<'r> {
     terms: Vec<Terminal>,
     active_terms: Vec<u32>,
     packets: Vec<Packet>,
+    /// The route records of the pool's packets (same ids as `packets`).
+    routes: Vec<Route>,
     free: Vec<u32>,
     wheel: Wheel,
     driver: Driver,
@@ -150,6 +152,7 @@ impl<'r> State<'r> {
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
             packets: Vec::with_capacity(1024),
+            routes: Vec::with_capacity(1024),
             free: Vec::with_capacity(1024),
             wheel: Wheel::new(max_delay),
             driver,
@@ -298,7 +301,8 @@ impl<'r> State<'r> {
             if p.tag != NO_TAG {
                 self.tail_log.push((p.tag, now));
             }
-            self.rec.packet(&p, now);
+            self.rec
+                .packet(&p, self.routes[flit.pkt as usize].hops, now);
             self.driver.delivered(p.src);
             if p.measured {
                 self.measured_outstanding -= 1;
@@ -323,15 +327,18 @@ impl<'r> State<'r> {
         }
     }
 
-    /// Puts packet `pkt` in the pool: a free slot or a new one. Returns its id.
-    fn allocate(&mut self, pkt: Packet) -> u32 {
+    /// Puts packet `pkt` with its route record in the pool: a free slot or a new one.
+    /// Returns its id.
+    fn allocate(&mut self, pkt: Packet, route: Route) -> u32 {
         match self.free.pop() {
             Some(id) => {
                 self.packets[id as usize] = pkt;
+                self.routes[id as usize] = route;
                 id
             }
             None => {
                 self.packets.push(pkt);
+                self.routes.push(route);
                 (self.packets.len() - 1) as u32
             }
         }
@@ -372,18 +379,22 @@ impl<'r> State<'r> {
             // random direction on a torus tie; docs/routing.md §2).
             state.coin = self.driver.rng.next() as u8;
         }
-        let id = self.allocate(Packet {
+        let packet = Packet {
             src: t,
             dst: p.dst,
             created: p.created,
             injected: self.now,
-            hops: 0,
             received: 0,
             measured: p.measured,
-            state,
             tag: p.tag,
             len: p.len,
-        });
+        };
+        let route = Route {
+            dst: p.dst,
+            hops: 0,
+            state,
+        };
+        let id = self.allocate(packet, route);
         let vc = match any_vc {
             Some(v) => v,
             None => self.pick_vc(&self.terms[ti].credits, state.vc),
@@ -477,9 +488,9 @@ impl<'r> State<'r> {
             cycle: self.now,
             due: &self.due,
         };
-        let tally =
-            self.routers
-                .step(&ph, self.sync_routing, &mut self.packets, &mut self.wheel)?;
+        let tally = self
+            .routers
+            .step(&ph, self.sync_routing, &mut self.routes, &mut self.wheel)?;
         self.wheel
             .give_back(self.now, std::mem::take(&mut self.due));
         self.violations += tally.violations;

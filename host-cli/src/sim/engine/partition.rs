@@ -23,7 +23,7 @@ use jumpnet_core::routing::{PacketState, Routing};
 
 use crate::sim::config::SimConfig;
 use crate::sim::error::SimError;
-use crate::sim::network::terminal::Packet;
+use crate::sim::network::terminal::Route;
 use crate::sim::network::{Event, Fabric, Wheel};
 use crate::sim::router::{Effects, ModelVisitor, Phase, RouterModel};
 
@@ -88,23 +88,23 @@ pub(crate) fn cut(switches: usize, n: usize) -> Vec<(usize, usize)> {
 
 /// Effects applied at once (one partition, on the engine's thread).
 struct Direct<'a> {
-    packets: &'a mut [Packet],
+    routes: &'a mut [Route],
     wheel: &'a mut Wheel,
     tally: &'a mut Tally,
 }
 
 impl Effects for Direct<'_> {
     #[inline]
-    fn packet(&self, id: u32) -> &Packet {
-        &self.packets[id as usize]
+    fn route(&self, id: u32) -> &Route {
+        &self.routes[id as usize]
     }
     #[inline]
     fn set_state(&mut self, id: u32, state: PacketState) {
-        self.packets[id as usize].state = state;
+        self.routes[id as usize].state = state;
     }
     #[inline]
     fn add_hop(&mut self, id: u32) {
-        self.packets[id as usize].hops += 1;
+        self.routes[id as usize].hops += 1;
     }
     #[inline]
     fn push(&mut self, at: u64, ev: Event) {
@@ -122,14 +122,14 @@ impl Effects for Direct<'_> {
 
 /// Effects written to a partition's [`Log`] (several partitions in parallel).
 struct Deferred<'a> {
-    packets: &'a [Packet],
+    routes: &'a [Route],
     log: &'a mut Log,
 }
 
 impl Effects for Deferred<'_> {
     #[inline]
-    fn packet(&self, id: u32) -> &Packet {
-        &self.packets[id as usize]
+    fn route(&self, id: u32) -> &Route {
+        &self.routes[id as usize]
     }
     #[inline]
     fn set_state(&mut self, id: u32, state: PacketState) {
@@ -163,13 +163,13 @@ pub(crate) trait Routers: Send {
     fn partitions(&self) -> usize;
 
     /// The router phase of every partition: with one partition through `ph.routing` on this
-    /// thread, with several through `sync` on the current rayon pool. Effects reach `packets`
+    /// thread, with several through `sync` on the current rayon pool. Effects reach `routes`
     /// and `wheel` in the order one thread would make them.
     fn step(
         &mut self,
         ph: &Phase<'_, dyn Routing + '_>,
         sync: Option<&(dyn Routing + Sync)>,
-        packets: &mut [Packet],
+        routes: &mut [Route],
         wheel: &mut Wheel,
     ) -> Result<Tally, SimError>;
 
@@ -229,7 +229,7 @@ impl<M: RouterModel> Routers for Partitioned<M> {
         &mut self,
         ph: &Phase<'_, dyn Routing + '_>,
         sync: Option<&(dyn Routing + Sync)>,
-        packets: &mut [Packet],
+        routes: &mut [Route],
         wheel: &mut Wheel,
     ) -> Result<Tally, SimError> {
         let range = self.model.range();
@@ -237,7 +237,7 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             ([p], _) => {
                 let mut tally = Tally::default();
                 let mut fx = Direct {
-                    packets,
+                    routes,
                     wheel,
                     tally: &mut tally,
                 };
@@ -247,8 +247,8 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             }
             ([], _) => Ok(Tally::default()),
             (parts, Some(sync)) => {
-                step_parallel::<M>(&ph.with_routing(sync), packets, range, parts);
-                apply(parts, packets, wheel)
+                step_parallel::<M>(&ph.with_routing(sync), routes, range, parts);
+                apply(parts, routes, wheel)
             }
             (_, None) => Err(SimError::Config(
                 "several router partitions need a routing shareable between threads".into(),
@@ -301,7 +301,7 @@ impl ModelVisitor for Build<'_> {
 /// and its effects in [`Part::log`].
 fn step_parallel<M: RouterModel>(
     ph: &Phase<'_, dyn Routing + Sync + '_>,
-    packets: &[Packet],
+    routes: &[Route],
     range: M::Range<'_>,
     parts: &mut [Part<M::Work>],
 ) {
@@ -310,7 +310,7 @@ fn step_parallel<M: RouterModel>(
         [p] => {
             let mut range = range;
             let mut fx = Deferred {
-                packets,
+                routes,
                 log: &mut p.log,
             };
             p.result = M::step(&mut range, ph, &mut p.work, &mut fx);
@@ -319,29 +319,29 @@ fn step_parallel<M: RouterModel>(
             let (a, b) = parts.split_at_mut(parts.len() / 2);
             let (ra, rb) = M::split(range, b[0].lo);
             rayon::join(
-                || step_parallel::<M>(ph, packets, ra, a),
-                || step_parallel::<M>(ph, packets, rb, b),
+                || step_parallel::<M>(ph, routes, ra, a),
+                || step_parallel::<M>(ph, routes, rb, b),
             );
         }
     }
 }
 
 /// Applies the logs of `parts` in partition order (the order one thread would have made):
-/// events to `wheel`, states and hops to `packets`. Returns the partitions' tallies
+/// events to `wheel`, states and hops to `routes`. Returns the partitions' tallies
 /// together, or the first partition's error.
 fn apply<W>(
     parts: &mut [Part<W>],
-    packets: &mut [Packet],
+    routes: &mut [Route],
     wheel: &mut Wheel,
 ) -> Result<Tally, SimError> {
     let mut tally = Tally::default();
     for p in parts.iter_mut() {
         std::mem::replace(&mut p.result, Ok(()))?;
         for &(id, state) in &p.log.states {
-            packets[id as usize].state = state;
+            routes[id as usize].state = state;
         }
         for &id in &p.log.hops {
-            packets[id as usize].hops += 1;
+            routes[id as usize].hops += 1;
         }
         for &(at, ev) in &p.log.events {
             wheel.push(at, ev);

@@ -21,6 +21,7 @@ impl State<'_> {
         }
         self.active_terms.clear();
         self.packets.clear();
+        self.routes.clear();
         self.free.clear();
         self.wheel.clear();
         self.now = 0;

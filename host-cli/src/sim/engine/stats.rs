@@ -283,15 +283,16 @@ impl Recorder {
         self.every_flit = true;
     }
 
-    /// The tail of packet `p` arrived at cycle `now`.
-    pub fn packet(&mut self, p: &Packet, now: u64) {
+    /// The tail of packet `p`, which took `hops` router-to-router hops, arrived at cycle
+    /// `now`.
+    pub fn packet(&mut self, p: &Packet, hops: u32, now: u64) {
         self.warm_sum += now - p.created;
         self.warm_n += 1;
         if p.measured {
             self.plat.add(now - p.created);
             self.nlat.add(now - p.injected);
             self.qlat.add(p.injected - p.created);
-            self.hops.add(u64::from(p.hops));
+            self.hops.add(u64::from(hops));
             self.sample_sum += now - p.created;
             self.sample_n += 1;
         }

@@ -46,18 +46,28 @@ pub struct Packet {
     pub created: u64,
     /// Cycle the head flit entered the injection channel.
     pub injected: u64,
-    /// Router-to-router hops so far.
-    pub hops: u32,
     /// Flits received at the destination so far.
     pub received: u16,
     /// Measured packet.
     pub measured: bool,
-    /// Routing state (core).
-    pub state: jumpnet_core::routing::PacketState,
     /// Message tag of collective traffic ([`NO_TAG`] for synthetic packets).
     pub tag: u32,
     /// Length in flits.
     pub len: u16,
+}
+
+/// The part of a packet's pool entry that the routers read and write at every hop (route
+/// computation), kept in an array of its own beside the [`Packet`]s: a head's route
+/// computation touches one small record, and the records of the packets in flight take
+/// less than half the cache lines whole packets would.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Route {
+    /// Destination terminal (as [`Packet::dst`]).
+    pub dst: u32,
+    /// Router-to-router hops so far.
+    pub hops: u32,
+    /// Routing state (core).
+    pub state: jumpnet_core::routing::PacketState,
 }
 
 /// Tag of packets that belong to no message (synthetic traffic).

@@ -40,14 +40,14 @@ use serde::Serialize;
 
 use crate::sim::config::SimConfig;
 use crate::sim::error::SimError;
-use crate::sim::network::terminal::Packet;
+use crate::sim::network::terminal::Route;
 use crate::sim::network::{Event, Fabric};
 
 /// What a router phase does outside its routers: reads and updates packets, schedules
 /// channel events, reports what it saw.
 pub(crate) trait Effects {
-    /// Packet `id`.
-    fn packet(&self, id: u32) -> &Packet;
+    /// The route record of packet `id`.
+    fn route(&self, id: u32) -> &Route;
     /// Sets packet `id`'s routing state.
     fn set_state(&mut self, id: u32, state: PacketState);
     /// Counts a router-to-router hop of packet `id`.

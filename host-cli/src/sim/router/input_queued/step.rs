@@ -7,6 +7,7 @@ use jumpnet_core::routing::adaptive::{Candidate, OutputChannel, MAX_CANDIDATES};
 use jumpnet_core::routing::{Hop, PacketState, Routing};
 
 use crate::sim::error::SimError;
+use crate::sim::network::terminal::Route;
 use crate::sim::network::{Event, Flit, PortKind, Slot};
 use crate::sim::router::allocator::{Request, Scratch};
 use crate::sim::router::input_queued::state::{Range, VcState};
@@ -465,8 +466,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         if flit.seq != 0 {
             self.fx.violation();
         }
-        let mut state = self.fx.packet(flit.pkt).state;
-        let dst = self.fx.packet(flit.pkt).dst;
+        let Route { dst, mut state, .. } = *self.fx.route(flit.pkt);
         if self.ph.adaptive {
             self.select(s, dst, &mut state)?;
         }
