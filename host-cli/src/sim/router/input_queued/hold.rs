@@ -54,7 +54,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let p = super::crossbar::input_port(req.input, k.in_speedup);
         let iv = (ls * k.radix + p) * k.vcs + usize::from(req.vc);
-        let more = self.r.ivs[iv].len > 0 && matches!(self.r.ivs[iv].state, VcState::Active { .. });
+        let more =
+            self.r.ivs[iv].len > 0 && matches!(self.r.ivs[iv].state(), VcState::Active { .. });
         self.set_hold(ls, req, more);
         if more {
             let next = self.now + 1;

@@ -283,7 +283,7 @@ impl RouterModel for InputQueuedRouter {
             return None;
         }
         let s = iv / k.vcs / k.radix;
-        let (port, vc) = match v.state {
+        let (port, vc) = match v.state() {
             VcState::Routed { port, vc } => (port, vc),
             VcState::Active {
                 port,

@@ -37,7 +37,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     pub(super) fn lost_bid(&self, ls: usize, p: usize, vc: u8) -> bool {
         let k = self.k;
         let iv = (ls * k.radix + p) * k.vcs + usize::from(vc);
-        !matches!(self.r.ivs[iv].state, VcState::Active { .. })
+        !matches!(self.r.ivs[iv].state(), VcState::Active { .. })
     }
 
     /// After the VC allocation of this step, the next step of the head at (local) input VC
@@ -53,7 +53,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         (won, retry): (u64, u64),
     ) -> u64 {
         let bid = self.k.speculative && eligible;
-        self.r.ivs[iv].spec = bid;
+        if self.k.speculative {
+            self.r.spec[iv] = bid;
+        }
         if granted && !bid {
             won
         } else {

@@ -298,13 +298,13 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     fn advance(&mut self, s: usize, li: usize, iv: usize) -> Result<(), SimError> {
         let k = self.k;
         let ls = s - self.r.lo;
-        if self.r.ivs[iv].state == VcState::Idle {
+        if self.r.ivs[iv].state() == VcState::Idle {
             self.route(s, iv)?;
         }
         // With speculation (`speculation`), a head evaluated in the last step's VC allocation
         // requests the switch in this one, won VC or not.
-        let spec = k.speculative && core::mem::take(&mut self.r.ivs[iv].spec);
-        if let VcState::Routed { port, vc } = self.r.ivs[iv].state {
+        let spec = k.speculative && core::mem::take(&mut self.r.spec[iv]);
+        if let VcState::Routed { port, vc } = self.r.ivs[iv].state() {
             if k.vc_stage {
                 // VC allocation after this step's switch allocation (`vc_stage`).
                 self.work.vc_heads.push(li as u16);
@@ -315,7 +315,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             }
             self.allocate_vc(ls, iv, port, vc);
         }
-        if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state {
+        if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state() {
             self.request_switch(ls, li, port, Some(vc), eject, spec);
         }
         Ok(())
@@ -403,11 +403,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         if let Some(v) = best {
             self.r.busy[first + v] = true;
-            self.r.ivs[iv].state = VcState::Active {
+            self.r.ivs[iv].set_state(VcState::Active {
                 port,
                 vc: v as u8,
                 eject: false,
-            };
+            });
         }
     }
 
@@ -477,7 +477,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
         self.fx.set_state(flit.pkt, state);
         let port_kind = |port: u16| self.ph.fabric.ports.get(s * k.radix + usize::from(port));
-        self.r.ivs[iv].state = match hop {
+        self.r.ivs[iv].set_state(match hop {
             Hop::Forward { port, vc } => {
                 let Some(PortKind::Link { .. }) = port_kind(port) else {
                     return Err(SimError::Routing(format!(
@@ -513,7 +513,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     }
                 }
             }
-        };
+        });
         Ok(())
     }
 

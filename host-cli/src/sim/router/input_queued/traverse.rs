@@ -17,14 +17,14 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let ls = s - self.r.lo;
         let iv = (ls * k.radix + p) * k.vcs + v;
         let flit = self.pop_front(ls, iv);
-        let VcState::Active { port, vc, eject } = self.r.ivs[iv].state else {
+        let VcState::Active { port, vc, eject } = self.r.ivs[iv].state() else {
             self.fx.violation();
             return;
         };
         self.send(s, flit, usize::from(port), usize::from(vc), eject);
         self.credit_back(s, p, v);
         if flit.tail {
-            self.r.ivs[iv].state = VcState::Idle;
+            self.r.ivs[iv].set_state(VcState::Idle);
             self.restart_head(ls, iv);
         }
         self.fx.moved();

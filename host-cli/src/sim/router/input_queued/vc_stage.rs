@@ -53,7 +53,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         for h in 0..self.work.vc_heads.len() {
             let iv = first + usize::from(self.work.vc_heads[h]);
-            if self.r.ivs[iv].state == VcState::Idle {
+            if self.r.ivs[iv].state() == VcState::Idle {
                 self.route(s, iv)?;
             }
         }
@@ -74,7 +74,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     fn heads_disjoint(&self, first: usize) -> bool {
         let mut ports = 0u128;
         for &li in &self.work.vc_heads {
-            if let VcState::Routed { port, .. } = self.r.ivs[first + usize::from(li)].state {
+            if let VcState::Routed { port, .. } = self.r.ivs[first + usize::from(li)].state() {
                 let bit = 1u128.checked_shl(u32::from(port)).unwrap_or(0);
                 if bit == 0 || ports & bit != 0 {
                     return false;
@@ -96,7 +96,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let li = self.work.vc_heads[h];
             let iv = first + usize::from(li);
             let (mut granted, mut eligible) = (false, false);
-            if let VcState::Routed { port, vc } = self.r.ivs[iv].state {
+            if let VcState::Routed { port, vc } = self.r.ivs[iv].state() {
                 let (start, stride) = vc_range(vc, k.rvcs);
                 let eject = vc == EJECT_ANY;
                 let out = usize::from(port) * k.vcs;
@@ -125,11 +125,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 if let Some((_, w)) = best {
                     k.vc_alloc.disjoint_match(ptrs, w);
                     self.r.busy[first + usize::from(w.output)] = true;
-                    self.r.ivs[iv].state = VcState::Active {
+                    self.r.ivs[iv].set_state(VcState::Active {
                         port,
                         vc: (usize::from(w.output) - out) as u8,
                         eject,
-                    };
+                    });
                     granted = true;
                 }
             }
@@ -156,7 +156,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         work.vc_reqs.clear();
         work.vc_elig.clear();
         for &li in &work.vc_heads {
-            let VcState::Routed { port, vc } = self.r.ivs[first + usize::from(li)].state else {
+            let VcState::Routed { port, vc } = self.r.ivs[first + usize::from(li)].state() else {
                 work.vc_elig.push(false);
                 continue;
             };
@@ -198,14 +198,14 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     next_win += 1;
                     let (port, ov) = (w.output as usize / vcs, w.output as usize % vcs);
                     self.r.busy[first + usize::from(w.output)] = true;
-                    let VcState::Routed { vc, .. } = self.r.ivs[iv].state else {
+                    let VcState::Routed { vc, .. } = self.r.ivs[iv].state() else {
                         continue;
                     };
-                    self.r.ivs[iv].state = VcState::Active {
+                    self.r.ivs[iv].set_state(VcState::Active {
                         port: port as u16,
                         vc: ov as u8,
                         eject: vc == EJECT_ANY,
-                    };
+                    });
                     true
                 }
                 None => false,
