@@ -12,6 +12,10 @@ delivered every message its earlier receive ops take (`send_op`, `recv_op` in th
 a rank delivers its messages in program order, each no earlier than it arrives. Usage:
 
     maxmin_replay.py MESSAGES.csv --flit-bytes 4096 [--hop-cycles 1] [--first-wave]
+                     [--wait-sends]
+
+`--wait-sends` also holds each send until the rank's previous send has left its NIC, as a
+blocking `MPI_Sendrecv` does (jumpnet's NICs do not wait for their sends).
 
 `--first-wave` times only the messages sent at cycle 0 (no dependencies): the contention of
 one step on its own. Prints the makespan in cycles beside the run's.
@@ -51,24 +55,24 @@ def max_min_rates(active):
         for c in chans:
             users.setdefault(c, []).append(f)
     cap = {c: 1.0 for c in users}
-    unfixed = set(active)
+    count = {c: len(us) for c, us in users.items()}
     rates = {}
-    while unfixed:
-        share, chan = min(
-            (cap[c] / n, c)
-            for c, us in users.items()
-            for n in [sum(1 for f in us if f in unfixed)]
-            if n
-        )
-        for f in [f for f in users[chan] if f in unfixed]:
+    while count:
+        chan = min(count, key=lambda c: cap[c] / count[c])
+        share = max(cap[chan], 0.0) / count[chan]
+        for f in users[chan]:
+            if f in rates:
+                continue
             rates[f] = share
-            unfixed.discard(f)
             for c in active[f]:
                 cap[c] -= share
+                count[c] -= 1
+                if count[c] == 0:
+                    del count[c]
     return rates
 
 
-def replay(msgs, flit_bytes, hop_cycles, first_wave):
+def replay(msgs, flit_bytes, hop_cycles, first_wave, wait_sends):
     if first_wave:
         msgs = [m for m in msgs if m["sent"] == 0]
     by_id = {m["id"]: m for m in msgs}
@@ -76,15 +80,39 @@ def replay(msgs, flit_bytes, hop_cycles, first_wave):
     recv_order = {}
     for m in sorted(msgs, key=lambda m: (m["recv_op"], m["id"])):
         recv_order.setdefault(m["dst"], []).append(m["id"])
-    # A send waits for the sender's last receive op before it (deliveries are in order).
+    # A send waits for the sender's last receive op before it (deliveries are in order)
+    # and, with `wait_sends`, for its previous send to leave: `needs` counts what is missing,
+    # `ready` is the latest cycle met so far.
     waiters = {}
+    needs, ready = {}, {}
     pending = []  # heap of (post cycle, id)
+    sends_of = {}
+    for m in sorted(msgs, key=lambda m: m["send_op"]):
+        sends_of.setdefault(m["src"], []).append(m["id"])
     for m in msgs:
-        before = [i for i in recv_order.get(m["src"], []) if by_id[i]["recv_op"] < m["send_op"]]
-        if before and not first_wave:
-            waiters.setdefault(before[-1], []).append(m["id"])
-        else:
-            heapq.heappush(pending, (0.0, m["id"]))
+        i = m["id"]
+        needs[i], ready[i] = 0, 0.0
+        if first_wave:
+            continue
+        before = [j for j in recv_order.get(m["src"], []) if by_id[j]["recv_op"] < m["send_op"]]
+        if before:
+            waiters.setdefault(("delivered", before[-1]), []).append(i)
+            needs[i] += 1
+        earlier = [j for j in sends_of[m["src"]] if by_id[j]["send_op"] < m["send_op"]]
+        if wait_sends and earlier:
+            waiters.setdefault(("left", earlier[-1]), []).append(i)
+            needs[i] += 1
+    for i, n in needs.items():
+        if n == 0:
+            heapq.heappush(pending, (0.0, i))
+
+    def met(event, at):
+        for w in waiters.get(event, []):
+            needs[w] -= 1
+            ready[w] = max(ready[w], at)
+            if needs[w] == 0:
+                heapq.heappush(pending, (ready[w], w))
+
     arrived, delivered = {}, {}
     next_recv = {r: 0 for r in recv_order}
     remaining = {m["id"]: m["bytes"] / flit_bytes for m in msgs}
@@ -97,8 +125,7 @@ def replay(msgs, flit_bytes, hop_cycles, first_wave):
             prev = delivered[order[k - 1]] if k else 0.0
             i = order[k]
             delivered[i] = max(arrived[i], prev)
-            for w in waiters.get(i, []):
-                heapq.heappush(pending, (delivered[i], w))
+            met(("delivered", i), delivered[i])
             next_recv[r] = k + 1
 
     t = 0.0
@@ -110,7 +137,7 @@ def replay(msgs, flit_bytes, hop_cycles, first_wave):
             t = pending[0][0]
             continue
         rates = max_min_rates(active)
-        dt = min(remaining[i] / rates[i] for i in active)
+        dt = min((remaining[i] / rates[i] for i in active if rates[i] > 0), default=1.0)
         if pending:
             dt = min(dt, pending[0][0] - t)
         t += dt
@@ -119,6 +146,7 @@ def replay(msgs, flit_bytes, hop_cycles, first_wave):
             if remaining[i] <= 1e-6:
                 del active[i]
                 arrived[i] = t + (by_id[i]["hops"] + 1) * hop_cycles
+                met(("left", i), t)
                 deliver_at(by_id[i]["dst"])
     if len(delivered) < len(msgs):
         sys.exit("replay stuck: a rank waits for a message that is never sent")
@@ -131,10 +159,11 @@ def main():
     ap.add_argument("--flit-bytes", type=float, required=True)
     ap.add_argument("--hop-cycles", type=float, default=1.0)
     ap.add_argument("--first-wave", action="store_true")
+    ap.add_argument("--wait-sends", action="store_true")
     a = ap.parse_args()
     msgs = load(a.messages)
     run = max((m["delivered"] for m in msgs if not a.first_wave or m["sent"] == 0), default=0)
-    fluid = replay(msgs, a.flit_bytes, a.hop_cycles, a.first_wave)
+    fluid = replay(msgs, a.flit_bytes, a.hop_cycles, a.first_wave, a.wait_sends)
     print(f"messages {len(msgs)}  run makespan {run} cycles  max-min replay {fluid:.0f} cycles")
 
 
