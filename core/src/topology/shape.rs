@@ -159,12 +159,24 @@ impl Shape {
         }
         let (mut a, mut b) = (a, b);
         for (dim, &k) in self.sizes.iter().enumerate() {
-            let (x, y) = (a % k, b % k);
+            // Routing asks this at every hop: a power-of-two radix takes a mask and a shift
+            // instead of two divisions (the same values).
+            let (x, y) = if k.is_power_of_two() {
+                (a & (k - 1), b & (k - 1))
+            } else {
+                (a % k, b % k)
+            };
             if x != y {
                 return Some((dim, x, y, k));
             }
-            a /= k;
-            b /= k;
+            if k.is_power_of_two() {
+                let shift = k.trailing_zeros();
+                a >>= shift;
+                b >>= shift;
+            } else {
+                a /= k;
+                b /= k;
+            }
         }
         None
     }
@@ -247,6 +259,19 @@ mod tests {
     }
 
     proptest! {
+        /// The lowest differing coordinate, against the coordinates themselves, on shapes
+        /// mixing power-of-two radices (mask and shift) with others (division).
+        #[test]
+        fn first_difference_matches_the_coordinates(sizes in proptest::collection::vec(1u32..10, 1..5), pa in any::<u32>(), pb in any::<u32>()) {
+            let s = Shape::new(&sizes, "radices").unwrap();
+            let (a, b) = (pa % s.count(), pb % s.count());
+            let (ca, cb) = (s.coords(a).unwrap(), s.coords(b).unwrap());
+            let want = (0..sizes.len())
+                .find(|&d| ca[d] != cb[d])
+                .map(|d| (d, ca[d], cb[d], sizes[d]));
+            prop_assert_eq!(s.first_difference(a, b), want);
+        }
+
         #[test]
         fn coords_and_id_are_inverse(sizes in proptest::collection::vec(1u32..7, 1..5), pick in any::<u32>()) {
             let s = Shape::new(&sizes, "radices").unwrap();
