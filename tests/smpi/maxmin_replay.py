@@ -15,7 +15,9 @@ a rank delivers its messages in program order, each no earlier than it arrives. 
                      [--wait-sends]
 
 `--wait-sends` also holds each send until the rank's previous send has left its NIC, as a
-blocking `MPI_Sendrecv` does (jumpnet's NICs do not wait for their sends).
+blocking `MPI_Sendrecv` does (jumpnet's NICs do not wait for their sends). It models
+programs with one send per step (recursive doubling, Bruck); a step of several `MPI_Isend`s
+completed by one `MPI_Waitall` (binomial broadcast) would need the step boundaries.
 
 `--first-wave` times only the messages sent at cycle 0 (no dependencies): the contention of
 one step on its own. Prints the makespan in cycles beside the run's.
