@@ -2,14 +2,10 @@
 
 mod common;
 
-use common::{jumpnet, jumpnet_line, tmpdir};
+use common::{json, jumpnet, jumpnet_line, tmpdir};
 use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-
-fn json(out: &str) -> Value {
-    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
-}
 
 /// Short measurement so the tests stay fast.
 const SHORT: [&str; 3] = ["sample_period=300", "max_samples=3", "warmup_periods=1"];

@@ -3,12 +3,7 @@
 
 mod common;
 
-use common::{jumpnet, tmpdir};
-use serde_json::Value;
-
-fn json(out: &str) -> Value {
-    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
-}
+use common::{json, jumpnet, tmpdir};
 
 /// A recursive-doubling allreduce on the 4×4 torus with DOR: 16 ranks × 4 steps = 64
 /// messages, each row's route as long as its hop count, DOR's distance for each pair, and

@@ -3,12 +3,7 @@
 
 mod common;
 
-use common::{jumpnet, jumpnet_line, tmpdir};
-use serde_json::Value;
-
-fn json(out: &str) -> Value {
-    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
-}
+use common::{json, jumpnet, jumpnet_line, tmpdir};
 
 #[test]
 fn collective_sweep_writes_csv_json_and_chart() {

@@ -142,11 +142,11 @@ pub fn run(args: SimArgs) -> Result<u8> {
             ))?;
         }
         let spinner = Progress::spinner("simulating the collective", !args.quiet);
-        let report = collective::simulate_compared(&setup, &run);
+        let report = collective::simulate_compared(&setup, &run, args.messages.as_deref());
         spinner.finish();
         let report = report?;
         if let Some(path) = &args.messages {
-            let n = crate::runs::collective_messages::write_message_log(&setup, &report, path)?;
+            let n = report.result.message_log.len();
             output::eprint_line(&format!("wrote {} ({n} messages)", path.display()))?;
         }
         output::print(&report, args.format.format())?;

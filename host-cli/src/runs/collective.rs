@@ -432,6 +432,16 @@ pub fn prepare(setup: &Setup, run: &CollectiveRun) -> Result<PreparedCollective>
 /// assert!(report.result.data_checked);
 /// ```
 pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> {
+    simulate_logged(setup, run, None)
+}
+
+/// [`simulate`], writing every message of the run to `message_log` when given
+/// ([`crate::runs::collective_messages`]), with the run's own network and routes.
+fn simulate_logged(
+    setup: &Setup,
+    run: &CollectiveRun,
+    message_log: Option<&Path>,
+) -> Result<CollectiveReport> {
     let p = prepare(setup, run)?;
     let net = p.owned.network();
     let mut store = RouteStore::default();
@@ -449,7 +459,7 @@ pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> 
     };
     let result =
         run_collective_with_background(&input, background.as_ref()).map_err(|e| anyhow!("{e}"))?;
-    Ok(CollectiveReport {
+    let report = CollectiveReport {
         topology: setup.topology.to_string(),
         routing: info.algorithm,
         collective: p.sched.description.clone(),
@@ -461,7 +471,11 @@ pub fn simulate(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> 
         wall_seconds: started.elapsed().as_secs_f64(),
         makespan_without_background: None,
         result,
-    })
+    };
+    if let Some(path) = message_log {
+        super::collective_messages::write_message_log(&net, r.as_ref(), &report, path)?;
+    }
+    Ok(report)
 }
 
 /// Writes the SimGrid platform and SMPI hostfile of `run` on `setup` into `dir` (created
@@ -488,9 +502,14 @@ pub fn write_smpi_platform(setup: &Setup, run: &CollectiveRun, dir: &Path) -> Re
 }
 
 /// [`simulate`], and with background traffic also the same run without it, so the report
-/// gives the makespan with and without background.
-pub fn simulate_compared(setup: &Setup, run: &CollectiveRun) -> Result<CollectiveReport> {
-    let mut report = simulate(setup, run)?;
+/// gives the makespan with and without background; the run's messages go to `message_log`
+/// when given (`sim --messages`).
+pub fn simulate_compared(
+    setup: &Setup,
+    run: &CollectiveRun,
+    message_log: Option<&Path>,
+) -> Result<CollectiveReport> {
+    let mut report = simulate_logged(setup, run, message_log)?;
     if run.options.background_mean.is_some() {
         let mut quiet = run.clone();
         quiet.options.background_mean = None;

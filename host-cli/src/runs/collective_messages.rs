@@ -7,11 +7,11 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use jumpnet_core::routing::Routing;
+use jumpnet_core::topology::Network;
+
 use crate::analysis::step_contention::channels;
-use crate::builder::network::OwnedNetwork;
-use crate::builder::routing::{self, RouteStore};
 use crate::io::output::write_atomic;
-use crate::sim::setup::Setup;
 
 use super::collective::CollectiveReport;
 
@@ -22,12 +22,13 @@ use super::collective::CollectiveReport;
 pub const HEADER: &str = "src_rank,dst_rank,src_terminal,dst_terminal,bytes,packets,hops,\
 send_op,recv_op,sent,arrived,delivered,route";
 
-/// Writes the messages of `report` (run on `setup`) to `path` atomically; returns how many.
-pub fn write_message_log(setup: &Setup, report: &CollectiveReport, path: &Path) -> Result<usize> {
-    let owned = OwnedNetwork::build(&setup.topology)?;
-    let net = owned.network();
-    let mut store = RouteStore::default();
-    let (r, _) = routing::build(&net, &setup.route, &mut store)?;
+/// Writes the messages of `report`, run on `net` with `routing`, to `path` atomically.
+pub fn write_message_log(
+    net: &Network<'_>,
+    routing: &dyn Routing,
+    report: &CollectiveReport,
+    path: &Path,
+) -> Result<()> {
     let mut text = String::from(HEADER);
     text.push('\n');
     let mut route = Vec::new();
@@ -37,7 +38,7 @@ pub fn write_message_log(setup: &Setup, report: &CollectiveReport, path: &Path) 
         let (Some(s), Some(d)) = (terminal(m.src), terminal(m.dst)) else {
             anyhow::bail!("message {}→{} has a rank without a terminal", m.src, m.dst);
         };
-        let hops = channels(&net, r.as_ref(), s, d, &mut route)?;
+        let hops = channels(net, routing, s, d, &mut route)?;
         let _ = write!(
             text,
             "{},{},{s},{d},{},{},{hops},{},{},{},{},{},",
@@ -58,6 +59,5 @@ pub fn write_message_log(setup: &Setup, report: &CollectiveReport, path: &Path) 
         }
         text.push('\n');
     }
-    write_atomic(path, text.as_bytes())?;
-    Ok(report.result.message_log.len())
+    write_atomic(path, text.as_bytes())
 }

@@ -56,3 +56,8 @@ pub fn jumpnet_line(line: &str) -> (i32, String, String) {
     let args: Vec<&str> = line.split_whitespace().collect();
     jumpnet(&args)
 }
+
+/// Parses a command's stdout as JSON, or fails the test showing the text.
+pub fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}

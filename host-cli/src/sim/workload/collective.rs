@@ -54,7 +54,7 @@ pub use crate::sim::workload::collective_result::{
     Calibration, CollectiveError, CollectiveResult, FinishSummary, LoggedMessage, MessageRecord,
     NicConfig, SendOrder,
 };
-use crate::sim::workload::critical_path::{critical_path, Delivered};
+use crate::sim::workload::critical_path::critical_path;
 use crate::sim::workload::nic_calibration::route_hops;
 use crate::sim::workload::nic_engine::{
     nic_error, ActionObserver, CoreEngines, NicError, NicSet, RunHooks,
@@ -599,22 +599,9 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         Ok(())
     }
 
-    /// The messages the last rank waited on ([`critical_path`]).
-    fn critical_path(&self) -> Vec<MessageRecord> {
-        let msgs: Vec<Delivered> = self
-            .msgs
-            .iter()
-            .map(|m| Delivered {
-                rec: m.rec,
-                visible: m.visible,
-            })
-            .collect();
-        critical_path(&self.finish, &self.deliveries, &msgs)
-    }
-
     /// The result of the finished run on `st` (configured `c`).
     fn result(
-        &self,
+        self,
         st: &State<'_>,
         c: &SimConfig,
         background: Option<BackgroundStats>,
@@ -641,15 +628,23 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             max: makespan,
         };
         let clock = self.run.nic.clock_ghz();
+        let message_log: Vec<LoggedMessage> = self
+            .msgs
+            .iter()
+            .map(|m| LoggedMessage {
+                rec: m.rec,
+                send_op: m.ops.0,
+                recv_op: m.ops.1,
+                visible: m.visible,
+            })
+            .collect();
         CollectiveResult {
             ranks: self.run.schedule.ranks(),
             makespan_cycles: makespan,
             makespan_seconds: makespan as f64 / (clock * 1e9),
             clock_ghz: clock,
-            finish: self.finish.clone(),
             finish_summary,
             class_utilisation: sim.class_utilisation,
-            critical_path: self.critical_path(),
             messages: self.msgs.len() as u64,
             packets: self.sends.packets - self.sends.control_packets,
             control_packets: self.sends.control_packets,
@@ -658,18 +653,12 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             data_checked: self.run.nic.check_data,
             conservation_errors: sim.conservation_errors,
             hops_mean: sim.hops.mean,
-            received_blocks: self.received_blocks.clone(),
-            redundant_blocks: self.redundant_blocks.clone(),
+            received_blocks: self.received_blocks,
+            redundant_blocks: self.redundant_blocks,
             background,
-            message_log: self
-                .msgs
-                .iter()
-                .map(|m| LoggedMessage {
-                    rec: m.rec,
-                    send_op: m.ops.0,
-                    recv_op: m.ops.1,
-                })
-                .collect(),
+            critical_path: critical_path(&self.finish, &self.deliveries, &message_log),
+            message_log,
+            finish: self.finish,
         }
     }
 }

@@ -9,26 +9,15 @@
 //! path: the path continues at the receiver's previous delivery, the message it was still
 //! waiting for.
 
-use super::collective_result::MessageRecord;
-
-/// One message of the run as the critical path sees it: its record and the cycle it became
-/// visible to its receiver.
-#[derive(Clone, Copy, Debug)]
-pub struct Delivered {
-    /// The message.
-    pub rec: MessageRecord,
-    /// Cycle the receiver could have delivered it (`arrived + 1 + recv_overhead` and the
-    /// calibration delay).
-    pub visible: u64,
-}
+use super::collective_result::{LoggedMessage, MessageRecord};
 
 /// The chain of messages the last rank to finish waited on, in time order. `finish` holds
 /// every rank's finish cycle, `deliveries` per rank its (delivery cycle, message index) in
-/// delivery order, `msgs` the messages by index.
+/// delivery order, `msgs` the messages by index (when each became visible to its receiver).
 pub fn critical_path(
     finish: &[u64],
     deliveries: &[Vec<(u64, u32)>],
-    msgs: &[Delivered],
+    msgs: &[LoggedMessage],
 ) -> Vec<MessageRecord> {
     let Some(mut rank) = finish
         .iter()
@@ -71,8 +60,8 @@ mod tests {
     use super::*;
     use jumpnet_core::collective::Blocks;
 
-    fn msg(src: u32, dst: u32, sent: u64, arrived: u64, delivered: u64) -> Delivered {
-        Delivered {
+    fn msg(src: u32, dst: u32, sent: u64, arrived: u64, delivered: u64) -> LoggedMessage {
+        LoggedMessage {
             rec: MessageRecord {
                 src,
                 dst,
@@ -83,6 +72,8 @@ mod tests {
                 arrived,
                 delivered,
             },
+            send_op: 0,
+            recv_op: 0,
             visible: arrived + 1,
         }
     }
