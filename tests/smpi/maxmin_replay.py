@@ -15,7 +15,8 @@ a rank delivers its messages in program order, each no earlier than it arrives. 
                      [--wait-sends]
 
 `--wait-sends` also holds each send until the rank's previous send has left its NIC, as a
-blocking `MPI_Sendrecv` does (jumpnet's NICs do not wait for their sends). It models
+blocking `MPI_Sendrecv` does (jumpnet's NICs wait so only with `--blocking-sends`, part
+of `--nic mpi`; replay a log of a run without it to see what the blocking changes). It models
 programs with one send per step (recursive doubling, Bruck); a step of several `MPI_Isend`s
 completed by one `MPI_Waitall` (binomial broadcast) would need the step boundaries.
 

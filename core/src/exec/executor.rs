@@ -27,6 +27,8 @@ pub enum OpStatus {
     Arrived,
     /// Completed.
     Done,
+    /// A send the host holds open ([`Executor::hold_send`]): issued, not completed yet.
+    Sending,
 }
 
 /// The executor's matching rule: a message from `peer` carrying `blocks` belongs to the
@@ -136,6 +138,12 @@ pub enum ExecError {
         /// Time of the last progress.
         since: u64,
     },
+    /// [`Executor::hold_send`] on an op that is not a completed send, or
+    /// [`Executor::send_completed`] on one that is not held.
+    NotHoldable {
+        /// The op.
+        op: u32,
+    },
 }
 
 impl fmt::Display for ExecError {
@@ -159,6 +167,9 @@ impl fmt::Display for ExecError {
             ),
             ExecError::Stalled { op, since } => {
                 write!(f, "no progress since time {since}; op {op} is the first unfinished op")
+            }
+            ExecError::NotHoldable { op } => {
+                write!(f, "op {op} is not a send that was issued (to hold) or is held (to complete)")
             }
         }
     }
@@ -300,6 +311,33 @@ impl<'p, 's> Executor<'p, 's> {
         Ok(i)
     }
 
+    /// Keeps the send op `op`, which [`Executor::poll`] has just returned, open until
+    /// [`Executor::send_completed`]: ops that depend on it wait, as after a blocking
+    /// `MPI_Send` (a send completes when it is handed over unless the host holds it).
+    /// Errors when `op` is not a completed send.
+    pub fn hold_send(&mut self, op: u32) -> Result<(), ExecError> {
+        let i = op as usize;
+        let is_send = matches!(self.program.get(i), Some(Op::Send { .. }));
+        if !is_send || self.status[i] != OpStatus::Done {
+            return Err(ExecError::NotHoldable { op });
+        }
+        self.status[i] = OpStatus::Sending;
+        self.cur.remaining += 1;
+        self.cur.done_prefix = self.cur.done_prefix.min(op);
+        Ok(())
+    }
+
+    /// Completes the send op `op` held by [`Executor::hold_send`] (its message has been
+    /// taken by the receiver). Errors when `op` is not held.
+    pub fn send_completed(&mut self, op: u32) -> Result<(), ExecError> {
+        if self.status.get(op as usize) != Some(&OpStatus::Sending) {
+            return Err(ExecError::NotHoldable { op });
+        }
+        self.complete(op as usize);
+        self.cur.progressed = true;
+        Ok(())
+    }
+
     fn ready(&self, i: usize) -> bool {
         match self.program[i].after() {
             Dep::None => true,
@@ -336,7 +374,7 @@ impl<'p, 's> Executor<'p, 's> {
             if i > first && i >= self.cur.scan_limit as usize {
                 break; // only `Earlier` ops remain, and an earlier op is unfinished
             }
-            if self.status[i] == OpStatus::Done || !self.ready(i) {
+            if matches!(self.status[i], OpStatus::Done | OpStatus::Sending) || !self.ready(i) {
                 continue;
             }
             let action = match self.program[i] {
@@ -594,5 +632,88 @@ mod tests {
         assert_eq!(ex.on_receive(0, ALL), Ok(0));
         assert!(matches!(ex.poll(200), Ok(Action::Deliver { op: 0, .. })));
         assert_eq!(ex.poll(200), Ok(Action::Done));
+    }
+
+    /// A held send blocks the ops that depend on it (`Earlier`, and `Op(i)` on it) but not
+    /// an independent op; the program is done only once it completes.
+    #[test]
+    fn held_send_blocks_its_dependants() {
+        let prog = [
+            Op::Send {
+                peer: 1,
+                blocks: ALL,
+                after: Dep::None,
+            },
+            Op::Send {
+                peer: 2,
+                blocks: ALL,
+                after: Dep::None,
+            },
+            Op::Recv {
+                peer: 1,
+                blocks: ALL,
+                after: Dep::Op(0),
+            },
+            Op::Send {
+                peer: 3,
+                blocks: ALL,
+                after: Dep::Earlier,
+            },
+        ];
+        let mut st = [OpStatus::Pending; 4];
+        let mut ex = Executor::new(&prog, &mut st).unwrap();
+        assert!(matches!(
+            ex.poll(0),
+            Ok(Action::Send { op: 0, peer: 1, .. })
+        ));
+        assert_eq!(ex.hold_send(0), Ok(()));
+        assert_eq!(ex.status(0), Some(OpStatus::Sending));
+        // Op 1 does not depend on op 0 and goes; op 2 waits for op 0 although its message
+        // is there; op 3 waits for everything.
+        assert!(matches!(
+            ex.poll(1),
+            Ok(Action::Send { op: 1, peer: 2, .. })
+        ));
+        assert_eq!(ex.on_receive(1, ALL), Ok(2));
+        assert_eq!(ex.poll(2), Ok(Action::Wait));
+        assert_eq!(ex.first_pending(), Some(0));
+        assert_eq!(ex.send_completed(0), Ok(()));
+        assert!(matches!(ex.poll(3), Ok(Action::Deliver { op: 2, .. })));
+        assert!(matches!(ex.poll(3), Ok(Action::Send { op: 3, .. })));
+        assert_eq!(ex.hold_send(3), Ok(()));
+        assert_eq!(ex.poll(4), Ok(Action::Wait));
+        assert!(!ex.is_done());
+        assert_eq!(ex.send_completed(3), Ok(()));
+        assert_eq!(ex.poll(9), Ok(Action::Done));
+        assert_eq!(ex.finished_at(), Some(9));
+    }
+
+    /// Only an issued send can be held, and only a held send completed.
+    #[test]
+    fn hold_refuses_what_is_not_an_issued_send() {
+        let prog = [
+            Op::Recv {
+                peer: 1,
+                blocks: ALL,
+                after: Dep::None,
+            },
+            Op::Send {
+                peer: 1,
+                blocks: ALL,
+                after: Dep::None,
+            },
+        ];
+        let mut st = [OpStatus::Pending; 2];
+        let mut ex = Executor::new(&prog, &mut st).unwrap();
+        let refused = |op| Err(ExecError::NotHoldable { op });
+        assert_eq!(ex.hold_send(1), refused(1)); // not issued yet
+        assert_eq!(ex.hold_send(0), refused(0)); // a receive
+        assert_eq!(ex.hold_send(7), refused(7)); // no such op
+        assert_eq!(ex.send_completed(1), refused(1)); // not held
+        assert!(matches!(ex.poll(0), Ok(Action::Send { op: 1, .. })));
+        assert_eq!(ex.hold_send(1), Ok(()));
+        assert_eq!(ex.hold_send(1), refused(1)); // held already
+        assert_eq!(ex.send_completed(1), Ok(()));
+        assert_eq!(ex.send_completed(1), refused(1));
     }
 }

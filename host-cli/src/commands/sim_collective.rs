@@ -79,8 +79,9 @@ pub struct CollectiveArgs {
     pub recv_overhead: u64,
     /// NIC model (docs/smpi.md §3): `simple` sends one message after another with no
     /// overheads beyond the flags; `mpi` behaves as an MPI library (the sends of a step
-    /// interleaved, a rendezvous handshake from 64 KiB, per-message overheads). The flags
-    /// --send-order, --rendezvous, --send-overhead-ns and --recv-overhead-ns override it.
+    /// interleaved, a rendezvous handshake and blocking sends from 64 KiB, per-message
+    /// overheads). The flags --send-order, --rendezvous, --blocking-sends,
+    /// --send-overhead-ns and --recv-overhead-ns override it.
     #[arg(long, value_enum, default_value = "simple")]
     pub nic: NicModel,
     /// Order of concurrent messages' packets at a NIC [default: the --nic model's].
@@ -90,6 +91,12 @@ pub struct CollectiveArgs {
     /// [default: the --nic model's].
     #[arg(long, value_name = "SIZE|none", value_parser = parse_rendezvous)]
     pub rendezvous: Option<Rendezvous>,
+    /// Sends of messages of at least this size block: the ops after them wait until the
+    /// message has arrived, as after a blocking MPI_Send or MPI_Sendrecv (SMPI's
+    /// smpi/send-is-detached-thresh); `none` for sends that complete when issued [default:
+    /// the --nic model's] (docs/smpi.md §3).
+    #[arg(long, value_name = "SIZE|none", value_parser = parse_rendezvous)]
+    pub blocking_sends: Option<Rendezvous>,
     /// With --send-order interleave and --switch-ns: payload bytes per packet (an MTU such as
     /// 4KiB), rounded up to whole flits; messages are cut into packets of this size
     /// [default: one flit] (docs/smpi.md §3).
@@ -172,6 +179,7 @@ impl CollectiveArgs {
             recv_overhead_ns: self.recv_overhead_ns.unwrap_or(model.recv_overhead_ns),
             send_order: self.send_order.unwrap_or(model.send_order),
             rendezvous_bytes: self.rendezvous.map_or(model.rendezvous_bytes, |r| r.0),
+            blocking_bytes: self.blocking_sends.map_or(model.blocking_bytes, |r| r.0),
             mtu_bytes: self.mtu,
             calibrated: self
                 .calibration

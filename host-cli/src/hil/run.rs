@@ -353,12 +353,13 @@ fn check_request(req: &HilRequest) -> Result<()> {
     if o.time_scale.is_some()
         || o.send_order != SendOrder::Fifo
         || o.rendezvous_bytes.is_some()
+        || o.blocking_bytes.is_some()
         || o.send_overhead_ns != 0.0
         || o.recv_overhead_ns != 0.0
     {
         bail!(
             "HIL runs take the simple NIC model in cycles (--nic simple, no --switch-ns, \
-             --send-order, --rendezvous or overheads in ns): golden traces record overheads \
+             --send-order, --rendezvous, --blocking-sends or overheads in ns): golden traces record overheads \
              in cycles and FIFO sends"
         );
     }

@@ -100,6 +100,9 @@ pub struct CollectiveOptions {
     pub send_order: SendOrder,
     /// Messages of at least this many bytes use the rendezvous handshake (none: eager).
     pub rendezvous_bytes: Option<u64>,
+    /// Sends of messages of at least this many bytes complete when the message has arrived
+    /// (none: when issued).
+    pub blocking_bytes: Option<u64>,
     /// Payload bytes per packet of an interleaving NIC at a time scale, rounded up to whole
     /// flits (none: one flit; docs/smpi.md §3).
     pub mtu_bytes: Option<u64>,
@@ -152,6 +155,7 @@ impl Default for CollectiveOptions {
             recv_overhead_ns: 0.0,
             send_order: SendOrder::Fifo,
             rendezvous_bytes: None,
+            blocking_bytes: None,
             mtu_bytes: None,
             calibrated: false,
             reduce_cycles_per_byte: 0.0,

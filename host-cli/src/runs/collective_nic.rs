@@ -29,6 +29,8 @@ pub struct NicDefaults {
     pub send_order: SendOrder,
     /// Rendezvous threshold.
     pub rendezvous_bytes: Option<u64>,
+    /// Blocking-send threshold.
+    pub blocking_bytes: Option<u64>,
     /// Send overhead, ns.
     pub send_overhead_ns: f64,
     /// Receive overhead, ns.
@@ -38,12 +40,21 @@ pub struct NicDefaults {
 }
 
 impl NicModel {
+    /// The model's name (as `--nic` takes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            NicModel::Simple => "simple",
+            NicModel::Mpi => "mpi",
+        }
+    }
+
     /// The model's values (docs/smpi.md §3 says where the `mpi` ones come from).
     pub fn defaults(self) -> NicDefaults {
         match self {
             NicModel::Simple => NicDefaults {
                 send_order: SendOrder::Fifo,
                 rendezvous_bytes: None,
+                blocking_bytes: None,
                 send_overhead_ns: 0.0,
                 recv_overhead_ns: 0.0,
                 calibrated: false,
@@ -51,6 +62,7 @@ impl NicModel {
             NicModel::Mpi => NicDefaults {
                 send_order: SendOrder::Interleave,
                 rendezvous_bytes: Some(MPI_RENDEZVOUS_BYTES),
+                blocking_bytes: Some(MPI_RENDEZVOUS_BYTES),
                 send_overhead_ns: MPI_SEND_OVERHEAD_NS,
                 recv_overhead_ns: MPI_RECV_OVERHEAD_NS,
                 calibrated: true,
@@ -59,8 +71,20 @@ impl NicModel {
     }
 }
 
-/// The `mpi` model's rendezvous threshold: SMPI's `smpi/send-is-detached-thresh`
-/// (docs/smpi.md §3).
+impl NicDefaults {
+    /// Sets the NIC fields of `opts` to these values.
+    pub fn apply(&self, opts: &mut CollectiveOptions) {
+        opts.send_order = self.send_order;
+        opts.rendezvous_bytes = self.rendezvous_bytes;
+        opts.blocking_bytes = self.blocking_bytes;
+        opts.send_overhead_ns = self.send_overhead_ns;
+        opts.recv_overhead_ns = self.recv_overhead_ns;
+        opts.calibrated = self.calibrated;
+    }
+}
+
+/// The `mpi` model's rendezvous and blocking-send threshold: SMPI's
+/// `smpi/send-is-detached-thresh` (docs/smpi.md §3), below which a send returns at once.
 pub const MPI_RENDEZVOUS_BYTES: u64 = 65_536;
 /// Longest packet, in flits, of an interleaving NIC at a physical time scale (which
 /// otherwise sends every message as one packet): messages share the injection channel at
@@ -97,6 +121,7 @@ pub(crate) fn nic_config(
         allow_redundant,
         send_order: opts.send_order,
         rendezvous_bytes: opts.rendezvous_bytes,
+        blocking_bytes: opts.blocking_bytes,
         calibration: None,
     };
     if opts.calibrated {

@@ -10,6 +10,9 @@
 //!   at cycle `T + send_overhead`; the NIC goes on with its program at once (sends complete
 //!   when handed to the NIC, as in the program semantics). The terminal injects queued
 //!   packets one flit per cycle in FIFO order, so serialisation is the network's.
+//! * A *blocking* send (messages of at least `blocking_bytes`, docs/smpi.md §3) stays open
+//!   until its message has arrived (cycle `E` below): the ops that depend on it run from
+//!   `E + 1` on, and the sender finishes no earlier, as after a blocking `MPI_Send`.
 //! * A message has arrived when the tail flit of its last packet is ejected, at cycle `E`;
 //!   the receiving NIC sees it (`Executor::on_receive`) at cycle `E + 1 + recv_overhead`
 //!   and delivers it then or, when the receive is not ready yet, when its dependency is.
@@ -285,6 +288,8 @@ struct Msg {
     visible: u64,
     /// The sender's op that sent it, the receiver's op that took it (`u32::MAX` until then).
     ops: (u32, u32),
+    /// The sender's op stays open until the message has arrived (a blocking send).
+    blocking: bool,
     payload: Vec<u64>,
 }
 
@@ -313,6 +318,9 @@ struct Nics<'a, 'h, 'e, 'f, S> {
     /// Per rank: (delivery cycle, message) in order, for the critical path.
     deliveries: Vec<Vec<(u64, u32)>>,
     wake: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Arrived messages for in-process engines, by the cycle they become visible (then
+    /// matched, so that no poll before it can deliver them).
+    unseen: BinaryHeap<Reverse<(u64, u32)>>,
     sends: SendPath,
     in_flight: u64,
     redundant: u64,
@@ -346,6 +354,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             ndone: 0,
             deliveries: vec![Vec::new(); nu],
             wake: (0..n).map(|r| Reverse((0, r))).collect(),
+            unseen: BinaryHeap::new(),
             sends: SendPath::new(run.nic.send_params(), 0),
             in_flight: 0,
             redundant: 0,
@@ -356,12 +365,19 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
 
     /// Every rank is done and nothing is on its way.
     fn finished(&self) -> bool {
-        self.ndone == self.done.len() && self.in_flight == 0 && self.sends.idle()
+        self.ndone == self.done.len()
+            && self.in_flight == 0
+            && self.unseen.is_empty()
+            && self.sends.idle()
     }
 
     /// A protocol deadlock: no rank will act again and nothing is on its way.
     fn check_progress(&mut self, now: u64) -> Result<(), CollectiveError> {
-        if self.wake.is_empty() && self.in_flight == 0 && self.sends.idle() {
+        if self.wake.is_empty()
+            && self.unseen.is_empty()
+            && self.in_flight == 0
+            && self.sends.idle()
+        {
             let r = self.done.iter().position(|&d| !d).unwrap_or(0) as Rank;
             return Err(CollectiveError::ProtocolDeadlock {
                 rank: r,
@@ -374,6 +390,13 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
 
     /// Lets every rank whose wake-up time has come act.
     fn poll(&mut self, now: u64) -> Result<(), CollectiveError> {
+        while let Some(&Reverse((t, id))) = self.unseen.peek() {
+            if t > now {
+                break;
+            }
+            self.unseen.pop();
+            self.match_arrival(id)?;
+        }
         while let Some(&Reverse((t, r))) = self.wake.peek() {
             if t > now {
                 break;
@@ -490,6 +513,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             extra,
             visible: 0,
             ops: (op, u32::MAX),
+            blocking: false,
             rec: MessageRecord {
                 src: r,
                 dst: peer,
@@ -511,6 +535,10 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             .map_err(CollectiveError::Config)?;
         self.in_flight += 1;
         self.finish[r as usize] = now;
+        if self.run.nic.blocking_bytes.is_some_and(|t| bytes >= t) {
+            let held = self.progs.hold_send(r, op).map_err(|e| nic_error(r, e))?;
+            self.msgs[id as usize].blocking = held;
+        }
         Ok(())
     }
 
@@ -578,9 +606,34 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
         }
         m.rec.arrived = e;
         self.in_flight -= 1;
-        let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
+        let (src, dst) = (m.rec.src, m.rec.dst);
+        if m.blocking {
+            // The sender's blocking send completes; it sees that in the next cycle.
+            let op = m.ops.0;
+            self.progs
+                .send_completed(src, op)
+                .map_err(|err| nic_error(src, err))?;
+            let su = src as usize;
+            self.finish[su] = self.finish[su].max(e + 1);
+            self.wake.push(Reverse((e + 1, src)));
+        }
+        let m = &mut self.msgs[id as usize];
         let visible = e + 1 + self.run.nic.recv_overhead + m.extra;
         m.visible = visible;
+        if self.progs.is_replaced(dst) {
+            // Replaced engines take the message now and hold it until `visible` themselves.
+            return self.match_arrival(id);
+        }
+        self.unseen.push(Reverse((visible, id)));
+        Ok(())
+    }
+
+    /// Matches the arrived message `id` to its receiver's receive op and wakes the receiver
+    /// when the message is visible.
+    fn match_arrival(&mut self, id: u32) -> Result<(), CollectiveError> {
+        let m = &self.msgs[id as usize];
+        let (src, dst, blocks) = (m.rec.src, m.rec.dst, m.rec.blocks);
+        let (e, visible) = (m.rec.arrived, m.visible);
         let j = self
             .progs
             .arrive(dst, e, visible, src, blocks)
@@ -636,6 +689,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
                 send_op: m.ops.0,
                 recv_op: m.ops.1,
                 visible: m.visible,
+                blocking: m.blocking,
             })
             .collect();
         CollectiveResult {

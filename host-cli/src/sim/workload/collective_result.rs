@@ -37,6 +37,9 @@ pub struct NicConfig {
     pub send_order: SendOrder,
     /// Messages of at least this many bytes use the rendezvous handshake (none: all eager).
     pub rendezvous_bytes: Option<u64>,
+    /// Sends of messages of at least this many bytes complete only when the message has
+    /// arrived, as a blocking `MPI_Send` (none: every send completes when issued).
+    pub blocking_bytes: Option<u64>,
     /// Message-size calibration of latency and bandwidth (none: the network's alone).
     pub calibration: Option<Calibration>,
 }
@@ -55,6 +58,7 @@ impl Default for NicConfig {
             allow_redundant: false,
             send_order: SendOrder::Fifo,
             rendezvous_bytes: None,
+            blocking_bytes: None,
             calibration: None,
         }
     }
@@ -190,6 +194,8 @@ pub struct LoggedMessage {
     /// Cycle the receiver could first deliver it: `arrived + 1 + recv_overhead` and the
     /// calibration delay (a later delivery means the receiver was late).
     pub visible: u64,
+    /// Whether its send blocked the sender until it arrived (`NicConfig::blocking_bytes`).
+    pub blocking: bool,
 }
 
 /// Why a collective run failed.

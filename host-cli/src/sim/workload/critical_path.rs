@@ -7,7 +7,9 @@
 //! the latest message the sender delivered no later than it sent. When the receiver was late
 //! (busy with an earlier step, a reduction or its own sends), the message is not on the
 //! path: the path continues at the receiver's previous delivery, the message it was still
-//! waiting for.
+//! waiting for — unless what held the receiver was its own blocking send (the receive was
+//! delivered, or the rank finished, one cycle after that send's message arrived): then that
+//! message is on the path and the path continues at the rank before it sent it.
 
 use super::collective_result::{LoggedMessage, MessageRecord};
 
@@ -27,9 +29,26 @@ pub fn critical_path(
     else {
         return Vec::new();
     };
+    // Per rank, its blocking messages: what can hold it besides a delivery.
+    let mut own: Vec<Vec<&LoggedMessage>> = vec![Vec::new(); finish.len()];
+    for m in msgs.iter().filter(|m| m.blocking) {
+        if let Some(o) = own.get_mut(m.rec.src as usize) {
+            o.push(m);
+        }
+    }
+    let held_by = |rank: usize, cycle: u64| {
+        own.get(rank)?
+            .iter()
+            .find(|m| m.rec.arrived + 1 == cycle)
+            .copied()
+    };
     let mut path = Vec::new();
     // Deliveries of `rank` at positions below `end` and cycles up to `limit` are candidates.
     let mut limit = u64::MAX;
+    if let Some(m) = held_by(rank, finish[rank]) {
+        path.push(m.rec);
+        limit = m.rec.sent;
+    }
     let mut end = deliveries.get(rank).map_or(0, Vec::len);
     while let Some(pos) = deliveries
         .get(rank)
@@ -38,17 +57,23 @@ pub fn critical_path(
         let Some(m) = msgs.get(deliveries[rank][pos].1 as usize) else {
             break;
         };
-        if m.rec.delivered > m.visible {
-            // The receiver was late: what held it is its own previous delivery.
-            end = pos;
-        } else {
+        if path.len() > msgs.len() {
+            break;
+        }
+        if m.rec.delivered <= m.visible {
+            // The message was late: the path continues at its sender.
             path.push(m.rec);
-            if path.len() > msgs.len() {
-                break;
-            }
             rank = m.rec.src as usize;
             limit = m.rec.sent;
             end = deliveries.get(rank).map_or(0, Vec::len);
+        } else if let Some(s) = held_by(rank, m.rec.delivered) {
+            // The receiver waited for its own blocking send.
+            path.push(s.rec);
+            limit = s.rec.sent;
+            end = pos;
+        } else {
+            // The receiver was late: what held it is its own previous delivery.
+            end = pos;
         }
     }
     path.reverse();
@@ -75,6 +100,7 @@ mod tests {
             send_op: 0,
             recv_op: 0,
             visible: arrived + 1,
+            blocking: false,
         }
     }
 
@@ -105,6 +131,35 @@ mod tests {
         let deliveries = vec![vec![(41, 3)], vec![(30, 1), (31, 2)], vec![(29, 0)], vec![]];
         let p = critical_path(&[41, 31, 29, 0], &deliveries, &msgs);
         assert_eq!(pairs(&p), vec![(0, 2), (2, 1), (1, 0)]);
+    }
+
+    /// Rank 1 gets 0 → 1 at 11 and sends 1 → 2 (blocking) at 11, which arrives at 30;
+    /// 2 → 1 was visible at 8 but rank 1 delivers it at 31, when its send completed, and
+    /// then sends 1 → 0. The path runs 0 → 1, 1 → 2 (the send rank 1 waited for), 1 → 0.
+    /// Rank 0 finishes at 61, one cycle after its own blocking send 0 → 3 arrived: that
+    /// message ends the path.
+    #[test]
+    fn a_blocking_send_that_held_its_rank_is_on_the_path() {
+        let blocking = |m: LoggedMessage| LoggedMessage {
+            blocking: true,
+            ..m
+        };
+        let msgs = [
+            msg(0, 1, 0, 10, 11),            // 0
+            blocking(msg(1, 2, 11, 30, 31)), // 1: rank 1's own send
+            msg(2, 1, 0, 7, 31),             // 2: visible at 8, delivered at 31
+            msg(1, 0, 31, 40, 41),           // 3
+            blocking(msg(0, 3, 41, 60, 61)), // 4: rank 0's last send
+            msg(3, 0, 0, 1, 2),              // 5: early, not on the path
+        ];
+        let deliveries = vec![
+            vec![(2, 5), (41, 3)],
+            vec![(11, 0), (31, 2)],
+            vec![(31, 1)],
+            vec![(61, 4)],
+        ];
+        let p = critical_path(&[61, 31, 31, 61], &deliveries, &msgs);
+        assert_eq!(pairs(&p), vec![(0, 1), (1, 2), (1, 0), (0, 3)]);
     }
 
     #[test]

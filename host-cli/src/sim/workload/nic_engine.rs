@@ -79,6 +79,16 @@ pub trait NicEngine {
     }
     /// The first op not done (for deadlock reports).
     fn first_pending(&self) -> u32;
+    /// Keeps the send op `op` just issued open until [`NicEngine::send_completed`]
+    /// (`Executor::hold_send`); `false` when the engine completes its sends when it issues
+    /// them (the default: device and RTL engines).
+    fn hold_send(&mut self, _op: u32) -> Result<bool, NicError> {
+        Ok(false)
+    }
+    /// Completes a send op held by [`NicEngine::hold_send`].
+    fn send_completed(&mut self, _op: u32) -> Result<(), NicError> {
+        Ok(())
+    }
 }
 
 /// Something that watches every action of every rank as the simulator performs it; an
@@ -248,6 +258,11 @@ impl<'e> NicSet<'e> {
         self.custom[ru] = Some(engine);
     }
 
+    /// Whether rank `r` runs on a replaced engine.
+    pub fn is_replaced(&self, r: Rank) -> bool {
+        self.custom.get(r as usize).is_some_and(Option::is_some)
+    }
+
     fn custom(&mut self, r: Rank) -> Option<&mut Box<dyn NicEngine + 'e>> {
         self.custom.get_mut(r as usize).and_then(Option::as_mut)
     }
@@ -283,6 +298,22 @@ impl<'e> NicSet<'e> {
     /// See [`NicEngine::busy`].
     pub fn busy(&mut self, r: Rank) -> bool {
         self.custom(r).is_some_and(|e| e.busy())
+    }
+
+    /// See [`NicEngine::hold_send`].
+    pub fn hold_send(&mut self, r: Rank, op: u32) -> Result<bool, NicError> {
+        match self.custom(r) {
+            Some(e) => e.hold_send(op),
+            None => Ok(self.core.with(r, |ex| ex.hold_send(op)).map(|()| true)?),
+        }
+    }
+
+    /// See [`NicEngine::send_completed`].
+    pub fn send_completed(&mut self, r: Rank, op: u32) -> Result<(), NicError> {
+        match self.custom(r) {
+            Some(e) => e.send_completed(op),
+            None => Ok(self.core.with(r, |ex| ex.send_completed(op))?),
+        }
     }
 
     /// See [`NicEngine::first_pending`].

@@ -1,12 +1,15 @@
 //! The MPI-like NIC on hand-computed cases (docs/smpi.md §3): two concurrent sends share
 //! the injection channel, a rendezvous adds its handshake's round trip, overheads add per
-//! message, the calibration adds SMPI's latency and bandwidth difference.
+//! message, the calibration adds SMPI's latency and bandwidth difference, a blocking send
+//! holds what depends on it until its message has arrived.
 
-use jumpnet_core::collective::{Binomial, Schedule};
+use jumpnet_core::collective::{Binomial, Bruck, Schedule};
 use jumpnet_core::routing::{TorusDor, TorusVcs};
 use jumpnet_core::topology::{Network, Torus};
 
-use crate::sim::workload::collective::{run_collective, Calibration, NicConfig, SendOrder};
+use crate::sim::workload::collective::{
+    run_collective, Calibration, CollectiveResult, LoggedMessage, NicConfig, SendOrder,
+};
 use crate::sim::SimConfig;
 
 /// A binomial broadcast of `bytes` from rank 0 on terminal 0 of the ring `torus k=8` to
@@ -101,4 +104,96 @@ fn calibration_adds_smpis_difference() {
     let extra = (cal.extra_ns(100, 3) * nic.clock_ghz()).ceil() as u64;
     assert!(extra > 300, "{extra}");
     assert_eq!(bcast(2, 100, &[0, 3], &nic), [0, plain[1] + extra]);
+}
+
+/// Blocking sends of one step do not wait for each other (the broadcast's sends depend on
+/// the receive only, as `MPI_Isend`s completed by one `MPI_Waitall`): rank 1 and rank 2
+/// finish as before, and the root finishes when its last message has arrived, one cycle
+/// after that message's ejection (as rank 1, which sees it then). Below the threshold
+/// nothing changes.
+#[test]
+fn blocking_sends_of_a_step_overlap_and_the_sender_waits_for_them() {
+    let bytes = 4 * 112;
+    let plain = bcast(3, bytes, &[0, 3, 5], &NicConfig::default());
+    let nic = NicConfig {
+        blocking_bytes: Some(bytes),
+        ..NicConfig::default()
+    };
+    assert_eq!(
+        bcast(3, bytes, &[0, 3, 5], &nic),
+        [plain[1], plain[1], plain[2]]
+    );
+    let above = NicConfig {
+        blocking_bytes: Some(bytes + 1),
+        ..NicConfig::default()
+    };
+    assert_eq!(bcast(3, bytes, &[0, 3, 5], &above), plain);
+}
+
+/// Bruck's alltoall on five ranks spread unevenly over a ring of 8 switches, so a rank's
+/// own message of a step and the one it receives arrive at different times. Its program is
+/// a chain (`Dep::Earlier`): send of step `k` at op `1 + 2k`, receive at op `2 + 2k`.
+fn bruck_log(nic: &NicConfig) -> CollectiveResult {
+    let ring = Torus::torus(&[8], 1).unwrap();
+    let dor = TorusDor::new(&ring, TorusVcs::Dateline).unwrap();
+    let net = Network::Torus(ring.clone());
+    let b = Bruck::new(5, 300).unwrap();
+    let r = run_collective(&net, &dor, &SimConfig::ga(), nic, &b, &[0, 1, 4, 6, 7]).unwrap();
+    assert_eq!(r.conservation_errors, 0);
+    r
+}
+
+/// Each step's send waits for the previous step's delivery; with blocking sends that
+/// delivery also waits for the rank's own previous message to arrive (one cycle after its
+/// ejection), as `MPI_Sendrecv` returns only when both halves are done. The rank finishes
+/// no earlier than its last message's arrival.
+#[test]
+fn a_blocking_send_holds_the_next_step_until_its_message_arrived() {
+    // A receive overhead: a rank woken by its own send's completion must still not see a
+    // message before it is visible.
+    let base = NicConfig {
+        recv_overhead: 5,
+        ..NicConfig::default()
+    };
+    let plain = bruck_log(&base);
+    let nic = NicConfig {
+        blocking_bytes: Some(1),
+        ..base.clone()
+    };
+    let held = bruck_log(&nic);
+    let find = |r: &CollectiveResult, f: &dyn Fn(&LoggedMessage) -> bool| {
+        *r.message_log.iter().find(|m| f(m)).unwrap()
+    };
+    let mut waited = 0;
+    for (res, blocking) in [(&plain, false), (&held, true)] {
+        for rank in 0..5u32 {
+            for k in 1..3u32 {
+                let send = |k: u32| find(res, &|m| m.rec.src == rank && m.send_op == 1 + 2 * k);
+                let recv = find(res, &|m| m.rec.dst == rank && m.recv_op == 2 + 2 * (k - 1));
+                let (prev, next) = (send(k - 1), send(k));
+                let own = if blocking {
+                    prev.rec.arrived + 1
+                } else {
+                    prev.rec.sent
+                };
+                assert_eq!(
+                    recv.rec.delivered,
+                    recv.visible.max(own),
+                    "rank {rank} step {k}"
+                );
+                assert_eq!(next.rec.sent, recv.rec.delivered, "rank {rank} step {k}");
+                if blocking && own > recv.visible {
+                    waited += 1;
+                }
+            }
+            if blocking {
+                let last = find(res, &|m| m.rec.src == rank && m.send_op == 5);
+                assert!(res.finish[rank as usize] > last.rec.arrived);
+            }
+        }
+    }
+    assert!(
+        waited > 0,
+        "no rank waited for its own message: the case tests nothing"
+    );
 }
