@@ -24,7 +24,8 @@ const SCENARIO: &str = r#"{
     "messages": ["256B", "64KiB"],
     "mappings": ["ring", "random", "circulant", "two-opt"],
     "link_gbps": 100,
-    "switch_latency_ns": 100
+    "switch_latency_ns": 100,
+    "nic": "mpi"
   }
 }"#;
 
@@ -89,6 +90,20 @@ fn report_simulates_makespans_and_says_whether_the_circulant_network_wins() {
             assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{svg}");
         }
     }
+    // The cell the report names is that one command's result, NIC model included.
+    let (cmd, us) = (&m["reproduce"][0], m["reproduce"][1].as_f64().unwrap());
+    let cmd = cmd.as_str().unwrap();
+    assert!(cmd.ends_with("--nic mpi"), "{cmd}");
+    let mut args: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+    args.extend(["--json", "-q"]);
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{cmd}: {err}");
+    let run = json(&out);
+    let seconds = run["makespan_seconds"].as_f64().unwrap();
+    assert!(
+        (seconds * 1e6 - us).abs() <= 1e-9 * us,
+        "{cmd}: {seconds} s vs {us} µs"
+    );
     // --no-simulation leaves them out.
     let v = report_json(&dir, SCENARIO, "r2", &["--no-simulation"]);
     assert!(v["makespans"].is_null());
@@ -106,6 +121,10 @@ fn bad_simulation_sections_are_named() {
         (r#""collectives": ["forest"]"#, "topology-aware"),
         (r#""link_gbps": 0"#, "link bandwidth"),
         (r#""ranks": 16"#, "mapping `two-opt` needs 16"),
+        (
+            r#""nic": "smart""#,
+            "unknown NIC model `smart` (allowed: simple, mpi)",
+        ),
     ];
     for (i, (patch, expect)) in cases.iter().enumerate() {
         let key = patch.split(':').next().unwrap();

@@ -23,6 +23,7 @@ use crate::builder::network::OwnedNetwork;
 use crate::builder::placement::MapStrategy;
 use crate::builder::schedule::Algorithm;
 use crate::io::bytes::parse_size;
+use crate::runs::collective::NicModel;
 use crate::sim::time_scale::TimeScale;
 
 pub(super) use render::size_label;
@@ -63,6 +64,10 @@ pub struct SimScenario {
     /// Smallest flit, bytes.
     #[serde(default = "default_min_flit_bytes")]
     pub min_flit_bytes: u32,
+    /// NIC model (as `jumpnet sim --nic`: `mpi` or `simple`, docs/smpi.md §3; default
+    /// `mpi`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nic: Option<String>,
 }
 
 /// A mapping of the simulated runs.
@@ -91,6 +96,7 @@ struct Plan {
     messages: Vec<u64>,
     mappings: Vec<SimMapping>,
     scale: TimeScale,
+    nic: NicModel,
 }
 
 impl SimScenario {
@@ -164,11 +170,16 @@ impl SimScenario {
         scale
             .validate()
             .map_err(|e| anyhow!("scenario simulation: {e}"))?;
+        let nic = match &self.nic {
+            Some(n) => parse_value::<NicModel>("NIC model", n)?,
+            None => NicModel::Mpi,
+        };
         Ok(Plan {
             collectives,
             messages,
             mappings,
             scale,
+            nic,
         })
     }
 }
@@ -249,6 +260,8 @@ pub struct Makespans {
     pub ranks: u32,
     /// Physical parameters and granularity.
     pub scale: TimeScale,
+    /// The NIC model of every run.
+    pub nic: NicModel,
     /// One row per run, in (topology, collective, message, mapping) order.
     pub rows: Vec<MakespanRow>,
     /// At the largest message size, per collective (when the scenario has a circulant).

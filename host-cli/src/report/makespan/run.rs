@@ -16,9 +16,10 @@ use crate::builder::routing::{self, RouteAlgo, RouteOptions, RouteStore};
 use crate::builder::schedule::{self, Algorithm, CollectiveRequest, JobPlacement};
 use crate::io::progress::Progress;
 use crate::report::scenario::{parse_routing, ScenarioTopology};
+use crate::runs::collective::{CollectiveOptions, NicModel};
+use crate::runs::collective_nic::nic_config;
 use crate::sim::config::SimConfig;
-use crate::sim::time_scale::TimeScale;
-use crate::sim::workload::collective::{run_collective, NicConfig};
+use crate::sim::workload::collective::run_collective;
 
 /// A topology's routing: the scenario's, else `df-minimal` on Dragonflies and DFSSSP.
 fn route_options(t: &ScenarioTopology, net: &OwnedNetwork) -> Result<RouteOptions> {
@@ -57,13 +58,13 @@ pub(in crate::report) fn simulate(inp: &Inputs<'_>) -> Result<Makespans> {
         let runs = plan_runs(inp, &plan, ti)
             .with_context(|| format!("simulated makespans on `{}`", t.label))?;
         let opts = route_options(t, owned)?;
-        let mut done = simulate_topology(owned, &opts, &plan.scale, &runs, &bar)
+        let mut done = simulate_topology(owned, &opts, &plan, &runs, &bar)
             .with_context(|| format!("simulated makespans on `{}`", t.label))?;
         for r in &mut done {
             r.topology = t.label.clone();
         }
         if reproduce.is_none() {
-            reproduce = command(inp, t, opts.algo, &done);
+            reproduce = command(inp, t, opts.algo, plan.nic, &done);
         }
         rows.extend(done);
     }
@@ -73,6 +74,7 @@ pub(in crate::report) fn simulate(inp: &Inputs<'_>) -> Result<Makespans> {
     Ok(Makespans {
         ranks: inp.sim.ranks,
         scale: plan.scale,
+        nic: plan.nic,
         rows,
         verdicts,
         mapping_comparison,
@@ -86,6 +88,7 @@ fn command(
     inp: &Inputs<'_>,
     t: &ScenarioTopology,
     algo: RouteAlgo,
+    nic: NicModel,
     rows: &[MakespanRow],
 ) -> Option<(String, f64)> {
     let largest = rows.iter().map(|r| r.message_bytes).max()?;
@@ -95,7 +98,7 @@ fn command(
     let sc = &inp.sim;
     Some((
         format!(
-            "jumpnet sim {} --algo {} --max-layers {MAX_LAYERS} --collective {} --ranks {} --mapping {} --map-seed {} --msg {} --link-gbps {} --switch-ns {} --max-message-flits {} --min-flit-bytes {}",
+            "jumpnet sim {} --algo {} --max-layers {MAX_LAYERS} --collective {} --ranks {} --mapping {} --map-seed {} --msg {} --link-gbps {} --switch-ns {} --max-message-flits {} --min-flit-bytes {} --nic {}",
             t.spec,
             algo.name(),
             r.collective,
@@ -106,7 +109,8 @@ fn command(
             sc.link_gbps,
             sc.switch_latency_ns,
             sc.max_message_flits,
-            sc.min_flit_bytes
+            sc.min_flit_bytes,
+            nic.name()
         ),
         r.makespan_us,
     ))
@@ -173,7 +177,7 @@ fn plan_runs(inp: &Inputs<'_>, plan: &Plan, ti: usize) -> Result<Vec<Run>> {
 fn simulate_topology(
     owned: &OwnedNetwork,
     opts: &RouteOptions,
-    scale: &TimeScale,
+    plan: &Plan,
     runs: &[Run],
     bar: &Progress,
 ) -> Result<Vec<MakespanRow>> {
@@ -182,22 +186,15 @@ fn simulate_topology(
     let (routing, info) = routing::build(&net, opts, &mut store)?;
     runs.par_iter()
         .map(|run| {
-            let row = simulate_run(
-                &net,
-                routing.as_ref(),
-                &info.algorithm,
-                info.vcs,
-                scale,
-                run,
-            )
-            .with_context(|| {
-                format!(
-                    "{} of {} bytes under the {} mapping",
-                    run.collective.name(),
-                    run.message,
-                    run.mapping.name()
-                )
-            })?;
+            let row = simulate_run(&net, routing.as_ref(), &info.algorithm, info.vcs, plan, run)
+                .with_context(|| {
+                    format!(
+                        "{} of {} bytes under the {} mapping",
+                        run.collective.name(),
+                        run.message,
+                        run.mapping.name()
+                    )
+                })?;
             bar.inc(1);
             Ok(row)
         })
@@ -211,7 +208,7 @@ fn simulate_run(
     routing: &dyn jumpnet_core::routing::Routing,
     routing_name: &str,
     routing_vcs: u8,
-    scale: &TimeScale,
+    plan: &Plan,
     run: &Run,
 ) -> Result<MakespanRow> {
     let req = CollectiveRequest {
@@ -227,21 +224,19 @@ fn simulate_run(
     let s = sched.schedule()?;
     let mut largest = 0u64;
     s.for_each_message(|m| largest = largest.max(m.bytes));
+    let scale = &plan.scale;
     let timing = scale.timing(largest).map_err(|e| anyhow!(e))?;
     let mut cfg = SimConfig::booksim();
     timing.configure(&mut cfg);
     cfg.num_vcs = cfg.num_vcs.max(routing_vcs);
-    let nic = NicConfig {
-        flit_bytes: timing.flit_bytes,
-        header_flits: 0,
-        send_overhead: 0,
-        recv_overhead: 0,
-        reduce_cycles_per_byte: 0.0,
+    // The NIC as `jumpnet sim --collective --nic … --switch-ns` sets it up.
+    let mut opts = CollectiveOptions {
         link_gbps: scale.link_gbps,
-        check_data: true,
-        allow_redundant: sched.allow_redundant,
-        ..NicConfig::default()
+        time_scale: Some(*scale),
+        ..CollectiveOptions::default()
     };
+    plan.nic.defaults().apply(&mut opts);
+    let nic = nic_config(&opts, Some(&timing), &mut cfg, sched.allow_redundant)?;
     let r =
         run_collective(net, routing, &cfg, &nic, &s, &run.terminals).map_err(|e| anyhow!("{e}"))?;
     let load = step_contention(net, routing, &s, &run.terminals)?;
