@@ -282,8 +282,6 @@ fn placement<S: Schedule>(run: &CollectiveInput<'_, S>) -> Result<Vec<bool>, Col
 struct Msg {
     rec: MessageRecord,
     remaining: u64,
-    /// Calibration delay before the receiver sees it, cycles.
-    extra: u64,
     /// Cycle the receiver could first deliver it (set when its last packet arrives).
     visible: u64,
     /// The sender's op that sent it, the receiver's op that took it (`u32::MAX` until then).
@@ -488,10 +486,24 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             });
         }
         let bytes = self.layout.bytes(blocks);
+        let terminals = self.run.terminals;
+        let route = (terminals[r as usize], terminals[peer as usize]);
+        // The calibration sends the bytes SMPI's bandwidth factor makes the message cost
+        // on every link, after the latency its latency factor adds (module documentation
+        // of `nic_calibration`).
+        let (wire_bytes, delay) = match &self.run.nic.calibration {
+            Some(c) => {
+                let hops = route_hops(self.run.net, self.run.routing, route.0, route.1)
+                    .map_err(CollectiveError::Config)?;
+                let delay = (c.latency_ns(bytes, hops) * self.run.nic.clock_ghz()).ceil();
+                (c.wire_bytes(bytes), delay as u64)
+            }
+            None => (bytes, 0),
+        };
         let np = self
             .run
             .nic
-            .packets(bytes, self.packet_size)
+            .packets(wire_bytes, self.packet_size)
             .map_err(CollectiveError::Config)?;
         let mut payload = Vec::new();
         if let Some(f) = self.flow.as_mut() {
@@ -499,18 +511,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             f.send(r, op, blocks, &mut payload)?;
         }
         let id = self.msgs.len() as u32;
-        let terminals = self.run.terminals;
-        let route = (terminals[r as usize], terminals[peer as usize]);
-        let extra = match &self.run.nic.calibration {
-            Some(c) => {
-                let hops = route_hops(self.run.net, self.run.routing, route.0, route.1)
-                    .map_err(CollectiveError::Config)?;
-                (c.extra_ns(bytes, hops) * self.run.nic.clock_ghz()).ceil() as u64
-            }
-            None => 0,
-        };
         self.msgs.push(Msg {
-            extra,
             visible: 0,
             ops: (op, u32::MAX),
             blocking: false,
@@ -531,7 +532,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             return Err(CollectiveError::Config(format!("rank {r} sends to itself")));
         }
         self.sends
-            .post(now, id, route, bytes, np)
+            .post(now + delay, id, route, bytes, np)
             .map_err(CollectiveError::Config)?;
         self.in_flight += 1;
         self.finish[r as usize] = now;
@@ -618,7 +619,7 @@ impl<'a, 'h, 'e, 'f, S: Schedule> Nics<'a, 'h, 'e, 'f, S> {
             self.wake.push(Reverse((e + 1, src)));
         }
         let m = &mut self.msgs[id as usize];
-        let visible = e + 1 + self.run.nic.recv_overhead + m.extra;
+        let visible = e + 1 + self.run.nic.recv_overhead;
         m.visible = visible;
         if self.progs.is_replaced(dst) {
             // Replaced engines take the message now and hold it until `visible` themselves.

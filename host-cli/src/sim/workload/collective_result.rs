@@ -191,8 +191,8 @@ pub struct LoggedMessage {
     pub send_op: u32,
     /// Index of the receive op in the receiver's program (`u32::MAX` if never matched).
     pub recv_op: u32,
-    /// Cycle the receiver could first deliver it: `arrived + 1 + recv_overhead` and the
-    /// calibration delay (a later delivery means the receiver was late).
+    /// Cycle the receiver could first deliver it: `arrived + 1 + recv_overhead` (a later
+    /// delivery means the receiver was late).
     pub visible: u64,
     /// Whether its send blocked the sender until it arrived (`NicConfig::blocking_bytes`).
     pub blocking: bool,

@@ -2,7 +2,7 @@
 //! back through what each delivery waited on.
 //!
 //! A rank delivers a message at the later of two cycles: when the message became visible to
-//! it (tail ejected, receive overhead and calibration delay paid) and when the rank's program
+//! it (tail ejected, receive overhead paid) and when the rank's program
 //! reached the receive. When the message was late, the path continues at its sender, with
 //! the latest message the sender delivered no later than it sent. When the receiver was late
 //! (busy with an earlier step, a reduction or its own sends), the message is not on the

@@ -6,16 +6,26 @@
 //! use by a bandwidth factor, both piecewise constant in the message size (SimGrid 3.32's
 //! defaults of `smpi/lat-factor` and `smpi/bw-factor`, calibrated by the SimGrid team
 //! against MPI on a real cluster). jumpnet's flit-level network already gives the route
-//! latency and the serialisation; the NIC adds the difference:
+//! latency and the serialisation; the NIC adds what the factors change, where SMPI's flow
+//! model puts it:
 //!
-//! * **latency:** the receiver sees a message of `B` bytes over `H` router-to-router hops
-//!   `(lat_factor(B) − 1) · (H + 1) · switch_ns` later than the network delivers it;
-//! * **bandwidth:** and `max(0, 1 / bw_factor(B) − 1) · B · 8 / gbps` later still, the
-//!   time the reduced bandwidth adds to one message alone. Under contention jumpnet keeps
-//!   its own link sharing: the factor's share of the bandwidth is not taken from other
-//!   messages. (Pacing the NIC at the factor's rate instead was tried: it brings the
-//!   small broadcasts on the circulant networks within 10 % of SMPI's but puts the
-//!   broadcasts on the tori 10–20 % above it; docs/smpi.md §4.)
+//! * **latency:** SMPI pays a flow's (scaled) route latency before the flow takes any
+//!   bandwidth. The NIC hands a message of `B` bytes over `H` router-to-router hops to the
+//!   network `(lat_factor(B) − 1) · (H + 1) · switch_ns` after the send, so the message
+//!   still reaches its receiver `lat_factor(B)` times the route latency after it was sent,
+//!   and concurrent messages of different route lengths start sharing the injection
+//!   channel at staggered times, as SMPI's flows do.
+//! * **bandwidth:** SMPI gives a flow a share of every link on its route and lets it
+//!   progress at that share times `bw_factor(B)` (SimGrid's rate factor), so a message uses
+//!   link capacity as `B / bw_factor(B)` bytes would. The NIC sends that many bytes of
+//!   flits ([`Calibration::wire_bytes`]): a message alone takes SMPI's time, and
+//!   concurrent messages that share a link (a binomial broadcast's root) slow each other
+//!   down as much as in SMPI. The payload and the message's recorded bytes stay `B`.
+//!
+//! An earlier model added both differences as a delay before the receiver saw the message;
+//! it left small broadcasts on the circulant networks up to 26 % faster than SMPI's (the
+//! root's concurrent sends did not share the inflated link use) and put latency in the
+//! wrong place to fix that by pacing (docs/smpi.md §4).
 //!
 //! SMPI looks its factors up by a size slightly above the payload: a 242-byte message
 //! already takes the 257-byte step (measured with SimGrid 3.32: the step falls between 241
@@ -79,13 +89,18 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// Extra ns before the receiver sees a message of `bytes` over `hops` hops (module
-    /// documentation).
-    pub fn extra_ns(&self, bytes: u64, hops: u32) -> f64 {
-        let looked_up = bytes + SIZE_OFFSET;
-        let lat = (factor(SMPI_LAT_FACTOR, looked_up) - 1.0).max(0.0);
-        let bw = (1.0 / factor(SMPI_BW_FACTOR, looked_up) - 1.0).max(0.0);
-        lat * f64::from(hops + 1) * self.switch_ns + bw * bytes as f64 * 8.0 / self.gbps
+    /// Extra ns between the send of a message of `bytes` over `hops` hops and its hand-over
+    /// to the network: the latency factor's difference (module documentation).
+    pub fn latency_ns(&self, bytes: u64, hops: u32) -> f64 {
+        let lat = (factor(SMPI_LAT_FACTOR, bytes + SIZE_OFFSET) - 1.0).max(0.0);
+        lat * f64::from(hops + 1) * self.switch_ns
+    }
+
+    /// The bytes a message of `bytes` costs on the network under SMPI's bandwidth factor,
+    /// `ceil(bytes / bw_factor)` (module documentation); at least 1.
+    pub fn wire_bytes(&self, bytes: u64) -> u64 {
+        let f = factor(SMPI_BW_FACTOR, bytes + SIZE_OFFSET);
+        ((bytes as f64 / f).ceil() as u64).max(1)
     }
 }
 
@@ -116,20 +131,22 @@ mod tests {
         assert_eq!(factor(&[], 5), 1.0);
     }
 
-    /// 200 B over 2 hops at 100 ns and 100 Gb/s: 1.01467 · 300 ns of latency and
-    /// (1/0.812084 − 1) · 16 ns of bandwidth; 256 B (271 with the offset) take the 257-byte
-    /// step: 0.95341 · 300 ns and (1/0.338112 − 1) · 20.48 ns; an 8 KiB message's
-    /// bandwidth factor above 1 adds nothing.
+    /// 200 B over 2 hops at 100 ns: 1.01467 · 300 ns of latency, sent as
+    /// ceil(200 / 0.812084) = 247 bytes; 256 B (271 with the offset) take the 257-byte step:
+    /// 0.95341 · 300 ns and ceil(256 / 0.338112) = 758 bytes; an 8 KiB message's bandwidth
+    /// factor above 1 makes it cheaper: ceil(8192 / 1.08739) = 7534 bytes.
     #[test]
-    fn extra_time_is_the_factors_difference() {
+    fn latency_and_wire_bytes_follow_the_factors() {
         let c = Calibration {
             switch_ns: 100.0,
             gbps: 100.0,
         };
-        let want = 1.01467 * 300.0 + (1.0 / 0.812084 - 1.0) * 16.0;
-        assert!((c.extra_ns(200, 2) - want).abs() < 1e-9);
-        let want = 0.95341 * 300.0 + (1.0 / 0.338112 - 1.0) * 20.48;
-        assert!((c.extra_ns(256, 2) - want).abs() < 1e-9);
-        assert!((c.extra_ns(8192, 0) - 1.18796 * 100.0).abs() < 1e-9);
+        assert!((c.latency_ns(200, 2) - 1.01467 * 300.0).abs() < 1e-9);
+        assert!((c.latency_ns(256, 2) - 0.95341 * 300.0).abs() < 1e-9);
+        assert!((c.latency_ns(8192, 0) - 1.18796 * 100.0).abs() < 1e-9);
+        assert_eq!(c.wire_bytes(200), 247);
+        assert_eq!(c.wire_bytes(256), 758);
+        assert_eq!(c.wire_bytes(8192), 7534);
+        assert_eq!(c.wire_bytes(0), 1);
     }
 }

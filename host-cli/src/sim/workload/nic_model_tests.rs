@@ -1,6 +1,6 @@
 //! The MPI-like NIC on hand-computed cases (docs/smpi.md §3): two concurrent sends share
 //! the injection channel, a rendezvous adds its handshake's round trip, overheads add per
-//! message, the calibration adds SMPI's latency and bandwidth difference, a blocking send
+//! message, the calibration adds SMPI's latency and link use, a blocking send
 //! holds what depends on it until its message has arrived.
 
 use jumpnet_core::collective::{Binomial, Bruck, Schedule};
@@ -88,10 +88,12 @@ fn overheads_add_per_message() {
     assert_eq!(slow[3], plain[3] + 24);
 }
 
-/// The calibration delays delivery by SMPI's latency and bandwidth difference in cycles at
-/// the run's clock (16-byte flits at 100 Gb/s: 0.78125 GHz).
+/// The calibration hands the message to the network SMPI's latency difference later (in
+/// cycles at the run's clock: 16-byte flits at 100 Gb/s are 0.78125 GHz) and sends the bytes
+/// its bandwidth factor makes it cost: 100 B cost ceil(100 / 0.812084) = 124 B, two packets
+/// of 112 payload bytes instead of one, so the tail arrives one packet (L = 8 cycles) later.
 #[test]
-fn calibration_adds_smpis_difference() {
+fn calibration_adds_smpis_latency_and_link_use() {
     let plain = bcast(2, 100, &[0, 3], &NicConfig::default());
     let cal = Calibration {
         switch_ns: 100.0,
@@ -101,9 +103,10 @@ fn calibration_adds_smpis_difference() {
         calibration: Some(cal),
         ..NicConfig::default()
     };
-    let extra = (cal.extra_ns(100, 3) * nic.clock_ghz()).ceil() as u64;
-    assert!(extra > 300, "{extra}");
-    assert_eq!(bcast(2, 100, &[0, 3], &nic), [0, plain[1] + extra]);
+    assert_eq!(cal.wire_bytes(100), 124);
+    let delay = (cal.latency_ns(100, 3) * nic.clock_ghz()).ceil() as u64;
+    assert!(delay > 300, "{delay}");
+    assert_eq!(bcast(2, 100, &[0, 3], &nic), [0, plain[1] + delay + 8]);
 }
 
 /// Blocking sends of one step do not wait for each other (the broadcast's sends depend on
