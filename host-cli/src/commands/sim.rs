@@ -115,8 +115,10 @@ pub struct SimArgs {
     #[arg(long, value_name = "DIR", requires = "collective")]
     pub smpi_platform: Option<std::path::PathBuf>,
     /// With --collective: also write every message of the run to this CSV file (ranks,
-    /// terminals, bytes, hops, the program ops that sent and received it, the cycles it was
-    /// sent, arrived and was delivered, and its route as `switch:port` hops; docs/smpi.md §4).
+    /// terminals, payload bytes, packets — with --calibration smpi, of the bytes SMPI's
+    /// bandwidth factor makes it cost —, hops, the program ops that sent and received it,
+    /// the cycles it was sent, arrived and was delivered, and its route as `switch:port`
+    /// hops; docs/smpi.md §3–§4).
     #[arg(long, value_name = "FILE", requires = "collective")]
     pub messages: Option<std::path::PathBuf>,
 }
