@@ -89,6 +89,8 @@ fn mtu_sets_the_interleaving_nics_packets() {
         "mpi",
         "--rendezvous",
         "none",
+        "--calibration",
+        "none",
         "--json",
         "-q",
     ];

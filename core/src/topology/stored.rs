@@ -67,7 +67,8 @@ impl<'a> StoredGraph<'a> {
 
     /// Re-opens a port table previously filled by [`StoredGraphBuilder`] (or loaded from
     /// elsewhere) as a graph, after checking that it is well formed: `n · width` slots, every
-    /// connected slot's peer in range and pointing back, no self loops.
+    /// connected slot's peer in range and pointing back with the same link class, no self
+    /// loops.
     pub fn from_slots(
         family: Family,
         n: u32,
@@ -104,12 +105,12 @@ impl<'a> StoredGraph<'a> {
                 None
             };
             match back {
-                Some(b) if b.peer == u && b.peer_port as usize == i % w => {}
+                Some(b) if b.peer == u && b.peer_port as usize == i % w && b.class == s.class => {}
                 _ => {
                     return Err(TopologyError::Invalid(InvalidParam {
                         param: "port table",
                         value: i as u64,
-                        rule: "every link slot must be answered by its peer slot",
+                        rule: "every link slot must be answered by its peer slot, with the same link class",
                     }))
                 }
             }
@@ -430,6 +431,14 @@ mod tests {
         assert_eq!(g.port(0, 0).link().unwrap().peer, 1);
         let mut bad = slots;
         bad[0].peer_port = 1;
+        assert!(StoredGraph::from_slots(Family::Arbitrary, 3, 2, 1, &bad).is_err());
+        // The two ends of a link disagree on its class.
+        let mut bad = slots;
+        bad[0].class = if bad[0].class == LinkClass::Global {
+            LinkClass::Local
+        } else {
+            LinkClass::Global
+        };
         assert!(StoredGraph::from_slots(Family::Arbitrary, 3, 2, 1, &bad).is_err());
         assert!(StoredGraph::from_slots(Family::Arbitrary, 4, 2, 1, &slots).is_err());
     }
