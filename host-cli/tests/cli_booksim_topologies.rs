@@ -252,3 +252,35 @@ fn booksim2_examples_with_router_features_give_booksim2s_numbers() {
     let hops = v["hops"]["mean"].as_f64().unwrap() + 1.0;
     assert!((hops / 4.37454 - 1.0).abs() <= 0.02, "hops {hops}");
 }
+
+#[test]
+fn pim_loa_and_select_give_the_same_json_with_any_number_of_threads() {
+    // BookSim2's pim, loa and select allocators (docs/booksim.md §4): PIM's random draws are
+    // keyed by seed, router and step, so splitting the routers among threads changes
+    // nothing; the 8 × 8 mesh of the comparison matrix at 0.25, below saturation.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/booksim");
+    for name in ["pim", "loa", "select"] {
+        let (vc, sw) = (
+            format!("vc_allocator={name}"),
+            format!("sw_allocator={name}"),
+        );
+        let run = |threads: &str| {
+            let args = [
+                "configs/mesh.cfg",
+                &vc,
+                &sw,
+                "injection_rate=0.25",
+                "--threads",
+                threads,
+            ];
+            sim_in(&data, args[0], &args[1..])
+        };
+        let one = run("1");
+        let kind = one["config"]["allocator"].as_str().unwrap().to_lowercase();
+        assert_eq!(kind, name, "{one}");
+        assert!(one["packets_delivered"].as_u64().unwrap() > 1000, "{one}");
+        for threads in ["2", "3"] {
+            assert_eq!(run(threads), one, "{name} with --threads {threads}");
+        }
+    }
+}

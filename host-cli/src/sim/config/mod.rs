@@ -40,6 +40,15 @@ pub enum Allocator {
     /// BookSim2's wavefront allocator (`sim::router::wavefront`): the request matrix's
     /// diagonals swept from a priority diagonal that moves by one per allocation.
     Wavefront,
+    /// BookSim2's parallel iterative matching (`sim::router::pim`): outputs grant and inputs
+    /// accept at random, `alloc_iters` iterations (docs/booksim.md §4).
+    Pim,
+    /// BookSim2's lonely output allocator (`sim::router::loa`): each input requests its
+    /// least-requested output, outputs grant round robin (docs/booksim.md §4).
+    Loa,
+    /// BookSim2's `select` allocator (`sim::router::select`): iSLIP whose arbiters prefer
+    /// the higher request priority (docs/booksim.md §4).
+    Select,
 }
 
 impl Allocator {
@@ -50,6 +59,9 @@ impl Allocator {
             Allocator::SeparableVc => "separable_vc",
             Allocator::Islip => "islip",
             Allocator::Wavefront => "wavefront",
+            Allocator::Pim => "pim",
+            Allocator::Loa => "loa",
+            Allocator::Select => "select",
         }
     }
 }

@@ -76,7 +76,13 @@ impl Value<'_> {
             "separable_vc" => Ok(Allocator::SeparableVc),
             "islip" => Ok(Allocator::Islip),
             "wavefront" => Ok(Allocator::Wavefront),
-            _ => Err(self.bad("separable_input_first, separable_vc, islip, wavefront")),
+            "pim" => Ok(Allocator::Pim),
+            "loa" => Ok(Allocator::Loa),
+            "select" => Ok(Allocator::Select),
+            _ => {
+                Err(self
+                    .bad("separable_input_first, separable_vc, islip, wavefront, pim, loa, select"))
+            }
         }
     }
 }

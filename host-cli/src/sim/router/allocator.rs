@@ -1,7 +1,9 @@
 //! Switch allocators of the router: the separable input-first ones (BookSim2's and
 //! jumpnet's `separable_vc`: `super::separable`), iSLIP (one iteration, or `alloc_iters`
-//! of them: `super::islip_iters`) and BookSim2's wavefront allocator ([`super::wavefront`],
-//! dispatched from [`Shape::allocate`]; docs/booksim.md §4). The first three work on the
+//! of them: `super::islip_iters`), BookSim2's wavefront allocator ([`super::wavefront`]),
+//! parallel iterative matching ([`super::pim`]), lonely output allocator ([`super::loa`])
+//! and `select` ([`super::select`]), dispatched from [`Shape::allocate`]
+//! (docs/booksim.md §4). The first three work on the
 //! request list of one router and cost O(requests); round-robin priority is "distance from the pointer"
 //! modulo the number of crossbar inputs or outputs (the ports, unless the crossbar has an
 //! input or output speedup: `input_queued::crossbar`).
@@ -113,8 +115,16 @@ pub struct Scratch {
     /// input each output is matched to.
     pub(crate) in_match: Vec<u16>,
     pub(crate) out_match: Vec<u16>,
-    /// The wavefront allocator's sort keys (`super::wavefront`; empty for the others).
+    /// The wavefront allocator's sort keys (`super::wavefront`), the lonely output
+    /// allocator's request cells (`super::loa`); empty for the others.
     pub(crate) keys: Vec<u64>,
+    /// Per crossbar output, then per crossbar input: PIM's random arbiter offsets
+    /// (`super::pim`), `select`'s ranks of the current grant / accept (`super::select`).
+    pub(crate) offset: Vec<u16>,
+    /// State of the random draws of one allocation (`super::pim`): set by the router
+    /// before each allocation from the seed, the router and the step, so that the draws do
+    /// not depend on how the routers are split among threads.
+    pub(crate) rng: u64,
 }
 
 impl Scratch {
@@ -125,6 +135,8 @@ impl Scratch {
         self.in_match.fill(NONE);
         self.out_match.fill(NONE);
         self.keys.clear();
+        self.offset.fill(NONE);
+        self.rng = 0;
     }
 
     /// Scratch for routers of `radix` crossbar inputs or outputs (the larger number).
@@ -135,6 +147,8 @@ impl Scratch {
             in_match: vec![NONE; radix],
             out_match: vec![NONE; radix],
             keys: Vec::new(),
+            offset: vec![NONE; 2 * radix],
+            rng: 0,
         }
     }
 }
@@ -150,8 +164,8 @@ pub struct Shape {
     pub outs: u16,
     /// VCs per port.
     pub vcs: u8,
-    /// iSLIP iterations (BookSim2 `alloc_iters`; the separable and wavefront allocators
-    /// run one).
+    /// iSLIP, PIM and `select` iterations (BookSim2 `alloc_iters`; the separable,
+    /// wavefront and lonely output allocators run one).
     pub iters: u8,
 }
 
@@ -242,12 +256,19 @@ impl Shape {
     ) -> bool {
         let (ni, no) = (self.ins, self.outs);
         if !(ni <= 64 && no <= 64 && all_distinct(reqs)) {
-            if self.iters > 1 && self.kind == Allocator::Islip {
-                super::islip_iters::allocate(self, ptrs, scratch, reqs, out);
-            } else if self.kind == Allocator::Wavefront {
-                super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
-            } else {
-                self.allocate_conflicts(ptrs, scratch, reqs, out);
+            match self.kind {
+                Allocator::Islip if self.iters > 1 => {
+                    super::islip_iters::allocate(self, ptrs, scratch, reqs, out);
+                }
+                Allocator::Wavefront => {
+                    super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
+                }
+                Allocator::Pim => super::pim::allocate_switch(self, ptrs, scratch, reqs, out),
+                Allocator::Loa => super::loa::allocate_switch(self, ptrs, scratch, reqs, out),
+                Allocator::Select => {
+                    super::select::allocate_switch(self, ptrs, scratch, reqs, out);
+                }
+                _ => self.allocate_conflicts(ptrs, scratch, reqs, out),
             }
             return false;
         }
@@ -256,21 +277,31 @@ impl Shape {
             super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
             return false;
         }
-        // Every input and every output requested once (the common case at low load): both
-        // allocators grant every request, pointers as in `allocate_conflicts`.
+        // Every input and every output requested once (the common case at low load): every
+        // allocator grants every request, pointers as in its general pass.
         let v = u16::from(self.vcs);
         let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
         let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
         for q in reqs {
-            let i = q.input as usize;
-            out_ptr[q.output as usize] = succ(q.input, ni);
+            let (i, o) = (usize::from(q.input), usize::from(q.output));
+            let next_vc = succ(u16::from(q.vc), v);
             match self.kind {
                 Allocator::SeparableVc => {
-                    in_ptr[i] = succ(u16::from(q.vc), v);
+                    out_ptr[o] = succ(q.input, ni);
+                    in_ptr[i] = next_vc;
                 }
-                Allocator::SeparableInputFirst | Allocator::Islip => {
+                Allocator::SeparableInputFirst | Allocator::Islip | Allocator::Select => {
+                    out_ptr[o] = succ(q.input, ni);
                     in_ptr[i] = succ(q.output, no);
-                    vc_ptr[i] = succ(u16::from(q.vc), v);
+                    vc_ptr[i] = next_vc;
+                }
+                // No round-robin pointers but the VC choice's.
+                Allocator::Pim => vc_ptr[i] = next_vc,
+                Allocator::Loa => {
+                    // Both pointers move by one on a grant, not past the match (`super::loa`).
+                    in_ptr[i] = succ(in_ptr[i], no);
+                    out_ptr[o] = succ(out_ptr[o], ni);
+                    vc_ptr[i] = next_vc;
                 }
                 Allocator::Wavefront => unreachable!("dispatched to super::wavefront"),
             }
@@ -298,7 +329,7 @@ impl Shape {
             }
             Allocator::SeparableVc => super::separable::vc_first(self, ptrs, scratch, reqs, out),
             Allocator::Islip => self.islip(ptrs, scratch, reqs, out),
-            Allocator::Wavefront => unreachable!("dispatched to super::wavefront"),
+            _ => unreachable!("dispatched from Shape::allocate"),
         }
         let Scratch { grant, pick, .. } = scratch;
         for q in reqs {
@@ -353,7 +384,7 @@ impl Shape {
 
 /// A non-speculative request (tests of the allocators).
 #[cfg(test)]
-pub(crate) fn rq(input: u16, vc: u8, output: u16) -> Request {
+pub(crate) const fn rq(input: u16, vc: u8, output: u16) -> Request {
     Request {
         input,
         vc,

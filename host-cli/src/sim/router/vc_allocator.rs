@@ -19,6 +19,10 @@
 //!
 //! * wavefront: `super::wavefront::allocate_vcs`, dispatched from
 //!   [`VcAllocator::allocate`] and [`VcAllocator::allocate_disjoint`].
+//! * PIM (`super::pim::allocate_vcs`, one iteration) and the lonely output allocator
+//!   (`super::loa::allocate_vcs`), dispatched the same way.
+//! * `select` (`super::select`): with every priority 0 it makes iSLIP's matches, so it runs
+//!   iSLIP's pass.
 
 use crate::sim::config::Allocator;
 use crate::sim::router::allocator::{dist, succ, NONE};
@@ -45,12 +49,18 @@ pub struct VcAllocator {
 }
 
 /// Per-allocation scratch space: per output VC the input it grants, per input VC the output
-/// it picks (`NONE` between allocations), the wavefront allocator's sort keys.
+/// it picks (`NONE` between allocations), the wavefront allocator's sort keys (the lonely
+/// output allocator's cells), PIM's matches, random offsets and generator state
+/// (`super::pim`).
 #[derive(Clone, Debug, Default)]
 pub struct VcScratch {
     pub(crate) grant: Vec<u16>,
     pub(crate) pick: Vec<u16>,
     pub(crate) keys: Vec<u64>,
+    pub(crate) in_match: Vec<u16>,
+    pub(crate) out_match: Vec<u16>,
+    pub(crate) offset: Vec<u16>,
+    pub(crate) rng: u64,
 }
 
 impl VcScratch {
@@ -60,6 +70,10 @@ impl VcScratch {
             grant: vec![NONE; outs],
             pick: vec![NONE; ins],
             keys: Vec::new(),
+            in_match: vec![NONE; ins],
+            out_match: vec![NONE; outs],
+            offset: vec![NONE; ins + outs],
+            rng: 0,
         }
     }
 
@@ -68,14 +82,19 @@ impl VcScratch {
         self.grant.fill(NONE);
         self.pick.fill(NONE);
         self.keys.clear();
+        self.in_match.fill(NONE);
+        self.out_match.fill(NONE);
+        self.offset.fill(NONE);
+        self.rng = 0;
     }
 }
 
 impl VcAllocator {
     /// Round-robin pointers per router: one per input VC (iSLIP's accept pointer, the
     /// separable allocator's input arbiter), then one per output VC (grant pointer, output
-    /// arbiter). The wavefront allocator uses the first one only, its priority diagonal
-    /// (every kind has the same number).
+    /// arbiter; the lonely output allocator's request and grant pointers). The wavefront
+    /// allocator uses the first one only, its priority diagonal, PIM none (every kind has
+    /// the same number).
     pub fn pointers(&self) -> usize {
         usize::from(self.ins) + usize::from(self.outs)
     }
@@ -84,8 +103,8 @@ impl VcAllocator {
     /// each input's requests contiguous in `reqs` (a head asks only for VCs of its route's
     /// output port; here no two heads share a port): every requested output has one
     /// requester, so with either kind every input takes its requested output nearest its
-    /// own pointer — one pass instead of the general three. (The wavefront allocator has
-    /// no such pass: `scratch` is for it.)
+    /// own pointer — one pass instead of the general three. (The wavefront, PIM and lonely
+    /// output allocators have no such pass: `scratch` is for them.)
     pub fn allocate_disjoint(
         &self,
         ptrs: &mut [u16],
@@ -93,7 +112,7 @@ impl VcAllocator {
         reqs: &[VcRequest],
         out: &mut Vec<VcRequest>,
     ) {
-        if self.kind == Allocator::Wavefront {
+        if !self.has_disjoint_pass() {
             return self.allocate(ptrs, scratch, reqs, out);
         }
         out.clear();
@@ -115,6 +134,17 @@ impl VcAllocator {
         for w in out.iter() {
             self.disjoint_match(ptrs, *w);
         }
+    }
+
+    /// Whether [`VcAllocator::disjoint_rank`] and [`VcAllocator::disjoint_match`] allocate
+    /// disjoint requests as [`VcAllocator::allocate`] does (iSLIP, `select` and the
+    /// separable allocators).
+    #[inline]
+    pub fn has_disjoint_pass(&self) -> bool {
+        !matches!(
+            self.kind,
+            Allocator::Wavefront | Allocator::Pim | Allocator::Loa
+        )
     }
 
     /// With disjoint requests ([`VcAllocator::allocate_disjoint`]), the rank of request `q`
@@ -149,13 +179,20 @@ impl VcAllocator {
             return;
         }
         let (ni, no) = (self.ins, self.outs);
-        let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
         let nearer = |cand: u16, cur: u16, ptr: u16, n: u16| {
             cur == NONE || dist(cand, ptr, n) < dist(cur, ptr, n)
         };
-        let VcScratch { grant, pick, keys } = scratch;
         match self.kind {
-            Allocator::Islip => {
+            Allocator::Pim => return super::pim::allocate_vcs((ni, no), scratch, reqs, out),
+            Allocator::Loa => return super::loa::allocate_vcs((ni, no), ptrs, scratch, reqs, out),
+            _ => {}
+        }
+        let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
+        let VcScratch {
+            grant, pick, keys, ..
+        } = scratch;
+        match self.kind {
+            Allocator::Islip | Allocator::Select => {
                 for q in reqs {
                     let o = usize::from(q.output);
                     if nearer(q.input, grant[o], out_ptr[o], ni) {
@@ -205,6 +242,7 @@ impl VcAllocator {
                 let scratch = (&mut grant[..], &mut pick[..], keys);
                 return super::wavefront::allocate_vcs(io, &mut in_ptr[0], scratch, reqs, out);
             }
+            Allocator::Pim | Allocator::Loa => unreachable!("dispatched above"),
         }
         for w in out.iter() {
             in_ptr[usize::from(w.input)] = succ(w.output, no);

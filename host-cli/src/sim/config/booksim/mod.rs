@@ -433,7 +433,8 @@ impl Parser {
 mod tests;
 
 /// The allocators `vc_allocator` and `sw_allocator` accept.
-const ALLOCATORS: &str = "islip, separable_input_first, separable_output_first, wavefront";
+const ALLOCATORS: &str =
+    "islip, separable_input_first, separable_output_first, wavefront, pim, loa, select";
 
 /// The simulator's allocator name (`allocator`, `vc_allocator`) for the value of BookSim2's
 /// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line).
@@ -444,7 +445,9 @@ const ALLOCATORS: &str = "islip, separable_input_first, separable_output_first, 
 /// and accept. BookSim2 prints the same output for both (docs/booksim.md §4). With
 /// `speculative = 1` its output-first arbiters rank speculative requests lower, which
 /// iSLIP does not: refused there. `wavefront` is BookSim2's wavefront allocator
-/// (`sim::router::wavefront`), with or without speculation.
+/// (`sim::router::wavefront`), with or without speculation; `pim`, `loa` and `select` are
+/// BookSim2's allocators of those names (`sim::router::pim`, `sim::router::loa`,
+/// `sim::router::select`; docs/booksim.md §4), with or without speculation too.
 fn allocator_kind(
     key: &str,
     (name, line): &(String, usize),
@@ -458,6 +461,9 @@ fn allocator_kind(
         "islip" => Ok("islip"),
         "separable_input_first" => Ok("separable_input_first"),
         "wavefront" => Ok("wavefront"),
+        "pim" => Ok("pim"),
+        "loa" => Ok("loa"),
+        "select" => Ok("select"),
         "separable_output_first" if speculative => bail!(
             "{at}: {key} = separable_output_first with speculative = 1 is not supported \
              (allowed there: islip, separable_input_first, wavefront)"

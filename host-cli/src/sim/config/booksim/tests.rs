@@ -269,14 +269,32 @@ fn errors_name_key_and_line() {
         .to_string();
     assert!(e.contains("n = 1"));
     // An allocator jumpnet does not model: named with its key, line and the allowed ones.
-    let e = parse("routing_function = dim_order;\nsw_allocator = select;")
+    let e = parse("routing_function = dim_order;\nsw_allocator = rr_wavefront;")
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("line 2: sw_allocator = select is not supported")
-            && e.contains("islip, separable_input_first, separable_output_first, wavefront"),
+        e.contains("line 2: sw_allocator = rr_wavefront is not supported")
+            && e.contains(
+                "islip, separable_input_first, separable_output_first, wavefront, pim, loa, select"
+            ),
         "{e}"
     );
+    // BookSim2's pim, loa and select: the simulator's allocators of the same names (§4),
+    // either allocator alone or both.
+    for name in ["pim", "loa", "select"] {
+        let b = parse(&format!(
+            "routing_function = dim_order; sw_allocator = {name};"
+        ))
+        .unwrap();
+        assert_eq!(b.config.allocator.name(), name);
+        assert_eq!(b.config.vc_allocator_kind().name(), "islip");
+        let b = parse(&format!(
+            "routing_function = dim_order; vc_allocator = {name};"
+        ))
+        .unwrap();
+        assert_eq!(b.config.allocator.name(), "islip");
+        assert_eq!(b.config.vc_allocator_kind().name(), name);
+    }
 }
 
 #[test]

@@ -134,6 +134,8 @@ pub(crate) struct Params {
     /// cycle (a VC sends at most a flit per step), else any.
     pub fresh_max: u16,
     pub vc_alloc: VcAllocator,
+    /// The run's seed: PIM's random draws (`router::pim`) start from it.
+    pub seed: u64,
 }
 
 impl Params {
@@ -207,6 +209,7 @@ impl Params {
                 (true, true) => 1,
                 (true, false) => u16::MAX,
             },
+            seed: cfg.seed,
             vc_alloc: VcAllocator {
                 kind: cfg.vc_allocator_kind(),
                 ins: (radix * vcs) as u16,

@@ -6,12 +6,14 @@
 use jumpnet_core::routing::adaptive::{Candidate, OutputChannel, MAX_CANDIDATES};
 use jumpnet_core::routing::{Hop, PacketState, Routing};
 
+use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
 use crate::sim::network::{Event, Flit, PortKind, Slot};
 use crate::sim::router::allocator::{Request, Scratch};
 use crate::sim::router::input_queued::state::{Range, VcState};
 use crate::sim::router::input_queued::Params;
+use crate::sim::router::pim;
 use crate::sim::router::selection::{self, CongestionView};
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::vc_allocator::{VcRequest, VcScratch};
@@ -420,6 +422,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             self.release_holds(ls);
         }
         let work = &mut *self.work;
+        if k.shape.kind == Allocator::Pim {
+            work.scratch.rng = pim::key(k.seed, s, self.now, pim::SWITCH);
+        }
         let all = k.shape.allocate(
             &mut self.r.ptrs[ls * n..(ls + 1) * n],
             &mut work.scratch,

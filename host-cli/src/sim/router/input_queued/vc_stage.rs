@@ -30,6 +30,7 @@ use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
+use crate::sim::router::pim;
 use crate::sim::router::vc_allocator::VcRequest;
 use crate::sim::router::Effects;
 
@@ -60,7 +61,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let sp = self.clock.speedup;
         let retry = sp.after_stage(self.now, u64::from(k.vc_alloc_delay));
         let won = sp.after_stage(retry, u64::from(k.sw_alloc_delay));
-        if k.vc_alloc.kind != Allocator::Wavefront && self.heads_disjoint(first) {
+        if k.vc_alloc.has_disjoint_pass() && self.heads_disjoint(first) {
             self.allocate_disjoint_vcs(ls, (won, retry));
         } else {
             self.allocate_shared_vcs(ls, (won, retry));
@@ -180,6 +181,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         let n = k.vc_alloc.pointers();
         let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
+        if k.vc_alloc.kind == Allocator::Pim {
+            let s = self.r.lo + ls;
+            work.vc_scratch.rng = pim::key(k.seed, s, self.now, pim::VCS);
+        }
         k.vc_alloc
             .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
         // Winners, in input-VC order as the heads are (both lists ascend).
