@@ -38,6 +38,9 @@ pub(crate) struct Work {
     /// output VC (local input VCs, ascending), their requests, the matches, and the
     /// allocator's scratch.
     pub(super) vc_heads: Vec<u16>,
+    /// Heads were queued after the router scan (`vc_stage::vc_allocation_now`), so
+    /// `vc_heads` may be out of order.
+    pub(super) vc_heads_late: bool,
     /// Per queued head: a free VC with a credit in its range (`super::speculation`).
     pub(super) vc_elig: Vec<bool>,
     pub(super) vc_reqs: Vec<VcRequest>,
@@ -59,6 +62,7 @@ impl Work {
             held: Vec::with_capacity(if k.hold { ins } else { 0 }),
             released: Vec::with_capacity(if k.hold { ins } else { 0 }),
             vc_heads: Vec::new(),
+            vc_heads_late: false,
             vc_elig: Vec::new(),
             vc_reqs: Vec::new(),
             vc_wins: Vec::new(),
@@ -80,6 +84,7 @@ impl Work {
         self.held.clear();
         self.released.clear();
         self.vc_heads.clear();
+        self.vc_heads_late = false;
         self.vc_elig.clear();
         self.vc_reqs.clear();
         self.vc_wins.clear();

@@ -49,7 +49,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let first = ls * k.per;
         // Heads queued by `restart_head` this step (lookahead routing) come after the scan's;
         // the allocation wants them in input-VC order, routed.
-        if !self.work.vc_heads.is_sorted() {
+        if core::mem::take(&mut self.work.vc_heads_late) {
             self.work.vc_heads.sort_unstable();
         }
         for h in 0..self.work.vc_heads.len() {
@@ -88,7 +88,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
 
     /// VC allocation of local router `ls` when no two heads share an output port (the
     /// common case): each head takes its free VC nearest its allocator pointer
-    /// (`VcAllocator::allocate_disjoint`, one head at a time, without request lists).
+    /// (`VcAllocator::disjoint_pick`, one head at a time, without request lists).
     fn allocate_disjoint_vcs(&mut self, ls: usize, times: (u64, u64)) {
         let k = self.k;
         let first = ls * k.per;
@@ -104,31 +104,28 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
                 // The port's output VCs.
                 let range = first + out..first + out + k.vcs;
-                let (busy, credits) = (&self.r.busy[range.clone()], &self.r.credits[range]);
-                let mut best: Option<(u16, VcRequest)> = None;
-                let mut v = start;
-                while v < busy.len() {
-                    if !busy[v] {
-                        let q = VcRequest {
-                            input: li,
-                            output: (out + v) as u16,
-                        };
-                        let rank = k.vc_alloc.disjoint_rank(ptrs, q);
-                        if best.is_none_or(|(b, _)| rank < b) {
-                            best = Some((rank, q));
-                        }
-                        // A free VC with a credit: the head may bid for the switch
-                        // (`speculation`).
-                        eligible |= eject | (credits[v] > 0);
+                let busy = &self.r.busy[range.clone()];
+                if k.speculative {
+                    // A free VC with a credit: the head may bid for the switch
+                    // (`speculation`).
+                    let credits = &self.r.credits[range];
+                    let mut v = start;
+                    while v < busy.len() {
+                        eligible |= !busy[v] && (eject || credits[v] > 0);
+                        v += stride;
                     }
-                    v += stride;
                 }
-                if let Some((_, w)) = best {
+                let free = (busy, start, stride);
+                if let Some(o) = k.vc_alloc.disjoint_pick(ptrs, li, out as u16, free) {
+                    let w = VcRequest {
+                        input: li,
+                        output: o,
+                    };
                     k.vc_alloc.disjoint_match(ptrs, w);
-                    self.r.busy[first + usize::from(w.output)] = true;
+                    self.r.busy[first + usize::from(o)] = true;
                     self.r.ivs[iv].set_state(VcState::Active {
                         port,
-                        vc: (usize::from(w.output) - out) as u8,
+                        vc: (usize::from(o) - out) as u8,
                         eject,
                     });
                     granted = true;
@@ -228,6 +225,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     pub(super) fn vc_allocation_now(&mut self, ls: usize, iv: usize) {
         let li = iv - ls * self.k.radix * self.k.vcs;
         self.work.vc_heads.push(li as u16);
+        self.work.vc_heads_late = true;
     }
 }
 
