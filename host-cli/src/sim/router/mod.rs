@@ -29,6 +29,7 @@ pub mod selection;
 mod separable;
 pub mod speedup;
 pub mod vc_allocator;
+pub mod vc_port;
 pub mod wavefront;
 
 #[cfg(test)]

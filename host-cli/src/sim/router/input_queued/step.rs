@@ -17,6 +17,7 @@ use crate::sim::router::pim;
 use crate::sim::router::selection::{self, CongestionView};
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::vc_allocator::{VcRequest, VcScratch};
+use crate::sim::router::vc_port::PortHead;
 use crate::sim::router::{Effects, Phase};
 
 use super::vc_stage::EJECT_ANY;
@@ -38,10 +39,17 @@ pub(crate) struct Work {
     /// output VC (local input VCs, ascending), their requests, the matches, and the
     /// allocator's scratch.
     pub(super) vc_heads: Vec<u16>,
+    /// The queued heads that share their output port with another
+    /// (`vc_stage::split_shared_heads`), one port's of them as the allocator takes them
+    /// (`super::super::vc_port`) and the VC each won.
+    pub(super) vc_shared: Vec<u16>,
+    pub(super) vc_group: Vec<PortHead>,
+    pub(super) vc_won: Vec<Option<u16>>,
     /// Heads were queued after the router scan (`vc_stage::vc_allocation_now`), so
     /// `vc_heads` may be out of order.
     pub(super) vc_heads_late: bool,
-    /// Per queued head: a free VC with a credit in its range (`super::speculation`).
+    /// Per head of the allocation at hand (the allocator's list, or one port's group): a free
+    /// VC with a credit in its range (`super::speculation`).
     pub(super) vc_elig: Vec<bool>,
     pub(super) vc_reqs: Vec<VcRequest>,
     pub(super) vc_wins: Vec<VcRequest>,
@@ -62,6 +70,9 @@ impl Work {
             held: Vec::with_capacity(if k.hold { ins } else { 0 }),
             released: Vec::with_capacity(if k.hold { ins } else { 0 }),
             vc_heads: Vec::new(),
+            vc_shared: Vec::new(),
+            vc_group: Vec::new(),
+            vc_won: Vec::new(),
             vc_heads_late: false,
             vc_elig: Vec::new(),
             vc_reqs: Vec::new(),
@@ -84,6 +95,9 @@ impl Work {
         self.held.clear();
         self.released.clear();
         self.vc_heads.clear();
+        self.vc_shared.clear();
+        self.vc_group.clear();
+        self.vc_won.clear();
         self.vc_heads_late = false;
         self.vc_elig.clear();
         self.vc_reqs.clear();

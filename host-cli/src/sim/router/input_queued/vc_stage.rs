@@ -32,6 +32,7 @@ use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
 use crate::sim::router::pim;
 use crate::sim::router::vc_allocator::VcRequest;
+use crate::sim::router::vc_port::PortHead;
 use crate::sim::router::Effects;
 
 /// [`VcState::Routed`]'s `vc` of a head routed to its ejection port: any VC of the port.
@@ -61,29 +62,126 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let sp = self.clock.speedup;
         let retry = sp.after_stage(self.now, u64::from(k.vc_alloc_delay));
         let won = sp.after_stage(retry, u64::from(k.sw_alloc_delay));
-        if k.vc_alloc.has_disjoint_pass() && self.heads_disjoint(first) {
-            self.allocate_disjoint_vcs(ls, (won, retry));
-        } else {
-            self.allocate_shared_vcs(ls, (won, retry));
+        match self.shared_ports(first) {
+            Some(0) => self.allocate_disjoint_vcs(ls, (won, retry)),
+            Some(ports) => {
+                self.split_shared_heads(first, ports);
+                self.allocate_disjoint_vcs(ls, (won, retry));
+                self.allocate_port_groups(ls, ports, (won, retry));
+            }
+            None => {
+                core::mem::swap(&mut self.work.vc_heads, &mut self.work.vc_shared);
+                self.allocate_shared_vcs(ls, (won, retry));
+            }
         }
+        self.work.vc_shared.clear();
         self.work.vc_heads.clear();
         Ok(())
     }
 
-    /// Whether no two of the queued heads of the router whose first input VC is `first`
-    /// route to the same output port (ports ≥ 128 count as shared).
-    fn heads_disjoint(&self, first: usize) -> bool {
-        let mut ports = 0u128;
+    /// The output ports to which two or more of the queued heads of the router whose
+    /// first input VC is `first` are routed, or `None` when the VC allocator takes all
+    /// heads: with the wavefront allocator, whose priority diagonal spans every port, PIM and
+    /// the lonely output allocator (no one-pass allocation of disjoint requests,
+    /// `VcAllocator::has_disjoint_pass`), a port ≥ 128 or more than 64 VCs.
+    fn shared_ports(&self, first: usize) -> Option<u128> {
+        let k = self.k;
+        if !k.vc_alloc.has_disjoint_pass() || k.vcs > 64 {
+            return None;
+        }
+        let (mut seen, mut shared) = (0u128, 0u128);
         for &li in &self.work.vc_heads {
             if let VcState::Routed { port, .. } = self.r.ivs[first + usize::from(li)].state() {
-                let bit = 1u128.checked_shl(u32::from(port)).unwrap_or(0);
-                if bit == 0 || ports & bit != 0 {
-                    return false;
-                }
-                ports |= bit;
+                let bit = 1u128.checked_shl(u32::from(port))?;
+                shared |= seen & bit;
+                seen |= bit;
             }
         }
-        true
+        Some(shared)
+    }
+
+    /// Moves the queued heads of the router whose first input VC is `first` that are routed
+    /// to `ports` to `Work::vc_shared` (both lists stay in input-VC order): the other heads
+    /// take their VCs one at a time (`allocate_disjoint_vcs`), these port by port
+    /// (`allocate_port_groups`). A head requests output VCs of its own port only, so the
+    /// heads of one port neither see nor move what another port's heads request, and the
+    /// parts match as one allocation of all heads would.
+    fn split_shared_heads(&mut self, first: usize, ports: u128) {
+        let ivs = &*self.r.ivs;
+        let work = &mut *self.work;
+        let vc_shared = &mut work.vc_shared;
+        work.vc_heads
+            .retain(|&li| match ivs[first + usize::from(li)].state() {
+                VcState::Routed { port, .. } if ports >> port & 1 == 1 => {
+                    vc_shared.push(li);
+                    false
+                }
+                _ => true,
+            });
+    }
+
+    /// VC allocation of the heads in `Work::vc_shared` of local router `ls`, routed to the
+    /// output ports `ports` (two heads or more each), one port at a time
+    /// (`VcAllocator::allocate_port`).
+    fn allocate_port_groups(&mut self, ls: usize, mut ports: u128, times: (u64, u64)) {
+        let k = self.k;
+        let first = ls * k.per;
+        let n = k.vc_alloc.pointers();
+        while ports != 0 {
+            let port = ports.trailing_zeros() as u16;
+            ports &= ports - 1;
+            let out = usize::from(port) * k.vcs;
+            let range = first + out..first + out + k.vcs;
+            let (busy, credits) = (&self.r.busy[range.clone()], &self.r.credits[range]);
+            let work = &mut *self.work;
+            work.vc_group.clear();
+            work.vc_elig.clear();
+            for &li in &work.vc_shared {
+                let VcState::Routed { port: p, vc } = self.r.ivs[first + usize::from(li)].state()
+                else {
+                    continue;
+                };
+                if p != port {
+                    continue;
+                }
+                let (start, stride) = vc_range(vc, k.rvcs);
+                // Its free VCs, and whether one has a credit: the head may bid for the switch
+                // (`speculation`).
+                let (mut want, mut credit) = (0u64, false);
+                let mut v = start;
+                while v < busy.len() {
+                    if !busy[v] {
+                        want |= 1 << v;
+                        credit |= vc == EJECT_ANY || credits[v] > 0;
+                    }
+                    v += stride;
+                }
+                work.vc_elig.push(k.speculative && credit);
+                work.vc_group.push(PortHead { input: li, want });
+            }
+            let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
+            let (group, won) = (&work.vc_group, &mut work.vc_won);
+            k.vc_alloc.allocate_port(ptrs, out as u16, group, won);
+            for h in 0..self.work.vc_group.len() {
+                let iv = first + usize::from(self.work.vc_group[h].input);
+                let granted = self.work.vc_won[h].is_some_and(|o| {
+                    let eject = self.r.ivs[iv].state()
+                        == (VcState::Routed {
+                            port,
+                            vc: EJECT_ANY,
+                        });
+                    self.r.busy[first + usize::from(o)] = true;
+                    self.r.ivs[iv].set_state(VcState::Active {
+                        port,
+                        vc: (usize::from(o) - out) as u8,
+                        eject,
+                    });
+                    true
+                });
+                let eligible = self.work.vc_elig[h];
+                self.head_allocated(ls, iv, granted, eligible, times);
+            }
+        }
     }
 
     /// VC allocation of local router `ls` when no two heads share an output port (the
@@ -144,8 +242,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         self.r.wake[ls] = self.r.wake[ls].min(ready);
     }
 
-    /// VC allocation of local router `ls` in general: every head requests every free VC of
-    /// its range, and the VC allocator matches them.
+    /// VC allocation of the heads in `Work::vc_shared` of local router `ls` by the VC
+    /// allocator: every head requests every free VC of its range, and the allocator matches
+    /// them (the wavefront, PIM and lonely output allocators, ports ≥ 128, more than 64 VCs).
     fn allocate_shared_vcs(&mut self, ls: usize, times: (u64, u64)) {
         let k = self.k;
         let vcs = k.vcs;
@@ -153,7 +252,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let work = &mut *self.work;
         work.vc_reqs.clear();
         work.vc_elig.clear();
-        for &li in &work.vc_heads {
+        for &li in &work.vc_shared {
             let VcState::Routed { port, vc } = self.r.ivs[first + usize::from(li)].state() else {
                 work.vc_elig.push(false);
                 continue;
@@ -186,8 +285,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
         // Winners, in input-VC order as the heads are (both lists ascend).
         let mut next_win = 0;
-        for h in 0..self.work.vc_heads.len() {
-            let li = self.work.vc_heads[h];
+        for h in 0..self.work.vc_shared.len() {
+            let li = self.work.vc_shared[h];
             let iv = first + usize::from(li);
             let win = self
                 .work
