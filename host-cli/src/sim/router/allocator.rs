@@ -1,8 +1,8 @@
 //! Switch allocators of the router: the separable input-first ones (BookSim2's and
 //! jumpnet's `separable_vc`: `super::separable`), iSLIP (one iteration, or `alloc_iters`
 //! of them: `super::islip_iters`), BookSim2's wavefront allocator ([`super::wavefront`]),
-//! parallel iterative matching ([`super::pim`]), lonely output allocator ([`super::loa`])
-//! and `select` ([`super::select`]), dispatched from [`Shape::allocate`]
+//! parallel iterative matching (`super::pim`), lonely output allocator (`super::loa`)
+//! and `select` (`super::select`), dispatched from [`Shape::allocate`]
 //! (docs/booksim.md §4). The first three work on the
 //! request list of one router and cost O(requests); round-robin priority is "distance from the pointer"
 //! modulo the number of crossbar inputs or outputs (the ports, unless the crossbar has an
