@@ -5,6 +5,7 @@
 
 pub mod background;
 pub mod collective;
+pub mod collective_input;
 pub mod collective_memory;
 pub mod collective_result;
 pub mod critical_path;
