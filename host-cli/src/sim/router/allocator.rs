@@ -179,6 +179,18 @@ impl Shape {
         2 * usize::from(self.ins) + usize::from(self.outs)
     }
 
+    /// One router's pointers ([`Shape::pointers`]) split into the per-input accept
+    /// pointers, the per-output grant pointers and the per-input VC pointers.
+    #[inline]
+    pub(crate) fn split_pointers<'p>(
+        &self,
+        ptrs: &'p mut [u16],
+    ) -> (&'p mut [u16], &'p mut [u16], &'p mut [u16]) {
+        let (in_ptr, rest) = ptrs.split_at_mut(usize::from(self.ins));
+        let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(self.outs));
+        (in_ptr, out_ptr, vc_ptr)
+    }
+
     /// Entries of the scratch space ([`Scratch::new`]).
     pub fn scratch_len(&self) -> usize {
         usize::from(self.ins.max(self.outs))
@@ -280,8 +292,7 @@ impl Shape {
         // Every input and every output requested once (the common case at low load): every
         // allocator grants every request, pointers as in its general pass.
         let v = u16::from(self.vcs);
-        let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
-        let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
+        let (in_ptr, out_ptr, vc_ptr) = self.split_pointers(ptrs);
         for q in reqs {
             let (i, o) = (usize::from(q.input), usize::from(q.output));
             let next_vc = succ(u16::from(q.vc), v);
@@ -347,8 +358,7 @@ impl Shape {
         out: &mut Vec<Request>,
     ) {
         let (ni, no) = (self.ins, self.outs);
-        let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
-        let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
+        let (in_ptr, out_ptr, vc_ptr) = self.split_pointers(ptrs);
         let Scratch { grant, pick, .. } = scratch;
         let v = u16::from(self.vcs);
         // Grant: each output grants the requesting input closest to its pointer.

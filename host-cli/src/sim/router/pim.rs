@@ -133,7 +133,7 @@ pub(crate) fn allocate_switch(
         return;
     }
     let (ni, no) = (shape.ins, shape.outs);
-    let vc_ptr = &mut ptrs[usize::from(ni) + usize::from(no)..];
+    let (_, _, vc_ptr) = shape.split_pointers(ptrs);
     let Scratch {
         grant,
         pick,

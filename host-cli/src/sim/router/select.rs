@@ -33,8 +33,7 @@ pub(crate) fn allocate_switch(
         return;
     }
     let (ni, no) = (shape.ins, shape.outs);
-    let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
-    let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
+    let (in_ptr, out_ptr, vc_ptr) = shape.split_pointers(ptrs);
     let Scratch {
         grant,
         pick,

@@ -31,8 +31,7 @@ pub(super) fn input_first(
     out: &mut Vec<Request>,
 ) {
     let (ni, no, v) = (shape.ins, shape.outs, u16::from(shape.vcs));
-    let (in_ptr, rest) = ptrs.split_at_mut(usize::from(ni));
-    let (out_ptr, vc_ptr) = rest.split_at_mut(usize::from(no));
+    let (in_ptr, out_ptr, vc_ptr) = shape.split_pointers(ptrs);
     let Scratch { grant, pick, .. } = scratch;
     // Input stage: each input's request nearest its pointers — non-speculative first, then
     // the output nearest the output pointer, then (among that output's VCs) the VC nearest
