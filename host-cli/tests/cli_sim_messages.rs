@@ -117,3 +117,50 @@ fn mtu_sets_the_interleaving_nics_packets() {
         assert!(err.contains("--mtu"), "{err}");
     }
 }
+
+/// The `mpi` NIC simulates the rendezvous handshake only without SMPI's calibration, whose
+/// latency factor holds its cost (docs/smpi.md §3); `--rendezvous` overrides either way.
+#[test]
+fn mpi_nic_simulates_the_handshake_only_uncalibrated() {
+    let base = [
+        "sim",
+        "torus",
+        "k=4,4",
+        "--algo",
+        "dor-dateline",
+        "--collective",
+        "bcast",
+        "--ranks",
+        "2",
+        "--msg",
+        "64KiB",
+        "--switch-ns",
+        "100",
+        "--nic",
+        "mpi",
+        "--json",
+        "-q",
+    ];
+    for (extra, threshold, control) in [
+        (&[][..], None, 0),
+        (&["--calibration", "none"][..], Some(65_536), 2),
+        (&["--rendezvous", "64KiB"][..], Some(65_536), 2),
+        (
+            &["--calibration", "none", "--rendezvous", "none"][..],
+            None,
+            0,
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let (code, out, err) = jumpnet(&args);
+        assert_eq!(code, 0, "{err}");
+        let v = json(&out);
+        assert_eq!(
+            v["nic"]["rendezvous_bytes"].as_u64(),
+            threshold,
+            "{extra:?}"
+        );
+        assert_eq!(v["control_packets"].as_u64(), Some(control), "{extra:?}");
+    }
+}

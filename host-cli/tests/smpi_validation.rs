@@ -288,3 +288,35 @@ fn the_check_fails_on_points_off_the_bounds() {
     let bad = check(&[p("bcast", 1, 0.8, 1.0), p("bcast", 2, 2.4, 2.0)]);
     assert_eq!(bad.len(), 1, "{bad:?}");
 }
+
+/// SMPI exchanges no rendezvous handshake: a message of `smpi/send-is-detached-thresh`
+/// bytes (65,536) takes as long as one byte less (the larger one only blocks its sender),
+/// since its calibrated latency factor already holds the handshake's cost. jumpnet's `mpi`
+/// NIC, calibrated, does the same (docs/smpi.md §3): one message between two ranks of the
+/// 4×4 torus on either side of the threshold, against SMPI.
+#[test]
+fn a_message_at_the_rendezvous_threshold_takes_smpis_time() {
+    let net = Net {
+        words: &["torus", "k=4,4"],
+        algo: "dor-dateline",
+        ranks: 2,
+        mapping: "consecutive",
+    };
+    let dir = scratch();
+    let exe = program(&dir);
+    let pdir = dir.join("torus-k-4-4-2");
+    let mut times = Vec::new();
+    for msg in [65_535, 65_536] {
+        let j = jumpnet(&net, "bcast", msg, &pdir);
+        let s = smpi(&exe, net.ranks, "bcast", msg, &pdir);
+        assert!(
+            (j / s - 1.0).abs() <= 0.05,
+            "{msg} B: jumpnet {j:.4e} s, SMPI {s:.4e} s"
+        );
+        times.push((j, s));
+    }
+    // Equal up to the one byte more (a handshake's round trip would add about 6 %).
+    let (below, at) = (times[0], times[1]);
+    assert!((at.1 / below.1 - 1.0).abs() < 1e-4, "SMPI: {times:?}");
+    assert!((at.0 / below.0 - 1.0).abs() < 1e-4, "jumpnet: {times:?}");
+}

@@ -79,16 +79,18 @@ pub struct CollectiveArgs {
     pub recv_overhead: u64,
     /// NIC model (docs/smpi.md §3): `simple` sends one message after another with no
     /// overheads beyond the flags; `mpi` behaves as an MPI library (the sends of a step
-    /// interleaved, a rendezvous handshake and blocking sends from 64 KiB, per-message
-    /// overheads). The flags --send-order, --rendezvous, --blocking-sends,
+    /// interleaved, blocking sends from 64 KiB, SMPI's calibration, whose latency factor
+    /// holds the rendezvous handshake; under --calibration none the handshake is simulated
+    /// as control packets from 64 KiB). The flags --send-order, --rendezvous, --blocking-sends,
     /// --send-overhead-ns and --recv-overhead-ns override it.
     #[arg(long, value_enum, default_value = "simple")]
     pub nic: NicModel,
     /// Order of concurrent messages' packets at a NIC [default: the --nic model's].
     #[arg(long, value_enum)]
     pub send_order: Option<SendOrder>,
-    /// Messages of at least this size use a rendezvous handshake, `none` for always eager
-    /// [default: the --nic model's].
+    /// Messages of at least this size use a rendezvous handshake simulated as control
+    /// packets, `none` for always eager [default: the --nic model's; `mpi`: none with the
+    /// SMPI calibration, whose latency factor holds the handshake, 64KiB without it].
     #[arg(long, value_name = "SIZE|none", value_parser = parse_rendezvous)]
     pub rendezvous: Option<Rendezvous>,
     /// Sends of messages of at least this size block: the ops after them wait until the
@@ -164,6 +166,9 @@ impl CollectiveArgs {
     /// How the collective runs (every option but `--collective`).
     pub fn options(&self) -> CollectiveOptions {
         let model = self.nic.defaults();
+        let calibrated = self
+            .calibration
+            .map_or(model.calibrated, |c| c == CalibrationChoice::Smpi);
         CollectiveOptions {
             mapping: self.mapping,
             permutation: self.permutation.clone(),
@@ -178,12 +183,12 @@ impl CollectiveArgs {
             send_overhead_ns: self.send_overhead_ns.unwrap_or(model.send_overhead_ns),
             recv_overhead_ns: self.recv_overhead_ns.unwrap_or(model.recv_overhead_ns),
             send_order: self.send_order.unwrap_or(model.send_order),
-            rendezvous_bytes: self.rendezvous.map_or(model.rendezvous_bytes, |r| r.0),
+            rendezvous_bytes: self
+                .rendezvous
+                .map_or(model.rendezvous(calibrated), |r| r.0),
             blocking_bytes: self.blocking_sends.map_or(model.blocking_bytes, |r| r.0),
             mtu_bytes: self.mtu,
-            calibrated: self
-                .calibration
-                .map_or(model.calibrated, |c| c == CalibrationChoice::Smpi),
+            calibrated,
             reduce_cycles_per_byte: self.reduce_cycles_per_byte,
             link_gbps: self.link_gbps,
             time_scale: self.switch_ns.map(|switch_latency_ns| TimeScale {

@@ -145,7 +145,7 @@ impl Makespans {
             self.routings().join(", "),
             self.nic.name(),
             match self.nic {
-                NicModel::Mpi => ": a step's sends share the injection channel, messages from 64 KiB use a rendezvous handshake and block their sender until they have arrived, SMPI's latency and bandwidth calibration; within 17 % of SimGrid SMPI on the cells checked, §4",
+                NicModel::Mpi => ": a step's sends share the injection channel, messages from 64 KiB block their sender until they have arrived, SMPI's latency and bandwidth calibration (whose latency factor holds the rendezvous handshake); within 17 % of SimGrid SMPI on the cells checked, §4",
                 NicModel::Simple => ": one message after another, no handshake, no calibration",
             }
         ));
