@@ -145,7 +145,7 @@ impl Makespans {
             self.routings().join(", "),
             self.nic.name(),
             match self.nic {
-                NicModel::Mpi => ": a step's sends share the injection channel, messages from 64 KiB block their sender until they have arrived, SMPI's latency and bandwidth calibration (whose latency factor holds the rendezvous handshake); within 17 % of SimGrid SMPI on the cells checked, §4",
+                NicModel::Mpi => ": a step's sends share the injection channel, messages from 64 KiB block their sender until they have arrived, SMPI's latency and bandwidth calibration (whose latency factor holds the rendezvous handshake); within 18 % of SimGrid SMPI on the cells checked, §4",
                 NicModel::Simple => ": one message after another, no handshake, no calibration",
             }
         ));
@@ -226,7 +226,7 @@ impl Makespans {
                 m.holds()
             ));
         }
-        md.push_str("\nContention is the sum over the steps of the messages on each step's busiest channel (`analysis::step_contention`): at 1 MiB a step lasts about as long as its busiest channel needs, so contention × one message's time bounds the makespan from below when the steps do not overlap. Two-opt here minimises total hops, as [DISS]'s two-opt does, which the makespan at this size hardly depends on; the contention it leaves is what a mapping has to reduce. Two-opt on a channel objective (`jumpnet map place --objective contention|max-link-load`, `sim --collective --map-objective`) brings the random mapping within 4–5 % (alltoall) and 25–39 % (allreduce) of the circulant one at 512 ranks with the `mpi` NIC, 2–6 % with the `simple` one (docs/mapping.md §2).\n\n");
+        md.push_str("\nContention is the sum over the steps of the messages on each step's busiest channel (`analysis::step_contention`): at 1 MiB a step lasts about as long as its busiest channel needs, so contention × one message's time bounds the makespan from below when the steps do not overlap. Two-opt here minimises total hops, as [DISS]'s two-opt does, which the makespan at this size hardly depends on; the contention it leaves is what a mapping has to reduce. Two-opt on a channel objective (`jumpnet map place --objective contention|max-link-load`, `sim --collective --map-objective`) brings the random mapping within 1–2 % (alltoall) and 8–32 % (allreduce) of the circulant one at 512 ranks with the `mpi` NIC, 2–6 % with the `simple` one (docs/mapping.md §2).\n\n");
         md
     }
 
