@@ -103,6 +103,43 @@ fn ga_study_table2_and_trace_run_one_pair() {
     assert_eq!(rows[0]["paper_best"], 68.2);
     let best = rows[0]["best"].as_u64().unwrap();
     assert!((68..=rows[0]["identity"].as_u64().unwrap()).contains(&best));
+    // Two runs searched with the contention proxy: each best gene simulated, their mean shown.
+    let (code, out, err) = jumpnet_in(
+        None,
+        &[
+            "map",
+            "ga-study",
+            "table2",
+            "--pairs",
+            "brot-trns",
+            "--genes",
+            "12",
+            "--generations",
+            "3",
+            "--runs",
+            "2",
+            "--fitness",
+            "proxy",
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row = &v["rows"][0];
+    let d: Vec<u64> = row["durations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(d.len(), 2);
+    assert!(d.iter().all(|&x| (68..=row["identity"].as_u64().unwrap()).contains(&x)));
+    assert_eq!(row["mean"].as_f64(), Some((d[0] + d[1]) as f64 / 2.0));
+    assert_eq!(row["best"].as_u64(), d.iter().copied().min());
+    assert!(v["run"].as_str().unwrap().contains("proxy fitness"));
     // 12 genes, 3 generations, 25 % survivors: 9 mutants in each of 2 steps.
     let (code, out, err) = jumpnet_in(
         None,

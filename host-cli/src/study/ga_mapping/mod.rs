@@ -12,6 +12,8 @@ pub mod trace;
 
 #[cfg(test)]
 mod conflict_free_tests;
+#[cfg(test)]
+mod link_disjoint_tests;
 
 use anyhow::{anyhow, Result};
 use serde::Serialize;
