@@ -136,7 +136,9 @@ fn ga_study_table2_and_trace_run_one_pair() {
         .map(|x| x.as_u64().unwrap())
         .collect();
     assert_eq!(d.len(), 2);
-    assert!(d.iter().all(|&x| (68..=row["identity"].as_u64().unwrap()).contains(&x)));
+    assert!(d
+        .iter()
+        .all(|&x| (68..=row["identity"].as_u64().unwrap()).contains(&x)));
     assert_eq!(row["mean"].as_f64(), Some((d[0] + d[1]) as f64 / 2.0));
     assert_eq!(row["best"].as_u64(), d.iter().copied().min());
     assert!(v["run"].as_str().unwrap().contains("proxy fitness"));

@@ -40,6 +40,9 @@ pub enum Allocator {
     /// BookSim2's wavefront allocator (`sim::router::wavefront`): the request matrix's
     /// diagonals swept from a priority diagonal that moves by one per allocation.
     Wavefront,
+    /// BookSim2's `rr_wavefront` (`sim::router::wavefront`): the wavefront allocator whose
+    /// priority diagonal moves to the one after the diagonal of its first grant.
+    RrWavefront,
     /// BookSim2's parallel iterative matching (`sim::router::pim`): outputs grant and inputs
     /// accept at random, `alloc_iters` iterations (docs/booksim.md §4).
     Pim,
@@ -59,6 +62,7 @@ impl Allocator {
             Allocator::SeparableVc => "separable_vc",
             Allocator::Islip => "islip",
             Allocator::Wavefront => "wavefront",
+            Allocator::RrWavefront => "rr_wavefront",
             Allocator::Pim => "pim",
             Allocator::Loa => "loa",
             Allocator::Select => "select",

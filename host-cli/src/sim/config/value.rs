@@ -76,13 +76,14 @@ impl Value<'_> {
             "separable_vc" => Ok(Allocator::SeparableVc),
             "islip" => Ok(Allocator::Islip),
             "wavefront" => Ok(Allocator::Wavefront),
+            "rr_wavefront" => Ok(Allocator::RrWavefront),
             "pim" => Ok(Allocator::Pim),
             "loa" => Ok(Allocator::Loa),
             "select" => Ok(Allocator::Select),
-            _ => {
-                Err(self
-                    .bad("separable_input_first, separable_vc, islip, wavefront, pim, loa, select"))
-            }
+            _ => Err(self.bad(
+                "separable_input_first, separable_vc, islip, wavefront, rr_wavefront, pim, loa, \
+                     select",
+            )),
         }
     }
 }

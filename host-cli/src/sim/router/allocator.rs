@@ -272,7 +272,7 @@ impl Shape {
                 Allocator::Islip if self.iters > 1 => {
                     super::islip_iters::allocate(self, ptrs, scratch, reqs, out);
                 }
-                Allocator::Wavefront => {
+                Allocator::Wavefront | Allocator::RrWavefront => {
                     super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
                 }
                 Allocator::Pim => super::pim::allocate_switch(self, ptrs, scratch, reqs, out),
@@ -284,7 +284,7 @@ impl Shape {
             }
             return false;
         }
-        if self.kind == Allocator::Wavefront {
+        if matches!(self.kind, Allocator::Wavefront | Allocator::RrWavefront) {
             // (Its priority diagonal moves even when every request wins.)
             super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
             return false;
@@ -314,7 +314,9 @@ impl Shape {
                     out_ptr[o] = succ(out_ptr[o], ni);
                     vc_ptr[i] = next_vc;
                 }
-                Allocator::Wavefront => unreachable!("dispatched to super::wavefront"),
+                Allocator::Wavefront | Allocator::RrWavefront => {
+                    unreachable!("dispatched to super::wavefront")
+                }
             }
         }
         true

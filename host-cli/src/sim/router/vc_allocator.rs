@@ -143,7 +143,7 @@ impl VcAllocator {
     pub fn has_disjoint_pass(&self) -> bool {
         !matches!(
             self.kind,
-            Allocator::Wavefront | Allocator::Pim | Allocator::Loa
+            Allocator::Wavefront | Allocator::RrWavefront | Allocator::Pim | Allocator::Loa
         )
     }
 
@@ -268,11 +268,13 @@ impl VcAllocator {
                     }
                 }
             }
-            Allocator::Wavefront => {
+            Allocator::Wavefront | Allocator::RrWavefront => {
                 // Its one pointer is the priority diagonal.
                 let io = (ni, no);
+                let rr = self.kind == Allocator::RrWavefront;
                 let scratch = (&mut grant[..], &mut pick[..], keys);
-                return super::wavefront::allocate_vcs(io, &mut in_ptr[0], scratch, reqs, out);
+                let diag = (&mut in_ptr[0], rr);
+                return super::wavefront::allocate_vcs(io, diag, scratch, reqs, out);
             }
             Allocator::Pim | Allocator::Loa => unreachable!("dispatched above"),
         }

@@ -106,7 +106,7 @@ impl VcAllocator {
                     }
                 }
             }
-            Allocator::Wavefront | Allocator::Pim | Allocator::Loa => {
+            Allocator::Wavefront | Allocator::RrWavefront | Allocator::Pim | Allocator::Loa => {
                 unreachable!("without a one-pass allocation of disjoint requests")
             }
         }

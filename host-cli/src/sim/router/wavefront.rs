@@ -40,7 +40,9 @@ pub fn sweep_position(input: u16, output: u16, pri: u16, square: u16) -> u32 {
 /// The wavefront matching of `n` requests whose cells are `cell(k) = (input, output,
 /// low)` (`low`: the lower of the two priorities) in a `square × square` matrix swept from
 /// diagonal `pri`. `in_match` (per input) and `out_match` (per output) are `NONE` on entry
-/// and hold the matched output / input on return; `keys` is scratch space.
+/// and hold the matched output / input on return; `keys` is scratch space. Returns the
+/// diagonal `(input + output) mod square` of the first grant (the first cell swept, which
+/// always wins; `pri` when `n = 0`).
 pub fn sweep(
     square: u16,
     pri: u16,
@@ -49,13 +51,17 @@ pub fn sweep(
     keys: &mut Vec<u64>,
     in_match: &mut [u16],
     out_match: &mut [u16],
-) {
+) -> u16 {
     keys.clear();
     keys.extend((0..n).map(|k| {
         let (i, o, low) = cell(k);
         (u64::from(low) << 63) | (u64::from(sweep_position(i, o, pri, square)) << 32) | k as u64
     }));
     keys.sort_unstable();
+    let first = keys.first().map_or(pri, |&key| {
+        let (i, o, _) = cell((key & u64::from(u32::MAX)) as usize);
+        ((u32::from(i) + u32::from(o)) % u32::from(square)) as u16
+    });
     for &key in keys.iter() {
         let (i, o, _) = cell((key & u64::from(u32::MAX)) as usize);
         let (iu, ou) = (usize::from(i), usize::from(o));
@@ -64,6 +70,15 @@ pub fn sweep(
             out_match[ou] = i;
         }
     }
+    first
+}
+
+/// The priority diagonal after an allocation that swept from `pri` and granted first on
+/// diagonal `first`: `pri + 1` (`wavefront`), or `first + 1` (`rr_wavefront`, BookSim2's
+/// `skip_diags`), mod `square`.
+#[inline]
+fn next_diagonal(pri: u16, first: u16, rr: bool, square: u16) -> u16 {
+    succ(if rr { first } else { pri }, square)
 }
 
 /// Switch allocation of `reqs` (crossbar inputs → outputs, per VC) of the router whose
@@ -88,8 +103,9 @@ pub(crate) fn allocate_switch(
         grant, pick, keys, ..
     } = scratch;
     let cell = |k: usize| (reqs[k].input, reqs[k].output, reqs[k].spec);
-    sweep(square, diag[0], reqs.len(), cell, keys, pick, grant);
-    diag[0] = succ(diag[0], square);
+    let first = sweep(square, diag[0], reqs.len(), cell, keys, pick, grant);
+    let rr = shape.kind == crate::sim::config::Allocator::RrWavefront;
+    diag[0] = next_diagonal(diag[0], first, rr, square);
     // The VC of each granted cell: its best request (non-speculative first, then nearest
     // the input's VC pointer).
     let matched = |q: &Request| pick[usize::from(q.input)] == q.output;
@@ -107,7 +123,7 @@ pub(crate) fn allocate_switch(
 #[inline(never)]
 pub(crate) fn allocate_vcs(
     (ins, outs): (u16, u16),
-    diag: &mut u16,
+    (diag, rr): (&mut u16, bool),
     (grant, pick, keys): (&mut [u16], &mut [u16], &mut Vec<u64>),
     reqs: &[VcRequest],
     out: &mut Vec<VcRequest>,
@@ -118,8 +134,8 @@ pub(crate) fn allocate_vcs(
     }
     let square = ins.max(outs);
     let cell = |k: usize| (reqs[k].input, reqs[k].output, false);
-    sweep(square, *diag, reqs.len(), cell, keys, pick, grant);
-    *diag = succ(*diag, square);
+    let first = sweep(square, *diag, reqs.len(), cell, keys, pick, grant);
+    *diag = next_diagonal(*diag, first, rr, square);
     out.extend(
         reqs.iter()
             .filter(|q| pick[usize::from(q.input)] == q.output),

@@ -220,3 +220,57 @@ fn sweep_fills_the_matches() {
     // (1,0) first; then (0,0) output taken, (1,1) input taken.
     assert_eq!((ins, outs), (vec![none, 0], vec![1, none]));
 }
+
+#[test]
+fn rr_wavefront_moves_the_priority_past_the_diagonal_of_its_first_grant() {
+    // The matrix of the test above with BookSim2's `rr_wavefront` (`skip_diags`): from
+    // priority 2 the empty diagonal 2 is skipped, diagonal 0 grants first, so the priority
+    // becomes 1, not 0 as the plain wavefront's; from 1 diagonal 1 grants and it becomes 2.
+    let s = Shape {
+        kind: Allocator::RrWavefront,
+        ..shape(3, 3, 1)
+    };
+    let reqs = [
+        rq(0, 0, 0),
+        rq(0, 0, 1),
+        rq(1, 0, 0),
+        rq(1, 0, 2),
+        rq(2, 0, 1),
+        rq(2, 0, 2),
+    ];
+    let mut ptrs = vec![0; s.pointers()];
+    ptrs[3] = 2;
+    let diag0 = vec![(0, 0), (1, 2), (2, 1)];
+    let diag1 = vec![(0, 1), (1, 0), (2, 2)];
+    for (want, diag_after) in [(&diag0, 1), (&diag1, 2), (&diag0, 1)] {
+        assert_eq!(pairs(&switch(&s, &mut ptrs, &reqs)), *want);
+        assert_eq!(ptrs[3], diag_after);
+    }
+    // A single request (BookSim2 grants it without a sweep): the priority follows its
+    // diagonal, (2 + 2) mod 3 = 1, plus one.
+    ptrs[3] = 0;
+    assert_eq!(pairs(&switch(&s, &mut ptrs, &[rq(2, 0, 2)])), [(2, 2)]);
+    assert_eq!(ptrs[3], 2);
+    // As a VC allocator, the requests of the VC test above: from priority 0 diagonal 0
+    // grants (1,3) first, so the priority becomes 1 (as the plain one's); from 1 diagonal 1
+    // grants (3,2) and it becomes 2; from 3 the first grant is (0,3) on diagonal 3 → 0. With
+    // only diagonal-2 requests from priority 0, the priority jumps to 3.
+    let a = VcAllocator {
+        kind: Allocator::RrWavefront,
+        ins: 4,
+        outs: 4,
+    };
+    let vr = |input, output| VcRequest { input, output };
+    let reqs = [vr(0, 2), vr(0, 3), vr(1, 3), vr(3, 2), vr(3, 3)];
+    let mut ptrs = vec![0; a.pointers()];
+    let mut scratch = VcScratch::new(4, 4);
+    let mut out = Vec::new();
+    for (from, after) in [(0, 1), (1, 2), (3, 0)] {
+        ptrs[0] = from;
+        a.allocate(&mut ptrs, &mut scratch, &reqs, &mut out);
+        assert_eq!(ptrs[0], after, "from {from}");
+    }
+    ptrs[0] = 0;
+    a.allocate(&mut ptrs, &mut scratch, &[vr(0, 2), vr(3, 3)], &mut out);
+    assert_eq!((out.as_slice(), ptrs[0]), (&[vr(0, 2), vr(3, 3)][..], 3));
+}

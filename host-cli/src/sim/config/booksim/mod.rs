@@ -434,7 +434,7 @@ mod tests;
 
 /// The allocators `vc_allocator` and `sw_allocator` accept.
 const ALLOCATORS: &str =
-    "islip, separable_input_first, separable_output_first, wavefront, pim, loa, select";
+    "islip, separable_input_first, separable_output_first, wavefront, rr_wavefront, pim, loa, select";
 
 /// The simulator's allocator name (`allocator`, `vc_allocator`) for the value of BookSim2's
 /// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line).
@@ -444,8 +444,8 @@ const ALLOCATORS: &str =
 /// granting output nearest its own, both pointers moving past a match only — iSLIP's grant
 /// and accept. BookSim2 prints the same output for both (docs/booksim.md §4). With
 /// `speculative = 1` its output-first arbiters rank speculative requests lower, which
-/// iSLIP does not: refused there. `wavefront` is BookSim2's wavefront allocator
-/// (`sim::router::wavefront`), with or without speculation; `pim`, `loa` and `select` are
+/// iSLIP does not: refused there. `wavefront` and `rr_wavefront` are BookSim2's wavefront
+/// allocators (`sim::router::wavefront`), with or without speculation; `pim`, `loa` and `select` are
 /// BookSim2's allocators of those names (`sim::router::pim`, `sim::router::loa`,
 /// `sim::router::select`; docs/booksim.md §4), with or without speculation too.
 fn allocator_kind(
@@ -461,12 +461,13 @@ fn allocator_kind(
         "islip" => Ok("islip"),
         "separable_input_first" => Ok("separable_input_first"),
         "wavefront" => Ok("wavefront"),
+        "rr_wavefront" => Ok("rr_wavefront"),
         "pim" => Ok("pim"),
         "loa" => Ok("loa"),
         "select" => Ok("select"),
         "separable_output_first" if speculative => bail!(
             "{at}: {key} = separable_output_first with speculative = 1 is not supported \
-             (allowed there: islip, separable_input_first, wavefront)"
+             (allowed there: islip, separable_input_first, wavefront, rr_wavefront, pim, loa, select)"
         ),
         "separable_output_first" => Ok("islip"),
         other => bail!("{at}: {key} = {other} is not supported; allowed: {ALLOCATORS}"),

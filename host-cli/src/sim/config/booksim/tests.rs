@@ -269,19 +269,20 @@ fn errors_name_key_and_line() {
         .to_string();
     assert!(e.contains("n = 1"));
     // An allocator jumpnet does not model: named with its key, line and the allowed ones.
-    let e = parse("routing_function = dim_order;\nsw_allocator = rr_wavefront;")
+    let e = parse("routing_function = dim_order;\nsw_allocator = max_size;")
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("line 2: sw_allocator = rr_wavefront is not supported")
+        e.contains("line 2: sw_allocator = max_size is not supported")
             && e.contains(
-                "islip, separable_input_first, separable_output_first, wavefront, pim, loa, select"
+                "islip, separable_input_first, separable_output_first, wavefront, rr_wavefront, \
+                 pim, loa, select"
             ),
         "{e}"
     );
-    // BookSim2's pim, loa and select: the simulator's allocators of the same names (§4),
-    // either allocator alone or both.
-    for name in ["pim", "loa", "select"] {
+    // BookSim2's rr_wavefront, pim, loa and select: the simulator's allocators of the same
+    // names (§4), either allocator alone or both.
+    for name in ["rr_wavefront", "pim", "loa", "select"] {
         let b = parse(&format!(
             "routing_function = dim_order; sw_allocator = {name};"
         ))
