@@ -1,5 +1,5 @@
-//! A brot-trns mapping below the GA's 100-cycle plateau (docs/mapping.md §5, host-cli
-//! docs/ga-study.md "brot-trns"): brot has triangles, so it cannot be laid out one hop per
+//! A brot-trns mapping below the GA's 100-cycle plateau (docs/mapping.md §5;
+//! host-cli/docs/ga-study.md, "Table 2 the paper's way"): brot has triangles, so it cannot be laid out one hop per
 //! flow, but its flows and trns's can each be routed on disjoint channels. The gene below is
 //! the best of `jumpnet map ga --patterns brot,trns --fitness proxy --variant S03 --ranking ml
 //! --genes 1000 --generations 1000 --seed 3` (proxy 68). The test checks it with core's DOR
