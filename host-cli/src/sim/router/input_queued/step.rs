@@ -9,7 +9,7 @@ use jumpnet_core::routing::{Hop, PacketState, Routing};
 use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
-use crate::sim::network::{Event, Flit, PortKind, Slot};
+use crate::sim::network::{Event, Flit, Slot};
 use crate::sim::router::allocator::{Request, Scratch};
 use crate::sim::router::input_queued::state::{Range, VcState};
 use crate::sim::router::input_queued::Params;
@@ -20,6 +20,7 @@ use crate::sim::router::vc_allocator::{VcRequest, VcScratch};
 use crate::sim::router::vc_port::PortHead;
 use crate::sim::router::{Effects, Phase};
 
+use super::links::LinkKind;
 use super::vc_stage::EJECT_ANY;
 
 /// A range of routers' active set and per-step scratch.
@@ -500,14 +501,14 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             .next_hop(s as u32, &mut state, dst)
             .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
         self.fx.set_state(flit.pkt, state);
-        let port_kind = |port: u16| self.ph.fabric.ports.get(s * k.radix + usize::from(port));
+        let link = |port: u16| k.links.get(s * k.radix + usize::from(port));
         self.r.ivs[iv].set_state(match hop {
             Hop::Forward { port, vc } => {
-                let Some(PortKind::Link { .. }) = port_kind(port) else {
+                if link(port).is_none_or(|l| l.kind != LinkKind::Link) {
                     return Err(SimError::Routing(format!(
                         "switch {s} forwards to {dst} on port {port}, which is no link"
                     )));
-                };
+                }
                 if vc >= k.rvcs {
                     return Err(SimError::Routing(format!(
                         "switch {s} chose VC {vc} of {}",
@@ -518,7 +519,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 VcState::Routed { port, vc }
             }
             Hop::Eject { port } => {
-                if port_kind(port) != Some(&PortKind::Terminal(dst)) {
+                if link(port).is_none_or(|l| l.kind != LinkKind::Terminal || l.peer != dst) {
                     return Err(SimError::Routing(format!(
                         "switch {s} ejects {dst} on port {port}, which is not its terminal"
                     )));
