@@ -173,7 +173,7 @@ pub(crate) fn step_range<R: Routing + ?Sized, E: Effects>(
     for ev in ph.due {
         match *ev {
             Event::Arrive { iv, flit } if (first..end).contains(&iv) => cx.arrive(iv, flit),
-            Event::Credit { ov } if (first..end).contains(&ov) => cx.credit(ov),
+            Event::Credit { ov } if (first..end).contains(&ov) => cx.credit((ov - first) as usize),
             _ => {}
         }
     }
@@ -226,34 +226,33 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         } else {
             self.clock.body_ready
         };
-        let l = usize::from(r.ivs[iv].len);
+        let v = &mut r.ivs[iv];
+        let l = usize::from(v.len);
         if l >= k.buf {
             self.fx.violation();
             return;
         }
+        v.len += 1;
         if l == 0 {
             // The front flit lives in the input VC's state (`InVc::front`).
-            r.ivs[iv].front = flit;
-            r.ivs[iv].fready = ready;
+            v.front = flit;
+            v.fready = ready;
         } else {
             // head < buf and l < buf: one conditional subtraction instead of a division.
-            let mut pos = usize::from(r.ivs[iv].head) + l;
+            let mut pos = usize::from(v.head) + l;
             if pos >= k.buf {
                 pos -= k.buf;
             }
             r.slots[k.slot(ls, li, pos)] = Slot { ready, flit };
         }
-        r.ivs[iv].len += 1;
         r.nonempty[ls * k.words + li / 64] |= 1 << (li % 64);
         r.wake[ls] = r.wake[ls].min(ready);
         r.buffered[ls] += 1;
         self.work.active[ls / 64] |= 1 << (ls % 64);
     }
 
-    /// A credit returns to output VC `ov` (global index) of one of the routers.
-    fn credit(&mut self, ov: u32) {
-        let base = self.r.lo * self.k.radix * self.k.vcs;
-        let ov = ov as usize - base;
+    /// A credit returns to output VC `ov` (index within the range) of one of the routers.
+    fn credit(&mut self, ov: usize) {
         let c = &mut self.r.credits[ov];
         *c += 1;
         let c = *c;
@@ -370,7 +369,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// The switch request of (local) input VC `li` of local router `ls` for output `port`
     /// (its output VC `vc`, `None` for a speculative request without one), if the output
     /// queue has room and the VC a credit.
-    #[inline]
+    #[inline(always)]
     fn request_switch(
         &mut self,
         ls: usize,

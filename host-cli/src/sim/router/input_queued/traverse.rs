@@ -64,18 +64,19 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let r = &mut *self.r;
         let li = iv - ls * k.per;
-        let flit = r.ivs[iv].front;
-        r.ivs[iv].len -= 1;
-        if r.ivs[iv].len == 0 {
+        let v = &mut r.ivs[iv];
+        let flit = v.front;
+        v.len -= 1;
+        if v.len == 0 {
             // An empty buffer starts again at position 0 (`buffers`).
-            r.ivs[iv].head = 0;
+            v.head = 0;
             r.nonempty[ls * k.words + li / 64] &= !(1 << (li % 64));
         } else {
-            let next = r.ivs[iv].head + 1;
-            r.ivs[iv].head = if usize::from(next) == k.buf { 0 } else { next };
-            let slot = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))];
-            r.ivs[iv].front = slot.flit;
-            r.ivs[iv].fready = slot.ready;
+            let next = v.head + 1;
+            v.head = if usize::from(next) == k.buf { 0 } else { next };
+            let slot = r.slots[k.slot(ls, li, usize::from(v.head))];
+            v.front = slot.flit;
+            v.fready = slot.ready;
         }
         r.buffered[ls] -= 1;
         flit
