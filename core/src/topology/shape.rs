@@ -20,22 +20,28 @@ pub struct Shape {
     strides: Vec<u32, MAX_DIMS>,
     count: u32,
     /// When every size is a power of two, per bit of a point id: its dimension, the
-    /// dimension's first bit and its bit count ([`Shape::first_difference`] then takes the
-    /// lowest differing bit).
-    bit_dims: Option<[[u8; 3]; 32]>,
+    /// dimension's first bit and its bit count, packed by [`bit_dim`]
+    /// ([`Shape::first_difference`] then takes the lowest differing bit).
+    bit_dims: Option<[u16; 32]>,
+}
+
+/// A [`Shape::bit_dims`] entry: dimension `dim` (below 16) in bits 0–3, its first bit
+/// `shift` (below 32) in bits 4–8, its bit count `bits` (below 32) in bits 9–13.
+fn bit_dim(dim: usize, shift: u32, bits: u32) -> u16 {
+    (dim as u16) | (shift as u16) << 4 | (bits as u16) << 9
 }
 
 /// [`Shape::bit_dims`] of `sizes` with `strides`: `None` unless every size is a power of
 /// two. Ids are below 2^30, so 32 entries cover every bit.
-fn bit_dims(sizes: &[u32], strides: &[u32]) -> Option<[[u8; 3]; 32]> {
-    let mut dims = [[0u8; 3]; 32];
+fn bit_dims(sizes: &[u32], strides: &[u32]) -> Option<[u16; 32]> {
+    let mut dims = [0u16; 32];
     for (dim, (&k, &stride)) in sizes.iter().zip(strides).enumerate() {
         if !k.is_power_of_two() {
             return None;
         }
         let (lo, bits) = (stride.trailing_zeros(), k.trailing_zeros());
         for d in dims.iter_mut().skip(lo as usize).take(bits as usize) {
-            *d = [dim as u8, lo as u8, bits as u8];
+            *d = bit_dim(dim, lo, bits);
         }
     }
     Some(dims)
@@ -186,7 +192,8 @@ impl Shape {
             if diff == 0 {
                 return None;
             }
-            let [dim, shift, bits] = dims[diff.trailing_zeros() as usize];
+            let entry = dims[diff.trailing_zeros() as usize];
+            let (dim, shift, bits) = (entry & 15, entry >> 4 & 31, entry >> 9 & 31);
             let mask = (1u32 << bits) - 1;
             let (x, y) = ((a >> shift) & mask, (b >> shift) & mask);
             return Some((usize::from(dim), x, y, mask + 1));

@@ -127,7 +127,7 @@ impl<'a> TorusDor<'a> {
 
     /// [`TorusDor::ring_hop`] for switches `at` and `t` known to be in range (`next_hop`
     /// has checked `at` and found `t` as a terminal's switch).
-    #[inline]
+    #[inline(always)]
     fn ring_hop_in_range(&self, at: SwitchId, t: SwitchId, coin: u8) -> Option<(RingHop, u32)> {
         let (dim, x, y, k) = self.torus.shape().first_difference(at, t)?;
         let forward = if self.torus.wraps() {
