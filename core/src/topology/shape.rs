@@ -19,6 +19,32 @@ pub struct Shape {
     sizes: Vec<u32, MAX_DIMS>,
     strides: Vec<u32, MAX_DIMS>,
     count: u32,
+    /// When every size is a power of two, per bit of a point id: its dimension, the
+    /// dimension's first bit and its bit count, packed by [`bit_dim`]
+    /// ([`Shape::first_difference`] then takes the lowest differing bit).
+    bit_dims: Option<[u16; 32]>,
+}
+
+/// A [`Shape::bit_dims`] entry: dimension `dim` (below 16) in bits 0–3, its first bit
+/// `shift` (below 32) in bits 4–8, its bit count `bits` (below 32) in bits 9–13.
+fn bit_dim(dim: usize, shift: u32, bits: u32) -> u16 {
+    (dim as u16) | (shift as u16) << 4 | (bits as u16) << 9
+}
+
+/// [`Shape::bit_dims`] of `sizes` with `strides`: `None` unless every size is a power of
+/// two. Ids are below 2^30, so 32 entries cover every bit.
+fn bit_dims(sizes: &[u32], strides: &[u32]) -> Option<[u16; 32]> {
+    let mut dims = [0u16; 32];
+    for (dim, (&k, &stride)) in sizes.iter().zip(strides).enumerate() {
+        if !k.is_power_of_two() {
+            return None;
+        }
+        let (lo, bits) = (stride.trailing_zeros(), k.trailing_zeros());
+        for d in dims.iter_mut().skip(lo as usize).take(bits as usize) {
+            *d = bit_dim(dim, lo, bits);
+        }
+    }
+    Some(dims)
 }
 
 impl Shape {
@@ -61,6 +87,7 @@ impl Shape {
         let mut own = Vec::new();
         let _ = own.extend_from_slice(sizes);
         Ok(Shape {
+            bit_dims: bit_dims(sizes, &strides),
             sizes: own,
             strides,
             count,
@@ -153,9 +180,23 @@ impl Shape {
 
     /// The lowest dimension where points `a` and `b` differ, with their coordinates there:
     /// `(dim, a_dim, b_dim, size_dim)`; `None` when `a == b` or either is out of range.
+    #[inline]
     pub fn first_difference(&self, a: u32, b: u32) -> Option<(usize, u32, u32, u32)> {
         if a >= self.count || b >= self.count {
             return None;
+        }
+        if let Some(dims) = &self.bit_dims {
+            // Routing asks this at every hop: with power-of-two sizes the lowest differing
+            // bit names the dimension (the same values as the loop below).
+            let diff = a ^ b;
+            if diff == 0 {
+                return None;
+            }
+            let entry = dims[diff.trailing_zeros() as usize];
+            let (dim, shift, bits) = (entry & 15, entry >> 4 & 31, entry >> 9 & 31);
+            let mask = (1u32 << bits) - 1;
+            let (x, y) = ((a >> shift) & mask, (b >> shift) & mask);
+            return Some((usize::from(dim), x, y, mask + 1));
         }
         let (mut a, mut b) = (a, b);
         for (dim, &k) in self.sizes.iter().enumerate() {
@@ -270,6 +311,20 @@ mod tests {
                 .find(|&d| ca[d] != cb[d])
                 .map(|d| (d, ca[d], cb[d], sizes[d]));
             prop_assert_eq!(s.first_difference(a, b), want);
+        }
+
+        /// The same on shapes of power-of-two sizes only (the lowest differing bit).
+        #[test]
+        fn first_difference_by_bits_matches_the_coordinates(logs in proptest::collection::vec(0u32..6, 1..6), pa in any::<u32>(), pb in any::<u32>()) {
+            let sizes: std::vec::Vec<u32> = logs.iter().map(|&l| 1 << l).collect();
+            let s = Shape::new(&sizes, "radices").unwrap();
+            let (a, b) = (pa % s.count(), pb % s.count());
+            let (ca, cb) = (s.coords(a).unwrap(), s.coords(b).unwrap());
+            let want = (0..sizes.len())
+                .find(|&d| ca[d] != cb[d])
+                .map(|d| (d, ca[d], cb[d], sizes[d]));
+            prop_assert_eq!(s.first_difference(a, b), want);
+            prop_assert_eq!(s.first_difference(a, a), None);
         }
 
         #[test]

@@ -196,6 +196,10 @@ impl Topology for Torus {
         if t >= self.num_terminals || tps == 0 {
             return None;
         }
+        if tps == 1 {
+            // Routing asks this at every hop: one terminal per switch needs no division.
+            return Some((t, self.network_ports));
+        }
         Some((t / tps, self.network_ports + (t % tps) as PortIndex))
     }
 

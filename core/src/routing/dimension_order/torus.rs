@@ -121,11 +121,15 @@ impl<'a> TorusDor<'a> {
         t: SwitchId,
         coin: u8,
     ) -> Result<Option<(RingHop, u32)>, RoutingError> {
-        let shape = self.torus.shape();
-        check_switches(shape.count(), at, t)?;
-        let Some((dim, x, y, k)) = shape.first_difference(at, t) else {
-            return Ok(None);
-        };
+        check_switches(self.torus.shape().count(), at, t)?;
+        Ok(self.ring_hop_in_range(at, t, coin))
+    }
+
+    /// [`TorusDor::ring_hop`] for switches `at` and `t` known to be in range (`next_hop`
+    /// has checked `at` and found `t` as a terminal's switch).
+    #[inline(always)]
+    fn ring_hop_in_range(&self, at: SwitchId, t: SwitchId, coin: u8) -> Option<(RingHop, u32)> {
+        let (dim, x, y, k) = self.torus.shape().first_difference(at, t)?;
         let forward = if self.torus.wraps() {
             let plus = if y > x { y - x } else { y + k - x };
             let minus = k - plus;
@@ -134,7 +138,7 @@ impl<'a> TorusDor<'a> {
         } else {
             y > x
         };
-        Ok(Some((RingHop { dim, forward, x, k }, y)))
+        Some((RingHop { dim, forward, x, k }, y))
     }
 
     /// Dimension and direction (`true` = `+`) of the next hop from switch `at` toward
@@ -188,7 +192,7 @@ impl Routing for TorusDor<'_> {
             Endpoint::Toward(t) => t,
         };
         let (hop, y) = self
-            .ring_hop(at, t, state.coin)?
+            .ring_hop_in_range(at, t, state.coin)
             .ok_or(RoutingError::Unreachable { from: at, to: t })?;
         let port = self.port_of(hop);
         let vc = match self.vcs {

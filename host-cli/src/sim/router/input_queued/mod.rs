@@ -42,12 +42,14 @@
 //! the router more than a predictable branch.
 //!
 //! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
-//! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`).
+//! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`) with
+//! each port's channel ends (`links`).
 
 mod buffers;
 mod crossbar;
 mod fast_div;
 mod hold;
+mod links;
 mod speculation;
 pub(crate) mod state;
 pub(crate) mod step;
@@ -66,6 +68,7 @@ use crate::sim::router::vc_allocator::VcAllocator;
 use crate::sim::router::{Effects, Phase, RouterModel};
 pub(crate) use crossbar::Lanes;
 pub(crate) use fast_div::FastDiv;
+use links::PortLink;
 use state::{Arrays, Range, VcState};
 use step::Work;
 
@@ -91,6 +94,8 @@ pub(crate) struct Params {
     pub port_vc: Vec<Lanes>,
     /// Input VC (or output VC) → router (division by `radix · vcs`).
     pub router_of: FastDiv,
+    /// Per port (`s·radix + p`): its channels' ends and latencies (`links`).
+    pub links: Vec<PortLink>,
     /// Credits of an empty VC buffer.
     pub vc_buf_size: u16,
     /// Pipeline delays, cycles.
@@ -183,6 +188,7 @@ impl Params {
                 .map(|li| Lanes::of(li / vcs, li % vcs, is, os))
                 .collect(),
             router_of: FastDiv::new((radix * vcs) as u32),
+            links: links::port_links(fabric, vcs),
             vc_buf_size: cfg.vc_buf_size,
             routing_delay: cfg.routing_delay,
             vc_alloc_delay: cfg.vc_alloc_delay,

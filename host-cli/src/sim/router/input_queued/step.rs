@@ -9,7 +9,7 @@ use jumpnet_core::routing::{Hop, PacketState, Routing};
 use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
-use crate::sim::network::{Event, Flit, PortKind, Slot};
+use crate::sim::network::{Event, Flit, Slot};
 use crate::sim::router::allocator::{Request, Scratch};
 use crate::sim::router::input_queued::state::{Range, VcState};
 use crate::sim::router::input_queued::Params;
@@ -20,6 +20,7 @@ use crate::sim::router::vc_allocator::{VcRequest, VcScratch};
 use crate::sim::router::vc_port::PortHead;
 use crate::sim::router::{Effects, Phase};
 
+use super::links::LinkKind;
 use super::vc_stage::EJECT_ANY;
 
 /// A range of routers' active set and per-step scratch.
@@ -172,7 +173,7 @@ pub(crate) fn step_range<R: Routing + ?Sized, E: Effects>(
     for ev in ph.due {
         match *ev {
             Event::Arrive { iv, flit } if (first..end).contains(&iv) => cx.arrive(iv, flit),
-            Event::Credit { ov } if (first..end).contains(&ov) => cx.credit(ov),
+            Event::Credit { ov } if (first..end).contains(&ov) => cx.credit((ov - first) as usize),
             _ => {}
         }
     }
@@ -225,34 +226,33 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         } else {
             self.clock.body_ready
         };
-        let l = usize::from(r.ivs[iv].len);
+        let v = &mut r.ivs[iv];
+        let l = usize::from(v.len);
         if l >= k.buf {
             self.fx.violation();
             return;
         }
+        v.len += 1;
         if l == 0 {
             // The front flit lives in the input VC's state (`InVc::front`).
-            r.ivs[iv].front = flit;
-            r.ivs[iv].fready = ready;
+            v.front = flit;
+            v.fready = ready;
         } else {
             // head < buf and l < buf: one conditional subtraction instead of a division.
-            let mut pos = usize::from(r.ivs[iv].head) + l;
+            let mut pos = usize::from(v.head) + l;
             if pos >= k.buf {
                 pos -= k.buf;
             }
             r.slots[k.slot(ls, li, pos)] = Slot { ready, flit };
         }
-        r.ivs[iv].len += 1;
         r.nonempty[ls * k.words + li / 64] |= 1 << (li % 64);
         r.wake[ls] = r.wake[ls].min(ready);
         r.buffered[ls] += 1;
         self.work.active[ls / 64] |= 1 << (ls % 64);
     }
 
-    /// A credit returns to output VC `ov` (global index) of one of the routers.
-    fn credit(&mut self, ov: u32) {
-        let base = self.r.lo * self.k.radix * self.k.vcs;
-        let ov = ov as usize - base;
+    /// A credit returns to output VC `ov` (index within the range) of one of the routers.
+    fn credit(&mut self, ov: usize) {
         let c = &mut self.r.credits[ov];
         *c += 1;
         let c = *c;
@@ -369,7 +369,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// The switch request of (local) input VC `li` of local router `ls` for output `port`
     /// (its output VC `vc`, `None` for a speculative request without one), if the output
     /// queue has room and the VC a credit.
-    #[inline]
+    #[inline(always)]
     fn request_switch(
         &mut self,
         ls: usize,
@@ -500,14 +500,14 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             .next_hop(s as u32, &mut state, dst)
             .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
         self.fx.set_state(flit.pkt, state);
-        let port_kind = |port: u16| self.ph.fabric.ports.get(s * k.radix + usize::from(port));
+        let link = |port: u16| k.links.get(s * k.radix + usize::from(port));
         self.r.ivs[iv].set_state(match hop {
             Hop::Forward { port, vc } => {
-                let Some(PortKind::Link { .. }) = port_kind(port) else {
+                if link(port).is_none_or(|l| l.kind != LinkKind::Link) {
                     return Err(SimError::Routing(format!(
                         "switch {s} forwards to {dst} on port {port}, which is no link"
                     )));
-                };
+                }
                 if vc >= k.rvcs {
                     return Err(SimError::Routing(format!(
                         "switch {s} chose VC {vc} of {}",
@@ -518,7 +518,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 VcState::Routed { port, vc }
             }
             Hop::Eject { port } => {
-                if port_kind(port) != Some(&PortKind::Terminal(dst)) {
+                if link(port).is_none_or(|l| l.kind != LinkKind::Terminal || l.peer != dst) {
                     return Err(SimError::Routing(format!(
                         "switch {s} ejects {dst} on port {port}, which is not its terminal"
                     )));

@@ -4,7 +4,8 @@
 
 use jumpnet_core::routing::Routing;
 
-use crate::sim::network::{Event, Flit, PortKind};
+use crate::sim::network::{Event, Flit};
+use crate::sim::router::input_queued::links::LinkKind;
 use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
 use crate::sim::router::Effects;
@@ -63,18 +64,19 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let r = &mut *self.r;
         let li = iv - ls * k.per;
-        let flit = r.ivs[iv].front;
-        r.ivs[iv].len -= 1;
-        if r.ivs[iv].len == 0 {
+        let v = &mut r.ivs[iv];
+        let flit = v.front;
+        v.len -= 1;
+        if v.len == 0 {
             // An empty buffer starts again at position 0 (`buffers`).
-            r.ivs[iv].head = 0;
+            v.head = 0;
             r.nonempty[ls * k.words + li / 64] &= !(1 << (li % 64));
         } else {
-            let next = r.ivs[iv].head + 1;
-            r.ivs[iv].head = if usize::from(next) == k.buf { 0 } else { next };
-            let slot = r.slots[k.slot(ls, li, usize::from(r.ivs[iv].head))];
-            r.ivs[iv].front = slot.flit;
-            r.ivs[iv].fready = slot.ready;
+            let next = v.head + 1;
+            v.head = if usize::from(next) == k.buf { 0 } else { next };
+            let slot = r.slots[k.slot(ls, li, usize::from(v.head))];
+            v.front = slot.flit;
+            v.fready = slot.ready;
         }
         r.buffered[ls] -= 1;
         flit
@@ -85,7 +87,6 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     #[inline]
     fn send(&mut self, s: usize, flit: Flit, port: usize, vc: usize, eject: bool) {
         let k = self.k;
-        let fabric = self.ph.fabric;
         let ls = s - self.r.lo;
         let opi = s * k.radix + port;
         let lopi = ls * k.radix + port;
@@ -100,9 +101,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             self.r.out_free[lopi] = d + 1;
             d
         };
-        let at = depart + u64::from(fabric.latency[opi]);
+        let link = k.links[opi];
+        let at = depart + u64::from(link.out_latency);
         if eject {
-            if let PortKind::Terminal(term) = fabric.ports[opi] {
+            if link.kind == LinkKind::Terminal {
+                let term = link.peer;
                 self.fx.push(at, Event::Eject { term, flit });
             }
             if k.eject_credits {
@@ -117,15 +120,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 Some(c) => self.r.credits[ov] = c,
                 None => self.fx.violation(),
             }
-            if let PortKind::Link { peer, peer_port } = fabric.ports[opi] {
-                let down = (peer as usize * k.radix + usize::from(peer_port)) * k.vcs + vc;
-                self.fx.push(
-                    at,
-                    Event::Arrive {
-                        iv: down as u32,
-                        flit,
-                    },
-                );
+            if link.kind == LinkKind::Link {
+                let iv = link.peer + vc as u32;
+                self.fx.push(at, Event::Arrive { iv, flit });
             }
             if flit.tail {
                 self.tail_sent(ov);
@@ -146,7 +143,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             Some(c) => self.r.credits[ov] = c,
             None => self.fx.violation(),
         }
-        let back = at + 1 + u64::from(self.ph.fabric.latency[opi]) + k.credit_delay;
+        let back = at + 1 + u64::from(k.links[opi].out_latency) + k.credit_delay;
         let global = self.r.lo * k.per + ov;
         self.fx.push(back, Event::Credit { ov: global as u32 });
         if tail {
@@ -159,7 +156,6 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     #[inline]
     fn credit_back(&mut self, s: usize, p: usize, v: usize) {
         let k = self.k;
-        let fabric = self.ph.fabric;
         let pi = s * k.radix + p;
         let lpi = (s - self.r.lo) * k.radix + p;
         let now = self.now;
@@ -177,23 +173,23 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             self.r.cred_step[lpi] = now + 1;
             d
         };
-        match fabric.ports[pi] {
-            PortKind::Link { peer, peer_port } => {
-                let up = peer as usize * k.radix + usize::from(peer_port);
+        let link = k.links[pi];
+        match link.kind {
+            LinkKind::Link => {
+                let at = credit + u64::from(link.in_latency) + k.credit_delay;
+                let ov = link.peer + v as u32;
+                self.fx.push(at, Event::Credit { ov });
+            }
+            LinkKind::Terminal => {
                 self.fx.push(
-                    credit + u64::from(fabric.latency[up]) + k.credit_delay,
-                    Event::Credit {
-                        ov: (up * k.vcs + v) as u32,
+                    credit + k.terminal_latency + k.credit_delay,
+                    Event::TermCredit {
+                        term: link.peer,
+                        vc: v as u8,
                     },
                 );
             }
-            PortKind::Terminal(term) => {
-                self.fx.push(
-                    credit + k.terminal_latency + k.credit_delay,
-                    Event::TermCredit { term, vc: v as u8 },
-                );
-            }
-            PortKind::Unconnected => self.fx.violation(),
+            LinkKind::Unconnected => self.fx.violation(),
         }
     }
 }

@@ -187,41 +187,44 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// VC allocation of local router `ls` when no two heads share an output port (the
     /// common case): each head takes its free VC nearest its allocator pointer
     /// (`VcAllocator::disjoint_pick`, one head at a time, without request lists).
-    fn allocate_disjoint_vcs(&mut self, ls: usize, times: (u64, u64)) {
+    fn allocate_disjoint_vcs(&mut self, ls: usize, (won, retry): (u64, u64)) {
         let k = self.k;
-        let first = ls * k.per;
-        let n = k.vc_alloc.pointers();
-        for h in 0..self.work.vc_heads.len() {
-            let li = self.work.vc_heads[h];
-            let iv = first + usize::from(li);
+        let (per, n) = (k.per, k.vc_alloc.pointers());
+        let first = ls * per;
+        // The router's own slices, taken once for all its heads.
+        let r = &mut *self.r;
+        let ivs = &mut r.ivs[first..first + per];
+        let busy = &mut r.busy[first..first + per];
+        let credits = &r.credits[first..first + per];
+        let ptrs = &mut r.vc_ptrs[ls * n..(ls + 1) * n];
+        let mut wake = r.wake[ls];
+        for &li in &self.work.vc_heads {
+            let i = usize::from(li);
             let (mut granted, mut eligible) = (false, false);
-            if let VcState::Routed { port, vc } = self.r.ivs[iv].state() {
+            if let VcState::Routed { port, vc } = ivs[i].state() {
                 let (start, stride) = vc_range(vc, k.rvcs);
                 let eject = vc == EJECT_ANY;
                 let out = usize::from(port) * k.vcs;
-                let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
                 // The port's output VCs.
-                let range = first + out..first + out + k.vcs;
-                let busy = &self.r.busy[range.clone()];
+                let (port_busy, port_credits) = (&busy[out..out + k.vcs], &credits[out..]);
                 if k.speculative {
                     // A free VC with a credit: the head may bid for the switch
                     // (`speculation`).
-                    let credits = &self.r.credits[range];
                     let mut v = start;
-                    while v < busy.len() {
-                        eligible |= !busy[v] && (eject || credits[v] > 0);
+                    while v < port_busy.len() {
+                        eligible |= !port_busy[v] && (eject || port_credits[v] > 0);
                         v += stride;
                     }
                 }
-                let free = (busy, start, stride);
+                let free = (port_busy, start, stride);
                 if let Some(o) = k.vc_alloc.disjoint_pick(ptrs, li, out as u16, free) {
                     let w = VcRequest {
                         input: li,
                         output: o,
                     };
                     k.vc_alloc.disjoint_match(ptrs, w);
-                    self.r.busy[first + usize::from(o)] = true;
-                    self.r.ivs[iv].set_state(VcState::Active {
+                    busy[usize::from(o)] = true;
+                    ivs[i].set_state(VcState::Active {
                         port,
                         vc: (usize::from(o) - out) as u8,
                         eject,
@@ -229,8 +232,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     granted = true;
                 }
             }
-            self.head_allocated(ls, iv, granted, eligible, times);
+            // The head's next step (`head_allocated`, `speculation::after_vc_allocation`).
+            let bid = k.speculative && eligible;
+            if k.speculative {
+                r.spec[first + i] = bid;
+            }
+            let ready = if granted && !bid { won } else { retry };
+            ivs[i].fready = ready;
+            wake = wake.min(ready);
         }
+        r.wake[ls] = wake;
     }
 
     /// The next step of the head at (local) input VC `iv` of local router `ls` after its
