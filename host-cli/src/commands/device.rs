@@ -38,7 +38,7 @@ use crate::device::qemu::{self, Qemu};
 use crate::device::{Client, Transport};
 use crate::io::output::{print_line, write_atomic};
 
-/// `jumpnet device` actions.
+/// Device images; flash, inspect and compare a device (firmware under QEMU).
 #[derive(Debug, Subcommand)]
 pub enum DeviceAction {
     /// Build a device image for one switch and write it to a file.

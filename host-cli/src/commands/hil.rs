@@ -67,7 +67,9 @@ pub enum HilAction {
     Suite(Box<SuiteArgs>),
 }
 
-/// `jumpnet hil` arguments.
+/// Hardware in the loop: a collective on the simulator with chosen nodes' NIC engines
+/// on devices (firmware under QEMU) or RTL, traced and compared with the in-process
+/// run; exit status 1 on a divergence.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct HilArgs {

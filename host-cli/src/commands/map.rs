@@ -23,7 +23,8 @@ use crate::study::ga_mapping::table2::{table2, Table2Request};
 use crate::study::ga_mapping::trace::{trace, TraceRequest};
 use crate::study::ga_mapping::{phys_study, variants_study, VariantsRequest, PAPER_PHYS};
 
-/// `jumpnet map ...` actions.
+/// Process mapping: place a collective's ranks on nodes and optimise the placement; GA
+/// node mapping on a torus.
 // Doc comments here are `--help` text: `[GA]` names the paper (docs/references.md), not an
 // item.
 #[allow(rustdoc::broken_intra_doc_links)]

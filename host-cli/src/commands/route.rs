@@ -28,7 +28,7 @@ pub enum TableFormat {
     Lft,
 }
 
-/// `jumpnet route ...` actions.
+/// Deterministic routing: tables, delivery/loop/deadlock checks, path statistics.
 #[derive(Debug, Subcommand)]
 pub enum RouteAction {
     /// Print or export the routing tables (destination -> port, VC) of every switch or one.

@@ -14,7 +14,8 @@ use crate::io::image::{inspect, InspectedImages};
 use crate::io::outdir::OutDir;
 use crate::io::output::{self, Format};
 
-/// `jumpnet sched ...` actions.
+/// Collective send schedules: show, verify symbolically, export per-rank programs, read
+/// images back.
 #[derive(Debug, Subcommand)]
 pub enum SchedAction {
     /// Print the schedule: summary, messages (per step) and optionally one rank's program.

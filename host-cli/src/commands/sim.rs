@@ -82,7 +82,8 @@ impl SetupArgs {
     }
 }
 
-/// `jumpnet sim` arguments.
+/// Flit-level simulation of a topology and routing: latency, throughput, utilisation;
+/// exit status 1 on deadlock.
 #[derive(Debug, Args, Clone)]
 pub struct SimArgs {
     /// What to simulate.

@@ -17,7 +17,8 @@ use crate::io::progress::Progress;
 use crate::runs::synthetic::worker_threads;
 use crate::study::{dragonfly_bcast, galaxyfly_a2a};
 
-/// Study subcommands.
+/// The papers' simulated studies: Dragonfly broadcasts ([DF-BC] B3), Galaxyfly
+/// all-to-all ([GF-A2A] E1/E2), with the papers' claims checked.
 #[derive(Debug, Subcommand)]
 pub enum StudyAction {
     /// [DF-BC] B3: TREE/LLF/GLF/FOREST broadcast makespans over random allocations of

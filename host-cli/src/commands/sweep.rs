@@ -18,7 +18,9 @@ use crate::runs::synthetic::{self, worker_threads, SweepOptions};
 use crate::sim::sweep::collective::CollectiveSweepResult;
 use crate::sim::sweep::{self, Shard, SweepResult};
 
-/// `jumpnet sweep` arguments: either a sweep or `merge`.
+/// Simulations over the injection rate (or any simulator key) on all cores, stopping at
+/// saturation; --shard i/N and `sweep merge` for cluster job arrays; with --collective,
+/// collective makespans over message size, mapping, algorithm, routing, background.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct SweepArgs {

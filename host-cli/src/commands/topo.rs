@@ -43,7 +43,7 @@ fn anynet_text(net: &Network<'_>, words: &[String]) -> Result<String> {
     })
 }
 
-/// `jumpnet topo ...` actions.
+/// Build a topology and inspect, measure or export it.
 #[derive(Debug, Subcommand)]
 pub enum TopoAction {
     /// List the topology families and their parameters.
