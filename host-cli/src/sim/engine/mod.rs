@@ -127,7 +127,8 @@ impl<'r> State<'r> {
                 ..Default::default()
             })
             .collect();
-        // The wheel reaches over the longest channel with its pipeline and credit delays; a
+        // The wheel reaches over the longest channel (terminals' channels included, which
+        // may differ by terminal: docs/booksim.md §3.2) with its pipeline and credit delays; a
         // flit or credit that waits in a port's queue behind a speedup may be scheduled
         // further ahead, and overflows (`Wheel`).
         let max_delay = u64::from(fabric.max_latency().max(cfg.terminal_latency))
@@ -440,8 +441,10 @@ impl<'r> State<'r> {
                 tail,
                 lag,
             };
+            // The injection channel is as long as the terminal's port's ejection channel.
+            let channel = u64::from(self.fabric.latency[pi]);
             self.wheel.push(
-                now + u64::from(self.cfg.injection_delay) + u64::from(self.cfg.terminal_latency),
+                now + u64::from(self.cfg.injection_delay) + channel,
                 Event::Arrive { iv, flit },
             );
             self.in_network += 1;

@@ -27,6 +27,26 @@ impl GridLayout {
         let len = u64::from(self.xr) * dx + u64::from(self.yr) * dy;
         u16::try_from(len).ok().filter(|&l| l > 0)
     }
+
+    /// The latency (cycles) of the injection and ejection channels of a switch's `j`-th
+    /// terminal, `j < xr·yr`: the terminals fill the switch's `xr × yr` cell column by column
+    /// (`yr` to a column) at offsets `−⌊xr/2⌋..⌊xr/2⌋` × `−⌊yr/2⌋..⌊yr/2⌋` from the switch,
+    /// 0 left out along an even side; a channel takes 1 cycle plus the offset beyond the first
+    /// position in each direction (docs/booksim.md §3.2).
+    pub fn node_latency(&self, j: u32) -> u16 {
+        let offset = |i: u32, side: u16| {
+            let (i, half) = (i64::from(i), i64::from(side / 2));
+            if side.is_multiple_of(2) && i >= half {
+                i - half + 1
+            } else {
+                i - half
+            }
+        };
+        let beyond = |d: i64| (d.abs() - 1).max(0);
+        let yr = u32::from(self.yr.max(1));
+        let len = 1 + beyond(offset(j % yr, self.yr)) + beyond(offset(j / yr, self.xr));
+        u16::try_from(len).unwrap_or(u16::MAX)
+    }
 }
 
 #[cfg(test)]

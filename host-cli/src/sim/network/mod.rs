@@ -41,7 +41,8 @@ pub struct Fabric {
     pub radix: usize,
     /// Port kinds.
     pub ports: Vec<PortKind>,
-    /// Latency (cycles) of the channel leaving each port.
+    /// Latency (cycles) of the channel leaving each port; at a terminal's port also of the
+    /// terminal's injection channel, which enters it.
     pub latency: Vec<u16>,
     /// Index into [`Fabric::class_names`] of each port's channel.
     pub class: Vec<u8>,
@@ -63,6 +64,13 @@ fn class_name(c: LinkClass) -> String {
     }
 }
 
+/// The latency of the channels of a switch's `j`-th terminal: on a chip layout as long as
+/// the terminal's distance from its switch (docs/booksim.md §3.2), else `terminal_latency`.
+fn terminal_channel(cfg: &SimConfig, j: u32) -> u16 {
+    cfg.switch_layout
+        .map_or(cfg.terminal_latency, |layout| layout.node_latency(j))
+}
+
 impl Fabric {
     /// Reads the port map of `net` with channel latencies from `cfg`.
     pub fn new<T: Topology + ?Sized>(net: &T, cfg: &SimConfig) -> Result<Self, String> {
@@ -77,13 +85,16 @@ impl Fabric {
         // The class-latency keys of the links present.
         let mut used: Vec<&str> = Vec::new();
         for s in 0..switches {
+            // The switch's terminals so far (a terminal's place in its switch's cell).
+            let mut local = 0u32;
             for p in 0..radix {
                 let i = s as usize * radix + p;
                 match net.port(s, p as u16) {
                     Port::Unconnected => {}
                     Port::Terminal(t) => {
                         ports[i] = PortKind::Terminal(t);
-                        latency[i] = cfg.terminal_latency;
+                        latency[i] = terminal_channel(cfg, local);
+                        local += 1;
                     }
                     Port::Link(l) => {
                         ports[i] = PortKind::Link {

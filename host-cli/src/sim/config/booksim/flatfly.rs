@@ -6,7 +6,9 @@
 //! nodes in an `xr × yr` block around it. A channel between routers is `xr·|Δcolumn| +
 //! yr·|Δrow|` cycles long (credits the same); a node's injection and ejection channels are
 //! `1 + (|dx| − 1)⁺ + (|dy| − 1)⁺` cycles for the node's offset `(dx, dy)` in the block
-//! ([`node_lengths`]). With `use_noc_latency = 0` every channel takes 1 cycle.
+//! ([`node_lengths`]), and jumpnet gives the `j`-th terminal of a switch the `j`-th of these
+//! lengths ([`GridLayout::node_latency`]). With `use_noc_latency = 0` every channel takes 1
+//! cycle.
 //!
 //! BookSim2 numbers the nodes on the `x·xr`-wide grid of blocks (node `g` of row `⌊g / (x·xr)⌋`
 //! belongs to the router whose block holds it), jumpnet router by router; with `c > 1`
@@ -47,8 +49,8 @@ pub fn node_lengths(xr: u32, yr: u32) -> Vec<u32> {
 
 /// Checks `flatfly`'s keys as BookSim2 asserts them (`x = y`, `xr = yr`, `c = xr·yr`) and
 /// that the routers fill whole rows of `x`; returns the chip layout of
-/// `use_noc_latency = 1` (`None` with 0: 1-cycle channels). Node channels other than 1 cycle
-/// (`xr ≥ 4`) are refused: jumpnet's terminal channels all take `terminal_latency`.
+/// `use_noc_latency = 1` (`None` with 0: 1-cycle channels), which also gives the terminals'
+/// channels their lengths ([`node_lengths`]).
 pub fn layout(
     k: u32,
     n: u32,
@@ -76,16 +78,6 @@ pub fn layout(
     }
     if !use_noc_latency {
         return Ok(None);
-    }
-    let nodes = node_lengths(l.xr, l.yr);
-    if let Some(&long) = nodes.iter().find(|&&len| len != 1) {
-        bail!(
-            "flatfly with use_noc_latency = 1 and xr = {}, yr = {}: BookSim2 gives some nodes' \
-             channels {long} cycles, jumpnet gives every terminal channel terminal_latency \
-             (supported: xr = yr <= 3, or use_noc_latency = 0)",
-            l.xr,
-            l.yr
-        );
     }
     let cell = |v: u32, key: &str| {
         u16::try_from(v)
@@ -138,6 +130,39 @@ mod tests {
     }
 
     #[test]
+    fn terminal_channels_take_node_lengths() {
+        use crate::sim::config::SimConfig;
+        use crate::sim::network::{Fabric, PortKind};
+        use jumpnet_core::topology::spec::NetworkSpec;
+        for r in [2u32, 3, 4, 5] {
+            let g = layout(4, 2, r * r, grid(4, r), true).unwrap().unwrap();
+            let want: Vec<u16> = node_lengths(r, r).iter().map(|&l| l as u16).collect();
+            let got: Vec<u16> = (0..r * r).map(|j| g.node_latency(j)).collect();
+            assert_eq!(got, want, "xr = yr = {r}");
+        }
+        // The network of xr = yr = 4: every switch's 16 terminals in port order.
+        let net = NetworkSpec::hyperx(&[4, 4], 1, 16)
+            .unwrap()
+            .build()
+            .unwrap();
+        let mut cfg = SimConfig::booksim();
+        cfg.switch_layout = layout(4, 2, 16, grid(4, 4), true).unwrap();
+        let f = Fabric::new(&net, &cfg).unwrap();
+        let want: Vec<u16> = node_lengths(4, 4).iter().map(|&l| l as u16).collect();
+        for s in 0..f.switches as usize {
+            let ports = s * f.radix..(s + 1) * f.radix;
+            let got: Vec<u16> = f.ports[ports.clone()]
+                .iter()
+                .zip(&f.latency[ports])
+                .filter(|(k, _)| matches!(k, PortKind::Terminal(_)))
+                .map(|(_, &l)| l)
+                .collect();
+            assert_eq!(got, want, "switch {s}");
+        }
+        assert_eq!(f.max_latency(), 12);
+    }
+
+    #[test]
     fn layout_of_booksim_example_and_refusals() {
         let g = layout(4, 2, 4, grid(4, 2), true).unwrap().unwrap();
         assert_eq!(
@@ -151,11 +176,8 @@ mod tests {
         assert_eq!(layout(4, 2, 4, grid(4, 2), false).unwrap(), None);
         let e = layout(4, 2, 4, grid(4, 1), false).unwrap_err().to_string();
         assert!(e.contains("c = xr·yr"), "{e}");
-        let e = layout(4, 2, 16, grid(4, 4), true).unwrap_err().to_string();
-        assert!(
-            e.contains("3 cycles") && e.contains("use_noc_latency = 0"),
-            "{e}"
-        );
+        // Node channels longer than a cycle (xr = yr = 4) are given, not refused.
+        assert!(layout(4, 2, 16, grid(4, 4), true).unwrap().is_some());
         assert!(layout(4, 2, 16, grid(4, 4), false).is_ok());
         let e = layout(4, 2, 1, grid(3, 1), true).unwrap_err().to_string();
         assert!(e.contains("rows of x"), "{e}");

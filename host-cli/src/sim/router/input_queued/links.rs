@@ -27,8 +27,9 @@ pub(crate) struct PortLink {
     /// Latency (cycles) of the channel leaving this port (a flit's arrival after it
     /// departs).
     pub out_latency: u16,
-    /// With [`LinkKind::Link`]: latency of the channel entering this port (the peer port's
-    /// channel, which a credit travels back along).
+    /// Latency of the channel entering this port, which a credit travels back along: with
+    /// [`LinkKind::Link`] the peer port's channel, with [`LinkKind::Terminal`] the
+    /// terminal's injection channel (as long as its ejection channel).
     pub in_latency: u16,
     /// What the port connects to.
     pub kind: LinkKind,
@@ -51,7 +52,7 @@ pub(crate) fn port_links(fabric: &Fabric, vcs: usize) -> Vec<PortLink> {
             PortKind::Terminal(term) => PortLink {
                 peer: term,
                 out_latency,
-                in_latency: 0,
+                in_latency: out_latency,
                 kind: LinkKind::Terminal,
             },
             PortKind::Link { peer, peer_port } => {

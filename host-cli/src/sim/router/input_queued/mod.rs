@@ -107,8 +107,6 @@ pub(crate) struct Params {
     pub st_delay: u64,
     /// Credit return delay beyond the channel latency, cycles.
     pub credit_delay: u64,
-    /// Latency of terminal channels (credits back to a terminal), cycles.
-    pub terminal_latency: u64,
     /// The internal speedup (1: no output or credit queueing).
     pub speedup: Speedup,
     /// Most flits an output queue / an ejection queue may hold before its switch requests
@@ -196,7 +194,6 @@ impl Params {
             head_delays: [cfg.routing_delay, cfg.vc_alloc_delay, cfg.sw_alloc_delay],
             st_delay: u64::from(cfg.st_delay),
             credit_delay: u64::from(cfg.credit_delay),
-            terminal_latency: u64::from(cfg.terminal_latency),
             speedup: cfg.internal_speedup,
             out_limit: cfg.output_buffer_size.map_or(u64::MAX, u64::from),
             eject_limit: cfg

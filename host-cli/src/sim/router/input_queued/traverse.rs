@@ -182,7 +182,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             }
             LinkKind::Terminal => {
                 self.fx.push(
-                    credit + k.terminal_latency + k.credit_delay,
+                    credit + u64::from(link.in_latency) + k.credit_delay,
                     Event::TermCredit {
                         term: link.peer,
                         vc: v as u8,
