@@ -279,6 +279,10 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
             check("hops (routers)", j.hops, b.hops, hop_tol);
         }
     }
+    eprintln!(
+        "{} cases, {compared} comparisons",
+        matrix["cases"].as_array().map_or(0, Vec::len)
+    );
     assert!(compared >= 380, "only {compared} comparisons");
     assert!(
         failures.is_empty(),
