@@ -3,7 +3,8 @@
 //! of them: `super::islip_iters`), BookSim2's wavefront allocator ([`super::wavefront`]),
 //! parallel iterative matching (`super::pim`), lonely output allocator (`super::loa`)
 //! and `select` (`super::select`), dispatched from [`Shape::allocate`]
-//! (docs/booksim.md §4). The first three work on the
+//! (docs/booksim.md §4), which hands each of them at least one request and an empty
+//! winners list. The first three work on the
 //! request list of one router and cost O(requests); round-robin priority is "distance from the pointer"
 //! modulo the number of crossbar inputs or outputs (the ports, unless the crossbar has an
 //! input or output speedup: `input_queued::crossbar`).
@@ -257,7 +258,7 @@ impl Arbiters {
 impl Shape {
     /// Matches `reqs` of the router whose pointers are `ptrs` (every input at most once,
     /// every output at most once). Returns `true` when every request wins (`out` is then
-    /// left untouched); else the winners are written to `out`.
+    /// left empty); else the winners are written to `out`.
     #[inline]
     pub fn allocate(
         &self,
@@ -267,6 +268,11 @@ impl Shape {
         out: &mut Vec<Request>,
     ) -> bool {
         let (ni, no) = (self.ins, self.outs);
+        // Every allocator below starts from an empty `out` and at least one request.
+        out.clear();
+        if reqs.is_empty() {
+            return false;
+        }
         if !(ni <= 64 && no <= 64 && all_distinct(reqs)) {
             match self.kind {
                 Allocator::Islip if self.iters > 1 => {
@@ -332,10 +338,6 @@ impl Shape {
         reqs: &[Request],
         out: &mut Vec<Request>,
     ) {
-        out.clear();
-        if reqs.is_empty() {
-            return;
-        }
         match self.kind {
             Allocator::SeparableInputFirst => {
                 super::separable::input_first(self, ptrs, scratch, reqs, out);

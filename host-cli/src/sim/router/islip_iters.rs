@@ -17,10 +17,6 @@ pub(crate) fn allocate(
     reqs: &[Request],
     out: &mut Vec<Request>,
 ) {
-    out.clear();
-    if reqs.is_empty() {
-        return;
-    }
     let (ni, no) = (shape.ins, shape.outs);
     let (in_ptr, out_ptr, vc_ptr) = shape.split_pointers(ptrs);
     let Scratch {

@@ -128,10 +128,6 @@ pub(crate) fn allocate_switch(
     reqs: &[Request],
     out: &mut Vec<Request>,
 ) {
-    out.clear();
-    if reqs.is_empty() {
-        return;
-    }
     let (ni, no) = (shape.ins, shape.outs);
     let (_, _, vc_ptr) = shape.split_pointers(ptrs);
     let Scratch {

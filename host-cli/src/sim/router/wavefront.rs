@@ -93,10 +93,6 @@ pub(crate) fn allocate_switch(
     reqs: &[Request],
     out: &mut Vec<Request>,
 ) {
-    out.clear();
-    if reqs.is_empty() {
-        return;
-    }
     let square = shape.ins.max(shape.outs);
     let (vc_ptr, diag) = ptrs.split_at_mut(usize::from(shape.ins));
     let Scratch {
