@@ -37,6 +37,29 @@ fn switch(s: &Shape, ptrs: &mut [u16], reqs: &[Request]) -> Vec<Request> {
     out
 }
 
+/// Inputs 0, 1, 2 of a 3 × 3 switch requesting outputs {0, 1}, {0, 2}, {1, 2}: diagonals 0
+/// and 1 each match every input, diagonal 2 is not requested.
+fn full_diagonals() -> [Request; 6] {
+    [
+        rq(0, 0, 0),
+        rq(0, 0, 1),
+        rq(1, 0, 0),
+        rq(1, 0, 2),
+        rq(2, 0, 1),
+        rq(2, 0, 2),
+    ]
+}
+
+fn vr(input: u16, output: u16) -> VcRequest {
+    VcRequest { input, output }
+}
+
+/// 2 ports × 2 VCs: input VC 0 asks for output VCs 2 and 3, input VC 1 for 3, input VC 3
+/// for 2 and 3.
+fn vc_requests() -> [VcRequest; 5] {
+    [vr(0, 2), vr(0, 3), vr(1, 3), vr(3, 2), vr(3, 3)]
+}
+
 /// `(input, output)` of the winners.
 fn pairs(wins: &[Request]) -> Vec<(u16, u16)> {
     wins.iter().map(|w| (w.input, w.output)).collect()
@@ -59,14 +82,7 @@ fn a_full_diagonal_is_taken_whole_and_the_priority_rotates() {
     // is not requested. Priority 0 → diagonal 0 matches everyone; priority 1 → diagonal 1;
     // priority 2 → diagonal 2 grants nothing, then diagonal 0 everything.
     let s = shape(3, 3, 1);
-    let reqs = [
-        rq(0, 0, 0),
-        rq(0, 0, 1),
-        rq(1, 0, 0),
-        rq(1, 0, 2),
-        rq(2, 0, 1),
-        rq(2, 0, 2),
-    ];
+    let reqs = full_diagonals();
     // Pointers: per input its VC pointer, then the priority diagonal.
     let mut ptrs = vec![0; s.pointers()];
     let diag0 = vec![(0, 0), (1, 2), (2, 1)];
@@ -173,8 +189,7 @@ fn the_vc_allocator_sweeps_input_and_output_vcs() {
         ins: 4,
         outs: 4,
     };
-    let vr = |input, output| VcRequest { input, output };
-    let reqs = [vr(0, 2), vr(0, 3), vr(1, 3), vr(3, 2), vr(3, 3)];
+    let reqs = vc_requests();
     // Its priority diagonal is the first pointer.
     let mut ptrs = vec![0; a.pointers()];
     let mut scratch = VcScratch::new(4, 4);
@@ -230,14 +245,7 @@ fn rr_wavefront_moves_the_priority_past_the_diagonal_of_its_first_grant() {
         kind: Allocator::RrWavefront,
         ..shape(3, 3, 1)
     };
-    let reqs = [
-        rq(0, 0, 0),
-        rq(0, 0, 1),
-        rq(1, 0, 0),
-        rq(1, 0, 2),
-        rq(2, 0, 1),
-        rq(2, 0, 2),
-    ];
+    let reqs = full_diagonals();
     let mut ptrs = vec![0; s.pointers()];
     ptrs[3] = 2;
     let diag0 = vec![(0, 0), (1, 2), (2, 1)];
@@ -260,8 +268,7 @@ fn rr_wavefront_moves_the_priority_past_the_diagonal_of_its_first_grant() {
         ins: 4,
         outs: 4,
     };
-    let vr = |input, output| VcRequest { input, output };
-    let reqs = [vr(0, 2), vr(0, 3), vr(1, 3), vr(3, 2), vr(3, 3)];
+    let reqs = vc_requests();
     let mut ptrs = vec![0; a.pointers()];
     let mut scratch = VcScratch::new(4, 4);
     let mut out = Vec::new();
