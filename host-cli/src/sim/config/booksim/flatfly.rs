@@ -6,8 +6,8 @@
 //! nodes in an `xr × yr` block around it. A channel between routers is `xr·|Δcolumn| +
 //! yr·|Δrow|` cycles long (credits the same); a node's injection and ejection channels are
 //! `1 + (|dx| − 1)⁺ + (|dy| − 1)⁺` cycles for the node's offset `(dx, dy)` in the block
-//! ([`node_lengths`]), and jumpnet gives the `j`-th terminal of a switch the `j`-th of these
-//! lengths ([`GridLayout::node_latency`]). With `use_noc_latency = 0` every channel takes 1
+//! in the order BookSim2 adds them; jumpnet gives the `j`-th terminal of a switch the `j`-th
+//! of these lengths ([`GridLayout::node_latency`]). With `use_noc_latency = 0` every channel takes 1
 //! cycle.
 //!
 //! BookSim2 numbers the nodes on the `x·xr`-wide grid of blocks (node `g` of row `⌊g / (x·xr)⌋`
@@ -20,37 +20,10 @@ use anyhow::{bail, Result};
 use super::irregular::Layout;
 use crate::sim::network::layout_latency::GridLayout;
 
-/// The injection (= ejection) channel lengths BookSim2 gives a router's `xr·yr` nodes, in
-/// the order it adds them: an offset walk over the block that skips the centre line when a
-/// side is even, one cycle plus the offset beyond the first position in each direction.
-pub fn node_lengths(xr: u32, yr: u32) -> Vec<u32> {
-    let (half_x, half_y) = (xr as i64 / 2, yr as i64 / 2);
-    let (mut dx, mut dy) = (-half_x, -half_y);
-    let mut out = Vec::with_capacity((xr * yr) as usize);
-    for _ in 0..u64::from(xr) * u64::from(yr) {
-        // An even side has no centre position: 0 is skipped.
-        if dy == 0 && yr.is_multiple_of(2) {
-            dy += 1;
-        }
-        if dx == 0 && xr.is_multiple_of(2) {
-            dx += 1;
-        }
-        let beyond = |d: i64| (d.abs() - 1).max(0) as u32;
-        out.push(1 + beyond(dy) + beyond(dx));
-        // BookSim2 advances the y offset per node and the x offset per wrap of y.
-        dy += 1;
-        if dy > half_y {
-            dy = -half_y;
-            dx += 1;
-        }
-    }
-    out
-}
-
 /// Checks `flatfly`'s keys as BookSim2 asserts them (`x = y`, `xr = yr`, `c = xr·yr`) and
 /// that the routers fill whole rows of `x`; returns the chip layout of
 /// `use_noc_latency = 1` (`None` with 0: 1-cycle channels), which also gives the terminals'
-/// channels their lengths ([`node_lengths`]).
+/// channels their lengths ([`GridLayout::node_latency`]).
 pub fn layout(
     k: u32,
     n: u32,
@@ -106,6 +79,34 @@ pub fn check_traffic(c: u32, traffic: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The injection (= ejection) channel lengths BookSim2 gives a router's `xr·yr` nodes, in
+    /// the order it adds them, walked as BookSim2's loop walks them (the reference that
+    /// [`GridLayout::node_latency`]'s closed form is checked against): an offset walk over the block that skips the centre line when a
+    /// side is even, one cycle plus the offset beyond the first position in each direction.
+    fn node_lengths(xr: u32, yr: u32) -> Vec<u32> {
+        let (half_x, half_y) = (xr as i64 / 2, yr as i64 / 2);
+        let (mut dx, mut dy) = (-half_x, -half_y);
+        let mut out = Vec::with_capacity((xr * yr) as usize);
+        for _ in 0..u64::from(xr) * u64::from(yr) {
+            // An even side has no centre position: 0 is skipped.
+            if dy == 0 && yr.is_multiple_of(2) {
+                dy += 1;
+            }
+            if dx == 0 && xr.is_multiple_of(2) {
+                dx += 1;
+            }
+            let beyond = |d: i64| (d.abs() - 1).max(0) as u32;
+            out.push(1 + beyond(dy) + beyond(dx));
+            // BookSim2 advances the y offset per node and the x offset per wrap of y.
+            dy += 1;
+            if dy > half_y {
+                dy = -half_y;
+                dx += 1;
+            }
+        }
+        out
+    }
 
     fn grid(x: u32, r: u32) -> Layout {
         Layout {
