@@ -131,7 +131,7 @@ impl<'r> State<'r> {
         // may differ by terminal: docs/booksim.md §3.2) with its pipeline and credit delays; a
         // flit or credit that waits in a port's queue behind a speedup may be scheduled
         // further ahead, and overflows (`Wheel`).
-        let max_delay = u64::from(fabric.max_latency().max(cfg.terminal_latency))
+        let max_delay = u64::from(fabric.max_latency())
             + u64::from(cfg.st_delay.max(cfg.injection_delay))
             + u64::from(cfg.credit_delay)
             + 1;
