@@ -178,7 +178,8 @@ pub enum GaStudy {
         /// First seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Fitness: the contention proxy or the flit-level simulator.
+        /// What scores genes during the search: the flit-level simulator, as [GA], or the
+        /// contention proxy (faster); each run's best gene is simulated either way.
         #[arg(long, value_enum, default_value = "sim")]
         fitness: FitnessKind,
         /// Worker threads of the simulated fitness (0 = every core).

@@ -56,3 +56,36 @@ fn neighbouring_swaps_beat_random_swaps_and_random_search() {
         ]
     );
 }
+
+#[test]
+fn a_proxy_search_reports_simulated_durations() {
+    // The proxy scores the search only: the identity mapping and every run's best gene are
+    // simulated, so the cells sit on [GA]'s scale. The identity of bcmp+shfl+trns takes 494
+    // simulated cycles (host-cli/docs/ga-study.md, C2/C4), its proxy 2 + 32·load per pattern.
+    let study = variants_study(&VariantsRequest {
+        patterns: vec![
+            TrafficPattern::BitComplement,
+            TrafficPattern::Shuffle,
+            TrafficPattern::Transpose,
+        ],
+        variants: vec![Variant::S03],
+        rankings: vec![Ranking::DurationFirst],
+        neighbour: NeighbourPick::NotAdjacent,
+        genes: 20,
+        generations: 10,
+        runs: 2,
+        seed: 1,
+        fitness: FitnessKind::Proxy,
+        threads: 2,
+        progress: false,
+    })
+    .unwrap();
+    assert_eq!(study.identity, 494);
+    let best = &study.cells[0].best;
+    assert_eq!(best.len(), 2);
+    for &b in best {
+        // Three patterns never finish below 3 · 34; a proxy score is 6 + 32·k.
+        assert!((102..494).contains(&b), "{best:?}");
+    }
+    assert!(best.iter().any(|b| (b - 6) % 32 != 0), "{best:?}");
+}

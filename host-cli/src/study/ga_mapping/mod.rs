@@ -20,13 +20,13 @@ use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
     Address, Fitness, GaConfig, GaOutcome, Grid, NeighbourPick, PatternSet, ProxyFitness, Ranking,
-    TrafficPattern, Variant, IDEAL_PATTERN_CYCLES,
+    Score, TrafficPattern, Variant, IDEAL_PATTERN_CYCLES,
 };
 use jumpnet_core::mapping::PathOracle;
 
 use crate::ga::run::{pattern_tables, run_ga, thread_count, torus_paths, FitnessKind, GaRun};
 use crate::ga::sim_fitness::GaTorus;
-use crate::ga::sim_pool::{with_sim_pool, GaSimParams};
+use crate::ga::sim_pool::{with_sim_pool, GaSimParams, SimFitnessPool};
 use crate::ga::RoutedPaths;
 use crate::io::output::{Render, Section};
 use crate::io::progress::Progress;
@@ -241,7 +241,7 @@ pub struct VariantCell {
     pub variant: String,
     /// Ranking name.
     pub ranking: String,
-    /// Best duration of every run.
+    /// Simulated duration of every run's best gene (whatever scored the search).
     pub best: Vec<u64>,
     /// Mean of `best`.
     pub mean: f64,
@@ -338,40 +338,30 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
         generations: req.generations,
     };
     let mut progress = |_: u32, _| bar.inc(1);
-    let mut outcomes: Vec<GaOutcome> = Vec::new();
-    let identity_duration = match req.fitness {
-        FitnessKind::Proxy => {
-            for &config in &plan {
-                let mut loads = vec![0u32; paths.num_channels() as usize];
-                let mut inv = vec![0 as Address; grid.nodes()];
-                let fit = ProxyFitness::new(&paths, set, &mut loads, &mut inv)?;
-                outcomes.push(run_ga(&make_run(config), fit, &mut progress)?.0);
-            }
-            proxy_score(&paths, set, &identity)?
-        }
-        FitnessKind::Sim => {
-            let params = GaSimParams {
-                side: SIDE,
-                cfg: SimConfig::ga(),
-                dest: dest.clone(),
-                threads: thread_count(req.threads, req.genes as usize),
-            };
-            with_sim_pool(&params, |pool| -> Result<u64> {
-                for &config in &plan {
-                    outcomes.push(run_ga(&make_run(config), &mut *pool, &mut progress)?.0);
-                }
-                Ok(pool.evaluate_one(&identity).duration)
-            })
-            .map_err(|e| anyhow!("simulated fitness: {e}"))??
-        }
+    // Each run's best gene is simulated whatever scored the search, so a proxy search is
+    // compared with [GA]'s simulated durations on the same scale.
+    let params = GaSimParams {
+        side: SIDE,
+        cfg: SimConfig::ga(),
+        dest: dest.clone(),
+        threads: thread_count(req.threads, req.genes as usize),
     };
+    let (bests, identity_duration) = with_sim_pool(&params, |pool| -> Result<_> {
+        let mut bests = Vec::new();
+        for &config in &plan {
+            let (_, gene) = search(&make_run(config), req.fitness, &mut *pool, &mut progress)?;
+            bests.push(pool.evaluate_one(&gene).duration);
+        }
+        Ok((bests, pool.evaluate_one(&identity).duration))
+    })
+    .map_err(|e| anyhow!("simulated fitness: {e}"))??;
     bar.finish();
     let mut cells = Vec::new();
-    for (chunk, config) in outcomes
+    for (chunk, config) in bests
         .chunks(req.runs.max(1) as usize)
         .zip(plan.iter().step_by(req.runs.max(1) as usize))
     {
-        let best: Vec<u64> = chunk.iter().map(|o| o.best.duration).collect();
+        let best = chunk.to_vec();
         let mean = best.iter().sum::<u64>() as f64 / best.len().max(1) as f64;
         let paper = (req.patterns.len() == 3)
             .then(|| PAPER_TABLE3.iter().find(|(v, _)| *v == config.variant))
@@ -407,4 +397,22 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
     };
     study.claims = claims::check(&study, &req.variants, &req.rankings);
     Ok(study)
+}
+
+/// One GA run scored by `fitness`: the simulation `pool`, or the contention proxy.
+pub(crate) fn search(
+    run: &GaRun<'_>,
+    fitness: FitnessKind,
+    pool: &mut SimFitnessPool,
+    progress: &mut dyn FnMut(u32, Score),
+) -> Result<(GaOutcome, Vec<Address>)> {
+    match fitness {
+        FitnessKind::Sim => run_ga(run, pool, progress),
+        FitnessKind::Proxy => {
+            let mut loads = vec![0u32; run.paths.num_channels() as usize];
+            let mut inv = vec![0 as Address; run.grid.nodes()];
+            let fit = ProxyFitness::new(run.paths, run.patterns, &mut loads, &mut inv)?;
+            run_ga(run, fit, progress)
+        }
+    }
 }

@@ -9,15 +9,13 @@ use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
-    Address, GaConfig, GaOutcome, Grid, NeighbourPick, PatternSet, ProxyFitness, Ranking, Score,
-    TrafficPattern, Variant,
+    Address, GaConfig, Grid, NeighbourPick, PatternSet, Ranking, TrafficPattern, Variant,
 };
-use jumpnet_core::mapping::PathOracle;
 
 use super::conflict_free::conflict_free_gene;
-use super::{PAPER_PHYS, SIDE};
-use crate::ga::run::{pattern_tables, run_ga, thread_count, torus_paths, FitnessKind, GaRun};
-use crate::ga::sim_pool::{with_sim_pool, GaSimParams, SimFitnessPool};
+use super::{search, PAPER_PHYS, SIDE};
+use crate::ga::run::{pattern_tables, thread_count, torus_paths, FitnessKind, GaRun};
+use crate::ga::sim_pool::{with_sim_pool, GaSimParams};
 use crate::io::output::{Render, Section};
 use crate::io::progress::Progress;
 use crate::sim::SimConfig;
@@ -230,22 +228,4 @@ pub fn table2(req: &Table2Request) -> Result<Table2> {
         ),
         rows,
     })
-}
-
-/// One GA run scored by `fitness`: the simulation `pool`, or the contention proxy.
-fn search(
-    run: &GaRun<'_>,
-    fitness: FitnessKind,
-    pool: &mut SimFitnessPool,
-    progress: &mut dyn FnMut(u32, Score),
-) -> Result<(GaOutcome, Vec<Address>)> {
-    match fitness {
-        FitnessKind::Sim => run_ga(run, pool, progress),
-        FitnessKind::Proxy => {
-            let mut loads = vec![0u32; run.paths.num_channels() as usize];
-            let mut inv = vec![0 as Address; run.grid.nodes()];
-            let fit = ProxyFitness::new(run.paths, run.patterns, &mut loads, &mut inv)?;
-            run_ga(run, fit, progress)
-        }
-    }
 }
