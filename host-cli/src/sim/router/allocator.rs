@@ -1,8 +1,9 @@
 //! Switch allocators of the router: the separable input-first ones (BookSim2's and
 //! jumpnet's `separable_vc`: `super::separable`), iSLIP (one iteration, or `alloc_iters`
 //! of them: `super::islip_iters`), BookSim2's wavefront allocator ([`super::wavefront`]),
-//! parallel iterative matching (`super::pim`), lonely output allocator (`super::loa`)
-//! and `select` (`super::select`), dispatched from [`Shape::allocate`]
+//! parallel iterative matching (`super::pim`), lonely output allocator (`super::loa`),
+//! `select` (`super::select`) and BookSim2's maximum-size allocator ([`super::maxsize`]),
+//! dispatched from [`Shape::allocate`]
 //! (docs/booksim.md §4), which hands each of them at least one request and an empty
 //! winners list. The first three work on the
 //! request list of one router and cost O(requests); round-robin priority is "distance from the pointer"
@@ -281,6 +282,9 @@ impl Shape {
                 Allocator::Wavefront | Allocator::RrWavefront => {
                     super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
                 }
+                Allocator::MaxSize => {
+                    super::maxsize::allocate_switch(self, ptrs, scratch, reqs, out);
+                }
                 Allocator::Pim => super::pim::allocate_switch(self, ptrs, scratch, reqs, out),
                 Allocator::Loa => super::loa::allocate_switch(self, ptrs, scratch, reqs, out),
                 Allocator::Select => {
@@ -293,6 +297,11 @@ impl Shape {
         if matches!(self.kind, Allocator::Wavefront | Allocator::RrWavefront) {
             // (Its priority diagonal moves even when every request wins.)
             super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
+            return false;
+        }
+        if self.kind == Allocator::MaxSize {
+            // (Its priority input moves at every allocation.)
+            super::maxsize::allocate_switch(self, ptrs, scratch, reqs, out);
             return false;
         }
         // Every input and every output requested once (the common case at low load): every
@@ -320,8 +329,8 @@ impl Shape {
                     out_ptr[o] = succ(out_ptr[o], ni);
                     vc_ptr[i] = next_vc;
                 }
-                Allocator::Wavefront | Allocator::RrWavefront => {
-                    unreachable!("dispatched to super::wavefront")
+                Allocator::Wavefront | Allocator::RrWavefront | Allocator::MaxSize => {
+                    unreachable!("dispatched to super::wavefront, super::maxsize")
                 }
             }
         }
