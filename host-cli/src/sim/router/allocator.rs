@@ -175,8 +175,10 @@ impl Shape {
     /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]): per crossbar input
     /// the VC / accept pointer, per crossbar output the grant pointer, per crossbar input
     /// iSLIP's VC pointer. The wavefront allocator uses the first `ins + 1` of them (per
-    /// crossbar input the VC pointer, then its priority diagonal; `super::wavefront`); every
-    /// kind has the same number, so the router's hot path does not ask which.
+    /// crossbar input the VC pointer, then its priority diagonal; `super::wavefront`), the
+    /// maximum-size allocator the first `ins + 2` (the VC pointers, its priority input and a
+    /// flag; `super::maxsize`); every kind has the same number, so the router's hot path
+    /// does not ask which.
     pub fn pointers(&self) -> usize {
         2 * usize::from(self.ins) + usize::from(self.outs)
     }
