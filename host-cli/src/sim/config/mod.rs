@@ -52,6 +52,10 @@ pub enum Allocator {
     /// BookSim2's `select` allocator (`sim::router::select`): iSLIP whose arbiters prefer
     /// the higher request priority (docs/booksim.md §4).
     Select,
+    /// BookSim2's maximum-size allocator (`sim::router::maxsize`): a maximum matching by
+    /// shortest augmenting paths from a priority input that moves at every allocation
+    /// (docs/booksim.md §4).
+    MaxSize,
 }
 
 impl Allocator {
@@ -66,6 +70,7 @@ impl Allocator {
             Allocator::Pim => "pim",
             Allocator::Loa => "loa",
             Allocator::Select => "select",
+            Allocator::MaxSize => "max_size",
         }
     }
 }

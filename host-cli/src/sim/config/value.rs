@@ -80,9 +80,10 @@ impl Value<'_> {
             "pim" => Ok(Allocator::Pim),
             "loa" => Ok(Allocator::Loa),
             "select" => Ok(Allocator::Select),
+            "max_size" => Ok(Allocator::MaxSize),
             _ => Err(self.bad(
                 "separable_input_first, separable_vc, islip, wavefront, rr_wavefront, pim, loa, \
-                     select",
+                     select, max_size",
             )),
         }
     }

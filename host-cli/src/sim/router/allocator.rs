@@ -1,8 +1,9 @@
 //! Switch allocators of the router: the separable input-first ones (BookSim2's and
 //! jumpnet's `separable_vc`: `super::separable`), iSLIP (one iteration, or `alloc_iters`
 //! of them: `super::islip_iters`), BookSim2's wavefront allocator ([`super::wavefront`]),
-//! parallel iterative matching (`super::pim`), lonely output allocator (`super::loa`)
-//! and `select` (`super::select`), dispatched from [`Shape::allocate`]
+//! parallel iterative matching (`super::pim`), lonely output allocator (`super::loa`),
+//! `select` (`super::select`) and BookSim2's maximum-size allocator ([`super::maxsize`]),
+//! dispatched from [`Shape::allocate`]
 //! (docs/booksim.md §4), which hands each of them at least one request and an empty
 //! winners list. The first three work on the
 //! request list of one router and cost O(requests); round-robin priority is "distance from the pointer"
@@ -174,8 +175,10 @@ impl Shape {
     /// Round-robin pointers per router (`ptrs` of [`Shape::allocate`]): per crossbar input
     /// the VC / accept pointer, per crossbar output the grant pointer, per crossbar input
     /// iSLIP's VC pointer. The wavefront allocator uses the first `ins + 1` of them (per
-    /// crossbar input the VC pointer, then its priority diagonal; `super::wavefront`); every
-    /// kind has the same number, so the router's hot path does not ask which.
+    /// crossbar input the VC pointer, then its priority diagonal; `super::wavefront`), the
+    /// maximum-size allocator the first `ins + 2` (the VC pointers, its priority input and a
+    /// flag; `super::maxsize`); every kind has the same number, so the router's hot path
+    /// does not ask which.
     pub fn pointers(&self) -> usize {
         2 * usize::from(self.ins) + usize::from(self.outs)
     }
@@ -281,6 +284,9 @@ impl Shape {
                 Allocator::Wavefront | Allocator::RrWavefront => {
                     super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
                 }
+                Allocator::MaxSize => {
+                    super::maxsize::allocate_switch(self, ptrs, scratch, reqs, out);
+                }
                 Allocator::Pim => super::pim::allocate_switch(self, ptrs, scratch, reqs, out),
                 Allocator::Loa => super::loa::allocate_switch(self, ptrs, scratch, reqs, out),
                 Allocator::Select => {
@@ -293,6 +299,11 @@ impl Shape {
         if matches!(self.kind, Allocator::Wavefront | Allocator::RrWavefront) {
             // (Its priority diagonal moves even when every request wins.)
             super::wavefront::allocate_switch(self, ptrs, scratch, reqs, out);
+            return false;
+        }
+        if self.kind == Allocator::MaxSize {
+            // (Its priority input moves at every allocation.)
+            super::maxsize::allocate_switch(self, ptrs, scratch, reqs, out);
             return false;
         }
         // Every input and every output requested once (the common case at low load): every
@@ -320,8 +331,8 @@ impl Shape {
                     out_ptr[o] = succ(out_ptr[o], ni);
                     vc_ptr[i] = next_vc;
                 }
-                Allocator::Wavefront | Allocator::RrWavefront => {
-                    unreachable!("dispatched to super::wavefront")
+                Allocator::Wavefront | Allocator::RrWavefront | Allocator::MaxSize => {
+                    unreachable!("dispatched to super::wavefront, super::maxsize")
                 }
             }
         }

@@ -23,6 +23,7 @@ pub mod features;
 pub mod input_queued;
 mod islip_iters;
 mod loa;
+pub mod maxsize;
 mod pim;
 mod select;
 pub mod selection;
@@ -34,6 +35,8 @@ pub mod wavefront;
 
 #[cfg(test)]
 mod features_tests;
+#[cfg(test)]
+mod maxsize_tests;
 #[cfg(test)]
 mod speedup_tests;
 #[cfg(test)]

@@ -23,6 +23,9 @@
 //!   (`super::loa::allocate_vcs`), dispatched the same way.
 //! * `select` (`super::select`): with every priority 0 it makes iSLIP's matches, so it runs
 //!   iSLIP's pass.
+//! * maximum size (`super::maxsize::allocate_vcs`): called in every step the router has
+//!   heads waiting for an output VC, requests or not (its priority input moves at every
+//!   call, as BookSim2's).
 
 use crate::sim::config::Allocator;
 use crate::sim::router::allocator::{dist, succ, NONE};
@@ -143,7 +146,11 @@ impl VcAllocator {
     pub fn has_disjoint_pass(&self) -> bool {
         !matches!(
             self.kind,
-            Allocator::Wavefront | Allocator::RrWavefront | Allocator::Pim | Allocator::Loa
+            Allocator::Wavefront
+                | Allocator::RrWavefront
+                | Allocator::Pim
+                | Allocator::Loa
+                | Allocator::MaxSize
         )
     }
 
@@ -206,11 +213,16 @@ impl VcAllocator {
         reqs: &[VcRequest],
         out: &mut Vec<VcRequest>,
     ) {
+        let (ni, no) = (self.ins, self.outs);
+        if self.kind == Allocator::MaxSize {
+            // Called once per BookSim2 `Allocate`, requests or not; its one pointer is the
+            // priority input.
+            return super::maxsize::allocate_vcs((ni, no), &mut ptrs[0], scratch, reqs, out);
+        }
         out.clear();
         if reqs.is_empty() {
             return;
         }
-        let (ni, no) = (self.ins, self.outs);
         let nearer = |cand: u16, cur: u16, ptr: u16, n: u16| {
             cur == NONE || dist(cand, ptr, n) < dist(cur, ptr, n)
         };
@@ -276,7 +288,9 @@ impl VcAllocator {
                 let diag = (&mut in_ptr[0], rr);
                 return super::wavefront::allocate_vcs(io, diag, scratch, reqs, out);
             }
-            Allocator::Pim | Allocator::Loa => unreachable!("dispatched above"),
+            Allocator::Pim | Allocator::Loa | Allocator::MaxSize => {
+                unreachable!("dispatched above")
+            }
         }
         for w in out.iter() {
             in_ptr[usize::from(w.input)] = succ(w.output, no);

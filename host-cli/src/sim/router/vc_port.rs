@@ -106,7 +106,11 @@ impl VcAllocator {
                     }
                 }
             }
-            Allocator::Wavefront | Allocator::RrWavefront | Allocator::Pim | Allocator::Loa => {
+            Allocator::Wavefront
+            | Allocator::RrWavefront
+            | Allocator::Pim
+            | Allocator::Loa
+            | Allocator::MaxSize => {
                 unreachable!("without a one-pass allocation of disjoint requests")
             }
         }

@@ -433,8 +433,8 @@ impl Parser {
 mod tests;
 
 /// The allocators `vc_allocator` and `sw_allocator` accept.
-const ALLOCATORS: &str =
-    "islip, separable_input_first, separable_output_first, wavefront, rr_wavefront, pim, loa, select";
+const ALLOCATORS: &str = "islip, separable_input_first, separable_output_first, wavefront, \
+                          rr_wavefront, pim, loa, select, max_size";
 
 /// The simulator's allocator name (`allocator`, `vc_allocator`) for the value of BookSim2's
 /// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line).
@@ -447,7 +447,8 @@ const ALLOCATORS: &str =
 /// iSLIP does not: refused there. `wavefront` and `rr_wavefront` are BookSim2's wavefront
 /// allocators (`sim::router::wavefront`), with or without speculation; `pim`, `loa` and `select` are
 /// BookSim2's allocators of those names (`sim::router::pim`, `sim::router::loa`,
-/// `sim::router::select`; docs/booksim.md §4), with or without speculation too.
+/// `sim::router::select`; docs/booksim.md §4), with or without speculation too, and so is
+/// `max_size` (`sim::router::maxsize`), whose router counts BookSim2's allocator calls.
 fn allocator_kind(
     key: &str,
     (name, line): &(String, usize),
@@ -465,9 +466,11 @@ fn allocator_kind(
         "pim" => Ok("pim"),
         "loa" => Ok("loa"),
         "select" => Ok("select"),
+        "max_size" => Ok("max_size"),
         "separable_output_first" if speculative => bail!(
             "{at}: {key} = separable_output_first with speculative = 1 is not supported \
-             (allowed there: islip, separable_input_first, wavefront, rr_wavefront, pim, loa, select)"
+             (allowed there: islip, separable_input_first, wavefront, rr_wavefront, pim, loa, \
+             select, max_size)"
         ),
         "separable_output_first" => Ok("islip"),
         other => bail!("{at}: {key} = {other} is not supported; allowed: {ALLOCATORS}"),

@@ -269,20 +269,20 @@ fn errors_name_key_and_line() {
         .to_string();
     assert!(e.contains("n = 1"));
     // An allocator jumpnet does not model: named with its key, line and the allowed ones.
-    let e = parse("routing_function = dim_order;\nsw_allocator = max_size;")
+    let e = parse("routing_function = dim_order;\nsw_allocator = islip(2);")
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("line 2: sw_allocator = max_size is not supported")
+        e.contains("line 2: sw_allocator = islip(2) is not supported")
             && e.contains(
-                "islip, separable_input_first, separable_output_first, wavefront, rr_wavefront, \
-                 pim, loa, select"
+                "islip, separable_input_first, separable_output_first, wavefront, \
+                 rr_wavefront, pim, loa, select, max_size"
             ),
         "{e}"
     );
-    // BookSim2's rr_wavefront, pim, loa and select: the simulator's allocators of the same
-    // names (§4), either allocator alone or both.
-    for name in ["rr_wavefront", "pim", "loa", "select"] {
+    // BookSim2's rr_wavefront, pim, loa, select and max_size: the simulator's allocators of
+    // the same names (§4), either allocator alone or both.
+    for name in ["rr_wavefront", "pim", "loa", "select", "max_size"] {
         let b = parse(&format!(
             "routing_function = dim_order; sw_allocator = {name};"
         ))
@@ -373,11 +373,11 @@ fn wavefront_for_either_allocator_with_or_without_speculation() {
         (1, &["alloc_iters".to_string()][..])
     );
     // On the command line.
-    let e = parse_with(TORUS88, &["vc_allocator=max_size".to_string()])
+    let e = parse_with(TORUS88, &["vc_allocator=islip(2)".to_string()])
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("command line: vc_allocator = max_size is not supported; allowed:"),
+        e.contains("command line: vc_allocator = islip(2) is not supported; allowed:"),
         "{e}"
     );
 }

@@ -38,7 +38,8 @@
 //! BookSim2's optional behaviours (`sim::router::features`) each live in their own file:
 //! crossbar input and output speedup (`crossbar`), switch held for a packet (`hold`), VCs
 //! released on the tail's credit (`tail_credit`), BookSim2's VC allocation stage
-//! (`vc_stage`) and speculative switch allocation (`speculation`); off, none of them costs
+//! (`vc_stage`) and speculative switch allocation (`speculation`), and the allocator calls
+//! BookSim2's `max_size` allocator counts (`max_size`); off, none of them costs
 //! the router more than a predictable branch.
 //!
 //! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
@@ -50,6 +51,7 @@ mod crossbar;
 mod fast_div;
 mod hold;
 mod links;
+mod max_size;
 mod speculation;
 pub(crate) mod state;
 pub(crate) mod step;

@@ -307,7 +307,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         self.r.wake[ls] = next_wake;
         self.allocate_switch(s);
         if k.vc_stage {
+            let heads = !self.work.vc_heads.is_empty();
             self.allocate_vcs(s)?;
+            if k.speculative && k.shape.kind == Allocator::MaxSize {
+                self.max_size_after_vcs(ls, heads);
+            }
         }
         Ok(())
     }
@@ -437,8 +441,13 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let ls = s - self.r.lo;
         let n = k.shape.pointers();
+        // BookSim2 calls `max_size` with requests or without (`super::max_size`).
+        let due = k.shape.kind == Allocator::MaxSize && self.max_size_switch_due(ls);
         if k.hold {
             self.release_holds(ls);
+        }
+        if due && self.work.reqs.is_empty() {
+            self.max_size_switch_idle(ls);
         }
         let work = &mut *self.work;
         if k.shape.kind == Allocator::Pim {
