@@ -25,6 +25,10 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+# With `classes > 1` BookSim2 prints one "====== Traffic class C ======" section per class:
+# the top-level fields of a record are class 0's (as before, so a one-class record reads
+# the same), and "classes" lists every class's fields in class order.
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIELDS = {
     "packet_latency": "Packet latency average",
@@ -49,9 +53,18 @@ def run(booksim, case, load, seed=None):
         rec["saturated"] = True
         return rec
     rec["saturated"] = False
-    for key, label in FIELDS.items():
-        m = re.search(re.escape(label) + r" = ([0-9.eE+-]+)", overall[1])
-        rec[key] = float(m.group(1)) if m else None
+    sections = re.split(r"====== Traffic class \d+ ======", overall[1])[1:]
+    fields = [
+        {
+            key: (float(m.group(1)) if m else None)
+            for key, label in FIELDS.items()
+            for m in [re.search(re.escape(label) + r" = ([0-9.eE+-]+)", sec)]
+        }
+        for sec in sections or [overall[1]]
+    ]
+    rec.update(fields[0])
+    if len(fields) > 1:
+        rec["classes"] = fields
     m = re.search(r"Time taken is (\d+) cycles", out)
     rec["cycles"] = int(m.group(1)) if m else None
     # sim_type = batch: minimum, mean and maximum batch duration, in this order (BookSim2

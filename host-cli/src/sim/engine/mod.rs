@@ -12,6 +12,7 @@
 //! one engine for many runs of explicit packets (the GA's simulated fitness).
 
 mod booksim_rule;
+pub mod classes;
 mod flit_time;
 pub(crate) mod partition;
 pub mod phases;
@@ -34,6 +35,7 @@ use crate::sim::network::terminal::{Packet, Pending, Route, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
+use classes::Classes;
 use flit_time::LateFlits;
 use partition::Routers;
 use stats::Recorder;
@@ -81,6 +83,8 @@ pub(crate) struct State<'r> {
     last_eject: u64,
     /// Latency statistics.
     rec: Recorder,
+    /// BookSim2's traffic classes (`classes > 1`; `None` with one class).
+    classes: Option<Box<Classes>>,
     /// Injection cycles of flits that lag their head by more than a byte holds.
     late: LateFlits,
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
@@ -119,6 +123,9 @@ impl<'r> State<'r> {
         }
         let vcs = usize::from(cfg.num_vcs);
         let driver = Driver::new(net, fabric.terminals, cfg).map_err(SimError::Config)?;
+        let classes = Classes::new(net, fabric.terminals, cfg)
+            .map_err(SimError::Config)?
+            .map(Box::new);
         let terms = (0..fabric.terminals)
             .map(|_| Terminal {
                 credits: vec![cfg.vc_buf_size; vcs],
@@ -168,6 +175,7 @@ impl<'r> State<'r> {
             total_flits: 0,
             last_eject: 0,
             rec: Recorder::new(),
+            classes,
             late: LateFlits::default(),
             tail_log: Vec::new(),
             fabric,
@@ -294,6 +302,10 @@ impl<'r> State<'r> {
         let p = *p;
         let injected = self.late.injected(&p, flit);
         self.rec.flit(&p, injected, now);
+        if let Some(cl) = self.classes.as_deref_mut() {
+            let hops = flit.tail.then(|| self.routes[flit.pkt as usize].hops);
+            cl.eject(&p, injected, now, hops);
+        }
         if flit.tail {
             if p.received != p.len {
                 self.violations += 1;
@@ -389,6 +401,7 @@ impl<'r> State<'r> {
             measured: p.measured,
             tag: p.tag,
             len: p.len,
+            class: 0,
         };
         let route = Route {
             dst: p.dst,
@@ -506,8 +519,12 @@ impl<'r> State<'r> {
     /// One cycle: channel events due, new packets, injection, the router phase.
     pub(crate) fn cycle(&mut self) -> Result<(), SimError> {
         self.deliver_events();
-        self.generate();
-        self.inject()?;
+        if self.classes.is_some() {
+            self.classes_cycle()?;
+        } else {
+            self.generate();
+            self.inject()?;
+        }
         self.step_routers()?;
         self.now += 1;
         Ok(())
@@ -542,6 +559,10 @@ pub(crate) struct Counters {
     pub ejected: u64,
     /// Flits sent on each channel so far.
     pub channels: Vec<u64>,
+    /// Per traffic class: flits of the packets created so far (empty with one class).
+    pub class_gen: Vec<u64>,
+    /// Per traffic class: flits ejected so far (empty with one class).
+    pub class_ejected: Vec<u64>,
 }
 
 /// How a run ended, for [`State::finish`].
@@ -560,11 +581,17 @@ pub(crate) struct Outcome {
 impl State<'_> {
     /// The counters now.
     pub(crate) fn counters(&self) -> Counters {
+        let (class_gen, class_ejected) = self
+            .classes
+            .as_deref()
+            .map_or_else(Default::default, Classes::counters);
         Counters {
             cycle: self.now,
             gen: self.gen_flits,
             ejected: self.total_flits,
             channels: self.routers.channel_flits().to_vec(),
+            class_gen,
+            class_ejected,
         }
     }
 
@@ -575,6 +602,14 @@ impl State<'_> {
             gen: 0,
             ejected: 0,
             channels: vec![0; self.routers.channel_flits().len()],
+            class_gen: self
+                .classes
+                .as_ref()
+                .map_or_else(Vec::new, |c| vec![0; c.len()]),
+            class_ejected: self
+                .classes
+                .as_ref()
+                .map_or_else(Vec::new, |c| vec![0; c.len()]),
         }
     }
 

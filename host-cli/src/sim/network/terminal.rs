@@ -54,6 +54,8 @@ pub struct Packet {
     pub tag: u32,
     /// Length in flits.
     pub len: u16,
+    /// Traffic class (BookSim2's `classes`, docs/booksim.md §3.5; 0 with one class).
+    pub class: u8,
 }
 
 /// The part of a packet's pool entry that the routers read and write at every hop (route
