@@ -13,7 +13,8 @@ from this directory and keeps, in results.json, the command and the averages Boo
 printed in its final "Overall Traffic Statistics" block, with the batch durations of
 `sim_type = batch` runs (with CASE names, only those
 cases are run again and replaced in results.json), or that the run saturated
-("exceeded ... cycles" / "unstable"). A case with `"seeds": N` runs every load N times,
+("exceeded ... cycles" / "unstable"). A case with `"class_rates"` gives each traffic class
+its own rate, `load` times the class's factor. A case with `"seeds": N` runs every load N times,
 with `seed=0` … `seed=N-1` appended, and records each run with its seed (the test
 compares the means). host-cli/tests/booksim_matrix.rs compares
 `jumpnet sim --booksim` with these numbers (docs/booksim.md §5).
@@ -40,8 +41,17 @@ FIELDS = {
 }
 
 
+def rate_word(case, load):
+    """The injection_rate word of `load`: with `"class_rates": [r0, r1, ...]`, one rate per
+    traffic class, `load * r`, as a BookSim2 list (a list wins over a file's plain number)."""
+    rates = case.get("class_rates")
+    if not rates:
+        return f"injection_rate={load}"
+    return "injection_rate={" + ",".join(f"{load * r:.6g}" for r in rates) + "}"
+
+
 def run(booksim, case, load, seed=None):
-    cmd = [booksim, f"configs/{case['config']}", *case["overrides"], f"injection_rate={load}"]
+    cmd = [booksim, f"configs/{case['config']}", *case["overrides"], rate_word(case, load)]
     if seed is not None:
         cmd.append(f"seed={seed}")
     out = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, timeout=3600).stdout

@@ -51,6 +51,9 @@ pub(crate) struct Classes {
     sizes: Vec<u16>,
     /// Priority of each class (all 0 without `priority = class`).
     prio: Vec<u32>,
+    /// The same order in a byte: the rank of each class's priority among the distinct
+    /// priorities (the routers' `Route::pri`).
+    rank: Vec<u8>,
     /// Terminal-major: `lanes[t · classes + c]`.
     lanes: Vec<Lane>,
     /// Per terminal: class of the last flit sent.
@@ -121,6 +124,23 @@ impl Classes {
         }
         let n = list.len();
         let vcs = usize::from(cfg.num_vcs);
+        let prio: Vec<u32> = list
+            .iter()
+            .map(|c| {
+                if cfg.extras.class_priority {
+                    c.priority
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut distinct = prio.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let rank = prio
+            .iter()
+            .map(|p| distinct.partition_point(|d| d < p).min(255) as u8)
+            .collect();
         let lanes = (0..nodes as usize * n)
             .map(|_| Lane {
                 last_vc: (vcs.max(1) - 1) as u8,
@@ -130,16 +150,8 @@ impl Classes {
         Ok(Some(Classes {
             drivers,
             sizes: list.iter().map(|c| c.packet_size).collect(),
-            prio: list
-                .iter()
-                .map(|c| {
-                    if cfg.extras.class_priority {
-                        c.priority
-                    } else {
-                        0
-                    }
-                })
-                .collect(),
+            prio,
+            rank,
             lanes,
             last_class: vec![0; nodes as usize],
             in_use: vec![false; nodes as usize * vcs],
@@ -152,11 +164,6 @@ impl Classes {
     /// Number of classes.
     pub fn len(&self) -> usize {
         self.sizes.len()
-    }
-
-    /// Priority of class `c`.
-    pub fn priority(&self, c: usize) -> u32 {
-        self.prio[c]
     }
 
     /// Every class's recorder.
@@ -305,16 +312,19 @@ impl State<'_> {
         pick
     }
 
-    /// The VC of class `c`'s waiting head at terminal `t`: the one found before if no other
-    /// packet took it since, else the next (round robin from the class's last VC) that no
+    /// The VC of class `c`'s waiting head at terminal `t`: the one found before (none while
+    /// another packet holds it), else the next (round robin from the class's last VC) that no
     /// packet of the terminal holds and that has a credit (all of them with
     /// `wait_for_tail_credit`); remembered until the head is sent.
     fn head_vc(&self, cl: &mut Classes, t: u32, c: usize) -> Option<u8> {
         let (ti, vcs) = (t as usize, self.vcs);
         let lane = &cl.lanes[ti * cl.len() + c];
         let in_use = &cl.in_use[ti * vcs..(ti + 1) * vcs];
-        if let Some(v) = lane.head_vc.filter(|&v| !in_use[usize::from(v)]) {
-            return Some(v);
+        if let Some(v) = lane.head_vc {
+            // Found in an earlier cycle, where a class of higher priority was sent instead:
+            // BookSim2 keeps the VC, and the head waits while another packet of the
+            // terminal holds it (which only a class of higher priority can make happen).
+            return (!in_use[usize::from(v)]).then_some(v);
         }
         let credits = &self.terms[ti].credits;
         let (whole, full) = (self.cfg.features.wait_for_tail_credit, self.cfg.vc_buf_size);
@@ -339,7 +349,7 @@ impl State<'_> {
                 let Some(p) = cl.lanes[li].queue.pop_front() else {
                     return Ok(());
                 };
-                let id = self.start_class_packet(t, c, p)?;
+                let id = self.start_class_packet(t, c, p, cl.rank[c])?;
                 let lane = &mut cl.lanes[li];
                 lane.head_vc = None;
                 lane.last_vc = vc;
@@ -379,7 +389,13 @@ impl State<'_> {
 
     /// Puts the waiting packet `p` of class `c` at terminal `t` into the pool as it starts
     /// now; returns its id.
-    fn start_class_packet(&mut self, t: u32, c: usize, p: Pending) -> Result<u32, SimError> {
+    fn start_class_packet(
+        &mut self,
+        t: u32,
+        c: usize,
+        p: Pending,
+        pri: u8,
+    ) -> Result<u32, SimError> {
         let mut state = self
             .routing
             .inject(t, p.dst)
@@ -401,6 +417,7 @@ impl State<'_> {
         let route = Route {
             dst: p.dst,
             hops: 0,
+            pri,
             state,
         };
         Ok(self.allocate(packet, route))

@@ -303,7 +303,9 @@ impl<'r> State<'r> {
         let injected = self.late.injected(&p, flit);
         self.rec.flit(&p, injected, now);
         if let Some(cl) = self.classes.as_deref_mut() {
-            let hops = flit.tail.then(|| self.routes[flit.pkt as usize].hops);
+            let hops = flit
+                .tail
+                .then(|| u32::from(self.routes[flit.pkt as usize].hops));
             cl.eject(&p, injected, now, hops);
         }
         if flit.tail {
@@ -315,7 +317,7 @@ impl<'r> State<'r> {
                 self.tail_log.push((p.tag, now));
             }
             self.rec
-                .packet(&p, self.routes[flit.pkt as usize].hops, now);
+                .packet(&p, u32::from(self.routes[flit.pkt as usize].hops), now);
             self.driver.delivered(p.src);
             if p.measured {
                 self.measured_outstanding -= 1;
@@ -406,6 +408,7 @@ impl<'r> State<'r> {
         let route = Route {
             dst: p.dst,
             hops: 0,
+            pri: 0,
             state,
         };
         let id = self.allocate(packet, route);

@@ -46,6 +46,8 @@
 //! stage (`vc_alloc_stage = true`). `alloc_iters` is without effect, as in BookSim2.
 
 pub mod classes;
+#[cfg(test)]
+mod classes_tests;
 pub mod flatfly;
 pub mod irregular;
 pub mod keys;
@@ -512,7 +514,20 @@ impl Parser {
                     self.ignored.push("class_priority".into());
                 }
             }
-            "class" => self.cfg.extras.class_priority = true,
+            "class" => {
+                // BookSim2's iSLIP, PIM and LOA allocators ignore priorities; the others rank
+                // requests by them, which jumpnet's allocators do not model.
+                for (key, (name, _)) in [("sw_allocator", &self.sw_allocator), ("vc_allocator", &self.vc_allocator)] {
+                    if !["islip", "pim", "loa"].contains(&name.as_str()) {
+                        bail!(
+                            "priority = class with {key} = {name} is not supported: jumpnet \
+                             models class priorities with the allocators that ignore request \
+                             priorities (islip, pim, loa)"
+                        );
+                    }
+                }
+                self.cfg.extras.class_priority = true;
+            }
             other => bail!(
                 "{}: priority = {other} is not supported; jumpnet models priority = none and                  priority = class",
                 if *line == 0 { "command line".to_string() } else { format!("line {line}") }
