@@ -116,11 +116,15 @@ impl Stats {
     }
 
     fn mean(all: impl Iterator<Item = Stats>) -> Self {
-        let all: Vec<Stats> = all.collect();
+        Stats::mean_of(all.collect())
+    }
+
+    /// The mean of `all` (each class's too).
+    fn mean_of(all: Vec<Stats>) -> Self {
         let (mut m, mut n) = (Stats::default(), 0.0);
         let classes = all.first().map_or(0, |s| s.classes.len());
         m.classes = (0..classes)
-            .map(|c| Stats::mean(all.iter().map(|s| s.classes[c].clone())))
+            .map(|c| Stats::mean_of(all.iter().map(|s| s.classes[c].clone()).collect()))
             .collect();
         for s in all {
             m.packet_latency += s.packet_latency;

@@ -13,6 +13,7 @@
 
 mod booksim_rule;
 pub mod classes;
+mod counters;
 mod flit_time;
 pub(crate) mod partition;
 pub mod phases;
@@ -36,6 +37,7 @@ use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
 use classes::Classes;
+pub(crate) use counters::Counters;
 use flit_time::LateFlits;
 use partition::Routers;
 use stats::Recorder;
@@ -551,23 +553,6 @@ impl<'r> State<'r> {
     }
 }
 
-/// Counter values at one instant; a measurement window is the difference of two.
-#[derive(Clone, Debug)]
-pub(crate) struct Counters {
-    /// Cycle of the snapshot.
-    pub cycle: u64,
-    /// Flits of the packets created so far.
-    pub gen: u64,
-    /// Flits ejected so far.
-    pub ejected: u64,
-    /// Flits sent on each channel so far.
-    pub channels: Vec<u64>,
-    /// Per traffic class: flits of the packets created so far (empty with one class).
-    pub class_gen: Vec<u64>,
-    /// Per traffic class: flits ejected so far (empty with one class).
-    pub class_ejected: Vec<u64>,
-}
-
 /// How a run ended, for [`State::finish`].
 #[derive(Debug)]
 pub(crate) struct Outcome {
@@ -579,52 +564,6 @@ pub(crate) struct Outcome {
     pub saturated: bool,
     /// The watchdog's report, if it fired.
     pub deadlock: Option<stats::DeadlockReport>,
-}
-
-impl State<'_> {
-    /// The counters now.
-    pub(crate) fn counters(&self) -> Counters {
-        let (class_gen, class_ejected) = self
-            .classes
-            .as_deref()
-            .map_or_else(Default::default, Classes::counters);
-        Counters {
-            cycle: self.now,
-            gen: self.gen_flits,
-            ejected: self.total_flits,
-            channels: self.routers.channel_flits().to_vec(),
-            class_gen,
-            class_ejected,
-        }
-    }
-
-    /// The counters at cycle 0 (all zero).
-    pub(crate) fn zero_counters(&self) -> Counters {
-        Counters {
-            cycle: 0,
-            gen: 0,
-            ejected: 0,
-            channels: vec![0; self.routers.channel_flits().len()],
-            class_gen: self
-                .classes
-                .as_ref()
-                .map_or_else(Vec::new, |c| vec![0; c.len()]),
-            class_ejected: self
-                .classes
-                .as_ref()
-                .map_or_else(Vec::new, |c| vec![0; c.len()]),
-        }
-    }
-
-    /// End of a run that lasts until its last packet is delivered (batch, trace): the
-    /// cycle of the last ejection, or the watchdog's cycle after a deadlock.
-    pub(crate) fn delivered_end(&self, deadlock: bool) -> Counters {
-        let mut c = self.counters();
-        if !deadlock {
-            c.cycle = self.last_eject;
-        }
-        c
-    }
 }
 
 /// How a run of explicit packets on an [`Engine`] ended.

@@ -33,6 +33,8 @@
 //! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
 //! | `injection_process = on_off`, `burst_alpha`, `burst_beta`, `burst_r1` | `injection = on_off` with the same keys |
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
+//! | `classes = N`, per-class `{a,b}` lists of `traffic`, `injection_rate`, `packet_size`, `injection_process`, `class_priority`, thresholds | `extras.classes` ([`classes`]; docs/booksim.md §3.5) |
+//! | `priority = class` | `extras.class_priority` (docs/booksim.md §3.5) |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
 //! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
