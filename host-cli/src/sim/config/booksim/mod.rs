@@ -486,7 +486,7 @@ impl Parser {
         }
         let topology = self.net.topology.as_str();
         let mut out = Vec::with_capacity(n);
-        for c in 0..n {
+        for (c, &prio) in prios.iter().enumerate() {
             let mut cc = self.class_config(pre, c)?;
             let traffic = classes::item(&texts[0], c);
             let process = classes::item(&texts[1], c);
@@ -500,7 +500,7 @@ impl Parser {
                 .map_err(|e| anyhow!("{} (class {c}): {e}", at(tline)))?;
             traffic::set_process(&mut cc, process)
                 .map_err(|e| anyhow!("{} (class {c}): {e}", at(self.injection_process.1)))?;
-            out.push(TrafficClass::of(&cc, prios[c]));
+            out.push(TrafficClass::of(&cc, prio));
         }
         Ok(out)
     }
