@@ -472,7 +472,7 @@ impl Parser {
         let measure = classes::text_items(&self.measure_stats.0);
         if measure.iter().any(|m| m.trim() != "1") && (n > 1 || measure.len() > 1) {
             bail!(
-                "{}: measure_stats = {} is not supported: jumpnet measures every class                  (measure_stats = 1)",
+                "{}: measure_stats = {} is not supported: jumpnet measures every class (measure_stats = 1)",
                 at(self.measure_stats.1),
                 self.measure_stats.0
             );
@@ -531,7 +531,7 @@ impl Parser {
                 self.cfg.extras.class_priority = true;
             }
             other => bail!(
-                "{}: priority = {other} is not supported; jumpnet models priority = none and                  priority = class",
+                "{}: priority = {other} is not supported; jumpnet models priority = none and priority = class",
                 if *line == 0 { "command line".to_string() } else { format!("line {line}") }
             ),
         }
