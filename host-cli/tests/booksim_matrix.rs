@@ -54,12 +54,11 @@ const KNOWN: &[(&str, f64, f64, f64)] = &[
 
 /// What `jumpnet sim --booksim` gives for one case at one load, run where record.py runs
 /// BookSim2 (an anynet `network_file` is opened relative to it, as BookSim2 opens it).
-fn jumpnet_run(config: &str, overrides: &[String], load: f64) -> Value {
+fn jumpnet_run(config: &str, overrides: &[String], rate: &str) -> Value {
     let cfg = format!("configs/{config}");
-    let rate = format!("injection_rate={load}");
     let mut args = vec!["sim", "--booksim", cfg.as_str(), "--json", "-q"];
     args.extend(overrides.iter().map(String::as_str));
-    args.push(&rate);
+    args.push(rate);
     let (code, out, err) = jumpnet_in(Some(&data()), &args);
     assert_eq!(code, 0, "jumpnet {args:?}: {err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
@@ -71,7 +70,7 @@ fn rel(a: f64, b: f64) -> f64 {
 
 /// The statistics compared at one load: BookSim2's or jumpnet's, averaged over the seeds of
 /// a case with `"seeds"`.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Stats {
     packet_latency: f64,
     network_latency: f64,
@@ -80,6 +79,9 @@ struct Stats {
     /// Routers traversed (BookSim2's hops; jumpnet's links + 1).
     hops: f64,
     batch: f64,
+    /// Per traffic class (`classes > 1`, docs/booksim.md §3.5): the same statistics of
+    /// each class; empty with one class.
+    classes: Vec<Stats>,
 }
 
 impl Stats {
@@ -92,6 +94,9 @@ impl Stats {
             accepted: f("accepted_flits"),
             hops: f("hops"),
             batch: f("batch_avg"),
+            classes: r["classes"]
+                .as_array()
+                .map_or_else(Vec::new, |c| c.iter().map(Stats::from_booksim).collect()),
         }
     }
 
@@ -104,11 +109,23 @@ impl Stats {
             accepted: j["accepted"].as_f64().unwrap(),
             hops: mean("hops") + 1.0,
             batch: mean("batch_time"),
+            classes: j["classes"]
+                .as_array()
+                .map_or_else(Vec::new, |c| c.iter().map(Stats::from_jumpnet).collect()),
         }
     }
 
     fn mean(all: impl Iterator<Item = Stats>) -> Self {
+        Stats::mean_of(all.collect())
+    }
+
+    /// The mean of `all` (each class's too).
+    fn mean_of(all: Vec<Stats>) -> Self {
         let (mut m, mut n) = (Stats::default(), 0.0);
+        let classes = all.first().map_or(0, |s| s.classes.len());
+        m.classes = (0..classes)
+            .map(|c| Stats::mean_of(all.iter().map(|s| s.classes[c].clone()).collect()))
+            .collect();
         for s in all {
             m.packet_latency += s.packet_latency;
             m.network_latency += s.network_latency;
@@ -142,6 +159,9 @@ struct Case<'m> {
     /// are compared (points near saturation, where one seed's latency varies by more than
     /// the bound).
     seeds: Option<u64>,
+    /// With `"class_rates"`: each traffic class's rate is the load times its factor (an
+    /// `injection_rate={…}` list, as `record.py` gives BookSim2).
+    class_rates: Vec<f64>,
 }
 
 impl<'m> Case<'m> {
@@ -157,7 +177,23 @@ impl<'m> Case<'m> {
                 .collect(),
             mode: case["compare"].as_str().unwrap_or("all"),
             seeds: case["seeds"].as_u64(),
+            class_rates: case["class_rates"].as_array().map_or_else(Vec::new, |r| {
+                r.iter().map(|v| v.as_f64().unwrap()).collect()
+            }),
         }
+    }
+
+    /// The `injection_rate=` word of `load`.
+    fn rate_word(&self, load: f64) -> String {
+        if self.class_rates.is_empty() {
+            return format!("injection_rate={load}");
+        }
+        let rates: Vec<String> = self
+            .class_rates
+            .iter()
+            .map(|r| format!("{}", (load * r * 1e6).round() / 1e6))
+            .collect();
+        format!("injection_rate={{{}}}", rates.join(","))
     }
 
     /// jumpnet at `load`, averaged over the case's seeds.
@@ -169,7 +205,7 @@ impl<'m> Case<'m> {
         Stats::mean(seeds.into_iter().map(|seed| {
             let mut o = self.overrides.clone();
             o.extend(seed.map(|s| format!("seed={s}")));
-            Stats::from_jumpnet(&jumpnet_run(self.config, &o, load))
+            Stats::from_jumpnet(&jumpnet_run(self.config, &o, &self.rate_word(load)))
         }))
     }
 }
@@ -254,29 +290,32 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
                     ));
                 }
             };
-            if case.mode == "accepted" {
-                check("saturation throughput", j.accepted, b.accepted, acc_tol);
+            if !b.classes.is_empty() {
+                // Traffic classes: every class's statistics, and the accepted rate over all
+                // classes (BookSim2 prints no section over all classes).
+                let all: f64 = b.classes.iter().map(|c| c.accepted).sum();
+                check("accepted (all classes)", j.accepted, all, acc_tol);
+                assert_eq!(j.classes.len(), b.classes.len(), "{name}: classes");
+                for (c, (jc, bc)) in j.classes.iter().zip(&b.classes).enumerate() {
+                    compare(
+                        &mut check,
+                        case.mode,
+                        &format!("class {c} "),
+                        jc,
+                        bc,
+                        (lat_tol, acc_tol, hop_tol),
+                    );
+                }
                 continue;
             }
-            if case.mode == "batch" {
-                check("mean batch duration", j.batch, b.batch, lat_tol);
-            } else {
-                check("flit_latency", j.flit_latency, b.flit_latency, lat_tol);
-            }
-            check(
-                "packet_latency",
-                j.packet_latency,
-                b.packet_latency,
-                lat_tol,
+            compare(
+                &mut check,
+                case.mode,
+                "",
+                &j,
+                &b,
+                (lat_tol, acc_tol, hop_tol),
             );
-            check(
-                "network_latency",
-                j.network_latency,
-                b.network_latency,
-                lat_tol,
-            );
-            check("accepted", j.accepted, b.accepted, acc_tol);
-            check("hops (routers)", j.hops, b.hops, hop_tol);
         }
     }
     eprintln!(
@@ -290,4 +329,43 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The comparisons of one point in `mode` (`all`, `accepted`, `batch`): jumpnet's `j`
+/// against BookSim2's `b` within the tolerances `(latency, accepted, hops)`, each statistic
+/// named with `prefix`.
+fn compare(
+    check: &mut impl FnMut(&str, f64, f64, f64),
+    mode: &str,
+    prefix: &str,
+    j: &Stats,
+    b: &Stats,
+    (lat_tol, acc_tol, hop_tol): (f64, f64, f64),
+) {
+    let mut check = |what: &str, ours: f64, theirs: f64, tol: f64| {
+        check(&format!("{prefix}{what}"), ours, theirs, tol)
+    };
+    if mode == "accepted" {
+        check("saturation throughput", j.accepted, b.accepted, acc_tol);
+        return;
+    }
+    if mode == "batch" {
+        check("mean batch duration", j.batch, b.batch, lat_tol);
+    } else {
+        check("flit_latency", j.flit_latency, b.flit_latency, lat_tol);
+    }
+    check(
+        "packet_latency",
+        j.packet_latency,
+        b.packet_latency,
+        lat_tol,
+    );
+    check(
+        "network_latency",
+        j.network_latency,
+        b.network_latency,
+        lat_tol,
+    );
+    check("accepted", j.accepted, b.accepted, acc_tol);
+    check("hops (routers)", j.hops, b.hops, hop_tol);
 }

@@ -3,6 +3,7 @@
 //! that scripts written for BookSim2 parse, with BookSim2's units and hop definition.
 
 use crate::runs::synthetic::SimReport;
+use crate::sim::engine::stats::ClassStats;
 
 /// The BookSim2 statistics block of `report`: `Time taken is … cycles`, then packet, network
 /// and flit latency averages, injected and accepted packet and flit rates (per node and
@@ -12,7 +13,6 @@ use crate::runs::synthetic::SimReport;
 /// unstable run (saturated) prints only `Simulation unstable, ending ...`, as BookSim2 does.
 pub fn booksim_block(report: &SimReport) -> String {
     let r = &report.result;
-    let size = f64::from(report.config.packet_size);
     let mut s = String::new();
     let mut line = |text: String| {
         s.push_str(&text);
@@ -26,7 +26,39 @@ pub fn booksim_block(report: &SimReport) -> String {
     }
     line(format!("Time taken is {} cycles", r.cycles));
     line("====== Overall Traffic Statistics ======".into());
-    line("====== Traffic class 0 ======".into());
+    let own = ClassStats {
+        packet_latency: r.packet_latency.clone(),
+        network_latency: r.network_latency.clone(),
+        flit_latency: r.flit_latency.clone(),
+        hops: r.hops.clone(),
+        offered: r.offered,
+        accepted: r.accepted,
+        packet_size: report.config.packet_size,
+    };
+    // With classes, one section per class, as BookSim2 prints them (it has no section over
+    // all classes; docs/booksim.md §3.5).
+    let classes = if r.classes.is_empty() {
+        std::slice::from_ref(&own)
+    } else {
+        r.classes.as_slice()
+    };
+    for (c, stats) in classes.iter().enumerate() {
+        line(format!("====== Traffic class {c} ======"));
+        class_section(&mut line, stats);
+    }
+    if let Some(b) = &r.batch_time {
+        // BookSim2's batch mode labels all three lines "min" (BookSim2 28f4329,
+        // `BatchTrafficManager::DisplayOverallStats`); scripts match them in this order.
+        for v in [g(b.min as f64), g(b.mean), g(b.max as f64)] {
+            line(format!("Overall min batch duration = {v} (1 samples)"));
+        }
+    }
+    s
+}
+
+/// The lines of one class's section: latencies, rates, sizes and hops.
+fn class_section(line: &mut impl FnMut(String), r: &ClassStats) {
+    let size = f64::from(r.packet_size);
     for (name, stats) in [
         ("Packet latency", &r.packet_latency),
         ("Network latency", &r.network_latency),
@@ -68,14 +100,6 @@ pub fn booksim_block(report: &SimReport) -> String {
         "jumpnet router-to-router hops average = {}",
         g(r.hops.mean)
     ));
-    if let Some(b) = &r.batch_time {
-        // BookSim2's batch mode labels all three lines "min" (BookSim2 28f4329,
-        // `BatchTrafficManager::DisplayOverallStats`); scripts match them in this order.
-        for v in [g(b.min as f64), g(b.mean), g(b.max as f64)] {
-            line(format!("Overall min batch duration = {v} (1 samples)"));
-        }
-    }
-    s
 }
 
 /// `x` as C++'s default `ostream` prints a double (6 significant digits, no trailing zeros).

@@ -19,6 +19,7 @@ use crate::builder::topology::{TopologySpec, FAMILIES};
 use crate::io::read::Limit;
 use crate::sim::config::booksim;
 use crate::sim::config::toml_file::{ConfigFile, Preset};
+use crate::sim::config::traffic_class::CLASS_KEYS;
 use crate::sim::config::SimConfig;
 use crate::sim::sweep::{canonical_key, Axis};
 
@@ -260,6 +261,16 @@ impl SetupRequest {
                 bail!(
                     "unknown key '{bare}'; {topo_part}simulator keys: rate, {}",
                     SimConfig::KEYS.join(", ")
+                );
+            }
+            let classes = config.extras.classes.len();
+            if classes > 0 && CLASS_KEYS.contains(&key) {
+                // Each class has its own value (docs/booksim.md §3.5): the word would change
+                // none of them.
+                bail!(
+                    "'{w}': with classes = {classes} every traffic class has its own {key}; give \
+                     it as a BookSim2 key after the file (a {{…}} list for one value per class, \
+                     e.g. injection_rate={{0.1,0.05}}), not as a simulator word or sweep axis"
                 );
             }
             if sweep && Axis::is_axis(w) {

@@ -13,7 +13,8 @@ from this directory and keeps, in results.json, the command and the averages Boo
 printed in its final "Overall Traffic Statistics" block, with the batch durations of
 `sim_type = batch` runs (with CASE names, only those
 cases are run again and replaced in results.json), or that the run saturated
-("exceeded ... cycles" / "unstable"). A case with `"seeds": N` runs every load N times,
+("exceeded ... cycles" / "unstable"). A case with `"class_rates"` gives each traffic class
+its own rate, `load` times the class's factor. A case with `"seeds": N` runs every load N times,
 with `seed=0` … `seed=N-1` appended, and records each run with its seed (the test
 compares the means). host-cli/tests/booksim_matrix.rs compares
 `jumpnet sim --booksim` with these numbers (docs/booksim.md §5).
@@ -24,6 +25,10 @@ import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+# With `classes > 1` BookSim2 prints one "====== Traffic class C ======" section per class:
+# the top-level fields of a record are class 0's (as before, so a one-class record reads
+# the same), and "classes" lists every class's fields in class order.
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIELDS = {
@@ -36,8 +41,17 @@ FIELDS = {
 }
 
 
+def rate_word(case, load):
+    """The injection_rate word of `load`: with `"class_rates": [r0, r1, ...]`, one rate per
+    traffic class, `load * r`, as a BookSim2 list (a list wins over a file's plain number)."""
+    rates = case.get("class_rates")
+    if not rates:
+        return f"injection_rate={load}"
+    return "injection_rate={" + ",".join(f"{load * r:.6g}" for r in rates) + "}"
+
+
 def run(booksim, case, load, seed=None):
-    cmd = [booksim, f"configs/{case['config']}", *case["overrides"], f"injection_rate={load}"]
+    cmd = [booksim, f"configs/{case['config']}", *case["overrides"], rate_word(case, load)]
     if seed is not None:
         cmd.append(f"seed={seed}")
     out = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, timeout=3600).stdout
@@ -49,9 +63,18 @@ def run(booksim, case, load, seed=None):
         rec["saturated"] = True
         return rec
     rec["saturated"] = False
-    for key, label in FIELDS.items():
-        m = re.search(re.escape(label) + r" = ([0-9.eE+-]+)", overall[1])
-        rec[key] = float(m.group(1)) if m else None
+    sections = re.split(r"====== Traffic class \d+ ======", overall[1])[1:]
+    fields = [
+        {
+            key: (float(m.group(1)) if m else None)
+            for key, label in FIELDS.items()
+            for m in [re.search(re.escape(label) + r" = ([0-9.eE+-]+)", sec)]
+        }
+        for sec in sections or [overall[1]]
+    ]
+    rec.update(fields[0])
+    if len(fields) > 1:
+        rec["classes"] = fields
     m = re.search(r"Time taken is (\d+) cycles", out)
     rec["cycles"] = int(m.group(1)) if m else None
     # sim_type = batch: minimum, mean and maximum batch duration, in this order (BookSim2

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::{Injection, SimConfigError, Value, F, U32};
+use super::{Injection, SimConfigError, TrafficClass, Value, F, U32};
 
 impl Injection {
     /// The `injection=` word of each process.
@@ -79,6 +79,16 @@ pub struct Extras {
     /// BookSim2 batch mode: packets a terminal may have undelivered at once, 0 = no limit
     /// (`max_outstanding_requests`).
     pub max_outstanding: u32,
+    /// BookSim2's traffic classes (`classes > 1`, docs/booksim.md §3.5), each with its own
+    /// traffic, rate, packet size and thresholds; empty with one class (the configuration's
+    /// own parameters). Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<TrafficClass>,
+    /// BookSim2's `priority = class`: a class's packets carry its `class_priority`, which
+    /// decides between classes at a terminal and between the VCs of a router input
+    /// (docs/booksim.md §3.5). Left out of the JSON when `false`.
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub class_priority: bool,
 }
 
 impl Default for Extras {
@@ -94,6 +104,8 @@ impl Default for Extras {
             acc_stopping_thres: 0.05,
             batch_count: 1,
             max_outstanding: 0,
+            classes: Vec::new(),
+            class_priority: false,
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod booksim;
 pub mod extras;
 pub mod toml_file;
+pub mod traffic_class;
 mod value;
 
 use core::fmt;
@@ -15,6 +16,7 @@ use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
 
 pub use extras::{Extras, StopRule};
+pub use traffic_class::TrafficClass;
 
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::network::layout_latency::GridLayout;

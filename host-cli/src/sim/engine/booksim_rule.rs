@@ -13,6 +13,7 @@
 //!   is the batch time.
 
 use crate::sim::config::SimConfig;
+use crate::sim::engine::classes::Thresholds;
 use crate::sim::engine::phases::{run_cycles, Window};
 use crate::sim::engine::{SimError, State};
 use crate::sim::workload::synthetic::Process;
@@ -33,12 +34,13 @@ fn exceeds(change: f64, thres: f64) -> bool {
 
 /// Warm-up and measurement with BookSim2's stopping rule, then the drain (latency mode).
 pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, SimError> {
-    let e = &cfg.extras;
     let latency_mode = cfg.drain;
     let period = u64::from(cfg.sample_period);
     let nodes = f64::from(st.terminals());
     let mut w = Window::default();
-    let (mut prev_lat, mut prev_acc) = (0.0, 0.0);
+    let n = st.class_count();
+    let thres: Vec<Thresholds> = (0..n).map(|c| st.class_thresholds(cfg, c)).collect();
+    let (mut prev_lat, mut prev_acc) = (vec![0.0; n], vec![0.0; n]);
     let (mut converged, mut total) = (0u32, 0u32);
     let (mut running, mut clear) = (false, false);
     let mut since = st.counters();
@@ -46,10 +48,10 @@ pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window,
         if clear || (!running && total.is_multiple_of(2)) {
             clear = false;
             since = st.counters();
-            st.latencies().start_warmup_period();
+            st.start_warmup_period();
             if running {
                 w.start = Some(since.clone());
-                st.latencies().sample_every_flit();
+                st.sample_every_flit();
             }
         }
         if let Some(d) = run_cycles(st, period)? {
@@ -57,22 +59,29 @@ pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window,
             return Ok(w);
         }
         w.samples += u32::from(running);
-        let lat = st.latencies().cumulative(running);
         let now = st.counters();
-        let acc = (now.ejected - since.ejected) as f64 / (now.cycle - since.cycle) as f64 / nodes;
-        let (lat_change, acc_change) = (change(lat.0, prev_lat), change(acc, prev_acc));
-        (prev_lat, prev_acc) = (lat.0, acc);
-        if latency_mode && st.mean_with_in_flight(lat) > cfg.latency_thres {
+        // Every class is tested (BookSim2's `_SingleSim`): one above its latency threshold
+        // ends the run, one whose statistics still change keeps it going.
+        let (mut over, mut ok) = (false, true);
+        for (c, t) in thres.iter().enumerate() {
+            let lat = st.class_cumulative(c, running);
+            let ejected = State::class_ejected(&now, c) - State::class_ejected(&since, c);
+            let acc = ejected as f64 / (now.cycle - since.cycle) as f64 / nodes;
+            let (lat_change, acc_change) = (change(lat.0, prev_lat[c]), change(acc, prev_acc[c]));
+            (prev_lat[c], prev_acc[c]) = (lat.0, acc);
+            over |= latency_mode && st.class_mean_with_in_flight(c, lat) > t.latency;
+            let (lat_thres, acc_thres) = if running {
+                (t.stopping, t.acc_stopping)
+            } else {
+                (t.warmup, t.acc_warmup)
+            };
+            ok &= (!latency_mode || !exceeds(lat_change, lat_thres))
+                && !exceeds(acc_change, acc_thres);
+        }
+        if over {
             w.saturated = true;
             break;
         }
-        let (lat_thres, acc_thres) = if running {
-            (cfg.stopping_thres, e.acc_stopping_thres)
-        } else {
-            (cfg.warmup_thres, e.acc_warmup_thres)
-        };
-        let ok =
-            (!latency_mode || !exceeds(lat_change, lat_thres)) && !exceeds(acc_change, acc_thres);
         if !running {
             let warm = if cfg.warmup_periods > 0 {
                 total + 1 >= cfg.warmup_periods
@@ -110,6 +119,9 @@ pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window,
 /// `100 · max(sample_period, 1000)` cycles).
 fn drain(st: &mut State<'_>, cfg: &SimConfig, w: &mut Window) -> Result<(), SimError> {
     let limit = st.now() + 100 * u64::from(cfg.sample_period).max(1000);
+    let thres: Vec<f64> = (0..st.class_count())
+        .map(|c| st.class_thresholds(cfg, c).latency)
+        .collect();
     let mut steps = 0u64;
     while st.measured_outstanding() > 0 {
         st.cycle()?;
@@ -119,8 +131,11 @@ fn drain(st: &mut State<'_>, cfg: &SimConfig, w: &mut Window) -> Result<(), SimE
         }
         steps += 1;
         if steps.is_multiple_of(1000) {
-            let lat = st.latencies().cumulative(true);
-            if st.mean_with_in_flight(lat) > cfg.latency_thres || st.now() >= limit {
+            let over = thres
+                .iter()
+                .enumerate()
+                .any(|(c, &t)| st.class_mean_with_in_flight(c, st.class_cumulative(c, true)) > t);
+            if over || st.now() >= limit {
                 w.saturated = true;
                 return Ok(());
             }
@@ -169,7 +184,7 @@ impl State<'_> {
     /// injected or in the network, and of the first waiting packet of a terminal that
     /// injects none (BookSim2 creates a source's next packet only when the previous one has
     /// left).
-    fn mean_with_in_flight(&self, (mean, count): (f64, u64)) -> f64 {
+    pub(super) fn mean_with_in_flight(&self, (mean, count): (f64, u64)) -> f64 {
         let mut free = vec![false; self.packets.len()];
         for &f in &self.free {
             free[f as usize] = true;

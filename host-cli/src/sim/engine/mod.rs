@@ -12,6 +12,8 @@
 //! one engine for many runs of explicit packets (the GA's simulated fitness).
 
 mod booksim_rule;
+pub mod classes;
+mod counters;
 mod flit_time;
 pub(crate) mod partition;
 pub mod phases;
@@ -34,6 +36,8 @@ use crate::sim::network::terminal::{Packet, Pending, Route, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
+use classes::Classes;
+pub(crate) use counters::Counters;
 use flit_time::LateFlits;
 use partition::Routers;
 use stats::Recorder;
@@ -81,6 +85,8 @@ pub(crate) struct State<'r> {
     last_eject: u64,
     /// Latency statistics.
     rec: Recorder,
+    /// BookSim2's traffic classes (`classes > 1`; `None` with one class).
+    classes: Option<Box<Classes>>,
     /// Injection cycles of flits that lag their head by more than a byte holds.
     late: LateFlits,
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
@@ -119,6 +125,9 @@ impl<'r> State<'r> {
         }
         let vcs = usize::from(cfg.num_vcs);
         let driver = Driver::new(net, fabric.terminals, cfg).map_err(SimError::Config)?;
+        let classes = Classes::new(net, fabric.terminals, cfg)
+            .map_err(SimError::Config)?
+            .map(Box::new);
         let terms = (0..fabric.terminals)
             .map(|_| Terminal {
                 credits: vec![cfg.vc_buf_size; vcs],
@@ -168,6 +177,7 @@ impl<'r> State<'r> {
             total_flits: 0,
             last_eject: 0,
             rec: Recorder::new(),
+            classes,
             late: LateFlits::default(),
             tail_log: Vec::new(),
             fabric,
@@ -294,6 +304,12 @@ impl<'r> State<'r> {
         let p = *p;
         let injected = self.late.injected(&p, flit);
         self.rec.flit(&p, injected, now);
+        if let Some(cl) = self.classes.as_deref_mut() {
+            let hops = flit
+                .tail
+                .then(|| u32::from(self.routes[flit.pkt as usize].hops));
+            cl.eject(&p, injected, now, hops);
+        }
         if flit.tail {
             if p.received != p.len {
                 self.violations += 1;
@@ -303,7 +319,7 @@ impl<'r> State<'r> {
                 self.tail_log.push((p.tag, now));
             }
             self.rec
-                .packet(&p, self.routes[flit.pkt as usize].hops, now);
+                .packet(&p, u32::from(self.routes[flit.pkt as usize].hops), now);
             self.driver.delivered(p.src);
             if p.measured {
                 self.measured_outstanding -= 1;
@@ -389,10 +405,12 @@ impl<'r> State<'r> {
             measured: p.measured,
             tag: p.tag,
             len: p.len,
+            class: 0,
         };
         let route = Route {
             dst: p.dst,
             hops: 0,
+            pri: 0,
             state,
         };
         let id = self.allocate(packet, route);
@@ -506,8 +524,12 @@ impl<'r> State<'r> {
     /// One cycle: channel events due, new packets, injection, the router phase.
     pub(crate) fn cycle(&mut self) -> Result<(), SimError> {
         self.deliver_events();
-        self.generate();
-        self.inject()?;
+        if self.classes.is_some() {
+            self.classes_cycle()?;
+        } else {
+            self.generate();
+            self.inject()?;
+        }
         self.step_routers()?;
         self.now += 1;
         Ok(())
@@ -531,19 +553,6 @@ impl<'r> State<'r> {
     }
 }
 
-/// Counter values at one instant; a measurement window is the difference of two.
-#[derive(Clone, Debug)]
-pub(crate) struct Counters {
-    /// Cycle of the snapshot.
-    pub cycle: u64,
-    /// Flits of the packets created so far.
-    pub gen: u64,
-    /// Flits ejected so far.
-    pub ejected: u64,
-    /// Flits sent on each channel so far.
-    pub channels: Vec<u64>,
-}
-
 /// How a run ended, for [`State::finish`].
 #[derive(Debug)]
 pub(crate) struct Outcome {
@@ -555,38 +564,6 @@ pub(crate) struct Outcome {
     pub saturated: bool,
     /// The watchdog's report, if it fired.
     pub deadlock: Option<stats::DeadlockReport>,
-}
-
-impl State<'_> {
-    /// The counters now.
-    pub(crate) fn counters(&self) -> Counters {
-        Counters {
-            cycle: self.now,
-            gen: self.gen_flits,
-            ejected: self.total_flits,
-            channels: self.routers.channel_flits().to_vec(),
-        }
-    }
-
-    /// The counters at cycle 0 (all zero).
-    pub(crate) fn zero_counters(&self) -> Counters {
-        Counters {
-            cycle: 0,
-            gen: 0,
-            ejected: 0,
-            channels: vec![0; self.routers.channel_flits().len()],
-        }
-    }
-
-    /// End of a run that lasts until its last packet is delivered (batch, trace): the
-    /// cycle of the last ejection, or the watchdog's cycle after a deadlock.
-    pub(crate) fn delivered_end(&self, deadlock: bool) -> Counters {
-        let mut c = self.counters();
-        if !deadlock {
-            c.cycle = self.last_eject;
-        }
-        c
-    }
 }
 
 /// How a run of explicit packets on an [`Engine`] ended.

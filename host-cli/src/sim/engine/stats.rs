@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::sim::config::{Injection, SimConfig};
+pub use crate::sim::engine::classes::ClassStats;
 use crate::sim::engine::{Counters, Outcome, State};
 use crate::sim::network::terminal::Packet;
 use crate::sim::network::{Fabric, PortKind};
@@ -204,6 +205,10 @@ pub struct SimResult {
     /// BookSim2's batch mode: the duration of its batches (left out of the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub batch_time: Option<BatchTimes>,
+    /// Per traffic class (BookSim2's `classes > 1`, docs/booksim.md §3.5), in class order;
+    /// the statistics above are over all classes. Left out of the JSON with one class.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassStats>,
 }
 
 /// Durations of the batches of BookSim2's batch mode, cycles (BookSim2's "batch duration").
@@ -296,6 +301,26 @@ impl Recorder {
             self.sample_sum += now - p.created;
             self.sample_n += 1;
         }
+    }
+
+    /// Summary of the measured packets' packet latency.
+    pub fn packet_summary(&self) -> LatencyStats {
+        self.plat.summary()
+    }
+
+    /// Summary of the measured packets' network latency.
+    pub fn network_summary(&self) -> LatencyStats {
+        self.nlat.summary()
+    }
+
+    /// Summary of the sampled flit latencies.
+    pub fn flit_summary(&self) -> LatencyStats {
+        self.flat.summary()
+    }
+
+    /// Summary of the measured packets' hops.
+    pub fn hops_summary(&self) -> LatencyStats {
+        self.hops.summary()
     }
 
     /// Starts a warm-up period (for [`Recorder::warm_mean`]).
@@ -409,6 +434,7 @@ impl State<'_> {
             conservation_errors: self.violations,
             deadlock,
             batch_time: None,
+            classes: self.class_stats(start, end),
         }
     }
 }

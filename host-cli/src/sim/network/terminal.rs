@@ -54,6 +54,8 @@ pub struct Packet {
     pub tag: u32,
     /// Length in flits.
     pub len: u16,
+    /// Traffic class (BookSim2's `classes`, docs/booksim.md §3.5; 0 with one class).
+    pub class: u8,
 }
 
 /// The part of a packet's pool entry that the routers read and write at every hop (route
@@ -65,7 +67,10 @@ pub struct Route {
     /// Destination terminal (as [`Packet::dst`]).
     pub dst: u32,
     /// Router-to-router hops so far.
-    pub hops: u32,
+    pub hops: u16,
+    /// Priority of the packet's class (BookSim2's `priority = class`, docs/booksim.md
+    /// §3.5): higher wins an input's choice between its VCs; 0 without priorities.
+    pub pri: u8,
     /// Routing state (core).
     pub state: jumpnet_core::routing::PacketState,
 }

@@ -80,22 +80,37 @@ pub(crate) fn succ(i: u16, n: u16) -> u16 {
 /// For every input that `matched` says won its output, the VC it sends: of its requests
 /// for that output, the one nearest the input's VC pointer (a non-speculative one before
 /// any speculative one; BookSim2 keeps one request per crossbar cell, `_SWAllocAddReq`).
+/// With class priorities (`prio`, per crossbar input and VC: [`Scratch::prio`]; empty
+/// without) the VC of the highest priority comes first among the non-speculative and
+/// among the speculative requests, as BookSim2's `priority = class` ranks them
+/// (docs/booksim.md §3.5).
 /// One winner per input is appended to `out`, in the order the inputs first appear in
 /// `reqs`, and the input's VC pointer moves past its VC. iSLIP (one or several
 /// iterations) and the wavefront allocator share it.
 pub(crate) fn matched_vcs(
     reqs: &[Request],
     matched: impl Fn(&Request) -> bool,
+    prio: &[u8],
     vc_ptr: &mut [u16],
     v: u16,
     out: &mut Vec<Request>,
 ) {
     let first = out.len();
+    // Rank with the class priority above the round-robin distance (priority 0 for all
+    // without priorities: the rank alone).
+    let pri = |q: &Request| {
+        let i = usize::from(q.input) * usize::from(v) + usize::from(q.vc);
+        u32::from(u8::MAX - prio.get(i).copied().unwrap_or(0))
+    };
+    let key = |q: &Request, p: u16| {
+        let spec = u32::from(q.spec) << 24;
+        spec | (pri(q) << 16) | rank(u16::from(q.vc), false, p, v)
+    };
     for q in reqs.iter().filter(|q| matched(q)) {
         let p = vc_ptr[usize::from(q.input)];
         match out[first..].iter_mut().find(|w| w.input == q.input) {
             Some(w) => {
-                if rank(u16::from(q.vc), q.spec, p, v) < rank(u16::from(w.vc), w.spec, p, v) {
+                if key(q, p) < key(w, p) {
                     *w = *q;
                 }
             }
@@ -127,6 +142,10 @@ pub struct Scratch {
     /// before each allocation from the seed, the router and the step, so that the draws do
     /// not depend on how the routers are split among threads.
     pub(crate) rng: u64,
+    /// With class priorities (`priority = class`, docs/booksim.md §3.5): the priority of
+    /// each crossbar input's VC (`input · vcs + vc`) that requests in this allocation, set
+    /// by the router before it; empty without.
+    pub(crate) prio: Vec<u8>,
 }
 
 impl Scratch {
@@ -151,6 +170,7 @@ impl Scratch {
             keys: Vec::new(),
             offset: vec![NONE; 2 * radix],
             rng: 0,
+            prio: Vec::new(),
         }
     }
 }
@@ -374,7 +394,9 @@ impl Shape {
     ) {
         let (ni, no) = (self.ins, self.outs);
         let (in_ptr, out_ptr, vc_ptr) = self.split_pointers(ptrs);
-        let Scratch { grant, pick, .. } = scratch;
+        let Scratch {
+            grant, pick, prio, ..
+        } = scratch;
         let v = u16::from(self.vcs);
         // Grant: each output grants the requesting input closest to its pointer.
         for q in reqs {
@@ -399,7 +421,7 @@ impl Shape {
         let matched = |q: &Request| {
             pick[usize::from(q.input)] == q.output && grant[usize::from(q.output)] == q.input
         };
-        matched_vcs(reqs, matched, vc_ptr, v, out);
+        matched_vcs(reqs, matched, prio, vc_ptr, v, out);
         for w in out.iter() {
             out_ptr[w.output as usize] = succ(w.input, ni);
             in_ptr[w.input as usize] = succ(w.output, no);
@@ -421,6 +443,31 @@ pub(crate) const fn rq(input: u16, vc: u8, output: u16) -> Request {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_priority_chooses_the_vc_of_an_input_before_round_robin() {
+        // Input 0's VCs 0 and 1 both request output 2; VC 0 is nearest the VC pointer.
+        let run = |reqs: &[Request], prio: &[u8]| {
+            let (mut ptr, mut out) = (vec![0u16; 2], Vec::new());
+            matched_vcs(reqs, |_| true, prio, &mut ptr, 2, &mut out);
+            (out, ptr[0])
+        };
+        let reqs = [rq(0, 0, 2), rq(0, 1, 2)];
+        assert_eq!(run(&reqs, &[]), (vec![rq(0, 0, 2)], 1));
+        assert_eq!(run(&reqs, &[1, 1, 0, 0]), (vec![rq(0, 0, 2)], 1));
+        // VC 1's packet has the higher class priority (entries `input · vcs + vc`).
+        assert_eq!(run(&reqs, &[0, 1, 0, 0]), (vec![rq(0, 1, 2)], 0));
+        // A speculative request stays behind every non-speculative one (BookSim2 adds the
+        // lowest integer to its priority).
+        let spec = Request {
+            spec: true,
+            ..rq(0, 1, 2)
+        };
+        assert_eq!(
+            run(&[rq(0, 0, 2), spec], &[0, 1, 0, 0]),
+            (vec![rq(0, 0, 2)], 1)
+        );
+    }
 
     #[test]
     fn conflicts_resolve_round_robin() {

@@ -24,6 +24,7 @@ pub(crate) fn allocate(
         pick,
         in_match,
         out_match,
+        prio,
         ..
     } = scratch;
     for iter in 0..shape.iters {
@@ -72,7 +73,7 @@ pub(crate) fn allocate(
     }
     // The VC of each match: nearest the input's VC pointer.
     let matched = |q: &Request| in_match[usize::from(q.input)] == q.output;
-    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, prio, vc_ptr, u16::from(shape.vcs), out);
     for q in reqs {
         in_match[usize::from(q.input)] = NONE;
         out_match[usize::from(q.output)] = NONE;

@@ -114,6 +114,7 @@ pub(crate) fn allocate_switch(
         pick,
         out_match,
         keys,
+        prio,
         ..
     } = scratch;
     collect_cells(reqs.iter().map(|q| (q.input, q.output)), keys);
@@ -122,7 +123,7 @@ pub(crate) fn allocate_switch(
     let matched = |q: &Request| {
         pick[usize::from(q.input)] == q.output && grant[usize::from(q.output)] == q.input
     };
-    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, prio, vc_ptr, u16::from(shape.vcs), out);
     clear(keys, grant, pick, out_match);
 }
 

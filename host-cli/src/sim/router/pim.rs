@@ -137,6 +137,7 @@ pub(crate) fn allocate_switch(
         out_match,
         offset,
         rng,
+        prio,
         ..
     } = scratch;
     let pairs = reqs.iter().map(|q| (q.input, q.output));
@@ -149,7 +150,7 @@ pub(crate) fn allocate_switch(
     };
     iterate(pairs, (ni, no), shape.iters, m, rng);
     let matched = |q: &Request| in_match[usize::from(q.input)] == q.output;
-    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, prio, vc_ptr, u16::from(shape.vcs), out);
     for q in reqs {
         in_match[usize::from(q.input)] = NONE;
         out_match[usize::from(q.output)] = NONE;

@@ -84,7 +84,7 @@ pub(crate) fn allocate_switch(
         }
     }
     let matched = |q: &Request| in_match[usize::from(q.input)] == q.output;
-    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, &[], vc_ptr, u16::from(shape.vcs), out);
     for q in reqs {
         in_match[usize::from(q.input)] = NONE;
         out_match[usize::from(q.output)] = NONE;

@@ -105,7 +105,7 @@ pub(crate) fn allocate_switch(
     // The VC of each granted cell: its best request (non-speculative first, then nearest
     // the input's VC pointer).
     let matched = |q: &Request| pick[usize::from(q.input)] == q.output;
-    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, &[], vc_ptr, u16::from(shape.vcs), out);
     for q in reqs {
         pick[usize::from(q.input)] = NONE;
         grant[usize::from(q.output)] = NONE;

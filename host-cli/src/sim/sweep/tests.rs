@@ -114,6 +114,7 @@ fn fake(p: &Point) -> Result<Record> {
             conservation_errors: 0,
             deadlock: None,
             batch_time: None,
+            classes: Vec::new(),
         },
     ))
 }

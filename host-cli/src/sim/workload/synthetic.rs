@@ -122,6 +122,17 @@ impl Driver {
         }
     }
 
+    /// The kind of [`Driver::process`]: [`Injection::OnOff`] for on/off sources, else
+    /// [`Injection::Bernoulli`] (Bernoulli draws through [`Driver::bernoulli`]) or
+    /// [`Injection::BookSimBatch`].
+    pub fn process_kind(&self) -> Injection {
+        match self.process {
+            Process::Plain => Injection::Bernoulli,
+            Process::OnOff(..) => Injection::OnOff,
+            Process::Paced(_) => Injection::BookSimBatch,
+        }
+    }
+
     /// A packet of terminal `src` was delivered or dropped (the batch source's
     /// outstanding count).
     #[inline]

@@ -98,8 +98,8 @@ pub const KEYS: &[Key] = &[
     // run one iteration whatever `alloc_iters` says (docs/booksim.md §2).
     k("alloc_iters", "1", O),
     // Traffic.
-    k("classes", "1", D),
-    k("class_priority", "0", D),
+    k("classes", "1", M),
+    k("class_priority", "0", M),
     k("perm_seed", "0", O),
     k("injection_rate", "0.1", M),
     k("injection_rate_uses_flits", "0", M),
@@ -110,7 +110,7 @@ pub const KEYS: &[Key] = &[
     k("burst_alpha", "0.5", M),
     k("burst_beta", "0.5", M),
     k("burst_r1", "-1.0", M),
-    k("priority", "none", D),
+    k("priority", "none", M),
     k("batch_size", "1000", M),
     k("batch_count", "1", M),
     k("max_outstanding_requests", "0", M),
@@ -137,7 +137,7 @@ pub const KEYS: &[Key] = &[
     k("warmup_periods", "3", M),
     k("sample_period", "1000", M),
     k("max_samples", "10", M),
-    k("measure_stats", "1", O),
+    k("measure_stats", "1", M),
     k("pair_stats", "0", O),
     k("latency_thres", "500.0", M),
     k("warmup_thres", "0.05", M),

@@ -33,6 +33,8 @@
 //! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
 //! | `injection_process = on_off`, `burst_alpha`, `burst_beta`, `burst_r1` | `injection = on_off` with the same keys |
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
+//! | `classes = N`, per-class `{a,b}` lists of `traffic`, `injection_rate`, `packet_size`, `injection_process`, `class_priority`, thresholds | `extras.classes` ([`classes`]; docs/booksim.md §3.5) |
+//! | `priority = class` | `extras.class_priority` (docs/booksim.md §3.5) |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
 //! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
@@ -45,6 +47,9 @@
 //! (`inject_any_vc = true`, docs/booksim.md §4); heads go through BookSim2's VC allocation
 //! stage (`vc_alloc_stage = true`). `alloc_iters` is without effect, as in BookSim2.
 
+pub mod classes;
+#[cfg(test)]
+mod classes_tests;
 pub mod flatfly;
 pub mod irregular;
 pub mod keys;
@@ -57,7 +62,7 @@ use anyhow::{anyhow, bail, Result};
 
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
-use crate::sim::config::{Injection, SimConfig, StopRule};
+use crate::sim::config::{Injection, SimConfig, StopRule, TrafficClass};
 use keys::KeyUse;
 
 /// A BookSim2 configuration mapped onto jumpnet.
@@ -188,6 +193,13 @@ struct Parser {
     sim_type: (String, usize),
     /// `spec_*` keys given: key, value, line (checked against `speculative` at the end).
     spec_keys: Vec<(String, String, usize)>,
+    /// `classes` and its line; the per-class lists; the plain `class_priority`; `priority`
+    /// and `measure_stats` with their lines (docs/booksim.md §3.5).
+    classes: (u32, usize),
+    class_lists: classes::ClassLists,
+    class_priority: u32,
+    priority: (String, usize),
+    measure_stats: (String, usize),
 }
 
 impl Default for Parser {
@@ -216,6 +228,11 @@ impl Default for Parser {
             injection_process: ("bernoulli".to_string(), 0),
             sim_type: ("latency".to_string(), 0),
             spec_keys: Vec::new(),
+            classes: (1, 0),
+            class_lists: classes::ClassLists::default(),
+            class_priority: 0,
+            priority: ("none".to_string(), 0),
+            measure_stats: ("1".to_string(), 0),
         }
     }
 }
@@ -232,10 +249,20 @@ impl Parser {
                 ))
             })
         };
+        if self.class_lists.note(key, value, line)? {
+            return Ok(());
+        }
         let cfg = &mut self.cfg;
         let mut set = |jkey: &str, v: &str| cfg.set(jkey, v).map_err(|e| at(format!("{key}: {e}")));
         match key {
             "topology" => self.net.topology = value.to_string(),
+            "classes" => match int("classes")? {
+                0 => return Err(at("classes = 0: BookSim2 needs at least one class".into())),
+                n => self.classes = (n, line),
+            },
+            "class_priority" => self.class_priority = int("class_priority")?,
+            "priority" => self.priority = (value.to_string(), line),
+            "measure_stats" => self.measure_stats = (value.to_string(), line),
             "k" => self.net.k = int("k")?,
             "n" => self.net.n = int("n")?,
             "c" => self.net.c = int("c")?,
@@ -354,7 +381,11 @@ impl Parser {
     fn finish(mut self) -> Result<BookSimConfig> {
         self.cfg.st_delay = self.st_prepare + self.st_final;
         self.check_speculation()?;
+        let texts = self.first_class()?;
+        let pre = self.cfg.clone();
         self.traffic_and_phases()?;
+        self.cfg.extras.classes = self.class_list(&pre, &texts)?;
+        self.priority_mode()?;
         self.allocators()?;
         let topology = &self.net.topology;
         let topo = network::topology_spec(&self.net)?;
@@ -387,6 +418,124 @@ impl Parser {
             config: self.cfg,
             ignored: self.ignored,
         })
+    }
+}
+
+impl Parser {
+    /// Class 0's values of the per-class keys (docs/booksim.md §3.5): its list items become
+    /// the configuration's own values (with `classes = 1` the only ones). Returns the
+    /// per-class items of `traffic` and `injection_process`.
+    fn first_class(&mut self) -> Result<[Vec<String>; 2]> {
+        let texts = [
+            classes::text_items(&self.traffic.0),
+            classes::text_items(&self.injection_process.0),
+        ];
+        if texts.iter().any(Vec::is_empty) {
+            bail!("traffic and injection_process need a value for every class (an empty list gives none)");
+        }
+        self.traffic.0 = texts[0][0].clone();
+        self.injection_process.0 = texts[1][0].clone();
+        self.cfg = self.class_config(&self.cfg, 0)?;
+        Ok(texts)
+    }
+
+    /// `cfg` with item `class` of every numeric per-class list.
+    fn class_config(&self, cfg: &SimConfig, class: usize) -> Result<SimConfig> {
+        let mut c = cfg.clone();
+        for (key, list, line) in self.class_lists.all() {
+            let jkey = classes::LIST_KEYS
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or("", |(_, j)| j);
+            if jkey.is_empty() {
+                continue;
+            }
+            let v = classes::item(list, class);
+            c.set(jkey, v)
+                .map_err(|e| anyhow!("line {line}: {key} item {v} (class {class}): {e}"))?;
+        }
+        Ok(c)
+    }
+
+    /// The classes of `classes > 1` (empty with one class): each from `pre` (the
+    /// configuration before its traffic was read) with its items of the lists and of
+    /// `traffic` / `injection_process` (`texts`), padded as BookSim2 pads them.
+    fn class_list(&self, pre: &SimConfig, texts: &[Vec<String>; 2]) -> Result<Vec<TrafficClass>> {
+        let (n, line) = (self.classes.0 as usize, self.classes.1);
+        let at = |l: usize| {
+            if l == 0 {
+                "command line".to_string()
+            } else {
+                format!("line {l}")
+            }
+        };
+        let measure = classes::text_items(&self.measure_stats.0);
+        if measure.iter().any(|m| m.trim() != "1") && (n > 1 || measure.len() > 1) {
+            bail!(
+                "{}: measure_stats = {} is not supported: jumpnet measures every class (measure_stats = 1)",
+                at(self.measure_stats.1),
+                self.measure_stats.0
+            );
+        }
+        let prios = classes::priorities(&self.class_lists, self.class_priority, n)?;
+        if n == 1 {
+            return Ok(Vec::new());
+        }
+        if self.cfg.injection == Injection::BookSimBatch {
+            bail!("{}: classes = {n} with sim_type = batch is not supported: jumpnet runs BookSim2's batch mode with one class", at(line));
+        }
+        let topology = self.net.topology.as_str();
+        let mut out = Vec::with_capacity(n);
+        for (c, &prio) in prios.iter().enumerate() {
+            let mut cc = self.class_config(pre, c)?;
+            let traffic = classes::item(&texts[0], c);
+            let process = classes::item(&texts[1], c);
+            let (_, tline) = self.traffic;
+            traffic::set_traffic(&mut cc, traffic, self.net.k, network::traffic_word)
+                .and_then(|()| irregular::check_traffic(topology, traffic))
+                .and_then(|()| match topology {
+                    "flatfly" => flatfly::check_traffic(self.net.c, traffic),
+                    _ => Ok(()),
+                })
+                .map_err(|e| anyhow!("{} (class {c}): {e}", at(tline)))?;
+            traffic::set_process(&mut cc, process)
+                .map_err(|e| anyhow!("{} (class {c}): {e}", at(self.injection_process.1)))?;
+            out.push(TrafficClass::of(&cc, prio));
+        }
+        Ok(out)
+    }
+
+    /// `priority` (docs/booksim.md §3.5): `none` (every packet priority 0: `class_priority`
+    /// is without effect) or `class`; BookSim2's other modes are refused by name.
+    fn priority_mode(&mut self) -> Result<()> {
+        let (value, line) = &self.priority;
+        let given = self.class_lists.get("class_priority").is_some() || self.class_priority != 0;
+        match value.as_str() {
+            "none" => {
+                if given {
+                    self.ignored.push("class_priority".into());
+                }
+            }
+            "class" => {
+                // BookSim2's iSLIP, PIM, LOA and max-size allocators ignore priorities; the
+                // others rank requests by them, which jumpnet's allocators do not model.
+                for (key, (name, _)) in [("sw_allocator", &self.sw_allocator), ("vc_allocator", &self.vc_allocator)] {
+                    if !["islip", "pim", "loa", "max_size"].contains(&name.as_str()) {
+                        bail!(
+                            "priority = class with {key} = {name} is not supported: jumpnet \
+                             models class priorities with the allocators that ignore request \
+                             priorities (islip, pim, loa, max_size)"
+                        );
+                    }
+                }
+                self.cfg.extras.class_priority = true;
+            }
+            other => bail!(
+                "{}: priority = {other} is not supported; jumpnet models priority = none and priority = class",
+                if *line == 0 { "command line".to_string() } else { format!("line {line}") }
+            ),
+        }
+        Ok(())
     }
 }
 

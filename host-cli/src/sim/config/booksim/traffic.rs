@@ -70,7 +70,7 @@ pub fn set_traffic(
     word: impl Fn(&str) -> Option<&'static str>,
 ) -> Result<()> {
     if value.starts_with('{') {
-        bail!("traffic = {value}: a list of patterns is one per traffic class; jumpnet models one class (classes = 1)");
+        bail!("traffic = {value}: not a pattern (a list of patterns gives one per traffic class, docs/booksim.md §3.5; a class's item is one pattern)");
     }
     let (name, args) = call(value);
     match name {

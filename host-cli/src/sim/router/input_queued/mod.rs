@@ -130,6 +130,10 @@ pub(crate) struct Params {
     pub vc_stage: bool,
     /// Speculative switch allocation (`speculation`; with the VC allocation stage only).
     pub speculative: bool,
+    /// BookSim2's `priority = class` (docs/booksim.md §3.5): of an input's VCs that request
+    /// one output, the one whose packet's class has the highest priority crosses
+    /// (`Route::pri`, `allocator::matched_vcs`).
+    pub class_priority: bool,
     /// `booksim_credits`: a credit is usable by switch allocation only from the cycle after
     /// it arrived (its arrival still frees a draining VC for that cycle's VC allocation),
     /// and terminals return ejection credits.
@@ -208,6 +212,7 @@ impl Params {
             hold: f.hold_switch_for_packet,
             vc_stage: f.vc_alloc_stage,
             speculative: f.vc_alloc_stage && f.speculative,
+            class_priority: cfg.extras.class_priority && !cfg.extras.classes.is_empty(),
             eject_credits: f.booksim_credits,
             fresh_max: match (f.booksim_credits, cfg.internal_speedup.is_one()) {
                 (false, _) => 0,

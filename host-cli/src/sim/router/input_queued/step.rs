@@ -67,7 +67,13 @@ impl Work {
             active: vec![0; routers.div_ceil(64)],
             reqs: Vec::with_capacity(k.radix * k.vcs),
             wins: Vec::with_capacity(ins),
-            scratch: Scratch::new(k.shape.scratch_len()),
+            scratch: {
+                let mut s = Scratch::new(k.shape.scratch_len());
+                if k.class_priority {
+                    s.prio = vec![0; ins * k.vcs];
+                }
+                s
+            },
             held: Vec::with_capacity(if k.hold { ins } else { 0 }),
             released: Vec::with_capacity(if k.hold { ins } else { 0 }),
             vc_heads: Vec::new(),
@@ -449,6 +455,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         if due && self.work.reqs.is_empty() {
             self.max_size_switch_idle(ls);
         }
+        if k.class_priority {
+            self.class_priorities(ls);
+        }
         let work = &mut *self.work;
         if k.shape.kind == Allocator::Pim {
             work.scratch.rng = pim::key(k.seed, s, self.now, pim::SWITCH);
@@ -487,6 +496,21 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 self.traverse(s, p, usize::from(w.vc));
                 self.hold_after_cross(ls, w);
             }
+        }
+    }
+
+    /// The class priority of every requesting VC of local router `ls`, from the route
+    /// record of the packet at its front (`priority = class`, docs/booksim.md §3.5).
+    #[inline(never)]
+    fn class_priorities(&mut self, ls: usize) {
+        let k = self.k;
+        let first = ls * k.per;
+        for q in &self.work.reqs {
+            let port = super::crossbar::input_port(q.input, k.in_speedup);
+            let iv = first + port * k.vcs + usize::from(q.vc);
+            let pkt = self.r.ivs[iv].front.pkt;
+            let i = usize::from(q.input) * k.vcs + usize::from(q.vc);
+            self.work.scratch.prio[i] = self.fx.route(pkt).pri;
         }
     }
 

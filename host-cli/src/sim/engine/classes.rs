@@ -1,0 +1,495 @@
+//! BookSim2's traffic classes in the engine (`classes > 1`, docs/booksim.md §3.5): every
+//! terminal keeps a source queue per class, each class with its own traffic driver
+//! (pattern, process, rate, packet size), and the injection channel carries one flit per
+//! cycle, chosen among the classes as BookSim2's `TrafficManager::_Step` chooses:
+//!
+//! * the classes are visited round robin from the one after the class of the last flit
+//!   sent, so the flits of packets of different classes interleave on the channel, each
+//!   packet on its own VC;
+//! * a class's next flit is ready when its packet holds a VC with a credit, or, for a
+//!   head, when a VC is found: round robin from the class's own last VC, one that no other
+//!   packet of the terminal holds and that has a credit (all its credits with
+//!   `wait_for_tail_credit`);
+//! * the first ready class is sent unless a later one has a strictly higher priority
+//!   (`priority = class`; otherwise every packet has priority 0);
+//! * with `hold_switch_for_packet` the last class's packet keeps the channel while it has
+//!   a credit, unless a class of higher priority is ready.
+//!
+//! Statistics are kept per class as well as over all classes ([`ClassStats`]), and BookSim2's
+//! stopping rule tests every class (`booksim_rule`). A run with one class does not use any
+//! of this: its terminals keep their single queue.
+
+use std::collections::VecDeque;
+
+use jumpnet_core::topology::Network;
+use serde::Serialize;
+
+use crate::sim::config::{Injection, SimConfig};
+use crate::sim::engine::stats::{LatencyStats, Recorder};
+use crate::sim::engine::{Counters, SimError, State};
+use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
+use crate::sim::network::{Event, Flit};
+use crate::sim::workload::synthetic::Driver;
+
+/// One class's source queue at one terminal.
+#[derive(Debug, Default)]
+struct Lane {
+    /// Created packets not started.
+    queue: VecDeque<Pending>,
+    /// Packet being injected: pool id, next flit, VC.
+    current: Option<(u32, u16, u8)>,
+    /// VC found for the waiting head (kept until it is sent, as BookSim2 keeps it).
+    head_vc: Option<u8>,
+    /// VC of this class's last packet at this terminal (round robin).
+    last_vc: u8,
+}
+
+/// The classes of a run: drivers, per-terminal queues and per-class statistics.
+#[derive(Debug)]
+pub(crate) struct Classes {
+    drivers: Vec<Driver>,
+    sizes: Vec<u16>,
+    /// Priority of each class (all 0 without `priority = class`).
+    prio: Vec<u32>,
+    /// The same order in a byte: the rank of each class's priority among the distinct
+    /// priorities (the routers' `Route::pri`).
+    rank: Vec<u8>,
+    /// Terminal-major: `lanes[t · classes + c]`.
+    lanes: Vec<Lane>,
+    /// Per terminal: class of the last flit sent.
+    last_class: Vec<u16>,
+    /// Per terminal and VC: held by a packet of the terminal being injected.
+    in_use: Vec<bool>,
+    /// Per class: statistics of its packets.
+    recs: Vec<Recorder>,
+    /// Per class: flits created, flits ejected, packets delivered.
+    gen: Vec<u64>,
+    ejected: Vec<u64>,
+}
+
+/// Statistics of one traffic class (`SimResult::classes`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassStats {
+    /// Packet latency of the class's measured packets.
+    pub packet_latency: LatencyStats,
+    /// Network latency.
+    pub network_latency: LatencyStats,
+    /// Flit latency (BookSim2's population, as the run's own).
+    pub flit_latency: LatencyStats,
+    /// Router-to-router hops.
+    pub hops: LatencyStats,
+    /// Offered load of the class, flits/node/cycle.
+    pub offered: f64,
+    /// Accepted throughput of the class, flits/node/cycle.
+    pub accepted: f64,
+    /// The class's packet size, flits.
+    pub packet_size: u16,
+}
+
+/// A class's thresholds of BookSim2's stopping rule.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Thresholds {
+    pub latency: f64,
+    pub warmup: f64,
+    pub acc_warmup: f64,
+    pub stopping: f64,
+    pub acc_stopping: f64,
+}
+
+impl Thresholds {
+    fn of(cfg: &SimConfig) -> Self {
+        Thresholds {
+            latency: cfg.latency_thres,
+            warmup: cfg.warmup_thres,
+            acc_warmup: cfg.extras.acc_warmup_thres,
+            stopping: cfg.stopping_thres,
+            acc_stopping: cfg.extras.acc_stopping_thres,
+        }
+    }
+}
+
+impl Classes {
+    /// The classes of `cfg` (`None` with one class).
+    pub fn new(net: &Network<'_>, nodes: u32, cfg: &SimConfig) -> Result<Option<Self>, String> {
+        let list = &cfg.extras.classes;
+        if list.is_empty() {
+            return Ok(None);
+        }
+        let mut drivers = Vec::with_capacity(list.len());
+        for (c, class) in list.iter().enumerate() {
+            let mut cc = class.apply(cfg);
+            // Each class draws from its own generator.
+            cc.seed = cfg.seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            drivers.push(Driver::new(net, nodes, &cc).map_err(|e| format!("class {c}: {e}"))?);
+        }
+        let n = list.len();
+        let vcs = usize::from(cfg.num_vcs);
+        let prio: Vec<u32> = list
+            .iter()
+            .map(|c| {
+                if cfg.extras.class_priority {
+                    c.priority
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut distinct = prio.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let rank = prio
+            .iter()
+            .map(|p| distinct.partition_point(|d| d < p).min(255) as u8)
+            .collect();
+        let lanes = (0..nodes as usize * n)
+            .map(|_| Lane {
+                last_vc: (vcs.max(1) - 1) as u8,
+                ..Lane::default()
+            })
+            .collect();
+        Ok(Some(Classes {
+            drivers,
+            sizes: list.iter().map(|c| c.packet_size).collect(),
+            prio,
+            rank,
+            lanes,
+            last_class: vec![0; nodes as usize],
+            in_use: vec![false; nodes as usize * vcs],
+            recs: (0..n).map(|_| Recorder::new()).collect(),
+            gen: vec![0; n],
+            ejected: vec![0; n],
+        }))
+    }
+
+    /// Number of classes.
+    pub fn len(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// Every class's recorder.
+    pub fn recorders(&mut self) -> impl Iterator<Item = &mut Recorder> {
+        self.recs.iter_mut()
+    }
+
+    /// A flit of packet `p` (class `p.class`) injected at `injected` ejected at `now`; its
+    /// tail after `hops` hops if `tail`.
+    #[inline]
+    pub fn eject(&mut self, p: &Packet, injected: u64, now: u64, tail: Option<u32>) {
+        let c = usize::from(p.class);
+        self.ejected[c] += 1;
+        self.recs[c].flit(p, injected, now);
+        if let Some(hops) = tail {
+            self.recs[c].packet(p, hops, now);
+        }
+    }
+
+    /// Counters of the classes: flits created and ejected per class.
+    pub fn counters(&self) -> (Vec<u64>, Vec<u64>) {
+        (self.gen.clone(), self.ejected.clone())
+    }
+}
+
+impl State<'_> {
+    /// Number of traffic classes (1 without [`Classes`]).
+    pub(crate) fn class_count(&self) -> usize {
+        self.classes.as_ref().map_or(1, |c| c.len())
+    }
+
+    /// The stopping thresholds of class `c`.
+    pub(crate) fn class_thresholds(&self, cfg: &SimConfig, c: usize) -> Thresholds {
+        match cfg.extras.classes.get(c) {
+            Some(class) => Thresholds::of(&class.apply(cfg)),
+            None => Thresholds::of(cfg),
+        }
+    }
+
+    /// BookSim2's cumulative latency `(mean, count)` of class `c` (the run's own with one
+    /// class; `Recorder::cumulative`).
+    pub(crate) fn class_cumulative(&self, c: usize, measured: bool) -> (f64, u64) {
+        match self.classes.as_deref() {
+            Some(cl) => cl.recs[c].cumulative(measured),
+            None => self.rec.cumulative(measured),
+        }
+    }
+
+    /// Starts a warm-up period of every recorder.
+    pub(crate) fn start_warmup_period(&mut self) {
+        self.rec.start_warmup_period();
+        if let Some(cl) = self.classes.as_deref_mut() {
+            cl.recorders().for_each(|r| r.start_warmup_period());
+        }
+    }
+
+    /// Makes every recorder sample every flit from now on.
+    pub(crate) fn sample_every_flit(&mut self) {
+        self.rec.sample_every_flit();
+        if let Some(cl) = self.classes.as_deref_mut() {
+            cl.recorders().for_each(|r| r.sample_every_flit());
+        }
+    }
+
+    /// Creates this cycle's packets of every class, then sends one flit per terminal.
+    pub(super) fn classes_cycle(&mut self) -> Result<(), SimError> {
+        let Some(mut cl) = self.classes.take() else {
+            return Ok(());
+        };
+        self.generate_classes(&mut cl);
+        let res = (0..self.fabric.terminals).try_for_each(|t| self.inject_class(&mut cl, t));
+        self.classes = Some(cl);
+        res
+    }
+
+    fn generate_classes(&mut self, cl: &mut Classes) {
+        let (now, n) = (self.now, cl.len());
+        for t in 0..self.fabric.terminals {
+            for c in 0..n {
+                let lane = &cl.lanes[t as usize * n + c];
+                let idle = lane.current.is_none() && lane.queue.is_empty();
+                let d = &mut cl.drivers[c];
+                let fire = match d.process_kind() {
+                    Injection::OnOff => d.fire(t, now, idle).is_some(),
+                    _ => d.bernoulli.fire(&mut d.rng),
+                };
+                if !fire {
+                    continue;
+                }
+                let dst = d.dest(t);
+                if dst == t && !self.cfg.self_packets {
+                    continue;
+                }
+                let len = cl.sizes[c];
+                cl.lanes[t as usize * n + c].queue.push_back(Pending {
+                    dst,
+                    created: now,
+                    measured: self.measuring,
+                    tag: NO_TAG,
+                    len,
+                });
+                cl.gen[c] += u64::from(len);
+                self.gen_flits += u64::from(len);
+                self.measured_outstanding += u64::from(self.measuring);
+            }
+        }
+    }
+}
+
+impl State<'_> {
+    /// The class whose flit terminal `t` sends this cycle, and its VC (module documentation).
+    fn pick_class(&self, cl: &mut Classes, t: u32) -> Option<(usize, u8)> {
+        let (n, ti) = (cl.len(), t as usize);
+        let credits = &self.terms[ti].credits;
+        let last = usize::from(cl.last_class[ti]);
+        let mut pick: Option<(usize, u8)> = None;
+        let mut limit = n;
+        if self.cfg.features.hold_switch_for_packet {
+            if let Some((_, seq, vc)) = cl.lanes[ti * n + last].current {
+                if seq > 0 && credits[usize::from(vc)] > 0 {
+                    pick = Some((last, vc));
+                    limit -= 1;
+                }
+            }
+        }
+        for i in 1..=limit {
+            let c = (last + i) % n;
+            let lane = &cl.lanes[ti * n + c];
+            if lane.current.is_none() && lane.queue.is_empty() {
+                continue;
+            }
+            if pick.is_some_and(|(p, _)| cl.prio[p] >= cl.prio[c]) {
+                continue;
+            }
+            let vc = match lane.current {
+                Some((_, _, vc)) => vc,
+                None => match self.head_vc(cl, t, c) {
+                    Some(vc) => vc,
+                    None => continue,
+                },
+            };
+            if credits[usize::from(vc)] > 0 {
+                pick = Some((c, vc));
+            }
+        }
+        pick
+    }
+
+    /// The VC of class `c`'s waiting head at terminal `t`: the one found before (none while
+    /// another packet holds it), else the next (round robin from the class's last VC) that no
+    /// packet of the terminal holds and that has a credit (all of them with
+    /// `wait_for_tail_credit`); remembered until the head is sent.
+    fn head_vc(&self, cl: &mut Classes, t: u32, c: usize) -> Option<u8> {
+        let (ti, vcs) = (t as usize, self.vcs);
+        let lane = &cl.lanes[ti * cl.len() + c];
+        let in_use = &cl.in_use[ti * vcs..(ti + 1) * vcs];
+        if let Some(v) = lane.head_vc {
+            // Found in an earlier cycle, where a class of higher priority was sent instead:
+            // BookSim2 keeps the VC, and the head waits while another packet of the
+            // terminal holds it (which only a class of higher priority can make happen).
+            return (!in_use[usize::from(v)]).then_some(v);
+        }
+        let credits = &self.terms[ti].credits;
+        let (whole, full) = (self.cfg.features.wait_for_tail_credit, self.cfg.vc_buf_size);
+        let v = (1..=vcs)
+            .map(|i| (usize::from(lane.last_vc) + i) % vcs)
+            .find(|&v| !in_use[v] && credits[v] > 0 && (!whole || credits[v] == full))?;
+        let n = cl.len();
+        cl.lanes[ti * n + c].head_vc = Some(v as u8);
+        Some(v as u8)
+    }
+
+    /// Sends terminal `t`'s flit of this cycle, if a class has one ready.
+    fn inject_class(&mut self, cl: &mut Classes, t: u32) -> Result<(), SimError> {
+        let Some((c, vc)) = self.pick_class(cl, t) else {
+            return Ok(());
+        };
+        let (n, ti, now) = (cl.len(), t as usize, self.now);
+        let li = ti * n + c;
+        let (id, seq) = match cl.lanes[li].current {
+            Some((id, seq, _)) => (id, seq),
+            None => {
+                let Some(p) = cl.lanes[li].queue.pop_front() else {
+                    return Ok(());
+                };
+                let id = self.start_class_packet(t, c, p, cl.rank[c])?;
+                let lane = &mut cl.lanes[li];
+                lane.head_vc = None;
+                lane.last_vc = vc;
+                cl.in_use[ti * self.vcs + usize::from(vc)] = true;
+                (id, 0)
+            }
+        };
+        cl.last_class[ti] = c as u16;
+        let tail = seq + 1 == self.packets[id as usize].len;
+        cl.lanes[li].current = if tail {
+            cl.in_use[ti * self.vcs + usize::from(vc)] = false;
+            None
+        } else {
+            Some((id, seq + 1, vc))
+        };
+        self.terms[ti].credits[usize::from(vc)] -= 1;
+        let head = self.packets[id as usize].injected;
+        let lag = self.late.lag(id, seq, head, now);
+        let (s, port) = self.fabric.terminal_port[ti];
+        let pi = s as usize * self.fabric.radix + usize::from(port);
+        let iv = (pi * self.vcs + usize::from(vc)) as u32;
+        let flit = Flit {
+            pkt: id,
+            seq,
+            tail,
+            lag,
+        };
+        let channel = u64::from(self.fabric.latency[pi]);
+        self.wheel.push(
+            now + u64::from(self.cfg.injection_delay) + channel,
+            Event::Arrive { iv, flit },
+        );
+        self.in_network += 1;
+        self.last_progress = now;
+        Ok(())
+    }
+
+    /// Puts the waiting packet `p` of class `c` at terminal `t` into the pool as it starts
+    /// now; returns its id.
+    fn start_class_packet(
+        &mut self,
+        t: u32,
+        c: usize,
+        p: Pending,
+        pri: u8,
+    ) -> Result<u32, SimError> {
+        let mut state = self
+            .routing
+            .inject(t, p.dst)
+            .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
+        if self.random_ties {
+            state.coin = self.driver.rng.next() as u8;
+        }
+        let packet = Packet {
+            src: t,
+            dst: p.dst,
+            created: p.created,
+            injected: self.now,
+            received: 0,
+            measured: p.measured,
+            tag: p.tag,
+            len: p.len,
+            class: c as u8,
+        };
+        let route = Route {
+            dst: p.dst,
+            hops: 0,
+            pri,
+            state,
+        };
+        Ok(self.allocate(packet, route))
+    }
+
+    /// BookSim2's latency for class `c`'s threshold (`mean_with_in_flight` of one class):
+    /// its delivered packets `(mean, count)` with the age of every flit of its packets not
+    /// yet delivered, and of the first waiting packet of each terminal's queue of the class
+    /// that injects none.
+    pub(crate) fn class_mean_with_in_flight(&self, c: usize, (mean, count): (f64, u64)) -> f64 {
+        let Some(cl) = self.classes.as_deref() else {
+            return self.mean_with_in_flight((mean, count));
+        };
+        let mut free = vec![false; self.packets.len()];
+        for &f in &self.free {
+            free[f as usize] = true;
+        }
+        let now = self.now;
+        let (mut sum, mut n) = (mean * count as f64, count as f64);
+        for (p, _) in self
+            .packets
+            .iter()
+            .zip(&free)
+            .filter(|(p, &f)| !f && usize::from(p.class) == c)
+        {
+            let flits = f64::from(p.len - p.received);
+            sum += flits * (now - p.created) as f64;
+            n += flits;
+        }
+        for lane in cl.lanes.iter().skip(c).step_by(cl.len()) {
+            if let (None, Some(q)) = (lane.current, lane.queue.front()) {
+                sum += f64::from(q.len) * (now - q.created) as f64;
+                n += f64::from(q.len);
+            }
+        }
+        if n == 0.0 {
+            0.0
+        } else {
+            sum / n
+        }
+    }
+
+    /// Flits of class `c` ejected up to the snapshot `at` (all flits with one class).
+    pub(crate) fn class_ejected(at: &Counters, c: usize) -> u64 {
+        at.class_ejected.get(c).copied().unwrap_or(at.ejected)
+    }
+
+    /// The statistics of every class over the window `start..end` (empty with one class).
+    pub(crate) fn class_stats(&self, start: &Counters, end: &Counters) -> Vec<ClassStats> {
+        let Some(cl) = self.classes.as_deref() else {
+            return Vec::new();
+        };
+        let cycles = end.cycle.saturating_sub(start.cycle).max(1) as f64;
+        let nodes = f64::from(self.fabric.terminals);
+        let rate = |e: &[u64], s: &[u64], c: usize| {
+            (e.get(c).copied().unwrap_or(0) - s.get(c).copied().unwrap_or(0)) as f64
+                / nodes
+                / cycles
+        };
+        (0..cl.len())
+            .map(|c| {
+                let r = &cl.recs[c];
+                ClassStats {
+                    packet_latency: r.packet_summary(),
+                    network_latency: r.network_summary(),
+                    flit_latency: r.flit_summary(),
+                    hops: r.hops_summary(),
+                    offered: rate(&end.class_gen, &start.class_gen, c),
+                    accepted: rate(&end.class_ejected, &start.class_ejected, c),
+                    packet_size: cl.sizes[c],
+                }
+            })
+            .collect()
+    }
+}
