@@ -228,6 +228,42 @@ fn booksim_statistics_of_an_unstable_run_are_booksim2s_one_line() {
     assert_eq!(out, "Simulation unstable, ending ...\n");
     let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
     assert_eq!(json(&json_out)["saturated"], true);
+    assert_eq!(json(&json_out)["unstable"], true);
+}
+
+#[test]
+fn booksim_statistics_of_a_throughput_run_past_saturation_are_printed() {
+    // In throughput mode BookSim2's stopping rule never tests latency: past saturation the
+    // run converges on its accepted rate and prints the statistics block (BookSim2 28f4329,
+    // `booksim configs/mesh.cfg sim_type=throughput injection_rate=0.5` in
+    // tests/data/booksim/: "Time taken is 6190 cycles", accepted flit rate 0.289979,
+    // tests/data/booksim/results.json). jumpnet's `saturated` still says accepted < offered.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/booksim/configs/mesh.cfg"
+    );
+    let args = [
+        "sim",
+        "--booksim",
+        file,
+        "sim_type=throughput",
+        "injection_rate=0.5",
+        "-q",
+    ];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Time taken is "), "{out}");
+    let accepted: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Accepted flit rate average = "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no accepted flit rate in {out}"));
+    assert!((accepted / 0.289979 - 1.0).abs() < 0.05, "{accepted}");
+    let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
+    let v = json(&json_out);
+    assert_eq!(v["saturated"], true);
+    assert!(v.get("unstable").is_none(), "{json_out}");
 }
 
 #[test]

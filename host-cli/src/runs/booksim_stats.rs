@@ -9,8 +9,12 @@ use crate::sim::engine::stats::ClassStats;
 /// and flit latency averages, injected and accepted packet and flit rates (per node and
 /// cycle), packet sizes and hops as BookSim2 counts them (routers traversed, jumpnet's
 /// router-to-router hops + 1). jumpnet's own hop count follows on a line BookSim2 does not
-/// have; a BookSim2 batch run ends with the minimum, mean and maximum batch duration. An
-/// unstable run (saturated) prints only `Simulation unstable, ending ...`, as BookSim2 does.
+/// have; a BookSim2 batch run ends with the minimum, mean and maximum batch duration. A run
+/// BookSim2's stopping rule calls unstable ([`SimResult::unstable`]) prints only
+/// `Simulation unstable, ending ...`, as BookSim2 does; one that is only past saturation
+/// (accepted below offered, as a throughput-mode run past saturation) prints its statistics.
+///
+/// [`SimResult::unstable`]: crate::sim::engine::stats::SimResult::unstable
 pub fn booksim_block(report: &SimReport) -> String {
     let r = &report.result;
     let mut s = String::new();
@@ -18,7 +22,7 @@ pub fn booksim_block(report: &SimReport) -> String {
         s.push_str(&text);
         s.push('\n');
     };
-    if r.saturated {
+    if r.unstable {
         // BookSim2 stops there (`TrafficManager::Run` returns after `_SingleSim` fails):
         // no `Time taken`, no statistics block, so no script reads a latency from it.
         line("Simulation unstable, ending ...".into());

@@ -186,6 +186,13 @@ pub struct SimResult {
     /// Saturated: mean latency exceeded `latency_thres` or accepted fell clearly below
     /// offered.
     pub saturated: bool,
+    /// BookSim2's verdict "Simulation unstable": the stopping rule gave up (a class's mean
+    /// latency above its `latency_thres` in latency mode, or still warming up after
+    /// `max_samples`), as opposed to `saturated`'s accepted-below-offered test, which
+    /// BookSim2 does not make (a throughput-mode run past saturation converges in BookSim2
+    /// and prints its statistics; docs/booksim.md §5). Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unstable: bool,
     /// Measurement samples taken.
     pub samples: u32,
     /// Cycles simulated in total.
@@ -403,6 +410,7 @@ impl State<'_> {
         let nodes = f64::from(self.fabric.terminals);
         let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
         let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
+        let unstable = saturated;
         let open_loop = matches!(cfg.injection, Injection::Bernoulli | Injection::OnOff);
         if open_loop && accepted < 0.9 * offered {
             saturated = true;
@@ -426,6 +434,7 @@ impl State<'_> {
             channel_utilisation,
             class_utilisation,
             saturated,
+            unstable,
             samples,
             cycles,
             measured_cycles: mcycles,

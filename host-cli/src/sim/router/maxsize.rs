@@ -178,6 +178,7 @@ pub(crate) fn allocate_switch(
         out_match,
         keys,
         offset,
+        prio,
         ..
     } = scratch;
     fill_rows(keys, io, reqs.iter().map(|q| (q.input, q.output)));
@@ -192,7 +193,7 @@ pub(crate) fn allocate_switch(
     m.maximize(rest[0]);
     rest[0] = succ(rest[0], shape.ins);
     let matched = |q: &Request| in_match[usize::from(q.input)] == q.output;
-    matched_vcs(reqs, matched, vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, prio, vc_ptr, u16::from(shape.vcs), out);
     for s in [&mut in_match[..ni], &mut pick[..ni], &mut offset[..ni]] {
         s.fill(NONE);
     }

@@ -106,6 +106,7 @@ fn fake(p: &Point) -> Result<Record> {
             channel_utilisation: vec![],
             class_utilisation: vec![],
             saturated: sat,
+            unstable: false,
             samples: 1,
             cycles: 1000,
             measured_cycles: 1000,
