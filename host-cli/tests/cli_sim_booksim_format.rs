@@ -1,0 +1,106 @@
+//! `jumpnet sim --format booksim`: BookSim2's statistics block, which scripts written for
+//! BookSim2 parse (docs/booksim.md §1), through the binary.
+
+mod common;
+
+use common::{json, jumpnet};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+
+#[test]
+fn booksim_statistics_block_for_booksim2_scripts() {
+    let file = format!("{DATA}/booksim_torus88");
+    let args = [
+        "sim",
+        "--booksim",
+        &file,
+        "injection_rate=0.05",
+        "sample_period=300",
+        "-q",
+    ];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
+    let v = json(&json_out);
+    // The lines BookSim2 scripts grep, with BookSim2's numbers' spelling and hop count.
+    let value = |label: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no '{label}' in:\n{out}"));
+        line[label.len()..]
+            .trim_start_matches(" = ")
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let mean = v["packet_latency"]["mean"].as_f64().unwrap();
+    assert!(
+        (value("Packet latency average") - mean).abs() < 1e-3 * mean,
+        "{out}"
+    );
+    let accepted = v["accepted"].as_f64().unwrap();
+    assert!(
+        (value("Accepted flit rate average") - accepted).abs() < 1e-5,
+        "{out}"
+    );
+    let hops = v["hops"]["mean"].as_f64().unwrap();
+    assert!((value("Hops average") - (hops + 1.0)).abs() < 1e-4, "{out}");
+    assert_eq!(value("Time taken is"), v["cycles"].as_f64().unwrap());
+    assert!(out.contains("====== Overall Traffic Statistics ======"));
+    // Not for collectives, not together with --json.
+    let (code, _, err) = jumpnet(&[&args[..], &["--format", "booksim", "--json"]].concat());
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn booksim_statistics_of_an_unstable_run_are_booksim2s_one_line() {
+    // Past saturation BookSim2 prints `Simulation unstable, ending ...` and no statistics
+    // (BookSim2 28f4329 on this file at 0.6: the line, then only its run time), so a
+    // script never reads a latency of an unstable run.
+    let file = format!("{DATA}/booksim_torus88");
+    let args = ["sim", "--booksim", &file, "injection_rate=0.6", "-q"];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Simulation unstable, ending ...\n");
+    let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
+    assert_eq!(json(&json_out)["saturated"], true);
+    assert_eq!(json(&json_out)["unstable"], true);
+}
+
+#[test]
+fn booksim_statistics_of_a_throughput_run_past_saturation_are_printed() {
+    // In throughput mode BookSim2's stopping rule never tests latency: past saturation the
+    // run converges on its accepted rate and prints the statistics block (BookSim2 28f4329,
+    // `booksim configs/mesh.cfg sim_type=throughput injection_rate=0.5` in
+    // tests/data/booksim/: "Time taken is 6190 cycles", accepted flit rate 0.289979,
+    // tests/data/booksim/results.json). jumpnet's `saturated` still says accepted < offered.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/booksim/configs/mesh.cfg"
+    );
+    let args = [
+        "sim",
+        "--booksim",
+        file,
+        "sim_type=throughput",
+        "injection_rate=0.5",
+        "-q",
+    ];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Time taken is "), "{out}");
+    let accepted: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Accepted flit rate average = "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no accepted flit rate in {out}"));
+    assert!((accepted / 0.289979 - 1.0).abs() < 0.05, "{accepted}");
+    let (_, json_out, _) = jumpnet(&[&args[..], &["--json"]].concat());
+    let v = json(&json_out);
+    assert_eq!(v["saturated"], true);
+    assert!(v.get("unstable").is_none(), "{json_out}");
+}
