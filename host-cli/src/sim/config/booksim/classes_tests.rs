@@ -95,6 +95,14 @@ fn priorities_and_what_is_refused_by_name() {
     // priority = none: every packet has priority 0, class_priority is without effect.
     let b = with(&["classes=2", "class_priority={1,0}"]).unwrap();
     assert!(!b.config.extras.class_priority && b.ignored.contains(&"class_priority".into()));
+    // max_size ignores request priorities, as iSLIP, PIM and LOA do: accepted.
+    let max_size = [
+        "classes=2",
+        "priority=class",
+        "sw_allocator=max_size",
+        "vc_allocator=max_size",
+    ];
+    assert!(with(&max_size).unwrap().config.extras.class_priority);
     for (words, named) in [
         (&["priority=age"][..], "priority = age"),
         (
@@ -111,7 +119,24 @@ fn priorities_and_what_is_refused_by_name() {
         (&["classes=2", "use_read_write=1"], "use_read_write"),
         (&["classes=0"], "classes = 0"),
         (&["classes=2", "traffic={uniform,bogus}"], "class 1"),
+        (
+            &["classes=2", "injection_rate={0.1,abc}"],
+            "command line: injection_rate item abc (class 1)",
+        ),
+        (
+            &["classes=2", "packet_size={1,0}"],
+            "command line: packet_size item 0 (class 1)",
+        ),
+        (
+            &["classes=2", "priority=class", "sw_allocator=max_size"],
+            "",
+        ),
     ] {
+        if named.is_empty() {
+            // max_size ignores request priorities, as iSLIP does: accepted.
+            assert!(with(words).is_ok(), "{words:?}");
+            continue;
+        }
         let e = with(words).unwrap_err().to_string();
         assert!(e.contains(named), "{words:?}: {e}");
     }

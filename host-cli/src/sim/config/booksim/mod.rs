@@ -451,8 +451,12 @@ impl Parser {
                 continue;
             }
             let v = classes::item(list, class);
+            let at = match line {
+                0 => "command line".to_string(),
+                n => format!("line {n}"),
+            };
             c.set(jkey, v)
-                .map_err(|e| anyhow!("line {line}: {key} item {v} (class {class}): {e}"))?;
+                .map_err(|e| anyhow!("{at}: {key} item {v} (class {class}): {e}"))?;
         }
         Ok(c)
     }
