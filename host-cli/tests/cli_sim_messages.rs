@@ -67,11 +67,10 @@ fn message_log_lists_every_message_with_its_route() {
     assert_eq!(v["makespan_cycles"].as_u64(), Some(latest));
 }
 
-/// Two ranks, one 1 MiB broadcast at the report's time scale with the `mpi` NIC: 4 KiB
-/// flits, so one-flit packets by default and `--mtu 64KiB` cuts the message into 16.
-#[test]
-fn mtu_sets_the_interleaving_nics_packets() {
-    let base = [
+/// A broadcast of `msg` between two ranks of a 4×4 torus with the `mpi` NIC at 100 ns
+/// switches, as JSON.
+fn mpi_bcast_between_two_ranks(msg: &'static str) -> Vec<&'static str> {
+    vec![
         "sim",
         "torus",
         "k=4,4",
@@ -82,20 +81,24 @@ fn mtu_sets_the_interleaving_nics_packets() {
         "--ranks",
         "2",
         "--msg",
-        "1MiB",
+        msg,
         "--switch-ns",
         "100",
         "--nic",
         "mpi",
-        "--rendezvous",
-        "none",
-        "--calibration",
-        "none",
         "--json",
         "-q",
-    ];
+    ]
+}
+
+/// Two ranks, one 1 MiB broadcast at the report's time scale with the `mpi` NIC: 4 KiB
+/// flits, so one-flit packets by default and `--mtu 64KiB` cuts the message into 16.
+#[test]
+fn mtu_sets_the_interleaving_nics_packets() {
+    let mut base = mpi_bcast_between_two_ranks("1MiB");
+    base.extend(["--rendezvous", "none", "--calibration", "none"]);
     for (mtu, packets) in [(None, 256), (Some("64KiB"), 16), (Some("5000"), 128)] {
-        let mut args = base.to_vec();
+        let mut args = base.clone();
         if let Some(m) = mtu {
             args.extend(["--mtu", m]);
         }
@@ -110,7 +113,7 @@ fn mtu_sets_the_interleaving_nics_packets() {
         &["--mtu", "4KiB", "--send-order", "fifo"][..],
         &["--mtu", "0"][..],
     ] {
-        let mut args = base.to_vec();
+        let mut args = base.clone();
         args.extend(extra);
         let (code, _, err) = jumpnet(&args);
         assert_ne!(code, 0);
@@ -122,25 +125,7 @@ fn mtu_sets_the_interleaving_nics_packets() {
 /// latency factor holds its cost (docs/smpi.md §3); `--rendezvous` overrides either way.
 #[test]
 fn mpi_nic_simulates_the_handshake_only_uncalibrated() {
-    let base = [
-        "sim",
-        "torus",
-        "k=4,4",
-        "--algo",
-        "dor-dateline",
-        "--collective",
-        "bcast",
-        "--ranks",
-        "2",
-        "--msg",
-        "64KiB",
-        "--switch-ns",
-        "100",
-        "--nic",
-        "mpi",
-        "--json",
-        "-q",
-    ];
+    let base = mpi_bcast_between_two_ranks("64KiB");
     for (extra, threshold, control) in [
         (&[][..], None, 0),
         (&["--calibration", "none"][..], Some(65_536), 2),
@@ -151,7 +136,7 @@ fn mpi_nic_simulates_the_handshake_only_uncalibrated() {
             0,
         ),
     ] {
-        let mut args = base.to_vec();
+        let mut args = base.clone();
         args.extend(extra);
         let (code, out, err) = jumpnet(&args);
         assert_eq!(code, 0, "{err}");

@@ -177,35 +177,3 @@ pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, S
     w.end = Some(st.counters());
     Ok(w)
 }
-
-impl State<'_> {
-    /// BookSim2's latency for its threshold: the delivered packets' latencies `(mean,
-    /// count)` together with the age of every flit not yet delivered of the packets being
-    /// injected or in the network, and of the first waiting packet of a terminal that
-    /// injects none (BookSim2 creates a source's next packet only when the previous one has
-    /// left).
-    pub(super) fn mean_with_in_flight(&self, (mean, count): (f64, u64)) -> f64 {
-        let mut free = vec![false; self.packets.len()];
-        for &f in &self.free {
-            free[f as usize] = true;
-        }
-        let now = self.now;
-        let (mut sum, mut n) = (mean * count as f64, count as f64);
-        for (p, _) in self.packets.iter().zip(&free).filter(|(_, &f)| !f) {
-            let flits = f64::from(p.len - p.received);
-            sum += flits * (now - p.created) as f64;
-            n += flits;
-        }
-        for t in &self.terms {
-            if let (None, Some(q)) = (t.current, t.queue.front()) {
-                sum += f64::from(q.len) * (now - q.created) as f64;
-                n += f64::from(q.len);
-            }
-        }
-        if n == 0.0 {
-            0.0
-        } else {
-            sum / n
-        }
-    }
-}

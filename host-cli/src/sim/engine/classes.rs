@@ -28,7 +28,6 @@ use crate::sim::config::{Injection, SimConfig};
 use crate::sim::engine::stats::{LatencyStats, Recorder};
 use crate::sim::engine::{Counters, SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
-use crate::sim::network::{Event, Flit};
 use crate::sim::workload::synthetic::Driver;
 
 /// One class's source queue at one terminal.
@@ -366,24 +365,7 @@ impl State<'_> {
             Some((id, seq + 1, vc))
         };
         self.terms[ti].credits[usize::from(vc)] -= 1;
-        let head = self.packets[id as usize].injected;
-        let lag = self.late.lag(id, seq, head, now);
-        let (s, port) = self.fabric.terminal_port[ti];
-        let pi = s as usize * self.fabric.radix + usize::from(port);
-        let iv = (pi * self.vcs + usize::from(vc)) as u32;
-        let flit = Flit {
-            pkt: id,
-            seq,
-            tail,
-            lag,
-        };
-        let channel = u64::from(self.fabric.latency[pi]);
-        self.wheel.push(
-            now + u64::from(self.cfg.injection_delay) + channel,
-            Event::Arrive { iv, flit },
-        );
-        self.in_network += 1;
-        self.last_progress = now;
+        self.send_flit(ti, (id, seq, tail), vc, now);
         Ok(())
     }
 
@@ -423,35 +405,43 @@ impl State<'_> {
         Ok(self.allocate(packet, route))
     }
 
-    /// BookSim2's latency for class `c`'s threshold (`mean_with_in_flight` of one class):
-    /// its delivered packets `(mean, count)` with the age of every flit of its packets not
-    /// yet delivered, and of the first waiting packet of each terminal's queue of the class
-    /// that injects none.
+    /// BookSim2's latency for class `c`'s threshold (all packets with one class): its
+    /// delivered packets' latencies `(mean, count)` together with the age of every flit not
+    /// yet delivered of its packets being injected or in the network, and of the first
+    /// waiting packet of each of its sources that injects none (BookSim2 creates a source's
+    /// next packet only when the previous one has left).
     pub(crate) fn class_mean_with_in_flight(&self, c: usize, (mean, count): (f64, u64)) -> f64 {
-        let Some(cl) = self.classes.as_deref() else {
-            return self.mean_with_in_flight((mean, count));
-        };
+        let classes = self.classes.as_deref();
         let mut free = vec![false; self.packets.len()];
         for &f in &self.free {
             free[f as usize] = true;
         }
         let now = self.now;
         let (mut sum, mut n) = (mean * count as f64, count as f64);
+        let of_class = |p: &Packet| classes.is_none() || usize::from(p.class) == c;
         for (p, _) in self
             .packets
             .iter()
             .zip(&free)
-            .filter(|(p, &f)| !f && usize::from(p.class) == c)
+            .filter(|(p, &f)| !f && of_class(p))
         {
             let flits = f64::from(p.len - p.received);
             sum += flits * (now - p.created) as f64;
             n += flits;
         }
-        for lane in cl.lanes.iter().skip(c).step_by(cl.len()) {
-            if let (None, Some(q)) = (lane.current, lane.queue.front()) {
-                sum += f64::from(q.len) * (now - q.created) as f64;
-                n += f64::from(q.len);
-            }
+        let waiting: Vec<&Pending> = match classes {
+            None => (self.terms.iter())
+                .filter(|t| t.current.is_none())
+                .filter_map(|t| t.queue.front())
+                .collect(),
+            Some(cl) => (cl.lanes.iter().skip(c).step_by(cl.len()))
+                .filter(|l| l.current.is_none())
+                .filter_map(|l| l.queue.front())
+                .collect(),
+        };
+        for q in waiting {
+            sum += f64::from(q.len) * (now - q.created) as f64;
+            n += f64::from(q.len);
         }
         if n == 0.0 {
             0.0

@@ -448,28 +448,36 @@ impl<'r> State<'r> {
             if seq == 0 {
                 self.packets[id as usize].injected = now;
             }
-            let head = self.packets[id as usize].injected;
-            let lag = self.late.lag(id, seq, head, now);
-            let (s, port) = self.fabric.terminal_port[ti];
-            let pi = s as usize * self.fabric.radix + usize::from(port);
-            let iv = (pi * self.vcs + usize::from(vc)) as u32;
-            let flit = Flit {
-                pkt: id,
-                seq,
-                tail,
-                lag,
-            };
-            // The injection channel is as long as the terminal's port's ejection channel.
-            let channel = u64::from(self.fabric.latency[pi]);
-            self.wheel.push(
-                now + u64::from(self.cfg.injection_delay) + channel,
-                Event::Arrive { iv, flit },
-            );
-            self.in_network += 1;
-            self.last_progress = now;
+            self.send_flit(ti, (id, seq, tail), vc, now);
             i += 1;
         }
         Ok(())
+    }
+
+    /// Sends flit `seq` of packet `id` (`tail`: its last) from terminal `ti` on injection VC
+    /// `vc` at `now`, its credit taken: it reaches the switch's input VC after the
+    /// injection delay and the injection channel.
+    #[inline(always)]
+    fn send_flit(&mut self, ti: usize, (id, seq, tail): (u32, u16, bool), vc: u8, now: u64) {
+        let head = self.packets[id as usize].injected;
+        let lag = self.late.lag(id, seq, head, now);
+        let (s, port) = self.fabric.terminal_port[ti];
+        let pi = s as usize * self.fabric.radix + usize::from(port);
+        let iv = (pi * self.vcs + usize::from(vc)) as u32;
+        let flit = Flit {
+            pkt: id,
+            seq,
+            tail,
+            lag,
+        };
+        // The injection channel is as long as the terminal's port's ejection channel.
+        let channel = u64::from(self.fabric.latency[pi]);
+        self.wheel.push(
+            now + u64::from(self.cfg.injection_delay) + channel,
+            Event::Arrive { iv, flit },
+        );
+        self.in_network += 1;
+        self.last_progress = now;
     }
 
     /// Physical VC for logical VC `v`: among `v, v+R, v+2R, …` the one with most credits
