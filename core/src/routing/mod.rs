@@ -195,7 +195,9 @@ pub trait Routing {
 
     /// Next hop of a packet at switch `at` heading to terminal `dst`; updates `state`
     /// (at least `state.vc` to the VC of the chosen output channel). At the destination switch
-    /// the answer is [`Hop::Eject`] on the terminal's port.
+    /// the answer is [`Hop::Eject`] on the terminal's port, and `state.vc` is the VC the
+    /// routing ejects on where it names one (BookSim2's dragonfly routings: the VC of the
+    /// last channel, or the packet's phase); a caller may let the packet eject on any VC.
     fn next_hop(
         &self,
         at: SwitchId,

@@ -212,6 +212,9 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
         if f.booksim_credits {
             put("booksim_credits", "true".to_string());
         }
+        if f.exact_vcs {
+            put("exact_vcs", "true".to_string());
+        }
     }
     put("router", c.router.name().to_string());
     put("injection", c.injection.word().to_string());
@@ -481,6 +484,7 @@ mod tests {
             c.set("vc_alloc_stage", "true").unwrap();
             c.set("speculative", "true").unwrap();
             c.set("booksim_credits", "true").unwrap();
+            c.set("exact_vcs", "true").unwrap();
             c.set("vc_allocator", "wavefront").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();

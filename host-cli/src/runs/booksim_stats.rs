@@ -6,9 +6,10 @@ use crate::runs::synthetic::SimReport;
 use crate::sim::engine::stats::ClassStats;
 
 /// The BookSim2 statistics block of `report`: `Time taken is … cycles`, then packet, network
-/// and flit latency averages, injected and accepted packet and flit rates (per node and
-/// cycle), packet sizes and hops as BookSim2 counts them (routers traversed, jumpnet's
-/// router-to-router hops + 1). jumpnet's own hop count follows on a line BookSim2 does not
+/// and flit latency and fragmentation (average, minimum, maximum), injected (sent into the
+/// network) and accepted packet and flit rates per node and cycle (average, and minimum and
+/// maximum over the nodes), packet sizes and hops as BookSim2 counts them (routers
+/// traversed, jumpnet's router-to-router hops + 1). jumpnet's own hop count follows on a line BookSim2 does not
 /// have; a BookSim2 batch run ends with the minimum, mean and maximum batch duration. A run
 /// BookSim2's stopping rule calls unstable ([`SimResult::unstable`]) prints only
 /// `Simulation unstable, ending ...`, as BookSim2 does; one that is only past saturation
@@ -35,8 +36,10 @@ pub fn booksim_block(report: &SimReport) -> String {
         network_latency: r.network_latency.clone(),
         flit_latency: r.flit_latency.clone(),
         hops: r.hops.clone(),
+        fragmentation: r.fragmentation.clone(),
         offered: r.offered,
         accepted: r.accepted,
+        rates: r.rates,
         packet_size: report.config.packet_size,
     };
     // With classes, one section per class, as BookSim2 prints them (it has no section over
@@ -60,41 +63,39 @@ pub fn booksim_block(report: &SimReport) -> String {
     s
 }
 
-/// The lines of one class's section: latencies, rates, sizes and hops.
+/// The lines of one class's section, as BookSim2 prints them: each latency and the
+/// fragmentation with its minimum and maximum, the four rates with their minimum and maximum
+/// over the terminals, the packet sizes as ratios of the flit and packet rates, and hops.
 fn class_section(line: &mut impl FnMut(String), r: &ClassStats) {
-    let size = f64::from(r.packet_size);
     for (name, stats) in [
         ("Packet latency", &r.packet_latency),
         ("Network latency", &r.network_latency),
         ("Flit latency", &r.flit_latency),
+        ("Fragmentation", &r.fragmentation),
     ] {
         line(format!("{name} average = {} (1 samples)", g(stats.mean)));
+        line(format!("\tminimum = {} (1 samples)", stats.min));
         line(format!("\tmaximum = {} (1 samples)", stats.max));
     }
-    line("Fragmentation average = 0 (1 samples)".into());
-    line(format!(
-        "Injected packet rate average = {} (1 samples)",
-        g(r.offered / size)
-    ));
-    line(format!(
-        "Accepted packet rate average = {} (1 samples)",
-        g(r.accepted / size)
-    ));
-    line(format!(
-        "Injected flit rate average = {} (1 samples)",
-        g(r.offered)
-    ));
-    line(format!(
-        "Accepted flit rate average = {} (1 samples)",
-        g(r.accepted)
-    ));
+    let rates = &r.rates;
+    for (name, rate) in [
+        ("Injected packet rate", &rates.injected_packets),
+        ("Accepted packet rate", &rates.accepted_packets),
+        ("Injected flit rate", &rates.injected_flits),
+        ("Accepted flit rate", &rates.accepted_flits),
+    ] {
+        line(format!("{name} average = {} (1 samples)", g(rate.mean)));
+        line(format!("\tminimum = {} (1 samples)", g(rate.min)));
+        line(format!("\tmaximum = {} (1 samples)", g(rate.max)));
+    }
+    let size = |flits: f64, packets: f64| g(flits / packets);
     line(format!(
         "Injected packet size average = {} (1 samples)",
-        g(size)
+        size(rates.injected_flits.mean, rates.injected_packets.mean)
     ));
     line(format!(
         "Accepted packet size average = {} (1 samples)",
-        g(size)
+        size(rates.accepted_flits.mean, rates.accepted_packets.mean)
     ));
     line(format!(
         "Hops average = {} (1 samples)",

@@ -38,6 +38,7 @@ FIELDS = {
     "accepted_flits": "Accepted flit rate average",
     "injected_flits": "Injected flit rate average",
     "hops": "Hops average",
+    "fragmentation": "Fragmentation average",
 }
 
 

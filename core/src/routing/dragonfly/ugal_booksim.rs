@@ -131,6 +131,9 @@ impl Routing for DragonflyUgalBookSim<'_> {
         let (t, tport) = terminal_location(df, dst)?;
         let target = if state.phase == 0 { state.via } else { t };
         let Some(step) = step_toward_router(df, at, target)? else {
+            // BookSim2 ejects on the phase's VC too (`out_vc = f->ph`): the caller that
+            // honours the routing's ejection VC reads it here.
+            state.vc = state.phase;
             return Ok(Hop::Eject { port: tport });
         };
         if state.phase == 1 && step.global {

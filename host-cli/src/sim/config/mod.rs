@@ -228,7 +228,7 @@ pub struct SimConfig {
     pub vc_allocator: Option<Allocator>,
     /// BookSim2's optional router behaviours (`wait_for_tail_credit`,
     /// `hold_switch_for_packet`, `input_speedup`, `output_speedup`, `alloc_iters`,
-    /// `vc_alloc_stage`, `speculative`, `booksim_credits`;
+    /// `vc_alloc_stage`, `speculative`, `booksim_credits`, `exact_vcs`;
     /// docs/booksim.md §4); each left out of the JSON at BookSim2's default.
     #[serde(flatten)]
     pub features: RouterFeatures,
@@ -402,7 +402,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 58>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 59>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -429,6 +429,7 @@ impl SimConfig {
             "vc_alloc_stage",
             "speculative",
             "booksim_credits",
+            "exact_vcs",
             "router",
             "injection",
             "injection_rate",

@@ -211,7 +211,8 @@ mod tests {
                     | "hold_switch_for_packet"
                     | "vc_alloc_stage"
                     | "speculative"
-                    | "booksim_credits" => "true",
+                    | "booksim_credits"
+                    | "exact_vcs" => "true",
                     "injection_rate" | "hotspot_fraction" => "0.5",
                     _ => "3",
                 };

@@ -25,6 +25,7 @@ use jumpnet_core::topology::Network;
 use serde::Serialize;
 
 use crate::sim::config::{Injection, SimConfig};
+use crate::sim::engine::node_counts::NodeRates;
 use crate::sim::engine::stats::{LatencyStats, Recorder};
 use crate::sim::engine::{Counters, SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
@@ -77,10 +78,14 @@ pub struct ClassStats {
     pub flit_latency: LatencyStats,
     /// Router-to-router hops.
     pub hops: LatencyStats,
+    /// BookSim2's fragmentation of the class's measured packets.
+    pub fragmentation: LatencyStats,
     /// Offered load of the class, flits/node/cycle.
     pub offered: f64,
     /// Accepted throughput of the class, flits/node/cycle.
     pub accepted: f64,
+    /// The class's injected and accepted packet and flit rates (BookSim2's).
+    pub rates: NodeRates,
     /// The class's packet size, flits.
     pub packet_size: u16,
 }
@@ -171,14 +176,14 @@ impl Classes {
     }
 
     /// A flit of packet `p` (class `p.class`) injected at `injected` ejected at `now`; its
-    /// tail after `hops` hops if `tail`.
+    /// tail after `hops` hops with its fragmentation if `tail` (`Recorder::packet`).
     #[inline]
-    pub fn eject(&mut self, p: &Packet, injected: u64, now: u64, tail: Option<u32>) {
+    pub fn eject(&mut self, p: &Packet, injected: u64, now: u64, tail: Option<(u32, u64)>) {
         let c = usize::from(p.class);
         self.ejected[c] += 1;
         self.recs[c].flit(p, injected, now);
-        if let Some(hops) = tail {
-            self.recs[c].packet(p, hops, now);
+        if let Some(tail) = tail {
+            self.recs[c].packet(p, tail, now);
         }
     }
 
@@ -475,8 +480,15 @@ impl State<'_> {
                     network_latency: r.network_summary(),
                     flit_latency: r.flit_summary(),
                     hops: r.hops_summary(),
+                    fragmentation: r.fragmentation_summary(),
                     offered: rate(&end.class_gen, &start.class_gen, c),
                     accepted: rate(&end.class_ejected, &start.class_ejected, c),
+                    rates: self.nodes.rates(
+                        &start.nodes,
+                        &end.nodes,
+                        Some(c),
+                        end.cycle.saturating_sub(start.cycle),
+                    ),
                     packet_size: cl.sizes[c],
                 }
             })

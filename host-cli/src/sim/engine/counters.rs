@@ -1,6 +1,6 @@
 //! Counter snapshots of a run (`Counters`): the cycle, flits created and ejected in total
-//! and per traffic class (docs/booksim.md §3.5), flits per channel; a measurement window is
-//! the difference of two.
+//! and per traffic class (docs/booksim.md §3.5), flits per channel, flits and packets sent
+//! and received per terminal; a measurement window is the difference of two.
 
 use crate::sim::engine::classes::Classes;
 use crate::sim::engine::State;
@@ -20,6 +20,9 @@ pub(crate) struct Counters {
     pub class_gen: Vec<u64>,
     /// Per traffic class: flits ejected so far (empty with one class).
     pub class_ejected: Vec<u64>,
+    /// Per class and terminal: flits and packets sent into the network and received
+    /// (`NodeCounts`).
+    pub nodes: Vec<[u64; 4]>,
 }
 
 impl State<'_> {
@@ -36,6 +39,7 @@ impl State<'_> {
             channels: self.routers.channel_flits().to_vec(),
             class_gen,
             class_ejected,
+            nodes: self.nodes.snapshot(),
         }
     }
 
@@ -54,6 +58,7 @@ impl State<'_> {
                 .classes
                 .as_ref()
                 .map_or_else(Vec::new, |c| vec![0; c.len()]),
+            nodes: self.nodes.zero(),
         }
     }
 

@@ -15,6 +15,7 @@ mod booksim_rule;
 pub mod classes;
 mod counters;
 mod flit_time;
+pub mod node_counts;
 pub(crate) mod partition;
 pub mod phases;
 mod reset;
@@ -39,6 +40,7 @@ use crate::sim::workload::synthetic::Driver;
 use classes::Classes;
 pub(crate) use counters::Counters;
 use flit_time::LateFlits;
+use node_counts::NodeCounts;
 use partition::Routers;
 use stats::Recorder;
 
@@ -87,6 +89,8 @@ pub(crate) struct State<'r> {
     rec: Recorder,
     /// BookSim2's traffic classes (`classes > 1`; `None` with one class).
     classes: Option<Box<Classes>>,
+    /// Flits and packets sent and received per class and terminal, and fragmentation.
+    nodes: NodeCounts,
     /// Injection cycles of flits that lag their head by more than a byte holds.
     late: LateFlits,
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
@@ -128,6 +132,10 @@ impl<'r> State<'r> {
         let classes = Classes::new(net, fabric.terminals, cfg)
             .map_err(SimError::Config)?
             .map(Box::new);
+        let nodes = NodeCounts::new(
+            classes.as_ref().map_or(1, |c| c.len()),
+            fabric.terminals as usize,
+        );
         let terms = (0..fabric.terminals)
             .map(|_| Terminal {
                 credits: vec![cfg.vc_buf_size; vcs],
@@ -178,6 +186,7 @@ impl<'r> State<'r> {
             last_eject: 0,
             rec: Recorder::new(),
             classes,
+            nodes,
             late: LateFlits::default(),
             tail_log: Vec::new(),
             fabric,
@@ -302,13 +311,17 @@ impl<'r> State<'r> {
         self.last_eject = now;
         self.total_flits += 1;
         let p = *p;
+        let frag = self
+            .nodes
+            .accepted((flit.pkt, p.class), term as usize, (flit.seq, p.len), now);
         let injected = self.late.injected(&p, flit);
         self.rec.flit(&p, injected, now);
+        let tail = flit.tail.then(|| {
+            let hops = u32::from(self.routes[flit.pkt as usize].hops);
+            (hops, frag.unwrap_or(0))
+        });
         if let Some(cl) = self.classes.as_deref_mut() {
-            let hops = flit
-                .tail
-                .then(|| u32::from(self.routes[flit.pkt as usize].hops));
-            cl.eject(&p, injected, now, hops);
+            cl.eject(&p, injected, now, tail);
         }
         if flit.tail {
             if p.received != p.len {
@@ -318,8 +331,7 @@ impl<'r> State<'r> {
             if p.tag != NO_TAG {
                 self.tail_log.push((p.tag, now));
             }
-            self.rec
-                .packet(&p, u32::from(self.routes[flit.pkt as usize].hops), now);
+            self.rec.packet(&p, tail.unwrap_or_default(), now);
             self.driver.delivered(p.src);
             if p.measured {
                 self.measured_outstanding -= 1;
@@ -459,7 +471,9 @@ impl<'r> State<'r> {
     /// injection delay and the injection channel.
     #[inline(always)]
     fn send_flit(&mut self, ti: usize, (id, seq, tail): (u32, u16, bool), vc: u8, now: u64) {
-        let head = self.packets[id as usize].injected;
+        let p = &self.packets[id as usize];
+        let (head, class) = (p.injected, p.class);
+        self.nodes.sent(class, ti, seq == 0);
         let lag = self.late.lag(id, seq, head, now);
         let (s, port) = self.fabric.terminal_port[ti];
         let pi = s as usize * self.fabric.radix + usize::from(port);

@@ -35,6 +35,7 @@ impl State<'_> {
         self.total_flits = 0;
         self.last_eject = 0;
         self.rec.clear();
+        self.nodes.clear();
         self.late.clear();
         self.tail_log.clear();
     }

@@ -6,18 +6,20 @@ use serde::Serialize;
 
 use crate::sim::config::{Injection, SimConfig};
 pub use crate::sim::engine::classes::ClassStats;
+pub use crate::sim::engine::node_counts::{NodeRates, RateRange};
 use crate::sim::engine::{Counters, Outcome, State};
 use crate::sim::network::terminal::Packet;
 use crate::sim::network::{Fabric, PortKind};
 
 /// Fixed-bucket latency histogram: buckets of width 1 cycle up to `LINEAR`, then a final
-/// overflow bucket; the exact maximum and sum are kept apart, so mean and max are exact and
-/// p50/p99 are exact below `LINEAR` cycles.
+/// overflow bucket; the exact minimum, maximum and sum are kept apart, so mean, min and max
+/// are exact and p50/p99 are exact below `LINEAR` cycles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histogram {
     buckets: Vec<u64>,
     count: u64,
     sum: u128,
+    min: u64,
     max: u64,
 }
 
@@ -31,6 +33,7 @@ impl Histogram {
             buckets: vec![0; Self::LINEAR + 1],
             count: 0,
             sum: 0,
+            min: u64::MAX,
             max: 0,
         }
     }
@@ -42,6 +45,7 @@ impl Histogram {
         self.buckets[b] += 1;
         self.count += 1;
         self.sum += u128::from(v);
+        self.min = self.min.min(v);
         self.max = self.max.max(v);
     }
 
@@ -50,6 +54,7 @@ impl Histogram {
         self.buckets.iter_mut().for_each(|b| *b = 0);
         self.count = 0;
         self.sum = 0;
+        self.min = u64::MAX;
         self.max = 0;
     }
 
@@ -95,6 +100,7 @@ impl Histogram {
             mean: self.mean(),
             p50: self.quantile(0.5),
             p99: self.quantile(0.99),
+            min: if self.count == 0 { 0 } else { self.min },
             max: self.max,
         }
     }
@@ -117,6 +123,8 @@ pub struct LatencyStats {
     pub p50: u64,
     /// 99th percentile.
     pub p99: u64,
+    /// Minimum (0 when empty).
+    pub min: u64,
     /// Maximum.
     pub max: u64,
 }
@@ -174,10 +182,18 @@ pub struct SimResult {
     pub flit_latency: LatencyStats,
     /// Router-to-router hops per measured packet.
     pub hops: LatencyStats,
-    /// Offered load, flits/node/cycle, during measurement.
+    /// BookSim2's fragmentation per measured packet: the cycles between its head's and its
+    /// tail's ejection beyond the `length − 1` of back-to-back flits.
+    pub fragmentation: LatencyStats,
+    /// Offered load, flits/node/cycle, during measurement: the flits of the packets
+    /// created.
     pub offered: f64,
     /// Accepted (ejected) throughput, flits/node/cycle, during measurement.
     pub accepted: f64,
+    /// BookSim2's injected and accepted packet and flit rates during measurement, with
+    /// their minimum and maximum over the terminals: injected counts the flits sent into
+    /// the network, which past saturation stays below `offered`.
+    pub rates: NodeRates,
     /// Per channel leaving a switch port (switch-major, port order; a terminal port's
     /// channel is the ejection channel): flits per measured cycle.
     pub channel_utilisation: Vec<f64>,
@@ -253,6 +269,8 @@ pub(crate) struct Recorder {
     qlat: Histogram,
     flat: Histogram,
     hops: Histogram,
+    /// BookSim2's fragmentation of the measured packets (`node_counts`).
+    frag: Histogram,
     sample_sum: u64,
     sample_n: u64,
     warm_sum: u64,
@@ -270,6 +288,7 @@ impl Recorder {
             qlat: Histogram::new(),
             flat: Histogram::new(),
             hops: Histogram::new(),
+            frag: Histogram::new(),
             sample_sum: 0,
             sample_n: 0,
             warm_sum: 0,
@@ -295,9 +314,9 @@ impl Recorder {
         self.every_flit = true;
     }
 
-    /// The tail of packet `p`, which took `hops` router-to-router hops, arrived at cycle
-    /// `now`.
-    pub fn packet(&mut self, p: &Packet, hops: u32, now: u64) {
+    /// The tail of packet `p`, which took `hops` router-to-router hops and whose flits
+    /// arrived `frag` cycles apart beyond back to back, arrived at cycle `now`.
+    pub fn packet(&mut self, p: &Packet, (hops, frag): (u32, u64), now: u64) {
         self.warm_sum += now - p.created;
         self.warm_n += 1;
         if p.measured {
@@ -305,6 +324,7 @@ impl Recorder {
             self.nlat.add(now - p.injected);
             self.qlat.add(p.injected - p.created);
             self.hops.add(u64::from(hops));
+            self.frag.add(frag);
             self.sample_sum += now - p.created;
             self.sample_n += 1;
         }
@@ -328,6 +348,11 @@ impl Recorder {
     /// Summary of the measured packets' hops.
     pub fn hops_summary(&self) -> LatencyStats {
         self.hops.summary()
+    }
+
+    /// Summary of the measured packets' fragmentation (BookSim2's "Fragmentation").
+    pub fn fragmentation_summary(&self) -> LatencyStats {
+        self.frag.summary()
     }
 
     /// Starts a warm-up period (for [`Recorder::warm_mean`]).
@@ -375,6 +400,7 @@ impl Recorder {
             &mut self.qlat,
             &mut self.flat,
             &mut self.hops,
+            &mut self.frag,
         ] {
             if h.count() > 0 {
                 h.clear();
@@ -429,8 +455,10 @@ impl State<'_> {
             queueing_latency: rec.qlat.summary(),
             flit_latency: rec.flat.summary(),
             hops: rec.hops.summary(),
+            fragmentation: rec.frag.summary(),
             offered,
             accepted,
+            rates: self.nodes.rates(&start.nodes, &end.nodes, None, mcycles),
             channel_utilisation,
             class_utilisation,
             saturated,

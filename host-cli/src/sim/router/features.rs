@@ -24,7 +24,13 @@
 //!   end of the cycle that freed its slot, read at the start of a later one), and a
 //!   terminal returns a credit for every flit it ejects, so the ejection channel's VC
 //!   buffers limit ejection as a link's do (`input_queued::traverse`); `--booksim` turns
-//!   it on. Off, credits take the channel's latency and ejection is never short of them.
+//!   it on. Off, credits take the channel's latency and ejection is never short of them;
+//! * `exact_vcs`: a head requests only the VC its routing names — on a link not its aliases
+//!   `vc + R, vc + 2R, …` of a configuration with more VCs than the routing's `R`, at its
+//!   ejection port only the VC the routing leaves in the packet's state (`PacketState::vc`)
+//!   instead of any VC of the port. BookSim2's dragonfly routing functions (`min` and
+//!   `ugal` on `dragonflynew`) name one VC per hop, ejection included; `--booksim` turns it
+//!   on for them (docs/booksim.md §3). With the VC allocation stage only.
 
 use serde::Serialize;
 
@@ -64,6 +70,10 @@ pub struct RouterFeatures {
     /// ejection credits returned by the terminals.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub booksim_credits: bool,
+    /// A head requests exactly its routing's VC, on a link and at its ejection port
+    /// (module documentation; BookSim2's dragonfly routing functions).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub exact_vcs: bool,
 }
 
 fn is_one(v: &u8) -> bool {
@@ -81,13 +91,14 @@ impl Default for RouterFeatures {
             vc_alloc_stage: false,
             speculative: false,
             booksim_credits: false,
+            exact_vcs: false,
         }
     }
 }
 
 impl RouterFeatures {
     /// The simulator keys of the features (BookSim2's names).
-    pub const KEYS: [&'static str; 8] = [
+    pub const KEYS: [&'static str; 9] = [
         "wait_for_tail_credit",
         "hold_switch_for_packet",
         "input_speedup",
@@ -96,6 +107,7 @@ impl RouterFeatures {
         "vc_alloc_stage",
         "speculative",
         "booksim_credits",
+        "exact_vcs",
     ];
 
     /// Sets feature `key` to `value`; the error is what the key allows.
@@ -124,7 +136,8 @@ impl RouterFeatures {
             "vc_alloc_stage" => self.vc_alloc_stage = boolean()?,
             "speculative" => self.speculative = boolean()?,
             "booksim_credits" => self.booksim_credits = boolean()?,
-            _ => return Err("one of wait_for_tail_credit, hold_switch_for_packet, input_speedup, output_speedup, alloc_iters, vc_alloc_stage, speculative, booksim_credits"),
+            "exact_vcs" => self.exact_vcs = boolean()?,
+            _ => return Err("one of wait_for_tail_credit, hold_switch_for_packet, input_speedup, output_speedup, alloc_iters, vc_alloc_stage, speculative, booksim_credits, exact_vcs"),
         }
         Ok(())
     }

@@ -117,6 +117,51 @@ fn vc_allocation_stage_hands_a_freed_vc_over_a_cycle_later() {
 }
 
 #[test]
+fn exact_vcs_eject_on_the_routings_vc_only() {
+    // Terminals 0 and 2 of a 4-router line send 4 flits each to terminal 1 (H = 1), created
+    // at 3, 2 VCs, BookSim2's VC allocation stage. Both heads reach router 1 at 9 and win
+    // an ejection VC each at 10 (VC 0 and VC 1); iSLIP alternates the port between them
+    // (12, 14, 16, 18 and 13, 15, 17, 19): received 2 cycles later, latencies 17 and 18,
+    // and each packet's flits 2 cycles apart: fragmentation 3.
+    let trace = [(0, 1, 3), (2, 1, 3)];
+    let stage = [("vc_alloc_stage", "1")];
+    assert_eq!(
+        fragmentation("mesh k=4", &trace, &stage),
+        ((17.5, 18), (3.0, 3))
+    );
+    // With `exact_vcs` both eject on VC 0, the VC dimension-order routing names (as
+    // BookSim2's Dragonfly routings name one): the winner crosses at 12..15 (latency 14);
+    // the other gets the VC when the winner's tail crosses at 15, crosses at 17..20 (latency
+    // 19). Neither packet is fragmented.
+    let exact = [("vc_alloc_stage", "1"), ("exact_vcs", "1")];
+    assert_eq!(
+        fragmentation("mesh k=4", &trace, &exact),
+        ((16.5, 19), (0.0, 0))
+    );
+}
+
+/// Packets `trace` of 4 flits on `words` with the `booksim` preset, 2 VCs and `keys` set:
+/// (mean, max) packet latency and (mean, max) fragmentation.
+fn fragmentation(
+    words: &str,
+    trace: &[(u32, u32, u64)],
+    keys: &[(&str, &str)],
+) -> ((f64, u64), (f64, u64)) {
+    with_net(words, RouteAlgo::Dor, |net, r| {
+        let mut cfg = SimConfig::booksim();
+        cfg.packet_size = 4;
+        cfg.num_vcs = 2;
+        for (k, v) in keys {
+            cfg.set(k, v).unwrap();
+        }
+        let res = run_trace(net, r, &cfg, trace).unwrap();
+        assert_eq!(res.conservation_errors, 0);
+        let (p, f) = (&res.packet_latency, &res.fragmentation);
+        ((p.mean, p.max), (f.mean, f.max))
+    })
+}
+
+#[test]
 fn speculation_saves_a_cycle_per_router() {
     // BookSim2 with `speculative = 1` (trace of one packet through a 4×4 mesh): a head in VC
     // allocation at cycle 7 bids for the switch in the same cycle, wins both and crosses at

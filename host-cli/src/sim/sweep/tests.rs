@@ -91,6 +91,7 @@ fn fake(p: &Point) -> Result<Record> {
         mean: 10.0 / (1.0 - cfg.injection_rate),
         p50: 10,
         p99: 20,
+        min: 5,
         max: 30,
     };
     Ok(Record::new(
@@ -100,9 +101,11 @@ fn fake(p: &Point) -> Result<Record> {
             network_latency: lat.clone(),
             queueing_latency: lat.clone(),
             flit_latency: lat.clone(),
-            hops: lat,
+            hops: lat.clone(),
+            fragmentation: lat,
             offered: cfg.injection_rate,
             accepted: cfg.injection_rate.min(limit),
+            rates: Default::default(),
             channel_utilisation: vec![],
             class_utilisation: vec![],
             saturated: sat,

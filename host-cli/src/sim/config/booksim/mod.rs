@@ -412,6 +412,10 @@ impl Parser {
             );
         };
         let algo = network::routing_algo(topology, &rf).map_err(|e| anyhow!("line {line}: {e}"))?;
+        // BookSim2's dragonfly routing functions name one VC per hop, the ejection's
+        // included (docs/booksim.md §3).
+        self.cfg.features.exact_vcs =
+            matches!(algo, RouteAlgo::DfMinimal | RouteAlgo::DfUgalBookSim);
         Ok(BookSimConfig {
             topology: topo,
             algo,

@@ -85,6 +85,11 @@ pub(crate) struct Params {
     pub per: usize,
     /// Logical VCs of the routing.
     pub rvcs: u8,
+    /// Distance between a link VC and its next alias (`vc_stage::vc_range`): `rvcs`, or
+    /// `vc_stage::EXACT_STRIDE` (no alias) with `exact_vcs`.
+    pub vc_stride: usize,
+    /// A head ejects on its routing's VC only (`exact_vcs`, with the VC allocation stage).
+    pub exact_vcs: bool,
     /// Flits per input-VC buffer.
     pub buf: usize,
     /// `u64` words of a router's non-empty mask.
@@ -179,6 +184,12 @@ impl Params {
             vcs,
             per: radix * vcs,
             rvcs: routing_vcs.max(1),
+            vc_stride: if f.exact_vcs {
+                vc_stage::EXACT_STRIDE
+            } else {
+                usize::from(routing_vcs.max(1))
+            },
+            exact_vcs: f.exact_vcs,
             buf,
             words: (radix * vcs).div_ceil(64),
             shape: Shape {

@@ -21,7 +21,7 @@ use crate::sim::router::vc_port::PortHead;
 use crate::sim::router::{Effects, Phase};
 
 use super::links::LinkKind;
-use super::vc_stage::EJECT_ANY;
+use super::vc_stage::{is_eject, EJECT_ANY, EJECT_ON};
 
 /// A range of routers' active set and per-step scratch.
 #[derive(Debug)]
@@ -340,7 +340,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 // VC allocation after this step's switch allocation (`vc_stage`).
                 self.work.vc_heads.push(li as u16);
                 if spec {
-                    self.request_switch(ls, li, port, None, vc == EJECT_ANY, true);
+                    self.request_switch(ls, li, port, None, is_eject(vc), true);
                 }
                 return Ok(());
             }
@@ -420,7 +420,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     fn allocate_vc(&mut self, ls: usize, iv: usize, port: u16, vc: u8) {
         let k = self.k;
         let vcs = k.vcs;
-        let r = usize::from(k.rvcs);
+        let r = k.vc_stride;
         let first = (ls * k.radix + usize::from(port)) * vcs;
         let (busy, credits) = (&*self.r.busy, &*self.r.credits);
         let mut best: Option<usize> = None;
@@ -557,10 +557,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     )));
                 }
                 if k.vc_stage {
-                    // An ejection VC through the VC allocator (`vc_stage`).
+                    // An ejection VC through the VC allocator (`vc_stage`): any, or the
+                    // routing's (`exact_vcs`).
                     VcState::Routed {
                         port,
-                        vc: EJECT_ANY,
+                        vc: if k.exact_vcs {
+                            EJECT_ON | state.vc
+                        } else {
+                            EJECT_ANY
+                        },
                     }
                 } else {
                     VcState::Active {

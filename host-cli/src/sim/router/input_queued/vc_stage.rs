@@ -38,6 +38,17 @@ use crate::sim::router::Effects;
 /// [`VcState::Routed`]'s `vc` of a head routed to its ejection port: any VC of the port.
 pub(crate) const EJECT_ANY: u8 = u8::MAX;
 
+/// [`VcState::Routed`]'s `vc` of a head routed to its ejection port on one VC `v`
+/// (`exact_vcs`): `EJECT_ON | v`.
+pub(crate) const EJECT_ON: u8 = 0x80;
+
+/// Whether [`VcState::Routed`]'s `vc` routes to the ejection port ([`EJECT_ANY`] or
+/// [`EJECT_ON`]).
+#[inline]
+pub(crate) fn is_eject(vc: u8) -> bool {
+    vc & EJECT_ON != 0
+}
+
 impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// VC allocation of the heads of local router `ls` queued in this step
     /// (`Work::vc_heads`, local input VCs): requests, allocation, and each head's next step.
@@ -144,7 +155,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 if p != port {
                     continue;
                 }
-                let (start, stride) = vc_range(vc, k.rvcs);
+                let (start, stride) = vc_range(vc, k.vc_stride);
                 // Its free VCs, and whether one has a credit: the head may bid for the switch
                 // (`speculation`).
                 let (mut want, mut credit) = (0u64, false);
@@ -152,7 +163,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 while v < busy.len() {
                     if !busy[v] {
                         want |= 1 << v;
-                        credit |= vc == EJECT_ANY || credits[v] > 0;
+                        credit |= is_eject(vc) || credits[v] > 0;
                     }
                     v += stride;
                 }
@@ -165,11 +176,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             for h in 0..self.work.vc_group.len() {
                 let iv = first + usize::from(self.work.vc_group[h].input);
                 let granted = self.work.vc_won[h].is_some_and(|o| {
-                    let eject = self.r.ivs[iv].state()
-                        == (VcState::Routed {
-                            port,
-                            vc: EJECT_ANY,
-                        });
+                    let eject = matches!(
+                        self.r.ivs[iv].state(),
+                        VcState::Routed { vc, .. } if is_eject(vc)
+                    );
                     self.r.busy[first + usize::from(o)] = true;
                     self.r.ivs[iv].set_state(VcState::Active {
                         port,
@@ -202,8 +212,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let i = usize::from(li);
             let (mut granted, mut eligible) = (false, false);
             if let VcState::Routed { port, vc } = ivs[i].state() {
-                let (start, stride) = vc_range(vc, k.rvcs);
-                let eject = vc == EJECT_ANY;
+                let (start, stride) = vc_range(vc, k.vc_stride);
+                let eject = is_eject(vc);
                 let out = usize::from(port) * k.vcs;
                 // The port's output VCs.
                 let (port_busy, port_credits) = (&busy[out..out + k.vcs], &credits[out..]);
@@ -268,7 +278,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 work.vc_elig.push(false);
                 continue;
             };
-            let (start, stride) = vc_range(vc, k.rvcs);
+            let (start, stride) = vc_range(vc, k.vc_stride);
             let out = usize::from(port) * vcs;
             // A free VC with a credit: the head may bid for the switch (`speculation`).
             let mut eligible = false;
@@ -280,7 +290,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                         input: li,
                         output: (out + v) as u16,
                     });
-                    eligible |= vc == EJECT_ANY || self.r.credits[ov] > 0;
+                    eligible |= is_eject(vc) || self.r.credits[ov] > 0;
                 }
                 v += stride;
             }
@@ -316,7 +326,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     self.r.ivs[iv].set_state(VcState::Active {
                         port: port as u16,
                         vc: ov as u8,
-                        eject: vc == EJECT_ANY,
+                        eject: is_eject(vc),
                     });
                     true
                 }
@@ -339,13 +349,19 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 }
 
-/// The output VCs a head routed on logical VC `vc` (of `rvcs`) requests: `(first, stride)`
-/// within its output port's VCs — the routing's VC and its aliases on a link, every VC of
-/// the ejection port.
-fn vc_range(vc: u8, rvcs: u8) -> (usize, usize) {
+/// The output VCs a head routed on logical VC `vc` requests: `(first, stride)` within its
+/// output port's VCs — on a link the routing's VC and its aliases `stride` apart (the
+/// routing's VC count, or [`EXACT_STRIDE`] with `exact_vcs`: none), at the ejection port
+/// every VC ([`EJECT_ANY`]) or the one VC of [`EJECT_ON`].
+fn vc_range(vc: u8, stride: usize) -> (usize, usize) {
     if vc == EJECT_ANY {
         (0, 1)
+    } else if is_eject(vc) {
+        (usize::from(vc & !EJECT_ON), EXACT_STRIDE)
     } else {
-        (usize::from(vc), usize::from(rvcs))
+        (usize::from(vc), stride)
     }
 }
+
+/// The stride of [`vc_range`] that reaches past every VC of a port: the named VC alone.
+pub(crate) const EXACT_STRIDE: usize = 256;
