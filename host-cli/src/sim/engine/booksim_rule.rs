@@ -111,6 +111,9 @@ pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window,
     if latency_mode {
         drain(st, cfg, &mut w)?;
     }
+    if !w.saturated && w.deadlock.is_none() {
+        w.deadlock = st.final_drain()?;
+    }
     Ok(w)
 }
 
@@ -175,5 +178,6 @@ pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, S
         w.batch_times.push(st.now() - start);
     }
     w.end = Some(st.counters());
+    w.deadlock = st.final_drain()?;
     Ok(w)
 }

@@ -187,6 +187,22 @@ impl Classes {
         }
     }
 
+    /// BookSim2's final drain (`final_drain`): each lane keeps the packet it is sending or
+    /// else its first waiting one; returns how many measured packets were dropped.
+    pub fn keep_first(&mut self) -> u64 {
+        self.lanes
+            .iter_mut()
+            .map(|l| super::final_drain::keep_first(l.current.is_some(), &mut l.queue))
+            .sum()
+    }
+
+    /// Whether a lane still holds a packet.
+    pub fn busy(&self) -> bool {
+        self.lanes
+            .iter()
+            .any(|l| l.current.is_some() || !l.queue.is_empty())
+    }
+
     /// Counters of the classes: flits created and ejected per class.
     pub fn counters(&self) -> (Vec<u64>, Vec<u64>) {
         (self.gen.clone(), self.ejected.clone())
@@ -237,7 +253,9 @@ impl State<'_> {
         let Some(mut cl) = self.classes.take() else {
             return Ok(());
         };
-        self.generate_classes(&mut cl);
+        if self.generating {
+            self.generate_classes(&mut cl);
+        }
         let res = (0..self.fabric.terminals).try_for_each(|t| self.inject_class(&mut cl, t));
         self.classes = Some(cl);
         res

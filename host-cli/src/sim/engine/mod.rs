@@ -14,6 +14,7 @@
 mod booksim_rule;
 pub mod classes;
 mod counters;
+mod final_drain;
 mod flit_time;
 pub mod node_counts;
 pub(crate) mod partition;
@@ -91,6 +92,8 @@ pub(crate) struct State<'r> {
     classes: Option<Box<Classes>>,
     /// Flits and packets sent and received per class and terminal, and fragmentation.
     nodes: NodeCounts,
+    /// Sources create packets (off in BookSim2's final drain, `final_drain`).
+    generating: bool,
     /// Injection cycles of flits that lag their head by more than a byte holds.
     late: LateFlits,
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
@@ -187,6 +190,7 @@ impl<'r> State<'r> {
             rec: Recorder::new(),
             classes,
             nodes,
+            generating: true,
             late: LateFlits::default(),
             tail_log: Vec::new(),
             fabric,
@@ -549,7 +553,9 @@ impl<'r> State<'r> {
         if self.classes.is_some() {
             self.classes_cycle()?;
         } else {
-            self.generate();
+            if self.generating {
+                self.generate();
+            }
             self.inject()?;
         }
         self.step_routers()?;

@@ -36,6 +36,7 @@ impl State<'_> {
         self.last_eject = 0;
         self.rec.clear();
         self.nodes.clear();
+        self.generating = true;
         self.late.clear();
         self.tail_log.clear();
     }

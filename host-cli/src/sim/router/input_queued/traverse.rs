@@ -181,8 +181,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 self.fx.push(at, Event::Credit { ov });
             }
             LinkKind::Terminal => {
+                // No `credit_delay`: BookSim2 delays the credits a router receives
+                // (`IQRouter::_ReceiveCredits`), while its terminals take theirs at once
+                // (`TrafficManager::_Step`).
                 self.fx.push(
-                    credit + u64::from(link.in_latency) + k.credit_delay,
+                    credit + u64::from(link.in_latency),
                     Event::TermCredit {
                         term: link.peer,
                         vc: v as u8,
