@@ -11,6 +11,10 @@
 //! * [`run_batch`] — `batch_count` batches of BookSim2's batch source
 //!   (`sim::workload::paced_batch`), each until all its packets are delivered; its duration
 //!   is the batch time.
+//!
+//! Either ends, when it ended normally, with BookSim2's final drain (`final_drain`): the
+//! packets the sources hold are delivered and every credit comes back before the run's
+//! `cycles` (BookSim2's `Time taken`) are counted.
 
 use crate::sim::config::SimConfig;
 use crate::sim::engine::classes::Thresholds;

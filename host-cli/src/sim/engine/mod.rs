@@ -336,7 +336,7 @@ impl<'r> State<'r> {
                 self.tail_log.push((p.tag, now));
             }
             self.rec.packet(&p, tail.unwrap_or_default(), now);
-            self.driver.delivered(p.src);
+            self.driver.delivered(p.src, now);
             if p.measured {
                 self.measured_outstanding -= 1;
             }

@@ -19,7 +19,7 @@ impl State<'_> {
             if d != t || self.cfg.self_packets {
                 self.create_at(t, d, NO_TAG, self.cfg.packet_size, created);
             } else {
-                self.driver.delivered(t);
+                self.driver.delivered(t, now);
             }
         }
     }

@@ -4,7 +4,10 @@
 //! that many of its packets are undelivered. Each terminal keeps a "queue time" that advances
 //! by one per attempt: a packet is created with that time, so a terminal that could not keep
 //! up (its injection channel busy) records the wait as queueing latency, as BookSim2's
-//! `include_queuing` does.
+//! `include_queuing` does. A delivery counts against the outstanding limit until the end of
+//! its cycle: BookSim2 retires a packet after the cycle's packet creation
+//! (`TrafficManager::_Step` reads the ejected flit, runs `_Inject`, then `_RetireFlit`), so
+//! its source may create the next one a cycle later.
 
 /// Per-terminal state of the batch source.
 #[derive(Clone, Debug)]
@@ -19,6 +22,10 @@ pub struct PacedBatch {
     sent: Vec<u32>,
     /// Packets created and not yet delivered.
     outstanding: Vec<u32>,
+    /// Terminals whose packet was delivered in cycle `freed_at`, not yet counted off.
+    freed: Vec<u32>,
+    /// The cycle of the deliveries in `freed`.
+    freed_at: u64,
 }
 
 impl PacedBatch {
@@ -32,6 +39,8 @@ impl PacedBatch {
             qtime: vec![0; n],
             sent: vec![0; n],
             outstanding: vec![0; n],
+            freed: Vec::new(),
+            freed_at: 0,
         }
     }
 
@@ -49,6 +58,7 @@ impl PacedBatch {
     /// the creation time of a new packet, if it makes one. Attempts run from the terminal's
     /// queue time up to `now`; each that creates nothing still advances the queue time.
     pub fn fire(&mut self, t: u32, now: u64, idle: bool) -> Option<u64> {
+        self.count_off(now);
         if !idle {
             return None;
         }
@@ -66,10 +76,23 @@ impl PacedBatch {
         None
     }
 
-    /// A packet of terminal `t` was delivered (or dropped).
-    pub fn delivered(&mut self, t: u32) {
-        let o = &mut self.outstanding[t as usize];
-        *o = o.saturating_sub(1);
+    /// A packet of terminal `t` was delivered (or dropped) in cycle `now`; it leaves the
+    /// outstanding count after this cycle's attempts (module documentation).
+    pub fn delivered(&mut self, t: u32, now: u64) {
+        self.count_off(now);
+        self.freed.push(t);
+        self.freed_at = now;
+    }
+
+    /// Counts off the deliveries of cycles before `now`.
+    fn count_off(&mut self, now: u64) {
+        if self.freed_at < now {
+            for &t in &self.freed {
+                let o = &mut self.outstanding[t as usize];
+                *o = o.saturating_sub(1);
+            }
+            self.freed.clear();
+        }
     }
 }
 
@@ -85,17 +108,19 @@ mod tests {
         assert_eq!(b.fire(0, 0, true), Some(0));
         assert_eq!(b.fire(0, 1, true), Some(1));
         assert_eq!(b.fire(0, 2, true), None);
-        b.delivered(0);
-        // The failed attempt at 2 advanced the queue time: the next packet is created at 3.
-        assert_eq!(b.fire(0, 3, true), Some(3));
+        // Delivered at 3: still outstanding for the attempt at 3, counted off at 4. The
+        // failed attempts advanced the queue time: the next packet is created at 4.
+        b.delivered(0, 3);
+        assert_eq!(b.fire(0, 3, true), None);
+        assert_eq!(b.fire(0, 4, true), Some(4));
         assert!(!b.issued());
         // Terminal 1 busy until cycle 5: its first packet still carries queue time 0, the
         // next one 1 (BookSim2's queueing latency).
         assert_eq!(b.fire(1, 4, false), None);
         assert_eq!(b.fire(1, 5, true), Some(0));
-        b.delivered(1);
+        b.delivered(1, 5);
         assert_eq!(b.fire(1, 6, true), Some(1));
-        b.delivered(1);
+        b.delivered(1, 6);
         assert_eq!(b.fire(1, 7, true), Some(2));
         assert!(b.issued());
         assert_eq!(b.fire(0, 8, true), None);

@@ -133,12 +133,12 @@ impl Driver {
         }
     }
 
-    /// A packet of terminal `src` was delivered or dropped (the batch source's
-    /// outstanding count).
+    /// A packet of terminal `src` was delivered or dropped in cycle `now` (the batch
+    /// source's outstanding count).
     #[inline]
-    pub fn delivered(&mut self, src: u32) {
+    pub fn delivered(&mut self, src: u32, now: u64) {
         if let Process::Paced(b) = &mut self.process {
-            b.delivered(src);
+            b.delivered(src, now);
         }
     }
 
