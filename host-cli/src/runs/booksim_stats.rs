@@ -46,9 +46,14 @@ pub fn booksim_block(report: &SimReport) -> String {
     } else {
         r.classes.as_slice()
     };
+    // Read/write traffic's packets differ in size by kind (docs/booksim.md §3.6): its
+    // packet rates and sizes use the mean size of the packets delivered.
+    let rw_size = (report.config.extras.read_write.is_some() && r.packets_delivered > 0)
+        .then(|| r.flits_delivered as f64 / r.packets_delivered as f64);
     for (c, stats) in classes.iter().enumerate() {
         line(format!("====== Traffic class {c} ======"));
-        class_section(&mut line, stats);
+        let size = rw_size.unwrap_or(f64::from(stats.packet_size));
+        class_section(&mut line, stats, size);
     }
     if let Some(b) = &r.batch_time {
         // BookSim2's batch mode labels all three lines "min" (BookSim2 28f4329,
@@ -60,9 +65,9 @@ pub fn booksim_block(report: &SimReport) -> String {
     s
 }
 
-/// The lines of one class's section: latencies, rates, sizes and hops.
-fn class_section(line: &mut impl FnMut(String), r: &ClassStats) {
-    let size = f64::from(r.packet_size);
+/// The lines of one class's section: latencies, rates, sizes (packets of `size` flits) and
+/// hops.
+fn class_section(line: &mut impl FnMut(String), r: &ClassStats, size: f64) {
     for (name, stats) in [
         ("Packet latency", &r.packet_latency),
         ("Network latency", &r.network_latency),

@@ -17,6 +17,7 @@ mod counters;
 mod flit_time;
 pub(crate) mod partition;
 pub mod phases;
+mod read_write;
 mod reset;
 mod sources;
 pub mod stats;
@@ -26,11 +27,13 @@ pub mod watchdog;
 mod latency_tests;
 #[cfg(test)]
 pub(crate) mod partition_tests;
+#[cfg(test)]
+mod read_write_tests;
 
 use jumpnet_core::routing::{CongestionScope, Routing};
 use jumpnet_core::topology::Network;
 
-use crate::sim::config::{Injection, SimConfig};
+use crate::sim::config::{Injection, Kind, SimConfig};
 pub use crate::sim::error::SimError;
 use crate::sim::network::terminal::{Packet, Pending, Route, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
@@ -122,6 +125,12 @@ impl<'r> State<'r> {
             return Err(SimError::Config(
                 "network needs at least 2 terminals".into(),
             ));
+        }
+        if cfg.extras.read_write.is_some() && (rvcs > 2 || !cfg.features.vc_alloc_stage) {
+            return Err(SimError::Config(format!(
+                "read/write traffic (docs/booksim.md §3.6) needs the VC allocation stage \
+                 (vc_alloc_stage) and a routing of at most 2 VC classes; this routing has {rvcs}"
+            )));
         }
         let vcs = usize::from(cfg.num_vcs);
         let driver = Driver::new(net, fabric.terminals, cfg).map_err(SimError::Config)?;
@@ -252,6 +261,7 @@ impl<'r> State<'r> {
             measured: self.measuring,
             tag,
             len,
+            kind: Kind::Any,
         });
         self.gen_flits += u64::from(len);
         if self.measuring {
@@ -406,11 +416,13 @@ impl<'r> State<'r> {
             tag: p.tag,
             len: p.len,
             class: 0,
+            kind: Kind::Any,
         };
         let route = Route {
             dst: p.dst,
             hops: 0,
             pri: 0,
+            kind: Kind::Any,
             state,
         };
         let id = self.allocate(packet, route);

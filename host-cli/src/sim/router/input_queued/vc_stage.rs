@@ -26,10 +26,11 @@
 
 use jumpnet_core::routing::Routing;
 
-use crate::sim::config::Allocator;
+use crate::sim::config::{Allocator, Kind};
 use crate::sim::error::SimError;
 use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
+use crate::sim::router::input_queued::Params;
 use crate::sim::router::pim;
 use crate::sim::router::vc_allocator::VcRequest;
 use crate::sim::router::vc_port::PortHead;
@@ -144,12 +145,17 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 if p != port {
                     continue;
                 }
-                let (start, stride) = vc_range(vc, k.rvcs);
+                let iv = first + usize::from(li);
+                let kind = match k.kind_vcs {
+                    Some(_) => self.fx.route(self.r.ivs[iv].front.pkt).kind,
+                    None => Kind::Any,
+                };
+                let (start, end, stride) = vc_span(k, vc, kind);
                 // Its free VCs, and whether one has a credit: the head may bid for the switch
                 // (`speculation`).
                 let (mut want, mut credit) = (0u64, false);
                 let mut v = start;
-                while v < busy.len() {
+                while v < end {
                     if !busy[v] {
                         want |= 1 << v;
                         credit |= vc == EJECT_ANY || credits[v] > 0;
@@ -202,11 +208,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let i = usize::from(li);
             let (mut granted, mut eligible) = (false, false);
             if let VcState::Routed { port, vc } = ivs[i].state() {
-                let (start, stride) = vc_range(vc, k.rvcs);
+                let kind = match k.kind_vcs {
+                    Some(_) => self.fx.route(ivs[i].front.pkt).kind,
+                    None => Kind::Any,
+                };
+                let (start, end, stride) = vc_span(k, vc, kind);
                 let eject = vc == EJECT_ANY;
                 let out = usize::from(port) * k.vcs;
-                // The port's output VCs.
-                let (port_busy, port_credits) = (&busy[out..out + k.vcs], &credits[out..]);
+                // The port's output VCs (those of the packet's range).
+                let (port_busy, port_credits) = (&busy[out..out + end], &credits[out..]);
                 if k.speculative {
                     // A free VC with a credit: the head may bid for the switch
                     // (`speculation`).
@@ -268,12 +278,20 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 work.vc_elig.push(false);
                 continue;
             };
-            let (start, stride) = vc_range(vc, k.rvcs);
+            let kind = match k.kind_vcs {
+                Some(_) => {
+                    self.fx
+                        .route(self.r.ivs[first + usize::from(li)].front.pkt)
+                        .kind
+                }
+                None => Kind::Any,
+            };
+            let (start, end, stride) = vc_span(k, vc, kind);
             let out = usize::from(port) * vcs;
             // A free VC with a credit: the head may bid for the switch (`speculation`).
             let mut eligible = false;
             let mut v = start;
-            while v < vcs {
+            while v < end {
                 let ov = first + out + v;
                 if !self.r.busy[ov] {
                     work.vc_reqs.push(VcRequest {
@@ -339,13 +357,28 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 }
 
-/// The output VCs a head routed on logical VC `vc` (of `rvcs`) requests: `(first, stride)`
-/// within its output port's VCs — the routing's VC and its aliases on a link, every VC of
-/// the ejection port.
-fn vc_range(vc: u8, rvcs: u8) -> (usize, usize) {
-    if vc == EJECT_ANY {
-        (0, 1)
-    } else {
-        (usize::from(vc), usize::from(rvcs))
+/// The output VCs a head of kind `kind` routed on logical VC `vc` requests: `(first, end,
+/// stride)` within its output port's VCs (`first, first + stride, …` below `end`).
+///
+/// Without read/write traffic: the routing's VC and its aliases `vc + R, vc + 2R, …` on a
+/// link (`R` the routing's logical VCs), every VC of the ejection port. With it
+/// (`Params::kind_vcs`, docs/booksim.md §3.6): the packet's kind's range `first..=last`
+/// at the ejection port and with one logical VC; with two (a torus's wrap classes), VC 0
+/// the range's lower part and VC 1 its upper half (`⌊(last − first + 1)/2⌋` VCs).
+fn vc_span(k: &Params, vc: u8, kind: Kind) -> (usize, usize, usize) {
+    let window = k.kind_vcs.zip(kind.index()).map(|(w, i)| w[i]);
+    match window {
+        None if vc == EJECT_ANY => (0, k.vcs, 1),
+        None => (usize::from(vc), k.vcs, usize::from(k.rvcs)),
+        Some((first, last)) => {
+            let (b, e) = (usize::from(first), usize::from(last) + 1);
+            let half = (e - b) / 2;
+            match vc {
+                EJECT_ANY => (b, e, 1),
+                _ if k.rvcs == 1 => (b, e, 1),
+                0 => (b, e - half, 1),
+                _ => (b + half, e, 1),
+            }
+        }
     }
 }
