@@ -109,8 +109,11 @@ fn booksim_statistics_of_a_throughput_run_past_saturation_are_printed() {
 fn read_write_runs_print_the_size_of_the_packets_delivered() {
     // docs/booksim.md §3.6: single-flit requests and replies, so BookSim2's packet size
     // average is 1 and the packet rate the flit rate; `sim.packet_size=` is refused there.
-    let file = format!("{DATA}/booksim/configs/mesh_rw.cfg");
-    let args = ["sim", "--booksim", &file, "injection_rate=0.05", "-q"];
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/booksim/configs/mesh_rw.cfg"
+    );
+    let args = ["sim", "--booksim", file, "injection_rate=0.05", "-q"];
     let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(
