@@ -51,6 +51,9 @@ const KNOWN: &[(&str, f64, f64, f64)] = &[
     // hops).
     ("mesh8x8-hold-pkt8", 0.05, 0.055, 0.025),
     ("mesh8x8-lat-example", 0.05, 0.05, 0.025),
+    // Read/write traffic (docs/booksim.md §3.6) with 4-flit writes and read replies at 0.01:
+    // few packets per sample (accepted rate; BookSim2 itself 3 % under the offered load).
+    ("mesh8x8-rw-sizes", 0.05, 0.055, 0.02),
 ];
 
 /// Bounds of the fragmentation (BookSim2's, where results.json records it): relative, and

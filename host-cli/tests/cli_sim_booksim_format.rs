@@ -129,3 +129,23 @@ fn booksim_statistics_of_a_throughput_run_past_saturation_are_printed() {
     assert_eq!(v["saturated"], true);
     assert!(v.get("unstable").is_none(), "{json_out}");
 }
+
+#[test]
+fn read_write_runs_print_the_size_of_the_packets_delivered() {
+    // docs/booksim.md §3.6: single-flit requests and replies, so BookSim2's packet size
+    // average is 1 and the packet rate the flit rate; `sim.packet_size=` is refused there.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/booksim/configs/mesh_rw.cfg"
+    );
+    let args = ["sim", "--booksim", file, "injection_rate=0.05", "-q"];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Accepted packet size average = 1 (1 samples)"),
+        "{out}"
+    );
+    let (code, _, err) = jumpnet(&[&args[..], &["sim.packet_size=2"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("read_request_size"), "{err}");
+}

@@ -273,6 +273,14 @@ impl SetupRequest {
                      e.g. injection_rate={{0.1,0.05}}), not as a simulator word or sweep axis"
                 );
             }
+            if config.extras.read_write.is_some() && key == "packet_size" {
+                // Read/write traffic sizes its packets by kind (docs/booksim.md §3.6).
+                bail!(
+                    "'{w}': with use_read_write = 1 every packet has its kind's size; give \
+                     read_request_size, write_request_size, read_reply_size or \
+                     write_reply_size after the file instead"
+                );
+            }
             if sweep && Axis::is_axis(w) {
                 axes.push(Axis::parse(&format!("{key}={v}"))?);
             } else {

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::{Injection, SimConfigError, TrafficClass, Value, F, U32};
+use super::{Injection, ReadWrite, SimConfigError, TrafficClass, Value, F, U32};
 
 impl Injection {
     /// The `injection=` word of each process.
@@ -89,6 +89,11 @@ pub struct Extras {
     /// (docs/booksim.md §3.5). Left out of the JSON when `false`.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub class_priority: bool,
+    /// BookSim2's read/write traffic (`use_read_write = 1`, docs/booksim.md §3.6): requests
+    /// and their replies, each kind with its size and VC range. Left out of the JSON when
+    /// `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_write: Option<ReadWrite>,
 }
 
 impl Default for Extras {
@@ -106,6 +111,7 @@ impl Default for Extras {
             max_outstanding: 0,
             classes: Vec::new(),
             class_priority: false,
+            read_write: None,
         }
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod booksim;
 pub mod extras;
+pub mod read_write;
 pub mod toml_file;
 pub mod traffic_class;
 mod value;
@@ -16,6 +17,7 @@ use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
 
 pub use extras::{Extras, StopRule};
+pub use read_write::{Kind, ReadWrite};
 pub use traffic_class::TrafficClass;
 
 use crate::sim::network::class_latency::ClassLatency;

@@ -17,15 +17,17 @@
 //!
 //! Statistics are kept per class as well as over all classes ([`ClassStats`]), and BookSim2's
 //! stopping rule tests every class (`booksim_rule`). A run with one class does not use any
-//! of this: its terminals keep their single queue.
+//! of this: its terminals keep their single queue — unless it runs BookSim2's read/write
+//! traffic (`super::read_write`, docs/booksim.md §3.6), which this runs as one class.
 
 use std::collections::VecDeque;
 
 use jumpnet_core::topology::Network;
 use serde::Serialize;
 
-use crate::sim::config::{Injection, SimConfig};
+use crate::sim::config::{Injection, Kind, SimConfig, TrafficClass};
 use crate::sim::engine::node_counts::NodeRates;
+use crate::sim::engine::read_write::{window_order, Replies};
 use crate::sim::engine::stats::{LatencyStats, Recorder};
 use crate::sim::engine::{Counters, SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
@@ -42,6 +44,9 @@ struct Lane {
     head_vc: Option<u8>,
     /// VC of this class's last packet at this terminal (round robin).
     last_vc: u8,
+    /// Read/write traffic: the queue's front is the packet chosen to go next (kept until
+    /// its head leaves, `State::stage_reply`).
+    staged: bool,
 }
 
 /// The classes of a run: drivers, per-terminal queues and per-class statistics.
@@ -65,6 +70,11 @@ pub(crate) struct Classes {
     /// Per class: flits created, flits ejected, packets delivered.
     gen: Vec<u64>,
     ejected: Vec<u64>,
+    /// BookSim2's read/write traffic (`use_read_write`): its parameters and queued replies.
+    replies: Option<Replies>,
+    /// The run's classes are BookSim2's (`classes > 1`; `false` for read/write traffic
+    /// run as one class, whose statistics are the run's own).
+    listed: bool,
 }
 
 /// Statistics of one traffic class (`SimResult::classes`).
@@ -113,12 +123,16 @@ impl Thresholds {
 }
 
 impl Classes {
-    /// The classes of `cfg` (`None` with one class).
+    /// The classes of `cfg` (`None` with one class, unless it runs read/write traffic,
+    /// docs/booksim.md §3.6).
     pub fn new(net: &Network<'_>, nodes: u32, cfg: &SimConfig) -> Result<Option<Self>, String> {
-        let list = &cfg.extras.classes;
-        if list.is_empty() {
-            return Ok(None);
-        }
+        let rw = cfg.extras.read_write.as_ref();
+        let one = [TrafficClass::of(cfg, 0)];
+        let list = match (cfg.extras.classes.as_slice(), rw) {
+            ([], None) => return Ok(None),
+            ([], Some(_)) => &one[..],
+            (l, _) => l,
+        };
         let mut drivers = Vec::with_capacity(list.len());
         for (c, class) in list.iter().enumerate() {
             let mut cc = class.apply(cfg);
@@ -162,6 +176,8 @@ impl Classes {
             recs: (0..n).map(|_| Recorder::new()).collect(),
             gen: vec![0; n],
             ejected: vec![0; n],
+            replies: rw.map(|rw| Replies::new(rw, nodes)),
+            listed: !cfg.extras.classes.is_empty(),
         }))
     }
 
@@ -184,15 +200,38 @@ impl Classes {
         self.recs[c].flit(p, injected, now);
         if let Some(tail) = tail {
             self.recs[c].packet(p, tail, now);
+            if let Some(r) = self.replies.as_mut() {
+                r.arrived(p, now);
+            }
+        }
+    }
+
+    /// The read/write state (tests).
+    #[cfg(test)]
+    pub fn replies(&self) -> Option<&Replies> {
+        self.replies.as_ref()
+    }
+
+    /// Stops every class's injection process (tests: drain what was created).
+    #[cfg(test)]
+    pub fn stop_injection(&mut self) {
+        for d in &mut self.drivers {
+            d.bernoulli = jumpnet_core::traffic::Bernoulli::from_f64(0.0);
         }
     }
 
     /// BookSim2's final drain (`final_drain`): each lane keeps the packet it is sending or
-    /// else its first waiting one; returns how many measured packets were dropped.
+    /// else its first waiting one (with read/write traffic only one it has chosen: BookSim2
+    /// creates a packet when its source chooses it); returns how many measured packets were
+    /// dropped.
     pub fn keep_first(&mut self) -> u64 {
+        let rw = self.replies.is_some();
         self.lanes
             .iter_mut()
-            .map(|l| super::final_drain::keep_first(l.current.is_some(), &mut l.queue))
+            .map(|l| {
+                let none_chosen = l.current.is_some() || (rw && !l.staged);
+                super::final_drain::keep_first(none_chosen, &mut l.queue)
+            })
             .sum()
     }
 
@@ -272,25 +311,65 @@ impl State<'_> {
                     Injection::OnOff => d.fire(t, now, idle).is_some(),
                     _ => d.bernoulli.fire(&mut d.rng),
                 };
-                if !fire {
-                    continue;
+                if fire {
+                    self.create_class_packet(cl, t, c);
                 }
-                let dst = d.dest(t);
-                if dst == t && !self.cfg.self_packets {
-                    continue;
+                if cl.replies.is_some() {
+                    self.stage_reply(cl, t, c);
                 }
-                let len = cl.sizes[c];
-                cl.lanes[t as usize * n + c].queue.push_back(Pending {
-                    dst,
-                    created: now,
-                    measured: self.measuring,
-                    tag: NO_TAG,
-                    len,
-                });
-                cl.gen[c] += u64::from(len);
-                self.gen_flits += u64::from(len);
-                self.measured_outstanding += u64::from(self.measuring);
             }
+        }
+    }
+
+    /// Creates a packet of class `c` at terminal `t` now: to the class's pattern's
+    /// destination, of the class's size (a read or write request of its kind's size with
+    /// read/write traffic).
+    fn create_class_packet(&mut self, cl: &mut Classes, t: u32, c: usize) {
+        let d = &mut cl.drivers[c];
+        let dst = d.dest(t);
+        if dst == t && !self.cfg.self_packets {
+            return;
+        }
+        let (kind, len) = match cl.replies.as_ref() {
+            Some(r) => r.request(d.rng.unit_f64()),
+            None => (Kind::Any, cl.sizes[c]),
+        };
+        let li = t as usize * cl.len() + c;
+        cl.lanes[li].queue.push_back(Pending {
+            dst,
+            created: self.now,
+            measured: self.measuring,
+            tag: NO_TAG,
+            len,
+            kind,
+        });
+        cl.gen[c] += u64::from(len);
+        self.gen_flits += u64::from(len);
+        self.measured_outstanding += u64::from(self.measuring);
+    }
+
+    /// Read/write traffic: when class `c`'s source at terminal `t` is idle and has not
+    /// chosen its next packet, it chooses its oldest reply queued before this cycle, else
+    /// its oldest request (`super::read_write`). A reply is measured if chosen during the
+    /// measurement or if its request was.
+    fn stage_reply(&mut self, cl: &mut Classes, t: u32, c: usize) {
+        let li = t as usize * cl.len() + c;
+        let lane = &cl.lanes[li];
+        if lane.current.is_some() || lane.staged {
+            return;
+        }
+        let reply = cl.replies.as_mut().and_then(|r| r.take(t, self.now));
+        let lane = &mut cl.lanes[li];
+        match reply {
+            Some(mut r) => {
+                r.measured |= self.measuring;
+                lane.queue.push_front(r);
+                cl.gen[c] += u64::from(r.len);
+                self.gen_flits += u64::from(r.len);
+                self.measured_outstanding += u64::from(r.measured);
+                lane.staged = true;
+            }
+            None => lane.staged = !lane.queue.is_empty(),
         }
     }
 }
@@ -350,9 +429,17 @@ impl State<'_> {
         }
         let credits = &self.terms[ti].credits;
         let (whole, full) = (self.cfg.features.wait_for_tail_credit, self.cfg.vc_buf_size);
-        let v = (1..=vcs)
-            .map(|i| (usize::from(lane.last_vc) + i) % vcs)
-            .find(|&v| !in_use[v] && credits[v] > 0 && (!whole || credits[v] == full))?;
+        let usable = |&v: &usize| !in_use[v] && credits[v] > 0 && (!whole || credits[v] == full);
+        let window = (cl.replies.as_ref())
+            .zip(lane.queue.front())
+            .and_then(|(r, p)| r.window(p.kind));
+        let v = match window {
+            // Read/write traffic: the kind's VCs only (`super::read_write`).
+            Some(w) => window_order(w, lane.last_vc).find(usable)?,
+            None => (1..=vcs)
+                .map(|i| (usize::from(lane.last_vc) + i) % vcs)
+                .find(usable)?,
+        };
         let n = cl.len();
         cl.lanes[ti * n + c].head_vc = Some(v as u8);
         Some(v as u8)
@@ -374,6 +461,7 @@ impl State<'_> {
                 let id = self.start_class_packet(t, c, p, cl.rank[c])?;
                 let lane = &mut cl.lanes[li];
                 lane.head_vc = None;
+                lane.staged = false;
                 lane.last_vc = vc;
                 cl.in_use[ti * self.vcs + usize::from(vc)] = true;
                 (id, 0)
@@ -418,11 +506,13 @@ impl State<'_> {
             tag: p.tag,
             len: p.len,
             class: c as u8,
+            kind: p.kind,
         };
         let route = Route {
             dst: p.dst,
             hops: 0,
             pri,
+            kind: p.kind,
             state,
         };
         Ok(self.allocate(packet, route))
@@ -480,7 +570,7 @@ impl State<'_> {
 
     /// The statistics of every class over the window `start..end` (empty with one class).
     pub(crate) fn class_stats(&self, start: &Counters, end: &Counters) -> Vec<ClassStats> {
-        let Some(cl) = self.classes.as_deref() else {
+        let Some(cl) = self.classes.as_deref().filter(|cl| cl.listed) else {
             return Vec::new();
         };
         let cycles = end.cycle.saturating_sub(start.cycle).max(1) as f64;

@@ -47,9 +47,9 @@ impl State<'_> {
 }
 
 /// Drops the packets of a source queue BookSim2 would not have created yet: all when the
-/// terminal is sending one (`sending`), else all but the first. Returns how many of the
-/// dropped ones were measured.
-pub(super) fn keep_first(sending: bool, queue: &mut std::collections::VecDeque<Pending>) -> u64 {
-    let keep = usize::from(!sending).min(queue.len());
+/// terminal is sending one or has chosen none (`none`), else all but the first. Returns how
+/// many of the dropped ones were measured.
+pub(super) fn keep_first(none: bool, queue: &mut std::collections::VecDeque<Pending>) -> u64 {
+    let keep = usize::from(!none).min(queue.len());
     queue.drain(keep..).map(|p| u64::from(p.measured)).sum()
 }

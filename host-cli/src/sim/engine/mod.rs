@@ -19,6 +19,7 @@ mod flit_time;
 pub mod node_counts;
 pub(crate) mod partition;
 pub mod phases;
+mod read_write;
 mod reset;
 mod sources;
 pub mod stats;
@@ -28,11 +29,13 @@ pub mod watchdog;
 mod latency_tests;
 #[cfg(test)]
 pub(crate) mod partition_tests;
+#[cfg(test)]
+mod read_write_tests;
 
 use jumpnet_core::routing::{CongestionScope, Routing};
 use jumpnet_core::topology::Network;
 
-use crate::sim::config::{Injection, SimConfig};
+use crate::sim::config::{Injection, Kind, SimConfig};
 pub use crate::sim::error::SimError;
 use crate::sim::network::terminal::{Packet, Pending, Route, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
@@ -129,6 +132,12 @@ impl<'r> State<'r> {
             return Err(SimError::Config(
                 "network needs at least 2 terminals".into(),
             ));
+        }
+        if cfg.extras.read_write.is_some() && (rvcs > 2 || !cfg.features.vc_alloc_stage) {
+            return Err(SimError::Config(format!(
+                "read/write traffic (docs/booksim.md §3.6) needs the VC allocation stage \
+                 (vc_alloc_stage) and a routing of at most 2 VC classes; this routing has {rvcs}"
+            )));
         }
         let vcs = usize::from(cfg.num_vcs);
         let driver = Driver::new(net, fabric.terminals, cfg).map_err(SimError::Config)?;
@@ -265,6 +274,7 @@ impl<'r> State<'r> {
             measured: self.measuring,
             tag,
             len,
+            kind: Kind::Any,
         });
         self.gen_flits += u64::from(len);
         if self.measuring {
@@ -422,11 +432,13 @@ impl<'r> State<'r> {
             tag: p.tag,
             len: p.len,
             class: 0,
+            kind: Kind::Any,
         };
         let route = Route {
             dst: p.dst,
             hops: 0,
             pri: 0,
+            kind: Kind::Any,
             state,
         };
         let id = self.allocate(packet, route);

@@ -4,6 +4,8 @@
 
 use std::collections::VecDeque;
 
+use crate::sim::config::Kind;
+
 /// A packet waiting in a source queue.
 #[derive(Clone, Copy, Debug)]
 pub struct Pending {
@@ -18,6 +20,9 @@ pub struct Pending {
     /// Length in flits (the configuration's `packet_size` unless a collective's NIC asks
     /// for a shorter control packet).
     pub len: u16,
+    /// Request or reply of BookSim2's read/write traffic (docs/booksim.md §3.6);
+    /// [`Kind::Any`] otherwise.
+    pub kind: Kind,
 }
 
 /// One terminal.
@@ -56,6 +61,9 @@ pub struct Packet {
     pub len: u16,
     /// Traffic class (BookSim2's `classes`, docs/booksim.md §3.5; 0 with one class).
     pub class: u8,
+    /// Request or reply of BookSim2's read/write traffic (docs/booksim.md §3.6);
+    /// [`Kind::Any`] otherwise.
+    pub kind: Kind,
 }
 
 /// The part of a packet's pool entry that the routers read and write at every hop (route
@@ -71,6 +79,9 @@ pub struct Route {
     /// Priority of the packet's class (BookSim2's `priority = class`, docs/booksim.md
     /// §3.5): higher wins an input's choice between its VCs; 0 without priorities.
     pub pri: u8,
+    /// Request or reply of BookSim2's read/write traffic, whose kind decides the VCs the
+    /// packet may take (docs/booksim.md §3.6); [`Kind::Any`] otherwise.
+    pub kind: Kind,
     /// Routing state (core).
     pub state: jumpnet_core::routing::PacketState,
 }

@@ -114,7 +114,9 @@ pub const KEYS: &[Key] = &[
     k("batch_size", "1000", M),
     k("batch_count", "1", M),
     k("max_outstanding_requests", "0", M),
-    k("use_read_write", "0", D),
+    // Read/write traffic (docs/booksim.md §3.6, `read_write`): the keys below act only with
+    // `use_read_write`, and are listed as without effect otherwise.
+    k("use_read_write", "0", M),
     k("write_fraction", "0.5", O),
     k("read_request_begin_vc", "0", O),
     k("read_request_end_vc", "5", O),

@@ -35,6 +35,7 @@
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
 //! | `classes = N`, per-class `{a,b}` lists of `traffic`, `injection_rate`, `packet_size`, `injection_process`, `class_priority`, thresholds | `extras.classes` ([`classes`]; docs/booksim.md §3.5) |
 //! | `priority = class` | `extras.class_priority` (docs/booksim.md §3.5) |
+//! | `use_read_write = 1`, `write_fraction`, `*_size`, `*_begin_vc`, `*_end_vc` | `extras.read_write` ([`read_write`]; docs/booksim.md §3.6) |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
 //! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
@@ -54,6 +55,9 @@ pub mod flatfly;
 pub mod irregular;
 pub mod keys;
 pub mod network;
+pub mod read_write;
+#[cfg(test)]
+mod read_write_tests;
 pub mod traffic;
 #[cfg(test)]
 mod tree_tests;
@@ -200,6 +204,8 @@ struct Parser {
     class_priority: u32,
     priority: (String, usize),
     measure_stats: (String, usize),
+    /// The read/write keys (docs/booksim.md §3.6).
+    rw: read_write::RwKeys,
 }
 
 impl Default for Parser {
@@ -233,6 +239,7 @@ impl Default for Parser {
             class_priority: 0,
             priority: ("none".to_string(), 0),
             measure_stats: ("1".to_string(), 0),
+            rw: read_write::RwKeys::default(),
         }
     }
 }
@@ -249,6 +256,15 @@ impl Parser {
                 ))
             })
         };
+        if read_write::is_key(key) {
+            // Without effect (listed so) unless `use_read_write` is on (`finish`).
+            self.rw.note(key, value, line);
+            return match key {
+                "use_read_write" => Ok(()),
+                _ => self.other(key, value).map_err(at),
+            };
+        }
+        self.rw.packet_size_given |= key == "packet_size";
         if self.class_lists.note(key, value, line)? {
             return Ok(());
         }
@@ -405,7 +421,7 @@ impl Parser {
         for (key, latency) in network::channel_latencies(topology, self.use_noc_latency) {
             self.cfg.set(key, &latency.to_string())?;
         }
-        let Some((rf, line)) = self.routing else {
+        let Some((rf, line)) = self.routing.clone() else {
             bail!(
                 "routing_function is missing; for {topology} use {}",
                 network::routing_names(topology)
@@ -416,6 +432,7 @@ impl Parser {
         // included (docs/booksim.md §3).
         self.cfg.features.exact_vcs =
             matches!(algo, RouteAlgo::DfMinimal | RouteAlgo::DfUgalBookSim);
+        self.read_write(algo)?;
         Ok(BookSimConfig {
             topology: topo,
             algo,
@@ -548,6 +565,27 @@ impl Parser {
 }
 
 impl Parser {
+    /// `use_read_write` (docs/booksim.md §3.6): with it on, its keys take effect (no longer
+    /// listed as without effect), `packet_size` is replaced by BookSim2's mean size of the
+    /// four kinds (listed as without effect if given).
+    fn read_write(&mut self, algo: RouteAlgo) -> Result<()> {
+        let ctx = read_write::Context {
+            classes: self.classes.0,
+            topology: &self.net.topology,
+            algo,
+        };
+        let Some(rw) = self.rw.read_write(&self.cfg, ctx)? else {
+            return Ok(());
+        };
+        self.ignored.retain(|k| !read_write::is_key(k));
+        if self.rw.packet_size_given {
+            self.ignored.push("packet_size".into());
+        }
+        self.cfg.packet_size = rw.mean_size();
+        self.cfg.extras.read_write = Some(rw);
+        Ok(())
+    }
+
     /// `sw_allocator` and `vc_allocator` (docs/booksim.md §2, §4): the switch allocator is
     /// `allocator`; a different VC allocator is `vc_allocator`.
     fn allocators(&mut self) -> Result<()> {

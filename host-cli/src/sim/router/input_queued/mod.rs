@@ -139,6 +139,10 @@ pub(crate) struct Params {
     /// one output, the one whose packet's class has the highest priority crosses
     /// (`Route::pri`, `allocator::matched_vcs`).
     pub class_priority: bool,
+    /// BookSim2's read/write traffic (docs/booksim.md §3.6): the VCs `(first, last)` of a
+    /// read request, write request, read reply and write reply (`Route::kind`); `None`
+    /// without it, every packet taking every VC of its route.
+    pub kind_vcs: Option<[(u8, u8); 4]>,
     /// `booksim_credits`: a credit is usable by switch allocation only from the cycle after
     /// it arrived (its arrival still frees a draining VC for that cycle's VC allocation),
     /// and terminals return ejection credits.
@@ -224,6 +228,7 @@ impl Params {
             vc_stage: f.vc_alloc_stage,
             speculative: f.vc_alloc_stage && f.speculative,
             class_priority: cfg.extras.class_priority && !cfg.extras.classes.is_empty(),
+            kind_vcs: cfg.extras.read_write.as_ref().map(|rw| rw.vcs),
             eject_credits: f.booksim_credits,
             fresh_max: match (f.booksim_credits, cfg.internal_speedup.is_one()) {
                 (false, _) => 0,

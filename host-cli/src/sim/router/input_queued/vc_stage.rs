@@ -26,10 +26,11 @@
 
 use jumpnet_core::routing::Routing;
 
-use crate::sim::config::Allocator;
+use crate::sim::config::{Allocator, Kind};
 use crate::sim::error::SimError;
 use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
+use crate::sim::router::input_queued::Params;
 use crate::sim::router::pim;
 use crate::sim::router::vc_allocator::VcRequest;
 use crate::sim::router::vc_port::PortHead;
@@ -155,12 +156,17 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 if p != port {
                     continue;
                 }
-                let (start, stride) = vc_range(vc, k.vc_stride);
+                let iv = first + usize::from(li);
+                let kind = match k.kind_vcs {
+                    Some(_) => self.fx.route(self.r.ivs[iv].front.pkt).kind,
+                    None => Kind::Any,
+                };
+                let (start, end, stride) = vc_span(k, vc, kind);
                 // Its free VCs, and whether one has a credit: the head may bid for the switch
                 // (`speculation`).
                 let (mut want, mut credit) = (0u64, false);
                 let mut v = start;
-                while v < busy.len() {
+                while v < end {
                     if !busy[v] {
                         want |= 1 << v;
                         credit |= is_eject(vc) || credits[v] > 0;
@@ -212,11 +218,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let i = usize::from(li);
             let (mut granted, mut eligible) = (false, false);
             if let VcState::Routed { port, vc } = ivs[i].state() {
-                let (start, stride) = vc_range(vc, k.vc_stride);
+                let kind = match k.kind_vcs {
+                    Some(_) => self.fx.route(ivs[i].front.pkt).kind,
+                    None => Kind::Any,
+                };
+                let (start, end, stride) = vc_span(k, vc, kind);
                 let eject = is_eject(vc);
                 let out = usize::from(port) * k.vcs;
-                // The port's output VCs.
-                let (port_busy, port_credits) = (&busy[out..out + k.vcs], &credits[out..]);
+                // The port's output VCs (those of the packet's range).
+                let (port_busy, port_credits) = (&busy[out..out + end], &credits[out..]);
                 if k.speculative {
                     // A free VC with a credit: the head may bid for the switch
                     // (`speculation`).
@@ -278,12 +288,20 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 work.vc_elig.push(false);
                 continue;
             };
-            let (start, stride) = vc_range(vc, k.vc_stride);
+            let kind = match k.kind_vcs {
+                Some(_) => {
+                    self.fx
+                        .route(self.r.ivs[first + usize::from(li)].front.pkt)
+                        .kind
+                }
+                None => Kind::Any,
+            };
+            let (start, end, stride) = vc_span(k, vc, kind);
             let out = usize::from(port) * vcs;
             // A free VC with a credit: the head may bid for the switch (`speculation`).
             let mut eligible = false;
             let mut v = start;
-            while v < vcs {
+            while v < end {
                 let ov = first + out + v;
                 if !self.r.busy[ov] {
                     work.vc_reqs.push(VcRequest {
@@ -349,19 +367,38 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 }
 
-/// The output VCs a head routed on logical VC `vc` requests: `(first, stride)` within its
-/// output port's VCs — on a link the routing's VC and its aliases `stride` apart (the
-/// routing's VC count, or [`EXACT_STRIDE`] with `exact_vcs`: none), at the ejection port
-/// every VC ([`EJECT_ANY`]) or the one VC of [`EJECT_ON`].
-fn vc_range(vc: u8, stride: usize) -> (usize, usize) {
-    if vc == EJECT_ANY {
-        (0, 1)
-    } else if is_eject(vc) {
-        (usize::from(vc & !EJECT_ON), EXACT_STRIDE)
-    } else {
-        (usize::from(vc), stride)
+/// The output VCs a head of kind `kind` routed on logical VC `vc` requests: `(first, end,
+/// stride)` within its output port's VCs (`first, first + stride, …` below `end`).
+///
+/// Without read/write traffic: on a link the routing's VC and its aliases `vc + R, vc + 2R,
+/// …` (`R` the routing's logical VCs), or the routing's VC alone with `exact_vcs`
+/// ([`Params::vc_stride`]); at the ejection port every VC ([`EJECT_ANY`]), or the one VC
+/// of [`EJECT_ON`]. With it (`Params::kind_vcs`, docs/booksim.md §3.6): the packet's kind's
+/// range `first..=last` at the ejection port and with one logical VC; with two (a torus's
+/// wrap classes), VC 0 the range's lower part and VC 1 its upper half
+/// (`⌊(last − first + 1)/2⌋` VCs).
+fn vc_span(k: &Params, vc: u8, kind: Kind) -> (usize, usize, usize) {
+    let window = k.kind_vcs.zip(kind.index()).map(|(w, i)| w[i]);
+    match window {
+        None if vc == EJECT_ANY => (0, k.vcs, 1),
+        None if is_eject(vc) => {
+            let v = usize::from(vc & !EJECT_ON);
+            (v, v + 1, 1)
+        }
+        None => (usize::from(vc), k.vcs, k.vc_stride),
+        Some((first, last)) => {
+            let (b, e) = (usize::from(first), usize::from(last) + 1);
+            let half = (e - b) / 2;
+            match vc {
+                _ if is_eject(vc) => (b, e, 1),
+                _ if k.rvcs == 1 => (b, e, 1),
+                0 => (b, e - half, 1),
+                _ => (b + half, e, 1),
+            }
+        }
     }
 }
 
-/// The stride of [`vc_range`] that reaches past every VC of a port: the named VC alone.
+/// [`Params::vc_stride`] with `exact_vcs`: past every VC of a port, so a link VC has no
+/// alias.
 pub(crate) const EXACT_STRIDE: usize = 256;
