@@ -112,6 +112,9 @@ pub(crate) struct Params {
     /// `[routing_delay, vc_alloc_delay, sw_alloc_delay]`.
     pub head_delays: [u16; 3],
     pub st_delay: u64,
+    /// BookSim2's crossbar with a delay above one cycle (`st_delay > 1`, no output or credit
+    /// queues): flits cross in batches (`traverse`).
+    pub xbar_batches: bool,
     /// Credit return delay beyond the channel latency, cycles.
     pub credit_delay: u64,
     /// The internal speedup (1: no output or credit queueing).
@@ -214,6 +217,7 @@ impl Params {
             sw_alloc_delay: cfg.sw_alloc_delay,
             head_delays: [cfg.routing_delay, cfg.vc_alloc_delay, cfg.sw_alloc_delay],
             st_delay: u64::from(cfg.st_delay),
+            xbar_batches: cfg.st_delay > 1 && cfg.internal_speedup.is_one() && os == 1,
             credit_delay: u64::from(cfg.credit_delay),
             speedup: cfg.internal_speedup,
             out_limit: cfg.output_buffer_size.map_or(u64::MAX, u64::from),

@@ -125,6 +125,9 @@ pub(crate) struct Arrays {
     /// (internal speedup).
     pub out_free: Vec<u64>,
     pub cred_free: Vec<u64>,
+    /// Per router, with a crossbar delay above one cycle and no queues (`Params::xbar_batches`):
+    /// the step its last crossbar batch started (`traverse`); empty otherwise.
+    pub xbar_start: Vec<u64>,
     /// Per port: one more than the last internal step whose credits left through the
     /// port's credit queue (credits freed in one step travel together; `crossbar`).
     pub cred_step: Vec<u64>,
@@ -200,6 +203,7 @@ impl Arrays {
             ptrs: vec![0; switches * k.shape.pointers()],
             out_free: vec![0; nports],
             cred_free: vec![0; nports],
+            xbar_start: vec![0; if k.xbar_batches { switches } else { 0 }],
             cred_step: vec![0; nports],
             draining: vec![false; switches * optional(k).0],
             fresh: vec![0; switches * optional(k).1],
@@ -223,6 +227,7 @@ impl Arrays {
         self.ptrs.fill(0);
         self.out_free.fill(0);
         self.cred_free.fill(0);
+        self.xbar_start.fill(0);
         self.cred_step.fill(0);
         self.draining.fill(false);
         self.fresh.fill(0);
@@ -250,6 +255,7 @@ pub(crate) struct Range<'a> {
     pub ptrs: &'a mut [u16],
     pub out_free: &'a mut [u64],
     pub cred_free: &'a mut [u64],
+    pub xbar_start: &'a mut [u64],
     pub cred_step: &'a mut [u64],
     pub draining: &'a mut [bool],
     pub fresh: &'a mut [u64],
@@ -277,6 +283,7 @@ impl<'a> Range<'a> {
             ptrs: &mut a.ptrs,
             out_free: &mut a.out_free,
             cred_free: &mut a.cred_free,
+            xbar_start: &mut a.xbar_start,
             cred_step: &mut a.cred_step,
             draining: &mut a.draining,
             fresh: &mut a.fresh,
@@ -305,6 +312,8 @@ impl<'a> Range<'a> {
         let (of_a, of_b) = self.out_free.split_at_mut(ports);
         let (cr_a, cr_b) = self.cred_free.split_at_mut(ports);
         let (cs_a, cs_b) = self.cred_step.split_at_mut(ports);
+        let xb = usize::from(k.xbar_batches);
+        let (xb_a, xb_b) = self.xbar_start.split_at_mut(n * xb);
         let (dr, fr, hi, ho) = optional(k);
         let (dr_a, dr_b) = self.draining.split_at_mut(n * dr);
         let (fr_a, fr_b) = self.fresh.split_at_mut(n * fr);
@@ -328,6 +337,7 @@ impl<'a> Range<'a> {
                 ptrs: ptrs_a,
                 out_free: of_a,
                 cred_free: cr_a,
+                xbar_start: xb_a,
                 cred_step: cs_a,
                 draining: dr_a,
                 fresh: fr_a,
@@ -351,6 +361,7 @@ impl<'a> Range<'a> {
                 ptrs: ptrs_b,
                 out_free: of_b,
                 cred_free: cr_b,
+                xbar_start: xb_b,
                 cred_step: cs_b,
                 draining: dr_b,
                 fresh: fr_b,

@@ -93,7 +93,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let now = self.now;
         // The cycle the flit goes onto its channel (+ the channel latency: its arrival).
         let sp = self.clock.speedup;
-        let depart = if self.clock.one {
+        let depart = if k.xbar_batches {
+            self.xbar_depart(ls, lopi)
+        } else if self.clock.one {
             now + k.st_delay
         } else {
             let q = sp.cycle_after(sp.after_stage(now, k.st_delay));
@@ -129,6 +131,31 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             }
         }
         self.r.channel_flits[lopi] += 1;
+    }
+
+    /// The cycle a flit granted the switch now goes onto output port `lopi` of local router
+    /// `ls` through BookSim2's crossbar of `d = st_delay > 1` cycles (`Params::xbar_batches`).
+    /// BookSim2 keeps one queue of crossing flits per router and starts the waiting ones
+    /// only when none is in flight (`IQRouter::_SwitchEvaluate` stops at the first flit that
+    /// has started): a flit granted now starts in the next step, or with the batch that
+    /// starts then, or, while a batch crosses, `d` steps after that batch started; it leaves
+    /// the crossbar `d − 1` steps after its start, and an output sends one flit per cycle
+    /// (two of a batch for one output leave one after the other). docs/booksim.md §5.
+    fn xbar_depart(&mut self, ls: usize, lopi: usize) -> u64 {
+        let d = self.k.st_delay;
+        let next = self.now + 1;
+        let last = self.r.xbar_start[ls];
+        let start = if next <= last {
+            last
+        } else if last > 0 && next < last + d {
+            last + d
+        } else {
+            next
+        };
+        self.r.xbar_start[ls] = start;
+        let depart = (start + d - 1).max(self.r.out_free[lopi]);
+        self.r.out_free[lopi] = depart + 1;
+        depart
     }
 
     /// With `booksim_credits`: the flit ejected on (local) output VC `ov` of port `opi`,
