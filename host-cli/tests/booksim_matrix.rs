@@ -56,11 +56,15 @@ const KNOWN: &[(&str, f64, f64, f64)] = &[
     ("mesh8x8-rw-sizes", 0.05, 0.055, 0.02),
 ];
 
+/// A bound: within `.0` of the reference value (relative) or within `.1` of it (absolute),
+/// whichever is wider.
+type Tol = (f64, f64);
+
 /// Bounds of the fragmentation (BookSim2's, where results.json records it): relative, and
 /// absolute in cycles near 0, whichever is wider. One seed's mean fragmentation varies by
 /// 5–8 % on the 8 × 8 mesh and torus (BookSim2 and jumpnet alike, seeds 0–4), the means
 /// over five seeds agree within −4.5 … +7.4 % (docs/booksim.md §5).
-const FRAG_TOL: (f64, f64) = (0.15, 0.10);
+const FRAG_TOL: Tol = (0.15, 0.10);
 
 /// What `jumpnet sim --booksim` gives for one case at one load, run where record.py runs
 /// BookSim2 (an anynet `network_file` is opened relative to it, as BookSim2 opens it).
@@ -306,9 +310,10 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
             compared += 1;
             let b = Stats::mean(rec[name][&l].iter().map(|r| Stats::from_booksim(r)));
             let j = case.jumpnet(load);
-            let mut check = |what: &str, ours: f64, theirs: f64, tol: f64| {
+            // Within `rel` of BookSim2's value, or within `abs` of it, whichever is wider.
+            let mut check = |what: &str, ours: f64, theirs: f64, (rel_tol, abs_tol): Tol| {
                 let e = rel(ours, theirs);
-                if e.abs() > tol {
+                if (ours - theirs).abs() > (rel_tol * theirs.abs()).max(abs_tol) {
                     failures.push(format!(
                         "{name} at {load}: {what} {ours:.3} vs BookSim2 {theirs:.3} ({:+.1} %)",
                         100.0 * e
@@ -319,7 +324,7 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
                 // Traffic classes: every class's statistics, and the accepted rate over all
                 // classes (BookSim2 prints no section over all classes).
                 let all: f64 = b.classes.iter().map(|c| c.accepted).sum();
-                check("accepted (all classes)", j.accepted, all, acc_tol);
+                check("accepted (all classes)", j.accepted, all, (acc_tol, 0.0));
                 assert_eq!(j.classes.len(), b.classes.len(), "{name}: classes");
                 for (c, (jc, bc)) in j.classes.iter().zip(&b.classes).enumerate() {
                     compare(
@@ -360,32 +365,24 @@ fn jumpnet_gives_booksim2s_numbers_on_the_matrix() {
 /// against BookSim2's `b` within the tolerances `(latency, accepted, hops)`, each statistic
 /// named with `prefix`.
 fn compare(
-    check: &mut impl FnMut(&str, f64, f64, f64),
+    check: &mut impl FnMut(&str, f64, f64, Tol),
     mode: &str,
     prefix: &str,
     j: &Stats,
     b: &Stats,
     (lat_tol, acc_tol, hop_tol): (f64, f64, f64),
 ) {
-    let mut check = |what: &str, ours: f64, theirs: f64, tol: f64| {
-        check(&format!("{prefix}{what}"), ours, theirs, tol)
+    if let (Some(jf), Some(bf)) = (j.fragmentation, b.fragmentation) {
+        // A mean of a few cycles or less, near 0 at low load: a relative bound, and an
+        // absolute one near 0.
+        check(&format!("{prefix}fragmentation"), jf, bf, FRAG_TOL);
+    }
+    let mut check = |what: &str, ours: f64, theirs: f64, rel_tol: f64| {
+        check(&format!("{prefix}{what}"), ours, theirs, (rel_tol, 0.0))
     };
     // The flits the terminals sent into the network: below the offered load past
     // saturation, as the accepted rate.
     check("injected", j.injected, b.injected, acc_tol);
-    if let (Some(jf), Some(bf)) = (j.fragmentation, b.fragmentation) {
-        // A mean of a few cycles or less, near 0 at low load: a relative bound, and an
-        // absolute one near 0.
-        let tol = (FRAG_TOL.0 * bf).max(FRAG_TOL.1);
-        if (jf - bf).abs() > tol {
-            check(
-                &format!("fragmentation (bound ±{tol:.3} cycles)"),
-                jf,
-                bf,
-                -1.0,
-            );
-        }
-    }
     if mode == "accepted" {
         check("saturation throughput", j.accepted, b.accepted, acc_tol);
         return;

@@ -69,7 +69,7 @@ pub(super) fn run_samples(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window,
         let (mut over, mut ok) = (false, true);
         for (c, t) in thres.iter().enumerate() {
             let lat = st.class_cumulative(c, running);
-            let ejected = State::class_ejected(&now, c) - State::class_ejected(&since, c);
+            let ejected = st.class_ejected(&now, c) - st.class_ejected(&since, c);
             let acc = ejected as f64 / (now.cycle - since.cycle) as f64 / nodes;
             let (lat_change, acc_change) = (change(lat.0, prev_lat[c]), change(acc, prev_acc[c]));
             (prev_lat[c], prev_acc[c]) = (lat.0, acc);

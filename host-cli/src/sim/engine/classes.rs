@@ -67,9 +67,8 @@ pub(crate) struct Classes {
     in_use: Vec<bool>,
     /// Per class: statistics of its packets.
     recs: Vec<Recorder>,
-    /// Per class: flits created, flits ejected, packets delivered.
+    /// Per class: flits created (those ejected are in the run's `NodeCounts`).
     gen: Vec<u64>,
-    ejected: Vec<u64>,
     /// BookSim2's read/write traffic (`use_read_write`): its parameters and queued replies.
     replies: Option<Replies>,
     /// The run's classes are BookSim2's (`classes > 1`; `false` for read/write traffic
@@ -175,7 +174,6 @@ impl Classes {
             in_use: vec![false; nodes as usize * vcs],
             recs: (0..n).map(|_| Recorder::new()).collect(),
             gen: vec![0; n],
-            ejected: vec![0; n],
             replies: rw.map(|rw| Replies::new(rw, nodes)),
             listed: !cfg.extras.classes.is_empty(),
         }))
@@ -196,7 +194,6 @@ impl Classes {
     #[inline]
     pub fn eject(&mut self, p: &Packet, injected: u64, now: u64, tail: Option<(u32, u64)>) {
         let c = usize::from(p.class);
-        self.ejected[c] += 1;
         self.recs[c].flit(p, injected, now);
         if let Some(tail) = tail {
             self.recs[c].packet(p, tail, now);
@@ -242,9 +239,9 @@ impl Classes {
             .any(|l| l.current.is_some() || !l.queue.is_empty())
     }
 
-    /// Counters of the classes: flits created and ejected per class.
-    pub fn counters(&self) -> (Vec<u64>, Vec<u64>) {
-        (self.gen.clone(), self.ejected.clone())
+    /// Flits created per class so far.
+    pub fn created(&self) -> Vec<u64> {
+        self.gen.clone()
     }
 }
 
@@ -564,8 +561,11 @@ impl State<'_> {
     }
 
     /// Flits of class `c` ejected up to the snapshot `at` (all flits with one class).
-    pub(crate) fn class_ejected(at: &Counters, c: usize) -> u64 {
-        at.class_ejected.get(c).copied().unwrap_or(at.ejected)
+    pub(crate) fn class_ejected(&self, at: &Counters, c: usize) -> u64 {
+        if self.classes.is_none() {
+            return at.ejected;
+        }
+        self.nodes.accepted_flits(&at.nodes, c)
     }
 
     /// The statistics of every class over the window `start..end` (empty with one class).
@@ -583,6 +583,12 @@ impl State<'_> {
         (0..cl.len())
             .map(|c| {
                 let r = &cl.recs[c];
+                let rates = self.nodes.rates(
+                    &start.nodes,
+                    &end.nodes,
+                    Some(c),
+                    end.cycle.saturating_sub(start.cycle),
+                );
                 ClassStats {
                     packet_latency: r.packet_summary(),
                     network_latency: r.network_summary(),
@@ -590,13 +596,8 @@ impl State<'_> {
                     hops: r.hops_summary(),
                     fragmentation: r.fragmentation_summary(),
                     offered: rate(&end.class_gen, &start.class_gen, c),
-                    accepted: rate(&end.class_ejected, &start.class_ejected, c),
-                    rates: self.nodes.rates(
-                        &start.nodes,
-                        &end.nodes,
-                        Some(c),
-                        end.cycle.saturating_sub(start.cycle),
-                    ),
+                    accepted: rates.accepted_flits.mean,
+                    rates,
                     packet_size: cl.sizes[c],
                 }
             })

@@ -18,8 +18,6 @@ pub(crate) struct Counters {
     pub channels: Vec<u64>,
     /// Per traffic class: flits of the packets created so far (empty with one class).
     pub class_gen: Vec<u64>,
-    /// Per traffic class: flits ejected so far (empty with one class).
-    pub class_ejected: Vec<u64>,
     /// Per class and terminal: flits and packets sent into the network and received
     /// (`NodeCounts`).
     pub nodes: Vec<[u64; 4]>,
@@ -28,17 +26,16 @@ pub(crate) struct Counters {
 impl State<'_> {
     /// The counters now.
     pub(crate) fn counters(&self) -> Counters {
-        let (class_gen, class_ejected) = self
+        let class_gen = self
             .classes
             .as_deref()
-            .map_or_else(Default::default, Classes::counters);
+            .map_or_else(Vec::new, Classes::created);
         Counters {
             cycle: self.now,
             gen: self.gen_flits,
             ejected: self.total_flits,
             channels: self.routers.channel_flits().to_vec(),
             class_gen,
-            class_ejected,
             nodes: self.nodes.snapshot(),
         }
     }
@@ -51,10 +48,6 @@ impl State<'_> {
             ejected: 0,
             channels: vec![0; self.routers.channel_flits().len()],
             class_gen: self
-                .classes
-                .as_ref()
-                .map_or_else(Vec::new, |c| vec![0; c.len()]),
-            class_ejected: self
                 .classes
                 .as_ref()
                 .map_or_else(Vec::new, |c| vec![0; c.len()]),

@@ -84,6 +84,15 @@ impl NodeCounts {
         vec![[0; 4]; self.counts.len()]
     }
 
+    /// Flits of class `class` received by all terminals up to the snapshot `at`.
+    pub fn accepted_flits(&self, at: &[[u64; 4]], class: usize) -> u64 {
+        let n = self.terminals;
+        at[class * n..(class + 1) * n]
+            .iter()
+            .map(|c| c[ACCEPTED_FLITS])
+            .sum()
+    }
+
     /// Forgets every count (engine reuse).
     pub fn clear(&mut self) {
         self.counts.fill([0; 4]);
@@ -181,6 +190,10 @@ mod tests {
         assert_eq!((all.injected_flits.min, all.injected_flits.max), (0.0, 0.2));
         assert_eq!(all.injected_packets.max, 0.1);
         assert_eq!(all.accepted_flits.max, 0.2);
+        assert_eq!(
+            (n.accepted_flits(&end, 0), n.accepted_flits(&end, 1)),
+            (2, 1)
+        );
         let c1 = n.rates(&start, &end, Some(1), 10);
         assert_eq!(c1.injected_flits.mean, 1.0 / 3.0 / 10.0);
         assert_eq!(
