@@ -27,10 +27,12 @@ pub(crate) struct Replies {
     /// Per terminal: replies queued, oldest first.
     queues: Vec<VecDeque<Pending>>,
     /// What arrived, for the checks of the tests.
+    #[cfg(test)]
     pub ledger: Ledger,
 }
 
-/// Packets of each kind that arrived, and per terminal the replies it is owed.
+/// Packets of each kind that arrived, and per terminal the replies it is owed (tests).
+#[cfg(test)]
 #[derive(Debug, Default)]
 pub(crate) struct Ledger {
     /// Packets arrived per kind ([`Kind::index`] order).
@@ -47,6 +49,7 @@ impl Replies {
         Replies {
             rw: rw.clone(),
             queues: vec![VecDeque::new(); nodes as usize],
+            #[cfg(test)]
             ledger: Ledger {
                 owed: vec![0; nodes as usize],
                 ..Ledger::default()
@@ -68,17 +71,11 @@ impl Replies {
     /// Packet `p`'s tail reached its destination at `now`: a request's reply is queued
     /// there (created now, measured if the request was).
     pub fn arrived(&mut self, p: &Packet, now: u64) {
-        let Some(i) = p.kind.index() else {
-            return;
-        };
-        let l = &mut self.ledger;
-        l.packets[i] += 1;
-        l.wrong_size += u64::from(self.rw.size(p.kind) != Some(p.len));
+        #[cfg(test)]
+        self.ledger.record(&self.rw, p);
         let Some(kind) = p.kind.reply() else {
-            l.owed[p.dst as usize] -= 1;
             return;
         };
-        l.owed[p.src as usize] += 1;
         self.queues[p.dst as usize].push_back(Pending {
             dst: p.src,
             created: now,
@@ -108,6 +105,23 @@ impl Replies {
     #[cfg(test)]
     pub fn queued(&self) -> usize {
         self.queues.iter().map(VecDeque::len).sum()
+    }
+}
+
+#[cfg(test)]
+impl Ledger {
+    /// Packet `p` arrived: counted by kind, checked for its kind's size, and a request
+    /// owes its source a reply that a reply's arrival pays.
+    fn record(&mut self, rw: &ReadWrite, p: &Packet) {
+        let Some(i) = p.kind.index() else {
+            return;
+        };
+        self.packets[i] += 1;
+        self.wrong_size += u64::from(rw.size(p.kind) != Some(p.len));
+        match p.kind.reply() {
+            Some(_) => self.owed[p.src as usize] += 1,
+            None => self.owed[p.dst as usize] -= 1,
+        }
     }
 }
 
