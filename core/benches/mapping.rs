@@ -19,7 +19,7 @@ use std::time::Instant;
 use criterion::{criterion_group, Criterion};
 use jumpnet_core::mapping::ga::{
     Address, AvgHop, Fitness, Ga, GaBuffers, GaConfig, GaProblem, Grid, NeighbourPick, PatternSet,
-    ProxyFitness, Ranking, Score, TrafficPattern, Variant,
+    ProxyFitness, Ranking, Score, Ties, TrafficPattern, Variant,
 };
 use jumpnet_core::mapping::{
     apply_rank_order, bfs_mapping, random_free_node, random_mapping, ring_mapping, two_opt,
@@ -379,12 +379,14 @@ fn ga_run(population: usize, generations: u32, seed: u64) -> Score {
     };
     let mut scores = vec![zero; population];
     let (mut order, mut inverse) = (vec![0; population], vec![0; nodes]);
+    let mut born = vec![0; population];
     let ga = Ga::new(
         GaConfig {
             variant: Variant::S03,
             ranking: Ranking::Product,
             seed,
             neighbour: NeighbourPick::NotAdjacent,
+            ties: Ties::Slot,
         },
         GaProblem {
             grid,
@@ -397,6 +399,7 @@ fn ga_run(population: usize, generations: u32, seed: u64) -> Score {
             scores: &mut scores,
             order: &mut order,
             inverse: &mut inverse,
+            born: &mut born,
         },
     )
     .expect("ga");

@@ -177,6 +177,12 @@ fn ga_study_table2_and_trace_run_one_pair() {
         err.contains("not-adjacent, beyond-radius or closer"),
         "{err}"
     );
+    let (code, _, err) = jumpnet_in(None, &["map", "ga", "--ties", "oldest", "--quiet"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown --ties `oldest`: use newest or slot"),
+        "{err}"
+    );
     let (code, _, err) = jumpnet_in(
         None,
         &[

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Result};
 use clap::Subcommand;
 
-use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, TrafficPattern, Variant};
+use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, Ties, TrafficPattern, Variant};
 use jumpnet_core::topology::Topology;
 
 use crate::builder::optimise::PlacementObjective;
@@ -100,6 +100,10 @@ pub enum MapAction {
         /// strictly closer; docs/mapping.md §5).
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
+        /// Which of two genes with equal ranking keys ranks first: newest (the later-made gene)
+        /// or slot (the lower gene slot, the earlier rule; docs/mapping.md §5, "Ties").
+        #[arg(long, default_value = "newest")]
+        ties: String,
         /// Population size.
         #[arg(long, default_value_t = 1000)]
         genes: u32,
@@ -166,6 +170,10 @@ pub enum GaStudy {
         /// Flows neighbouring swaps pick: not-adjacent, beyond-radius or closer (docs/mapping.md §5).
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
+        /// Which of two genes with equal ranking keys ranks first: newest (the later-made gene)
+        /// or slot (the lower gene slot, the earlier rule; docs/mapping.md §5, "Ties").
+        #[arg(long, default_value = "newest")]
+        ties: String,
         /// Population size.
         #[arg(long, default_value_t = 100)]
         genes: u32,
@@ -208,6 +216,10 @@ pub enum GaStudy {
         /// Flows neighbouring swaps pick: not-adjacent, beyond-radius or closer.
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
+        /// Which of two genes with equal ranking keys ranks first: newest (the later-made gene)
+        /// or slot (the lower gene slot, the earlier rule; docs/mapping.md §5, "Ties").
+        #[arg(long, default_value = "newest")]
+        ties: String,
         /// Population size.
         #[arg(long, default_value_t = 1000)]
         genes: u32,
@@ -251,6 +263,10 @@ pub enum GaStudy {
         /// Flows neighbouring swaps pick: not-adjacent, beyond-radius or closer.
         #[arg(long, default_value = "not-adjacent")]
         neighbour_pick: String,
+        /// Which of two genes with equal ranking keys ranks first: newest (the later-made gene)
+        /// or slot (the lower gene slot, the earlier rule; docs/mapping.md §5, "Ties").
+        #[arg(long, default_value = "newest")]
+        ties: String,
         /// Population size.
         #[arg(long, default_value_t = 1000)]
         genes: u32,
@@ -307,6 +323,11 @@ fn parse_neighbour_pick(name: &str) -> Result<NeighbourPick> {
     NeighbourPick::from_name(name.trim()).ok_or_else(|| {
         anyhow!("unknown --neighbour-pick `{name}`: use not-adjacent, beyond-radius or closer")
     })
+}
+
+fn parse_ties(name: &str) -> Result<Ties> {
+    Ties::from_name(name.trim())
+        .ok_or_else(|| anyhow!("unknown --ties `{name}`: use newest or slot"))
 }
 
 fn parse_ranking(name: &str) -> Result<Ranking> {
@@ -366,6 +387,7 @@ pub fn run(action: MapAction) -> Result<u8> {
             variant,
             ranking,
             neighbour_pick,
+            ties,
             genes,
             generations,
             seed,
@@ -380,6 +402,7 @@ pub fn run(action: MapAction) -> Result<u8> {
                 variant: parse_variant(&variant)?,
                 ranking: parse_ranking(&ranking)?,
                 neighbour: parse_neighbour_pick(&neighbour_pick)?,
+                ties: parse_ties(&ties)?,
                 genes,
                 generations,
                 seed,
@@ -412,6 +435,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
             variants,
             rankings,
             neighbour_pick,
+            ties,
             genes,
             generations,
             runs,
@@ -435,6 +459,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
                     .map(|r| parse_ranking(r))
                     .collect::<Result<_>>()?,
                 neighbour: parse_neighbour_pick(&neighbour_pick)?,
+                ties: parse_ties(&ties)?,
                 genes,
                 generations,
                 runs,
@@ -450,6 +475,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
             variant,
             ranking,
             neighbour_pick,
+            ties,
             genes,
             generations,
             seed,
@@ -464,6 +490,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
                 variant: parse_variant(&variant)?,
                 ranking: parse_ranking(&ranking)?,
                 neighbour: parse_neighbour_pick(&neighbour_pick)?,
+                ties: parse_ties(&ties)?,
                 genes,
                 generations,
                 seed,
@@ -479,6 +506,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
             variant,
             ranking,
             neighbour_pick,
+            ties,
             genes,
             generations,
             seed,
@@ -491,6 +519,7 @@ fn run_ga_study(study: GaStudy) -> Result<()> {
                 variant: parse_variant(&variant)?,
                 ranking: parse_ranking(&ranking)?,
                 neighbour: parse_neighbour_pick(&neighbour_pick)?,
+                ties: parse_ties(&ties)?,
                 genes,
                 generations,
                 seed,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
     Address, BatchFitness, Fitness, Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, Grid,
-    NeighbourPick, PatternSet, ProxyFitness, Ranking, Score, TrafficPattern, Variant,
+    NeighbourPick, PatternSet, ProxyFitness, Ranking, Score, Ties, TrafficPattern, Variant,
 };
 use jumpnet_core::mapping::{PathLength, PathOracle};
 use jumpnet_core::rng::Rng;
@@ -52,6 +52,8 @@ pub struct GaRequest {
     pub ranking: Ranking,
     /// Which flows neighbouring swaps pick.
     pub neighbour: NeighbourPick,
+    /// How genes with equal ranking keys are ordered (docs/mapping.md §5, "Ties").
+    pub ties: Ties,
     /// Population.
     pub genes: u32,
     /// Generations (generation 0 = the random population).
@@ -93,8 +95,10 @@ pub struct GaResult {
     pub patterns: Vec<String>,
     /// Variant and ranking, e.g. `S03-ml`.
     pub variant: String,
-    /// Neighbouring-swap flow rule (`not-adjacent` or `beyond-radius`).
+    /// Neighbouring-swap flow rule (`not-adjacent`, `beyond-radius` or `closer`).
     pub neighbour_pick: String,
+    /// Tie rule of the ranking (`slot` or `newest`).
+    pub ties: String,
     /// Population × generations.
     pub genes: u32,
     /// Generations.
@@ -137,6 +141,7 @@ impl Render for GaResult {
         ));
         s.kv("variant", &self.variant)
             .kv("neighbouring swap picks", &self.neighbour_pick)
+            .kv("ties", &self.ties)
             .kv(
                 "population x generations",
                 format!("{} x {}", self.genes, self.generations),
@@ -251,6 +256,7 @@ pub fn run_ga<F: BatchFitness>(
     let mut scores = vec![zero; run.genes];
     let mut order = vec![0u32; run.genes];
     let mut inverse = vec![0 as Address; nodes];
+    let mut born = vec![0u32; run.genes];
     let engine = Ga::new(
         run.config,
         GaProblem {
@@ -264,6 +270,7 @@ pub fn run_ga<F: BatchFitness>(
             scores: &mut scores,
             order: &mut order,
             inverse: &mut inverse,
+            born: &mut born,
         },
     )?;
     let mut best_gene = vec![0 as Address; nodes];
@@ -290,6 +297,7 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
             ranking: req.ranking,
             seed: req.seed,
             neighbour: req.neighbour,
+            ties: req.ties,
         },
         genes: req.genes as usize,
         generations: req.generations,
@@ -329,6 +337,7 @@ pub fn ga(req: &GaRequest) -> Result<GaResult> {
         patterns: req.patterns.iter().map(|p| p.name().to_string()).collect(),
         variant: format!("{}-{}", req.variant.name(), req.ranking.name()),
         neighbour_pick: req.neighbour.name().to_string(),
+        ties: req.ties.name().to_string(),
         genes: req.genes,
         generations: req.generations,
         minimum_duration: 34 * req.patterns.len() as u64,

@@ -6,7 +6,7 @@
 //! 30 genes × 20 generations far flows matter most; docs in host-cli/docs/ga-study.md. The
 //! ranking claims need larger budgets and are in the docs.)
 
-use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, TrafficPattern, Variant};
+use jumpnet_core::mapping::ga::{NeighbourPick, Ranking, Ties, TrafficPattern, Variant};
 
 use super::run::FitnessKind;
 use crate::study::ga_mapping::{variants_study, VariantsRequest};
@@ -22,6 +22,7 @@ fn neighbouring_swaps_beat_random_swaps_and_random_search() {
         variants: vec![Variant::S03, Variant::S05, Variant::S99],
         rankings: vec![Ranking::DurationFirst],
         neighbour: NeighbourPick::BeyondRadius,
+        ties: Ties::Newest,
         genes: 30,
         generations: 20,
         runs: 1,
@@ -71,6 +72,7 @@ fn a_proxy_search_reports_simulated_durations() {
         variants: vec![Variant::S03],
         rankings: vec![Ranking::DurationFirst],
         neighbour: NeighbourPick::NotAdjacent,
+        ties: Ties::Newest,
         genes: 20,
         generations: 10,
         runs: 2,

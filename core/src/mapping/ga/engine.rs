@@ -3,7 +3,8 @@
 
 use super::{
     box_swap, line_swap, neighbour_swap, random_swap, randomize, Address, BatchFitness, Grid,
-    Mutation, NeighbourPick, PatternSet, Radius, Ranking, Score, StepStats, Variant, VariantSpec,
+    Mutation, NeighbourPick, PatternSet, Radius, Ranking, Score, StepStats, Ties, Variant,
+    VariantSpec,
 };
 use crate::error::{CapacityError, InvalidParam};
 use crate::mapping::{DistanceOracle, MappingError};
@@ -20,6 +21,9 @@ pub struct GaConfig {
     pub seed: u64,
     /// Which flows neighbouring swaps pick (docs/mapping.md §5; default: not yet adjacent).
     pub neighbour: NeighbourPick,
+    /// Which of two genes with equal ranking keys ranks first (docs/mapping.md §5, "Ties";
+    /// default: the lower slot).
+    pub ties: Ties,
 }
 
 /// What the GA optimises: the grid of physical positions, the applied patterns and the
@@ -45,6 +49,8 @@ pub struct GaSizes {
     pub order: usize,
     /// Entries of `inverse`: `N`.
     pub inverse: usize,
+    /// Entries of `born`: `P`.
+    pub born: usize,
 }
 
 impl GaSizes {
@@ -55,6 +61,7 @@ impl GaSizes {
             scores: population,
             order: population,
             inverse: positions,
+            born: population,
         }
     }
 }
@@ -70,6 +77,9 @@ pub struct GaBuffers<'a> {
     pub order: &'a mut [u32],
     /// At least `N` entries of scratch for neighbouring swaps.
     pub inverse: &'a mut [Address],
+    /// At least `P` entries: the generation in which the gene of each slot was made (read
+    /// by [`Ties::Newest`]).
+    pub born: &'a mut [u32],
 }
 
 /// Summary of [`Ga::run`].
@@ -90,8 +100,8 @@ pub struct GaOutcome {
 /// gene with a mutant of a survivor (survivor `j` of `k` parents the mutants in rank positions
 /// `k + j, 2k + j, ...`, so each has `1/ratio − 1` children), evaluates only the new genes
 /// and ranks again. With a survivor ratio of 0 (S99) every gene is redrawn: random search.
-/// Ties in the ranking key are broken by gene slot, so the order is a total order and runs are
-/// bit-identical across targets.
+/// Ties in the ranking key are broken by the configured [`Ties`] rule and then by gene slot,
+/// so the order is a total order and runs are bit-identical across targets.
 #[derive(Debug)]
 pub struct Ga<'a, F, D> {
     config: GaConfig,
@@ -102,6 +112,7 @@ pub struct Ga<'a, F, D> {
     scores: &'a mut [Score],
     order: &'a mut [u32],
     inverse: &'a mut [Address],
+    born: &'a mut [u32],
     rng: Rng,
     generation: u32,
     evaluations: u64,
@@ -135,6 +146,9 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
         CapacityError::check("GA genes (P·N)", population * nodes, buffers.genes.len())?;
         CapacityError::check("GA rank order (P)", population, buffers.order.len())?;
         CapacityError::check("GA inverse scratch (N)", nodes, buffers.inverse.len())?;
+        CapacityError::check("GA birth generations (P)", population, buffers.born.len())?;
+        let born = &mut buffers.born[..population];
+        born.fill(0);
         let mut ga = Ga {
             config,
             spec: config.variant.spec(),
@@ -144,6 +158,7 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
             scores: buffers.scores,
             order: &mut buffers.order[..population],
             inverse: &mut buffers.inverse[..nodes],
+            born,
             rng: Rng::new(config.seed),
             generation: 0,
             evaluations: 0,
@@ -226,18 +241,23 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
         self.evaluations += slots.len() as u64;
     }
 
-    /// Sorts [`Ga::order`] by the ranking key, ties by slot.
+    /// Sorts [`Ga::order`] by the ranking key, ties by the [`Ties`] rule, then by slot.
     fn rank(&mut self) {
         for (i, o) in self.order.iter_mut().enumerate() {
             *o = i as u32;
         }
-        let scores = &*self.scores;
-        let ranking = self.config.ranking;
+        let (scores, born) = (&*self.scores, &*self.born);
+        let (ranking, ties) = (self.config.ranking, self.config.ties);
         self.order.sort_unstable_by(|&a, &b| {
-            match (scores.get(a as usize), scores.get(b as usize)) {
+            let (a, b) = (a as usize, b as usize);
+            match (scores.get(a), scores.get(b)) {
                 (Some(sa), Some(sb)) => ranking.compare(sa, sb),
                 _ => core::cmp::Ordering::Equal,
             }
+            .then_with(|| match ties {
+                Ties::Slot => core::cmp::Ordering::Equal,
+                Ties::Newest => born.get(b).cmp(&born.get(a)),
+            })
             .then(a.cmp(&b))
         });
     }
@@ -313,6 +333,9 @@ impl<'a, F: BatchFitness, D: DistanceOracle> Ga<'a, F, D> {
                 continue;
             };
             let slot = slot as usize;
+            if let Some(b) = self.born.get_mut(slot) {
+                *b = self.generation + 1;
+            }
             if k == 0 {
                 self.randomize_slot(slot);
             } else if let Some(&parent) = self.order.get((t - k) % k) {

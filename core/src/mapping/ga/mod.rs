@@ -14,6 +14,7 @@ mod pattern;
 mod score;
 mod search_space;
 mod stats;
+mod ties;
 mod variant;
 
 pub use engine::{Ga, GaBuffers, GaConfig, GaOutcome, GaProblem, GaSizes};
@@ -29,6 +30,7 @@ pub use pattern::{PatternSet, TrafficPattern, NO_DEST};
 pub use score::{AvgHop, Ranking, Score};
 pub use search_space::permutations_scientific;
 pub use stats::StepStats;
+pub use ties::Ties;
 pub use variant::{Radius, Variant, VariantSpec};
 
 /// A logical address or physical position of the GA (`0..N`, `N ≤ 255²`).

@@ -154,6 +154,7 @@ fn run_ga_batched(
     ];
     let mut order = vec![0; p];
     let mut inverse = vec![0; N];
+    let mut born = vec![0; p];
     let problem = GaProblem {
         grid: Grid::new(SIDE).unwrap(),
         patterns,
@@ -164,12 +165,14 @@ fn run_ga_batched(
         scores: &mut scores,
         order: &mut order,
         inverse: &mut inverse,
+        born: &mut born,
     };
     let config = GaConfig {
         variant,
         ranking,
         seed,
         neighbour: NeighbourPick::NotAdjacent,
+        ties: Ties::Slot,
     };
     let ga = Ga::new(config, problem, Reversed(fitness, reversed), buffers).unwrap();
     let mut best_gene = vec![0; N];
@@ -265,12 +268,14 @@ fn survivors_are_kept_unchanged() {
             p
         ];
         let (mut order, mut inverse) = (vec![0; p], vec![0; N]);
+        let mut born = vec![0; p];
         let mut ga = Ga::new(
             GaConfig {
                 variant,
                 ranking: Ranking::DurationFirst,
                 seed: 1,
                 neighbour: NeighbourPick::NotAdjacent,
+                ties: Ties::Slot,
             },
             GaProblem {
                 grid: Grid::new(8).unwrap(),
@@ -283,6 +288,7 @@ fn survivors_are_kept_unchanged() {
                 scores: &mut scores,
                 order: &mut order,
                 inverse: &mut inverse,
+                born: &mut born,
             },
         )
         .unwrap();
@@ -336,12 +342,14 @@ fn ga_rejects_bad_buffers() {
         4
     ];
     let (mut order, mut inverse) = (vec![0; 4], vec![0; N]);
+    let mut born = vec![0; 3];
     let r = Ga::new(
         GaConfig {
             variant: Variant::S00,
             ranking: Ranking::Product,
             seed: 0,
             neighbour: NeighbourPick::NotAdjacent,
+            ties: Ties::Slot,
         },
         GaProblem {
             grid: Grid::new(8).unwrap(),
@@ -354,6 +362,7 @@ fn ga_rejects_bad_buffers() {
             scores: &mut scores,
             order: &mut order,
             inverse: &mut inverse,
+            born: &mut born,
         },
     );
     assert!(matches!(r, Err(crate::mapping::MappingError::Capacity(..))));
@@ -396,12 +405,14 @@ fn step_stats_count_mutants_and_unchanged_copies() {
         let fitness = ProxyFitness::new(paths, patterns, &mut loads, &mut inv).unwrap();
         let (mut genes, mut scores) = (vec![0; 40 * N], vec![zero; 40]);
         let (mut order, mut inverse) = (vec![0; 40], vec![0; N]);
+        let mut born = vec![0; 40];
         let mut ga = Ga::new(
             GaConfig {
                 variant,
                 ranking: Ranking::DurationFirst,
                 seed: 7,
                 neighbour,
+                ties: Ties::Slot,
             },
             GaProblem {
                 grid: Grid::new(SIDE).unwrap(),
@@ -414,6 +425,7 @@ fn step_stats_count_mutants_and_unchanged_copies() {
                 scores: &mut scores,
                 order: &mut order,
                 inverse: &mut inverse,
+                born: &mut born,
             },
         )
         .unwrap();
@@ -443,4 +455,77 @@ fn step_stats_count_mutants_and_unchanged_copies() {
         tail_unchanged(NeighbourPick::NotAdjacent),
     );
     assert!(beyond > 2 * not_adjacent, "{beyond} vs {not_adjacent}");
+}
+
+/// A fitness under which every gene ties: duration 100, one hop.
+struct Flat;
+
+impl BatchFitness for Flat {
+    fn evaluate_batch(&mut self, _: &[Address], _: usize, slots: &[u32], scores: &mut [Score]) {
+        for &s in slots {
+            scores[s as usize] = Score {
+                duration: 100,
+                avg_hop: AvgHop { hops: 1, pairs: 1 },
+            };
+        }
+    }
+}
+
+/// docs/mapping.md §5 "Ties": when every gene ties, `newest` ranks the genes made in the last
+/// step first (so a mutant that only equals its parent replaces it), `slot` keeps the slot
+/// order (the survivors stay the same slots for ever).
+#[test]
+fn ties_newest_ranks_the_last_steps_mutants_first_and_slot_keeps_slot_order() {
+    let dest = pattern_tables(&[TrafficPattern::BitRotation, TrafficPattern::Tornado], 0);
+    let patterns = PatternSet::new(N, &dest).unwrap();
+    for ties in Ties::ALL {
+        let p = 16;
+        let zero = Score {
+            duration: 0,
+            avg_hop: AvgHop { hops: 0, pairs: 0 },
+        };
+        let (mut genes, mut scores) = (vec![0; p * N], vec![zero; p]);
+        let (mut order, mut inverse, mut born) = (vec![0; p], vec![0; N], vec![0; p]);
+        let mut ga = Ga::new(
+            GaConfig {
+                variant: Variant::S20,
+                ranking: Ranking::DurationFirst,
+                seed: 3,
+                neighbour: NeighbourPick::NotAdjacent,
+                ties,
+            },
+            GaProblem {
+                grid: Grid::new(8).unwrap(),
+                patterns,
+                distance: TorusDistance { side: 8 },
+            },
+            Flat,
+            GaBuffers {
+                genes: &mut genes,
+                scores: &mut scores,
+                order: &mut order,
+                inverse: &mut inverse,
+                born: &mut born,
+            },
+        )
+        .unwrap();
+        let k = ga.survivors();
+        assert_eq!(k, 4);
+        let identity: Vec<u32> = (0..p as u32).collect();
+        assert_eq!(ga.order(), &identity[..]);
+        for _ in 0..3 {
+            let before = ga.order().to_vec();
+            ga.step();
+            match ties {
+                Ties::Slot => assert_eq!(ga.order(), &identity[..]),
+                Ties::Newest => {
+                    let (mut made, mut kept) = (before[k..].to_vec(), before[..k].to_vec());
+                    made.sort_unstable();
+                    kept.sort_unstable();
+                    assert_eq!(&ga.order()[..p - k], &made[..], "{ties:?}");
+                    assert_eq!(&ga.order()[p - k..], &kept[..], "{ties:?}");
+                }
+            }
+        }
+    }
 }

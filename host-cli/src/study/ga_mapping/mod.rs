@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
     Address, Fitness, GaConfig, GaOutcome, Grid, NeighbourPick, PatternSet, ProxyFitness, Ranking,
-    Score, TrafficPattern, Variant, IDEAL_PATTERN_CYCLES,
+    Score, Ties, TrafficPattern, Variant, IDEAL_PATTERN_CYCLES,
 };
 use jumpnet_core::mapping::PathOracle;
 
@@ -218,6 +218,8 @@ pub struct VariantsRequest {
     pub rankings: Vec<Ranking>,
     /// Which flows neighbouring swaps pick.
     pub neighbour: NeighbourPick,
+    /// How genes with equal ranking keys are ordered (docs/mapping.md §5, "Ties").
+    pub ties: Ties,
     /// Population.
     pub genes: u32,
     /// Generations.
@@ -325,6 +327,7 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
                     ranking: r,
                     seed: req.seed + u64::from(i),
                     neighbour: req.neighbour,
+                    ties: req.ties,
                 });
             }
         }
@@ -384,11 +387,12 @@ pub fn variants_study(req: &VariantsRequest) -> Result<VariantsStudy> {
         patterns: req.patterns.iter().map(|p| p.name().to_string()).collect(),
         fitness: req.fitness.name().to_string(),
         budget: format!(
-            "{} genes x {} generations x {} runs, neighbouring swaps pick {} flows",
+            "{} genes x {} generations x {} runs, neighbouring swaps pick {} flows, ties {}",
             req.genes,
             req.generations,
             req.runs,
-            req.neighbour.name()
+            req.neighbour.name(),
+            req.ties.name()
         ),
         identity: identity_duration,
         cells,

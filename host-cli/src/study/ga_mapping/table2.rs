@@ -9,7 +9,7 @@ use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
-    Address, GaConfig, Grid, NeighbourPick, PatternSet, Ranking, TrafficPattern, Variant,
+    Address, GaConfig, Grid, NeighbourPick, PatternSet, Ranking, Ties, TrafficPattern, Variant,
 };
 
 use super::conflict_free::conflict_free_gene;
@@ -51,6 +51,8 @@ pub struct Table2Request {
     pub ranking: Ranking,
     /// Which flows neighbouring swaps pick.
     pub neighbour: NeighbourPick,
+    /// How genes with equal ranking keys are ordered (docs/mapping.md §5, "Ties").
+    pub ties: Ties,
     /// Population.
     pub genes: u32,
     /// Generations.
@@ -178,6 +180,7 @@ pub fn table2(req: &Table2Request) -> Result<Table2> {
                         ranking: req.ranking,
                         seed: req.seed + u64::from(r),
                         neighbour: req.neighbour,
+                        ties: req.ties,
                     },
                     genes: req.genes as usize,
                     generations: req.generations,
@@ -216,11 +219,15 @@ pub fn table2(req: &Table2Request) -> Result<Table2> {
     }
     Ok(Table2 {
         run: format!(
-            "{}-{}, {} fitness, neighbouring swaps pick {} flows, {} genes x {} generations, {} run(s) from seed {}",
+            "{}-{}, {} fitness, neighbouring swaps pick {} flows, ties to the {} gene, {} genes x {} generations, {} run(s) from seed {}",
             req.variant.name(),
             req.ranking.name(),
             req.fitness.name(),
             req.neighbour.name(),
+            match req.ties {
+                Ties::Slot => "lower-slot",
+                Ties::Newest => "newest",
+            },
             req.genes,
             req.generations,
             req.runs,

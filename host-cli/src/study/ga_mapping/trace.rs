@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use jumpnet_core::mapping::ga::{
     Address, BatchFitness, Ga, GaBuffers, GaConfig, GaProblem, Grid, NeighbourPick, PatternSet,
-    Radius, Ranking, Score, StepStats, TrafficPattern, Variant,
+    Radius, Ranking, Score, StepStats, Ties, TrafficPattern, Variant,
 };
 use jumpnet_core::mapping::{DistanceOracle, PathLength};
 
@@ -34,6 +34,8 @@ pub struct TraceRequest {
     pub ranking: Ranking,
     /// Which flows neighbouring swaps pick.
     pub neighbour: NeighbourPick,
+    /// How genes with equal ranking keys are ordered (docs/mapping.md §5, "Ties").
+    pub ties: Ties,
     /// Population.
     pub genes: u32,
     /// Generations.
@@ -235,6 +237,7 @@ pub fn trace(req: &TraceRequest) -> Result<GaTrace> {
     };
     let (mut genes, mut scores) = (vec![0 as Address; p * nodes], vec![zero; p]);
     let (mut order, mut inverse) = (vec![0u32; p], vec![0 as Address; nodes]);
+    let mut born = vec![0u32; p];
     let dist = PathLength(&paths);
     let (rows, best_gene, conflict_free) = with_sim_pool(&params, |pool| -> Result<_> {
         let conflict_free = built.as_ref().map(|g| pool.evaluate_one(g).duration);
@@ -244,6 +247,7 @@ pub fn trace(req: &TraceRequest) -> Result<GaTrace> {
                 ranking: req.ranking,
                 seed: req.seed,
                 neighbour: req.neighbour,
+                ties: req.ties,
             },
             GaProblem {
                 grid,
@@ -256,6 +260,7 @@ pub fn trace(req: &TraceRequest) -> Result<GaTrace> {
                 scores: &mut scores,
                 order: &mut order,
                 inverse: &mut inverse,
+                born: &mut born,
             },
         )?;
         let mut rows = Vec::new();
