@@ -206,7 +206,17 @@ impl Classes {
             if let Some(r) = self.replies.as_mut() {
                 r.arrived(p, now);
             }
+            if matches!(p.kind, Kind::ReadReply | Kind::WriteReply) {
+                // BookSim2's batch source counts a request outstanding until its reply
+                // is back at the request's source.
+                self.drivers[c].delivered(p.dst, now);
+            }
         }
+    }
+
+    /// The traffic driver of class `c`.
+    pub fn driver_mut(&mut self, c: usize) -> &mut Driver {
+        &mut self.drivers[c]
     }
 
     /// The read/write state (tests).
@@ -318,6 +328,10 @@ impl State<'_> {
                 let d = &mut cl.drivers[c];
                 let fire = match d.process_kind() {
                     Injection::OnOff => d.fire(t, now, idle).is_some(),
+                    Injection::BookSimBatch => {
+                        self.batch_class(cl, t, c, rw);
+                        continue;
+                    }
                     _ => d.bernoulli.fire(&mut d.rng),
                 };
                 if fire {
@@ -327,6 +341,28 @@ impl State<'_> {
                     self.stage_reply(cl, t, c);
                 }
             }
+        }
+    }
+
+    /// BookSim2's batch source with read/write traffic (`BatchTrafficManager::_IssuePacket`,
+    /// docs/booksim.md §3.6): an idle source of class `c` at terminal `t` sends its oldest
+    /// queued reply, which counts among the batch's packets of the terminal, else makes its
+    /// batch source's next attempt at a request.
+    fn batch_class(&mut self, cl: &mut Classes, t: u32, c: usize, rw: bool) {
+        let now = self.now;
+        if rw && self.stage_reply(cl, t, c) {
+            cl.drivers[c].reply_sent(t);
+        }
+        let li = t as usize * cl.len() + c;
+        let lane = &cl.lanes[li];
+        let idle = lane.current.is_none() && lane.queue.is_empty();
+        let Some(created) = cl.drivers[c].fire(t, now, idle) else {
+            return;
+        };
+        if self.create_class_packet(cl, t, c, created) {
+            cl.lanes[li].staged = rw;
+        } else {
+            cl.drivers[c].delivered(t, now);
         }
     }
 

@@ -192,3 +192,28 @@ fn a_class_without_read_write_traffic_sends_ordinary_packets_beside_one_with_it(
     assert!(any0 == 0 && any1 > 500 && rw1 == [0; 4], "{:?}", l.by_class);
     assert!(l.owed.iter().all(|&o| o == 0));
 }
+
+#[test]
+fn a_batch_counts_the_replies_a_terminal_sends_among_its_packets() {
+    // BookSim2's batch source counts every packet a terminal issues, replies included: a
+    // batch of 40 packets per terminal is about 20 requests and 20 replies, not 40 of each.
+    for topology in ["mesh", "torus"] {
+        let b = config(
+            topology,
+            &[
+                "sim_type=batch",
+                "batch_size=40",
+                "batch_count=2",
+                "max_outstanding_requests=4",
+            ],
+        );
+        with_net(&b.topology.to_string(), b.algo, |net, r| {
+            let res = run(net, r, &b.config).unwrap();
+            assert_eq!(res.conservation_errors, 0);
+            assert!(res.deadlock.is_none() && !res.saturated, "{topology}");
+            let packets = res.packets_delivered as f64 / (16.0 * 40.0 * 2.0);
+            assert!((1.0..1.1).contains(&packets), "{topology}: {packets}");
+            assert_eq!(res.batch_time.map(|t| t.count), Some(2), "{topology}");
+        });
+    }
+}

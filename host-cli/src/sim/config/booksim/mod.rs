@@ -568,7 +568,8 @@ impl Parser {
     /// `use_read_write` (docs/booksim.md §3.6): with it on for a class, its keys take effect
     /// (no longer listed as without effect) and the class's packet size is BookSim2's mean
     /// size of its four kinds (`packet_size` listed as without effect if given and every
-    /// class has read/write traffic). `extras.read_write` is class 0's parameters (the
+    /// class has read/write traffic; `write_fraction` so in batch mode, whose source draws a
+    /// write with probability 0.5). `extras.read_write` is class 0's parameters (the
     /// first class's with read/write traffic), each class's in `extras.classes`.
     fn read_write(&mut self, algo: RouteAlgo) -> Result<()> {
         let ctx = read_write::Context {
@@ -582,6 +583,10 @@ impl Parser {
         self.ignored.retain(|k| !read_write::is_key(k));
         if self.rw.packet_size_given && per_class.iter().all(Option::is_some) {
             self.ignored.push("packet_size".into());
+        }
+        if self.cfg.injection == Injection::BookSimBatch && self.rw.gives("write_fraction") {
+            // BookSim2's batch mode draws writes with probability 0.5.
+            self.ignored.push("write_fraction".into());
         }
         for (class, rw) in self.cfg.extras.classes.iter_mut().zip(&per_class) {
             if let Some(rw) = rw {

@@ -5,8 +5,11 @@
 //! Without `use_read_write` (BookSim2's default 0) the other keys are without effect and
 //! listed as such, as before. With it jumpnet runs BookSim2's read/write traffic
 //! ([`ReadWrite`]) in the combinations it models — any number of classes, Bernoulli or
-//! on/off injection, `sim_type = latency` or `throughput`, `dim_order` routing on a `mesh`
-//! or a `torus`, one network (every `*_subnet` 0) — and refuses every other by name.
+//! on/off injection, `sim_type = latency`, `throughput` or `batch` (one class, as every
+//! batch run), `dim_order` routing on a `mesh` or a `torus`, one network (every `*_subnet`
+//! 0) — and refuses every other by name. BookSim2's batch mode draws a write with
+//! probability 0.5 whatever `write_fraction` says (`batchtrafficmanager.cpp`), and so does
+//! jumpnet's.
 //!
 //! BookSim2 reads `use_read_write`, `write_fraction` and the four sizes per class
 //! (`trafficmanager.cpp`: a `{a,b,…}` list gives each class its item, padded with the last
@@ -127,6 +130,11 @@ impl RwKeys {
         }
     }
 
+    /// Whether `key` was given (plain or as a list).
+    pub fn gives(&self, key: &str) -> bool {
+        self.get(key, 0).is_some()
+    }
+
     /// Whether `use_read_write` is on for any of `classes` classes (BookSim2: any non-zero
     /// integer).
     pub fn on(&self, classes: usize) -> Result<bool> {
@@ -184,6 +192,10 @@ impl RwKeys {
                 }
                 rw.sizes[i] = size as u16;
             }
+            if cfg.injection == Injection::BookSimBatch {
+                // BookSim2's batch source tosses a fair coin (`write_fraction` unread).
+                rw.write_fraction = 0.5;
+            }
             out.push(Some(rw));
         }
         Ok(Some(out))
@@ -195,15 +207,14 @@ impl RwKeys {
         let refuse = |what: String| {
             anyhow!(
                 "{}: use_read_write = 1 with {what} is not supported: jumpnet runs BookSim2's \
-                 read/write traffic with injection_process = bernoulli or on_off, sim_type = \
-                 latency or throughput, routing_function = dim_order on a mesh or a torus and \
-                 every *_subnet 0 (docs/booksim.md §3.6)",
+                 read/write traffic with injection_process = bernoulli or on_off (or sim_type = \
+                 batch), routing_function = dim_order on a mesh or a torus and every *_subnet \
+                 0 (docs/booksim.md §3.6)",
                 at(line)
             )
         };
         match cfg.injection {
-            Injection::Bernoulli | Injection::OnOff => {}
-            Injection::BookSimBatch => return Err(refuse("sim_type = batch".into())),
+            Injection::Bernoulli | Injection::OnOff | Injection::BookSimBatch => {}
             other => return Err(refuse(format!("injection_process = {}", other.word()))),
         }
         match (ctx.topology, ctx.algo) {

@@ -75,8 +75,7 @@ fn combinations_jumpnet_does_not_model_are_refused_by_name() {
         "{e}"
     );
     for (words, named) in [
-        (&["sim_type=batch"][..], "sim_type = batch"),
-        (&["write_reply_subnet=1"], "write_reply_subnet = 1"),
+        (&["write_reply_subnet=1"][..], "write_reply_subnet = 1"),
         (&["classes=2", "sim_type=batch"], "sim_type = batch"),
         (&["read_reply_begin_vc={2,3}"], "no {…} list"),
         (&["read_request_size=0"], "read_request_size = 0"),
@@ -99,7 +98,7 @@ fn combinations_jumpnet_does_not_model_are_refused_by_name() {
         all.extend_from_slice(words);
         let e = with(&all).unwrap_err().to_string();
         assert!(e.contains(named), "{words:?}: {e}");
-        if named.contains("subnet") || words == ["sim_type=batch"] {
+        if named.contains("subnet") {
             assert!(
                 e.contains("injection_process = bernoulli"),
                 "says what is allowed: {e}"
@@ -166,4 +165,21 @@ fn the_per_class_keys_give_each_class_its_own_read_write_traffic() {
         .collect();
     assert_eq!(sizes, [1, 5]);
     assert_eq!(b.config.extras.classes[1].packet_size, 4);
+}
+
+#[test]
+fn batch_mode_draws_writes_with_a_fair_coin() {
+    let b = with(&[
+        "use_read_write=1",
+        "sim_type=batch",
+        "write_fraction=0.1",
+        "write_request_size=3",
+    ])
+    .unwrap();
+    let rw = b.config.extras.read_write.unwrap();
+    // BookSim2's batch source draws a write with probability 0.5 (write_fraction unread).
+    assert_eq!((rw.write_fraction, rw.sizes), (0.5, [1, 3, 1, 1]));
+    assert_eq!(b.ignored, ["write_fraction"]);
+    let b = with(&["use_read_write=1", "sim_type=batch"]).unwrap();
+    assert!(b.ignored.is_empty(), "{:?}", b.ignored);
 }
