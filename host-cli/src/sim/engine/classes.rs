@@ -214,7 +214,8 @@ impl Classes {
         }
     }
 
-    /// The traffic driver of class `c`.
+    /// The traffic driver of class `c` (with read/write traffic in batch mode, the run's
+    /// batch source; docs/booksim.md §3.6).
     pub fn driver_mut(&mut self, c: usize) -> &mut Driver {
         &mut self.drivers[c]
     }

@@ -71,7 +71,7 @@ impl Replies {
         }
     }
 
-    /// Whether class `c` runs read/write traffic.
+    /// Whether class `c` runs read/write traffic (docs/booksim.md §3.6, classes).
     #[inline]
     pub fn uses(&self, c: usize) -> bool {
         self.classes.get(c).is_some_and(Option::is_some)

@@ -130,13 +130,13 @@ impl RwKeys {
         }
     }
 
-    /// Whether `key` was given (plain or as a list).
+    /// Whether `key` was given (plain or as a list; docs/booksim.md §3.6).
     pub fn gives(&self, key: &str) -> bool {
         self.get(key, 0).is_some()
     }
 
     /// Whether `use_read_write` is on for any of `classes` classes (BookSim2: any non-zero
-    /// integer).
+    /// integer; docs/booksim.md §3.6).
     pub fn on(&self, classes: usize) -> Result<bool> {
         for c in 0..classes.max(1) {
             if self.int("use_read_write", c, 0)? != 0 {
