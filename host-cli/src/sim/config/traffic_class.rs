@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Injection, Pattern, SimConfig};
+use super::{Injection, Pattern, ReadWrite, SimConfig};
 
 /// The simulator keys a traffic class sets for itself: with classes, a `sim.KEY=` word or a
 /// sweep axis on one of them would change no class, so it is refused
@@ -63,6 +63,11 @@ pub struct TrafficClass {
     pub stopping_thres: f64,
     /// `acc_stopping_thres` of this class.
     pub acc_stopping_thres: f64,
+    /// BookSim2's read/write traffic of this class (`use_read_write` and its keys per class,
+    /// docs/booksim.md §3.6): its write fraction and sizes (the VC ranges are every class's);
+    /// `None` for ordinary packets. Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_write: Option<ReadWrite>,
 }
 
 impl TrafficClass {
@@ -86,6 +91,7 @@ impl TrafficClass {
             acc_warmup_thres: e.acc_warmup_thres,
             stopping_thres: cfg.stopping_thres,
             acc_stopping_thres: e.acc_stopping_thres,
+            read_write: e.read_write.clone(),
         }
     }
 

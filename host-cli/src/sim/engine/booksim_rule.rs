@@ -20,6 +20,7 @@ use crate::sim::config::SimConfig;
 use crate::sim::engine::classes::Thresholds;
 use crate::sim::engine::phases::{run_cycles, Window};
 use crate::sim::engine::{SimError, State};
+use crate::sim::workload::paced_batch::PacedBatch;
 use crate::sim::workload::synthetic::Process;
 
 /// Converged samples that end BookSim2's measurement.
@@ -162,7 +163,7 @@ pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, S
     };
     for _ in 0..cfg.extras.batch_count {
         let start = st.now();
-        if let Process::Paced(b) = &mut st.driver.process {
+        if let Some(b) = paced(st) {
             b.start_batch();
         }
         loop {
@@ -171,10 +172,7 @@ pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, S
                 w.deadlock = Some(st.deadlock_report());
                 return Ok(w);
             }
-            let issued = match &st.driver.process {
-                Process::Paced(b) => b.issued(),
-                _ => true,
-            };
+            let issued = paced(st).is_none_or(|b| b.issued());
             if issued && st.measured_outstanding() == 0 {
                 break;
             }
@@ -184,4 +182,17 @@ pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, S
     w.end = Some(st.counters());
     w.deadlock = st.final_drain()?;
     Ok(w)
+}
+
+/// The run's batch source: the run's own, or with read/write traffic (run as a traffic
+/// class, docs/booksim.md §3.6) its class's.
+fn paced<'a>(st: &'a mut State<'_>) -> Option<&'a mut PacedBatch> {
+    let driver = match st.classes.as_deref_mut() {
+        Some(cl) => cl.driver_mut(0),
+        None => &mut st.driver,
+    };
+    match &mut driver.process {
+        Process::Paced(b) => Some(b),
+        _ => None,
+    }
 }

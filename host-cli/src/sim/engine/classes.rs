@@ -174,7 +174,13 @@ impl Classes {
             in_use: vec![false; nodes as usize * vcs],
             recs: (0..n).map(|_| Recorder::new()).collect(),
             gen: vec![0; n],
-            replies: rw.map(|rw| Replies::new(rw, nodes)),
+            replies: rw.map(|rw| {
+                let per_class = match cfg.extras.classes.as_slice() {
+                    [] => vec![Some(rw.clone())],
+                    l => l.iter().map(|c| c.read_write.clone()).collect(),
+                };
+                Replies::new(per_class, nodes)
+            }),
             listed: !cfg.extras.classes.is_empty(),
         }))
     }
@@ -200,7 +206,18 @@ impl Classes {
             if let Some(r) = self.replies.as_mut() {
                 r.arrived(p, now);
             }
+            if matches!(p.kind, Kind::ReadReply | Kind::WriteReply) {
+                // BookSim2's batch source counts a request outstanding until its reply
+                // is back at the request's source.
+                self.drivers[c].delivered(p.dst, now);
+            }
         }
+    }
+
+    /// The traffic driver of class `c` (with read/write traffic in batch mode, the run's
+    /// batch source; docs/booksim.md §3.6).
+    pub fn driver_mut(&mut self, c: usize) -> &mut Driver {
+        &mut self.drivers[c]
     }
 
     /// The read/write state (tests).
@@ -214,19 +231,24 @@ impl Classes {
     pub fn stop_injection(&mut self) {
         for d in &mut self.drivers {
             d.bernoulli = jumpnet_core::traffic::Bernoulli::from_f64(0.0);
+            d.process = crate::sim::workload::synthetic::Process::Plain;
         }
     }
 
     /// BookSim2's final drain (`final_drain`): each lane keeps the packet it is sending or
-    /// else its first waiting one (with read/write traffic only one it has chosen: BookSim2
-    /// creates a packet when its source chooses it); returns how many measured packets were
-    /// dropped.
+    /// else its first waiting one (of a class with read/write traffic only one it has
+    /// chosen: BookSim2 creates a packet when its source chooses it); returns how many
+    /// measured packets were dropped.
     pub fn keep_first(&mut self) -> u64 {
-        let rw = self.replies.is_some();
+        let n = self.len();
+        let rw: Vec<bool> = (0..n)
+            .map(|c| self.replies.as_ref().is_some_and(|r| r.uses(c)))
+            .collect();
         self.lanes
             .iter_mut()
-            .map(|l| {
-                let none_chosen = l.current.is_some() || (rw && !l.staged);
+            .enumerate()
+            .map(|(i, l)| {
+                let none_chosen = l.current.is_some() || (rw[i % n] && !l.staged);
                 super::final_drain::keep_first(none_chosen, &mut l.queue)
             })
             .sum()
@@ -301,40 +323,68 @@ impl State<'_> {
         let (now, n) = (self.now, cl.len());
         for t in 0..self.fabric.terminals {
             for c in 0..n {
+                let rw = cl.replies.as_ref().is_some_and(|r| r.uses(c));
                 let lane = &cl.lanes[t as usize * n + c];
                 let idle = lane.current.is_none() && lane.queue.is_empty();
                 let d = &mut cl.drivers[c];
                 let fire = match d.process_kind() {
                     Injection::OnOff => d.fire(t, now, idle).is_some(),
+                    Injection::BookSimBatch => {
+                        self.batch_class(cl, t, c, rw);
+                        continue;
+                    }
                     _ => d.bernoulli.fire(&mut d.rng),
                 };
                 if fire {
-                    self.create_class_packet(cl, t, c);
+                    self.create_class_packet(cl, t, c, now);
                 }
-                if cl.replies.is_some() {
+                if rw {
                     self.stage_reply(cl, t, c);
                 }
             }
         }
     }
 
-    /// Creates a packet of class `c` at terminal `t` now: to the class's pattern's
-    /// destination, of the class's size (a read or write request of its kind's size with
-    /// read/write traffic).
-    fn create_class_packet(&mut self, cl: &mut Classes, t: u32, c: usize) {
+    /// BookSim2's batch source with read/write traffic (`BatchTrafficManager::_IssuePacket`,
+    /// docs/booksim.md §3.6): an idle source of class `c` at terminal `t` sends its oldest
+    /// queued reply, which counts among the batch's packets of the terminal, else makes its
+    /// batch source's next attempt at a request.
+    fn batch_class(&mut self, cl: &mut Classes, t: u32, c: usize, rw: bool) {
+        let now = self.now;
+        if rw && self.stage_reply(cl, t, c) {
+            cl.drivers[c].reply_sent(t);
+        }
+        let li = t as usize * cl.len() + c;
+        let lane = &cl.lanes[li];
+        let idle = lane.current.is_none() && lane.queue.is_empty();
+        let Some(created) = cl.drivers[c].fire(t, now, idle) else {
+            return;
+        };
+        if self.create_class_packet(cl, t, c, created) {
+            cl.lanes[li].staged = rw;
+        } else {
+            cl.drivers[c].delivered(t, now);
+        }
+    }
+
+    /// Creates a packet of class `c` at terminal `t`, created at cycle `created`: to the
+    /// class's pattern's destination, of the class's size (a read or write request of its
+    /// kind's size in the class with read/write traffic). `false` when the destination is
+    /// `t` itself and self-addressed packets are not sent.
+    fn create_class_packet(&mut self, cl: &mut Classes, t: u32, c: usize, created: u64) -> bool {
         let d = &mut cl.drivers[c];
         let dst = d.dest(t);
         if dst == t && !self.cfg.self_packets {
-            return;
+            return false;
         }
         let (kind, len) = match cl.replies.as_ref() {
-            Some(r) => r.request(d.rng.unit_f64()),
-            None => (Kind::Any, cl.sizes[c]),
+            Some(r) if r.uses(c) => r.request(c, d.rng.unit_f64()),
+            _ => (Kind::Any, cl.sizes[c]),
         };
         let li = t as usize * cl.len() + c;
         cl.lanes[li].queue.push_back(Pending {
             dst,
-            created: self.now,
+            created,
             measured: self.measuring,
             tag: NO_TAG,
             len,
@@ -343,19 +393,21 @@ impl State<'_> {
         cl.gen[c] += u64::from(len);
         self.gen_flits += u64::from(len);
         self.measured_outstanding += u64::from(self.measuring);
+        true
     }
 
     /// Read/write traffic: when class `c`'s source at terminal `t` is idle and has not
-    /// chosen its next packet, it chooses its oldest reply queued before this cycle, else
-    /// its oldest request (`super::read_write`). A reply is measured if chosen during the
-    /// measurement or if its request was.
-    fn stage_reply(&mut self, cl: &mut Classes, t: u32, c: usize) {
+    /// chosen its next packet, it chooses the terminal's oldest reply queued before this
+    /// cycle (with the class's size of its kind), else its oldest request
+    /// (`super::read_write`). A reply is measured if chosen during the measurement or if
+    /// its request was. `true` when a reply was chosen.
+    fn stage_reply(&mut self, cl: &mut Classes, t: u32, c: usize) -> bool {
         let li = t as usize * cl.len() + c;
         let lane = &cl.lanes[li];
         if lane.current.is_some() || lane.staged {
-            return;
+            return false;
         }
-        let reply = cl.replies.as_mut().and_then(|r| r.take(t, self.now));
+        let reply = cl.replies.as_mut().and_then(|r| r.take(t, c, self.now));
         let lane = &mut cl.lanes[li];
         match reply {
             Some(mut r) => {
@@ -365,8 +417,12 @@ impl State<'_> {
                 self.gen_flits += u64::from(r.len);
                 self.measured_outstanding += u64::from(r.measured);
                 lane.staged = true;
+                true
             }
-            None => lane.staged = !lane.queue.is_empty(),
+            None => {
+                lane.staged = !lane.queue.is_empty();
+                false
+            }
         }
     }
 }

@@ -110,3 +110,110 @@ fn a_narrow_reply_range_still_delivers_everything() {
         assert!(res.deadlock.is_none() && res.packets_delivered > 1000);
     });
 }
+
+/// Runs `b` on its network for 3000 cycles, stops every injection process and drains for
+/// 3000 more; returns the ledger of what arrived.
+fn run_and_drain(b: &crate::sim::config::booksim::BookSimConfig) -> super::read_write::Ledger {
+    with_net(&b.topology.to_string(), b.algo, |net, r| {
+        let mut s = State::new(net, r, &b.config).unwrap();
+        for _ in 0..3000 {
+            s.cycle().unwrap();
+        }
+        s.classes.as_deref_mut().unwrap().stop_injection();
+        for _ in 0..3000 {
+            s.cycle().unwrap();
+        }
+        assert_eq!((s.in_network, s.violations), (0, 0), "drained");
+        let l = &s.classes.as_deref().unwrap().replies().unwrap().ledger;
+        super::read_write::Ledger {
+            packets: l.packets,
+            owed: l.owed.clone(),
+            wrong_size: l.wrong_size,
+            by_class: l.by_class.clone(),
+        }
+    })
+}
+
+#[test]
+fn with_classes_a_reply_has_the_size_of_the_class_that_sends_it() {
+    // Class 1's replies are 5 (read) and 3 (write) flits, class 0's 1; BookSim2 queues the
+    // replies of a terminal in one queue, so both classes send replies to both classes'
+    // requests, each with its own sizes.
+    for topology in ["mesh", "torus"] {
+        let b = config(
+            topology,
+            &[
+                "classes=2",
+                "traffic={uniform,transpose}",
+                "read_reply_size={1,5}",
+                "write_reply_size={1,3}",
+                "injection_rate={0.03,0.02}",
+            ],
+        );
+        let l = run_and_drain(&b);
+        assert_eq!(l.wrong_size, 0, "{topology}: every packet its class's size");
+        assert!(l.owed.iter().all(|&o| o == 0), "{topology}: one reply each");
+        let [rreq, wreq, rrep, wrep] = l.packets;
+        assert_eq!((rrep, wrep), (rreq, wreq), "{topology}");
+        for c in 0..2 {
+            let [any, _, _, rrep, wrep] = l.by_class[c];
+            assert!(
+                any == 0 && rrep > 0 && wrep > 0,
+                "{topology}: {:?}",
+                l.by_class
+            );
+        }
+        // Class 0 is first to take a reply: it sends most of them.
+        let (r0, r1) = (l.by_class[0][3], l.by_class[1][3]);
+        assert!(r0 > r1, "{topology}: {:?}", l.by_class);
+    }
+}
+
+#[test]
+fn a_class_without_read_write_traffic_sends_ordinary_packets_beside_one_with_it() {
+    let b = config(
+        "torus",
+        &[
+            "classes=2",
+            "use_read_write={1,0}",
+            "packet_size={1,3}",
+            "write_request_size=4",
+            "injection_rate={0.03,0.03}",
+            "injection_process={on_off,bernoulli}",
+        ],
+    );
+    assert_eq!(b.config.extras.classes[1].packet_size, 3);
+    let l = run_and_drain(&b);
+    assert_eq!(
+        (l.wrong_size, l.packets[2], l.packets[3]),
+        (0, l.packets[0], l.packets[1])
+    );
+    let ([any0, ..], [any1, rw1 @ ..]) = (l.by_class[0], l.by_class[1]);
+    assert!(any0 == 0 && any1 > 500 && rw1 == [0; 4], "{:?}", l.by_class);
+    assert!(l.owed.iter().all(|&o| o == 0));
+}
+
+#[test]
+fn a_batch_counts_the_replies_a_terminal_sends_among_its_packets() {
+    // BookSim2's batch source counts every packet a terminal issues, replies included: a
+    // batch of 40 packets per terminal is about 20 requests and 20 replies, not 40 of each.
+    for topology in ["mesh", "torus"] {
+        let b = config(
+            topology,
+            &[
+                "sim_type=batch",
+                "batch_size=40",
+                "batch_count=2",
+                "max_outstanding_requests=4",
+            ],
+        );
+        with_net(&b.topology.to_string(), b.algo, |net, r| {
+            let res = run(net, r, &b.config).unwrap();
+            assert_eq!(res.conservation_errors, 0);
+            assert!(res.deadlock.is_none() && !res.saturated, "{topology}");
+            let packets = res.packets_delivered as f64 / (16.0 * 40.0 * 2.0);
+            assert!((1.0..1.1).contains(&packets), "{topology}: {packets}");
+            assert_eq!(res.batch_time.map(|t| t.count), Some(2), "{topology}");
+        });
+    }
+}

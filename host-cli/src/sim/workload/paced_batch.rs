@@ -76,6 +76,13 @@ impl PacedBatch {
         None
     }
 
+    /// Terminal `t` sent a reply (read/write traffic, docs/booksim.md §3.6): it counts
+    /// among the batch's packets of the terminal (BookSim2 counts every packet it issues),
+    /// not among its outstanding requests.
+    pub fn reply_sent(&mut self, t: u32) {
+        self.sent[t as usize] += 1;
+    }
+
     /// A packet of terminal `t` was delivered (or dropped) in cycle `now`; it leaves the
     /// outstanding count after this cycle's attempts (module documentation).
     pub fn delivered(&mut self, t: u32, now: u64) {

@@ -142,6 +142,15 @@ impl Driver {
         }
     }
 
+    /// Terminal `t` sent a reply of read/write traffic: BookSim2's batch source counts it
+    /// among the terminal's packets of the batch (docs/booksim.md §3.6).
+    #[inline]
+    pub fn reply_sent(&mut self, t: u32) {
+        if let Process::Paced(b) = &mut self.process {
+            b.reply_sent(t);
+        }
+    }
+
     /// Destination of a new packet from `src` (may equal `src`: such packets are sent only
     /// with `self_packets`, docs/mapping.md §5). With `self_packets`, `uniform` draws among
     /// all nodes, the source included, as BookSim2's `uniform` does.

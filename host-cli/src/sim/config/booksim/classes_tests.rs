@@ -116,7 +116,10 @@ fn priorities_and_what_is_refused_by_name() {
         (&["classes=2", "measure_stats={1,0}"], "measure_stats"),
         (&["classes=2", "sim_type=batch"], "sim_type = batch"),
         (&["classes=2", "packet_size={{1,2},4}"], "packet_size_rate"),
-        (&["classes=2", "use_read_write=1"], "use_read_write"),
+        (
+            &["classes=2", "use_read_write=1", "sim_type=batch"],
+            "sim_type = batch",
+        ),
         (&["classes=0"], "classes = 0"),
         (&["classes=2", "traffic={uniform,bogus}"], "class 1"),
         (

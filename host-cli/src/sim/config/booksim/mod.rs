@@ -565,24 +565,39 @@ impl Parser {
 }
 
 impl Parser {
-    /// `use_read_write` (docs/booksim.md §3.6): with it on, its keys take effect (no longer
-    /// listed as without effect), `packet_size` is replaced by BookSim2's mean size of the
-    /// four kinds (listed as without effect if given).
+    /// `use_read_write` (docs/booksim.md §3.6): with it on for a class, its keys take effect
+    /// (no longer listed as without effect) and the class's packet size is BookSim2's mean
+    /// size of its four kinds (`packet_size` listed as without effect if given and every
+    /// class has read/write traffic; `write_fraction` so in batch mode, whose source draws a
+    /// write with probability 0.5). `extras.read_write` is class 0's parameters (the
+    /// first class's with read/write traffic), each class's in `extras.classes`.
     fn read_write(&mut self, algo: RouteAlgo) -> Result<()> {
         let ctx = read_write::Context {
             classes: self.classes.0,
             topology: &self.net.topology,
             algo,
         };
-        let Some(rw) = self.rw.read_write(&self.cfg, ctx)? else {
+        let Some(per_class) = self.rw.read_write(&self.cfg, ctx)? else {
             return Ok(());
         };
         self.ignored.retain(|k| !read_write::is_key(k));
-        if self.rw.packet_size_given {
+        if self.rw.packet_size_given && per_class.iter().all(Option::is_some) {
             self.ignored.push("packet_size".into());
         }
-        self.cfg.packet_size = rw.mean_size();
-        self.cfg.extras.read_write = Some(rw);
+        if self.cfg.injection == Injection::BookSimBatch && self.rw.gives("write_fraction") {
+            // BookSim2's batch mode draws writes with probability 0.5.
+            self.ignored.push("write_fraction".into());
+        }
+        for (class, rw) in self.cfg.extras.classes.iter_mut().zip(&per_class) {
+            if let Some(rw) = rw {
+                class.packet_size = rw.mean_size();
+                class.read_write = Some(rw.clone());
+            }
+        }
+        if let Some(Some(rw)) = per_class.first() {
+            self.cfg.packet_size = rw.mean_size();
+        }
+        self.cfg.extras.read_write = per_class.into_iter().flatten().next();
         Ok(())
     }
 
