@@ -22,7 +22,7 @@ pub struct GaConfig {
     /// Which flows neighbouring swaps pick (docs/mapping.md §5; default: not yet adjacent).
     pub neighbour: NeighbourPick,
     /// Which of two genes with equal ranking keys ranks first (docs/mapping.md §5, "Ties";
-    /// default: the lower slot).
+    /// default: the gene made last).
     pub ties: Ties,
 }
 
