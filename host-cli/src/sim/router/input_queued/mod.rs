@@ -112,8 +112,9 @@ pub(crate) struct Params {
     /// `[routing_delay, vc_alloc_delay, sw_alloc_delay]`.
     pub head_delays: [u16; 3],
     pub st_delay: u64,
-    /// BookSim2's crossbar with a delay above one cycle (`st_delay > 1`, no output or credit
-    /// queues): flits cross in batches (`traverse`).
+    /// BookSim2's crossbar with a delay above one cycle (`st_delay > 1`) and no internal
+    /// speedup: flits cross in batches (`traverse`; with an internal speedup the crossbar
+    /// stays pipelined, docs/booksim.md §5).
     pub xbar_batches: bool,
     /// Credit return delay beyond the channel latency, cycles.
     pub credit_delay: u64,
@@ -217,7 +218,7 @@ impl Params {
             sw_alloc_delay: cfg.sw_alloc_delay,
             head_delays: [cfg.routing_delay, cfg.vc_alloc_delay, cfg.sw_alloc_delay],
             st_delay: u64::from(cfg.st_delay),
-            xbar_batches: cfg.st_delay > 1 && cfg.internal_speedup.is_one() && os == 1,
+            xbar_batches: cfg.st_delay > 1 && cfg.internal_speedup.is_one(),
             credit_delay: u64::from(cfg.credit_delay),
             speedup: cfg.internal_speedup,
             out_limit: cfg.output_buffer_size.map_or(u64::MAX, u64::from),
