@@ -153,8 +153,12 @@ fn bad_anynet_files_and_unsupported_shapes_are_refused() {
     );
     for (words, named) in [
         (
-            "topology = fly; k = 4; n = 2; routing_function = dest_tag;",
-            "n = 1",
+            "topology = fly; k = 1; n = 3; routing_function = dest_tag;",
+            "k >= 2",
+        ),
+        (
+            "topology = fly; k = 4; n = 2; routing_function = dest_tag; traffic = tornado;",
+            "traffic = tornado on fly",
         ),
         (
             "topology = cmesh; k = 4; n = 2; c = 2; routing_function = dor_no_express;",

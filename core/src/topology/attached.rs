@@ -20,8 +20,14 @@ pub const NO_TERMINAL: TerminalId = TerminalId::MAX;
 pub struct Attachments<'a> {
     /// The terminal on each terminal port, `s·tps + i` (or [`NO_TERMINAL`]).
     pub port_terminal: &'a [TerminalId],
-    /// Switch and port of every terminal `0..len`.
+    /// Switch and port of every terminal `0..len` (where it ejects, and injects unless
+    /// [`Attachments::injection_port`] says otherwise).
     pub terminal_port: &'a [(SwitchId, PortIndex)],
+    /// Switch and port where every terminal injects, when that is not its
+    /// [`Attachments::terminal_port`] (a butterfly's nodes inject at its first stage and
+    /// eject at its last, docs/topologies.md §11); empty: each terminal injects where it
+    /// ejects. A terminal then sits on both ports.
+    pub injection_port: &'a [(SwitchId, PortIndex)],
     /// Latency of the channel leaving each port, `s·radix + p` (0: the class latency);
     /// empty for none.
     pub latency: &'a [u16],
@@ -51,22 +57,41 @@ impl Attachments<'_> {
                 available: self.latency.len() as u64,
             }));
         }
+        let terminals = self.terminal_port.len();
+        if !self.injection_port.is_empty() && self.injection_port.len() != terminals {
+            return Err(invalid(
+                "injection ports",
+                self.injection_port.len() as u64,
+                "give one injection port per terminal, or none",
+            ));
+        }
+        // Terminals injecting at a port of their own sit on two ports.
+        let own = |t: usize| {
+            self.injection_port
+                .get(t)
+                .filter(|&&q| Some(&q) != self.terminal_port.get(t))
+        };
+        let expected =
+            terminals as u64 + (0..terminals).filter(|&t| own(t).is_some()).count() as u64;
         let mut placed = 0u64;
         for (i, &t) in self.port_terminal.iter().enumerate() {
             if t == NO_TERMINAL {
                 continue;
             }
             let (s, p) = ((i / tps as usize) as u32, width + (i % tps as usize) as u16);
-            if self.terminal_port.get(t as usize) != Some(&(s, p)) {
+            if self.terminal_port.get(t as usize) != Some(&(s, p))
+                && own(t as usize) != Some(&(s, p))
+            {
                 return Err(invalid(
                     "terminal",
                     t as u64,
-                    "every terminal must sit on the one terminal port that names it",
+                    "every terminal must sit on the terminal port (and the injection port) \
+                     that names it",
                 ));
             }
             placed += 1;
         }
-        if placed != self.terminal_port.len() as u64 {
+        if placed != expected {
             return Err(invalid(
                 "terminals",
                 self.terminal_port.len() as u64,
@@ -113,6 +138,7 @@ mod tests {
         let a = Attachments {
             port_terminal: &port_terminal,
             terminal_port: &terminal_port,
+            injection_port: &[],
             latency: &latency,
         };
         let g = g.with_attachments(a).unwrap();
@@ -138,5 +164,47 @@ mod tests {
             ..a
         };
         assert!(g.with_attachments(short).is_err());
+        // Without injection ports a terminal injects where it ejects.
+        let g2 = g.with_attachments(a).unwrap();
+        assert_eq!(g2.injection_port(1), g2.terminal_port(1));
+    }
+
+    #[test]
+    fn a_terminal_may_inject_at_a_port_of_its_own() {
+        // Switches 0 – 1, one terminal port each: terminal 0 injects at switch 0 and ejects
+        // at switch 1, so it sits on both ports.
+        let mut slots = [Slot::EMPTY; 2];
+        let mut deg = [0u16; 2];
+        let g = from_edges(2, 1, 1, [(0, 1)], &mut slots, &mut deg).unwrap();
+        let (port_terminal, terminal_port, injection_port) = ([0, 0], [(1, 1)], [(0, 1)]);
+        let a = Attachments {
+            port_terminal: &port_terminal,
+            terminal_port: &terminal_port,
+            injection_port: &injection_port,
+            latency: &[],
+        };
+        let g2 = g.with_attachments(a).unwrap();
+        assert_eq!(g2.injection_port(0), Some((0, 1)));
+        assert_eq!(g2.injection_switch(0), Some(0));
+        assert_eq!(g2.terminal_port(0), Some((1, 1)));
+        assert_eq!(
+            (g2.port(0, 1), g2.port(1, 1)),
+            (Port::Terminal(0), Port::Terminal(0))
+        );
+        // Not on its injection port, or an injection table of the wrong length: refused.
+        let half = [0, NO_TERMINAL];
+        assert!(g
+            .with_attachments(Attachments {
+                port_terminal: &half,
+                ..a
+            })
+            .is_err());
+        let two = [(0, 1), (0, 1)];
+        assert!(g
+            .with_attachments(Attachments {
+                injection_port: &two,
+                ..a
+            })
+            .is_err());
     }
 }

@@ -233,6 +233,19 @@ pub trait Topology {
         self.terminal_port(t).map(|(s, _)| s)
     }
 
+    /// The switch and port where terminal `t` injects: its [`Topology::terminal_port`]
+    /// (where it ejects) unless the network gives it an injection port of its own (a
+    /// butterfly's first stage, [`attached::Attachments::injection_port`];
+    /// docs/topologies.md §11).
+    fn injection_port(&self, t: TerminalId) -> Option<(SwitchId, PortIndex)> {
+        self.terminal_port(t)
+    }
+
+    /// The switch of [`Topology::injection_port`]: where terminal `t`'s packets start.
+    fn injection_switch(&self, t: TerminalId) -> Option<SwitchId> {
+        self.injection_port(t).map(|(s, _)| s)
+    }
+
     /// Number of connected network ports of `switch` (its degree in the switch graph,
     /// parallel links counted).
     fn degree(&self, switch: SwitchId) -> u32 {
@@ -316,6 +329,9 @@ impl Topology for Network<'_> {
     }
     fn terminal_port(&self, term: TerminalId) -> Option<(SwitchId, PortIndex)> {
         dispatch!(self, t => t.terminal_port(term))
+    }
+    fn injection_port(&self, term: TerminalId) -> Option<(SwitchId, PortIndex)> {
+        dispatch!(self, t => t.injection_port(term))
     }
     fn symmetry(&self) -> Symmetry {
         dispatch!(self, t => t.symmetry())

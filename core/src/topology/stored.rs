@@ -203,6 +203,12 @@ impl Topology for StoredGraph<'_> {
         }
         Some((t / tps, self.width + (t % tps) as u16))
     }
+    fn injection_port(&self, t: TerminalId) -> Option<(SwitchId, PortIndex)> {
+        match &self.attached {
+            Some(a) if !a.injection_port.is_empty() => a.injection_port.get(t as usize).copied(),
+            _ => self.terminal_port(t),
+        }
+    }
     #[inline]
     fn port_latency(&self, switch: SwitchId, port: PortIndex) -> Option<u16> {
         let radix = self.width + self.terminals_per_switch;

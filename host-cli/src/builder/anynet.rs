@@ -26,6 +26,9 @@ pub struct AnyNetStorage {
     pub port_terminal: Vec<u32>,
     /// Switch and port of each terminal.
     pub terminal_port: Vec<(u32, u16)>,
+    /// Switch and port where each terminal injects, if not its [`Self::terminal_port`]
+    /// (empty: where it ejects; a butterfly, [`crate::builder::fly`]).
+    pub injection_port: Vec<(u32, u16)>,
     /// Latency of the channel leaving each port.
     pub latency: Vec<u16>,
 }
@@ -94,6 +97,7 @@ impl AnyNetStorage {
             slots,
             port_terminal,
             terminal_port,
+            injection_port: Vec::new(),
             latency,
         })
     }
@@ -104,6 +108,7 @@ impl AnyNetStorage {
             .with_attachments(Attachments {
                 port_terminal: &self.port_terminal,
                 terminal_port: &self.terminal_port,
+                injection_port: &self.injection_port,
                 latency: &self.latency,
             })
             .context("anynet network tables")

@@ -132,7 +132,7 @@ impl Routing for MinLatency<'_> {
         }
         let s = self
             .net
-            .terminal_switch(src)
+            .injection_switch(src)
             .ok_or(RoutingError::TerminalOutOfRange {
                 terminal: src,
                 terminals,

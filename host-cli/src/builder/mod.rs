@@ -17,6 +17,7 @@
 
 pub mod anynet;
 pub mod anynet_tree;
+pub mod fly;
 pub mod image;
 pub mod min_latency;
 pub mod network;

@@ -1,7 +1,7 @@
 //! Building a core [`Network`] from a [`TopologySpec`], owning the storage that random and
 //! arbitrary graphs need.
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::galaxy::RouterAssignment;
 use jumpnet_core::topology::spec::NetworkSpec;
@@ -85,6 +85,9 @@ impl OwnedNetwork {
                     slots,
                 }
             }
+            TopologySpec::AnyNet(AnyNetSource::Fly { k, n }) => {
+                Inner::AnyNet(crate::builder::fly::storage(*k, *n)?)
+            }
             TopologySpec::AnyNet(source) => Inner::AnyNet(AnyNetStorage::new(&match source {
                 AnyNetSource::File(file) => anynet::read(file)?,
                 AnyNetSource::Crossbar(nodes) => AnyNet {
@@ -93,6 +96,7 @@ impl OwnedNetwork {
                     links: Default::default(),
                 },
                 AnyNetSource::Tree { k, levels } => crate::builder::anynet_tree::tree(*k, *levels)?,
+                AnyNetSource::Fly { .. } => bail!("internal: a butterfly is built above"),
             })?),
             TopologySpec::Structured(network) => {
                 Inner::Structured(network.build().with_context(invalid)?)

@@ -373,7 +373,7 @@ impl Routing for RuleTableRouting<'_> {
         }
         let s = self
             .net
-            .terminal_switch(src)
+            .injection_switch(src)
             .ok_or(RoutingError::TerminalOutOfRange {
                 terminal: src,
                 terminals: n,

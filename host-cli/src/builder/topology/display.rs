@@ -105,6 +105,9 @@ impl TopologySpec {
             TopologySpec::AnyNet(AnyNetSource::Tree { k, levels }) => {
                 vec![("tree", num(*k)), ("levels", num(*levels))]
             }
+            TopologySpec::AnyNet(AnyNetSource::Fly { k, n }) => {
+                vec![("fly", num(*k)), ("levels", num(*n))]
+            }
             TopologySpec::Arbitrary { edges, t } => {
                 vec![("edges", Path(edges)), ("t", Num((*t).into()))]
             }

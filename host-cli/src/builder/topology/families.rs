@@ -177,7 +177,16 @@ pub const FAMILIES: &[FamilyHelp] = &[
                 "instead of a file: a tree of routers with this many children each and nodes per leaf",
                 Some("0"),
             ),
-            ("levels", "levels of routers of tree=K", Some("0")),
+            (
+                "fly",
+                "instead of a file: a k-ary butterfly (BookSim2's fly) of levels=N stages",
+                Some("0"),
+            ),
+            (
+                "levels",
+                "levels of routers of tree=K, stages of fly=K",
+                Some("0"),
+            ),
         ],
         about: "BookSim2 anynet network: terminals and channel latencies as its file gives them",
     },

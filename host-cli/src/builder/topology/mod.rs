@@ -38,6 +38,15 @@ pub enum AnyNetSource {
         /// Levels of routers.
         levels: u32,
     },
+    /// A `k`-ary `n`-fly (BookSim2's `fly`, `n >= 2`): `n` stages of `k^(n-1)` routers;
+    /// node `c` injects at the first stage and ejects at the last ([`crate::builder::fly`],
+    /// docs/booksim.md §3.7).
+    Fly {
+        /// Ports per router in each direction.
+        k: u32,
+        /// Stages.
+        n: u32,
+    },
 }
 
 /// A parsed topology specification.

@@ -91,23 +91,7 @@ impl TopologySpec {
                     ),
                 },
             }),
-            "anynet" => {
-                let (file, crossbar) = (kv.str("file")?, kv.u32("crossbar")?);
-                let (tree, levels) = (kv.u32("tree")?, kv.u32("levels")?);
-                TopologySpec::AnyNet(match (file.is_empty(), crossbar, tree) {
-                    (false, 0, 0) => AnyNetSource::File(PathBuf::from(file)),
-                    (true, n, 0) if n >= 1 => AnyNetSource::Crossbar(n),
-                    (true, 0, k) if k >= 1 => {
-                        if levels == 0 {
-                            bail!("anynet tree={k} needs levels=N (N >= 1)");
-                        }
-                        AnyNetSource::Tree { k, levels }
-                    }
-                    _ => bail!(
-                        "anynet takes one of file=NETWORK_FILE (BookSim2's format), crossbar=NODES or tree=K levels=N"
-                    ),
-                })
-            }
+            "anynet" => TopologySpec::AnyNet(anynet(&kv)?),
             "arbitrary" => TopologySpec::Arbitrary {
                 edges: PathBuf::from(kv.str("edges")?),
                 t: kv.u16("t")?,
@@ -116,6 +100,36 @@ impl TopologySpec {
         };
         Ok(spec)
     }
+}
+
+/// The source of an `anynet` topology: a file, a crossbar, a tree or a butterfly.
+fn anynet(kv: &KeyValues) -> Result<AnyNetSource> {
+    let (file, crossbar) = (kv.str("file")?, kv.u32("crossbar")?);
+    let (tree, levels) = (kv.u32("tree")?, kv.u32("levels")?);
+    let fly = kv.u32("fly")?;
+    Ok(match (file.is_empty(), crossbar, tree) {
+        _ if fly != 0 => {
+            if !file.is_empty() || crossbar != 0 || tree != 0 || levels < 2 {
+                bail!(
+                    "anynet fly={fly} takes levels=N (N >= 2 stages) and no file, crossbar or tree"
+                );
+            }
+            crate::builder::fly::check(fly, levels)?;
+            AnyNetSource::Fly { k: fly, n: levels }
+        }
+        (false, 0, 0) => AnyNetSource::File(PathBuf::from(file)),
+        (true, n, 0) if n >= 1 => AnyNetSource::Crossbar(n),
+        (true, 0, k) if k >= 1 => {
+            if levels == 0 {
+                bail!("anynet tree={k} needs levels=N (N >= 1)");
+            }
+            AnyNetSource::Tree { k, levels }
+        }
+        _ => bail!(
+            "anynet takes one of file=NETWORK_FILE (BookSim2's format), crossbar=NODES, \
+             tree=K levels=N or fly=K levels=N"
+        ),
+    })
 }
 
 /// Key/value pairs checked against a family's keys, with defaults applied.

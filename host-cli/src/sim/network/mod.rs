@@ -48,7 +48,8 @@ pub struct Fabric {
     pub class: Vec<u8>,
     /// Link class names (`terminal` first).
     pub class_names: Vec<String>,
-    /// `(switch, port)` of each terminal.
+    /// `(switch, port)` where each terminal injects ([`Topology::injection_port`]: where
+    /// it ejects, except at a butterfly's first stage; docs/topologies.md §11).
     pub terminal_port: Vec<(u32, u16)>,
 }
 
@@ -155,7 +156,7 @@ impl Fabric {
         let mut terminal_port = Vec::with_capacity(terminals as usize);
         for t in 0..terminals {
             let (s, p) = net
-                .terminal_port(t)
+                .injection_port(t)
                 .ok_or_else(|| format!("terminal {t} has no switch port"))?;
             terminal_port.push((s, p));
         }

@@ -5,8 +5,9 @@
 //!   latencies per direction, and `min` = BookSim2's routing table, jumpnet's
 //!   `min-latency`).
 //! * `fly` with `n = 1`: one router with `k` nodes (`anynet crossbar=k`); `dest_tag` ejects
-//!   at once. With `n > 1` a butterfly's nodes inject at the first stage and eject at the
-//!   last, which jumpnet's terminals (one port at one switch) cannot do: refused.
+//!   at once. With `n > 1`: the k-ary n-fly `anynet fly=k levels=n`
+//!   ([`crate::builder::fly`]), whose nodes inject at the first stage and eject at the last;
+//!   `dest_tag` is its one shortest path (`min-latency`).
 //! * `cmesh` (`k`, `n = 2`, `c = 4`, `xr = yr = 2`, `x = y`, as BookSim2 asserts): jumpnet's
 //!   `mesh k=k,k t=4`; channels `c / n = 2` cycles (`use_noc_latency = 1`) or 1;
 //!   `dor_no_express` is `dor` (the express channels at the edges carry nothing then).
@@ -60,19 +61,16 @@ pub fn anynet(network_file: &str) -> Result<TopologySpec> {
     Ok(TopologySpec::AnyNet(AnyNetSource::File(file.into())))
 }
 
-/// `topology = fly; k; n` (n = 1 only).
+/// `topology = fly; k; n`: one router (`n = 1`) or a k-ary n-fly.
 pub fn fly(k: u32, n: u32) -> Result<TopologySpec> {
-    if n != 1 {
-        bail!(
-            "fly with n = {n}: a butterfly's nodes inject at its first stage and eject at its \
-             last, which jumpnet's terminals (one port at one switch) cannot model; only n = 1 \
-             (one k × k router) is supported"
-        );
+    if k == 0 || n == 0 {
+        bail!("fly with k = {k}, n = {n}: need k >= 1 nodes per router and n >= 1 stages");
     }
-    if k == 0 {
-        bail!("fly with k = 0: need k >= 1 nodes");
+    if n == 1 {
+        return Ok(TopologySpec::AnyNet(AnyNetSource::Crossbar(k)));
     }
-    Ok(TopologySpec::AnyNet(AnyNetSource::Crossbar(k)))
+    crate::builder::fly::check(k, n)?;
+    Ok(TopologySpec::AnyNet(AnyNetSource::Fly { k, n }))
 }
 
 /// `topology = qtree; k = 4; n = 3` (BookSim2 asserts this one shape): the quad-tree of
@@ -146,7 +144,9 @@ mod tests {
     #[test]
     fn shapes_and_refusals() {
         assert_eq!(fly(10, 1).unwrap().to_string(), "anynet crossbar=10");
-        assert!(fly(4, 2).unwrap_err().to_string().contains("n = 1"));
+        assert_eq!(fly(4, 2).unwrap().to_string(), "anynet fly=4 levels=2");
+        assert!(fly(1, 3).unwrap_err().to_string().contains("k >= 2"));
+        assert!(fly(4, 0).unwrap_err().to_string().contains("n >= 1"));
         let l = Layout {
             x: 4,
             y: 4,

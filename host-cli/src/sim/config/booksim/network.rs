@@ -111,7 +111,7 @@ pub fn topology_spec(keys: &NetKeys) -> Result<TopologySpec> {
         "cmesh" => irregular::cmesh(k, n, c, keys.layout)?,
         other => bail!(
             "BookSim2 topology '{other}' is not supported; allowed: torus, mesh, cmesh, flatfly, \
-             dragonflynew, fattree, qtree, anynet, fly (n = 1)"
+             dragonflynew, fattree, qtree, anynet, fly"
         ),
     })
 }
@@ -161,7 +161,8 @@ pub fn routing_algo(topology: &str, rf: &str) -> Result<RouteAlgo> {
         ("dragonflynew", "min" | "min_dragonflynew") => RouteAlgo::DfMinimal,
         ("cmesh", "dor_no_express" | "dor_no_express_cmesh") => RouteAlgo::Dor,
         ("anynet", "min" | "min_anynet") => RouteAlgo::MinLatency,
-        // One router: every packet is ejected where it enters.
+        // One router ejects where it injects; a butterfly's one shortest path from the first
+        // stage to the last is BookSim2's destination-tag route.
         ("fly", "dest_tag" | "dest_tag_fly") => RouteAlgo::MinLatency,
         ("fattree", "nca" | "nca_fattree") => RouteAlgo::Nca,
         // A tree has one path between two routers: BookSim2's qtree_nca takes it.
