@@ -219,15 +219,12 @@ pub fn table2(req: &Table2Request) -> Result<Table2> {
     }
     Ok(Table2 {
         run: format!(
-            "{}-{}, {} fitness, neighbouring swaps pick {} flows, ties to the {} gene, {} genes x {} generations, {} run(s) from seed {}",
+            "{}-{}, {} fitness, neighbouring swaps pick {} flows, ties {}, {} genes x {} generations, {} run(s) from seed {}",
             req.variant.name(),
             req.ranking.name(),
             req.fitness.name(),
             req.neighbour.name(),
-            match req.ties {
-                Ties::Slot => "lower-slot",
-                Ties::Newest => "newest",
-            },
+            req.ties.name(),
             req.genes,
             req.generations,
             req.runs,
