@@ -40,19 +40,36 @@ pub fn is_registered(path: &Path) -> bool {
     paths().iter().any(|p| p == path)
 }
 
-/// Removes `path`, a file or a directory tree, retrying a directory that another thread
-/// is still writing into; a path already gone is fine.
+/// The suffix of a directory that [`remove_path`] moved aside to remove it.
+pub const REMOVING: &str = ".removing";
+
+/// Removes `path`, a file or a directory tree; a path already gone is fine. A directory is
+/// first renamed to `PATH.removing`, so a thread still writing files into `path` gets an
+/// error instead of adding files while the tree is removed (without the rename a busy
+/// writer can refill the directory between `remove_dir_all`'s listing and its `rmdir`);
+/// a removal cut short leaves `PATH.removing`, which the next run's leftover sweep takes.
 pub fn remove_path(path: &Path) {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return;
+    };
+    if !meta.is_dir() {
+        let _ = std::fs::remove_file(path);
+        return;
+    }
+    let mut aside = path.as_os_str().to_owned();
+    aside.push(REMOVING);
+    let aside = PathBuf::from(aside);
+    let target = if std::fs::rename(path, &aside).is_ok() {
+        aside
+    } else {
+        path.to_path_buf()
+    };
     for _ in 0..20 {
-        let removed = match std::fs::symlink_metadata(path) {
-            Err(_) => return,
-            Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
-            Ok(_) => std::fs::remove_file(path),
-        };
-        if removed.is_ok() {
-            return;
+        match std::fs::remove_dir_all(&target) {
+            Ok(()) => return,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(5)),
         }
-        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
 
@@ -95,5 +112,40 @@ mod tests {
         remove_path(&dir);
         remove_path(&dir);
         assert!(!dir.exists());
+    }
+
+    #[test]
+    fn a_directory_is_removed_while_another_thread_keeps_writing_into_it() {
+        let base = std::env::temp_dir().join(format!("jumpnet-busy-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        for round in 0..20 {
+            let dir = base.join(format!("d{round}"));
+            std::fs::create_dir(&dir).unwrap();
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let writer = {
+                let (dir, stop) = (dir.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    let mut written = 0u32;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        if std::fs::write(dir.join(format!("f{written}")), [0u8; 64]).is_ok() {
+                            written += 1;
+                        }
+                    }
+                    written
+                })
+            };
+            while std::fs::read_dir(&dir).map_or(0, |e| e.count()) < 200 {
+                std::thread::yield_now();
+            }
+            remove_path(&dir);
+            let gone = !dir.exists();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            assert!(writer.join().unwrap() >= 200);
+            assert!(gone, "round {round}: the directory survived its removal");
+            let mut aside = dir.into_os_string();
+            aside.push(REMOVING);
+            assert!(!PathBuf::from(aside).exists());
+        }
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -173,9 +173,16 @@ fn take_lock(lock: &Path, dir: &Path) -> Result<()> {
 }
 
 /// The PID of a staging (`.NAME.tmp-PID`) or replaced (`.NAME.old-PID`) directory of
-/// `name`, and which of the two it is.
+/// `name`, and whether it is a replaced one to move back. Either with
+/// [`cleanup::REMOVING`] appended was being removed when its run died: it is removed.
 fn leftover_pid(entry: &str, name: &str) -> Option<(u32, bool)> {
     let rest = entry.strip_prefix('.')?.strip_prefix(name)?;
+    if let Some(cut) = rest.strip_suffix(cleanup::REMOVING) {
+        let pid = cut
+            .strip_prefix(".tmp-")
+            .or_else(|| cut.strip_prefix(".old-"))?;
+        return pid.parse().ok().map(|p| (p, false));
+    }
     if let Some(pid) = rest.strip_prefix(".tmp-") {
         return pid.parse().ok().map(|p| (p, false));
     }

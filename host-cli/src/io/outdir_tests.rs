@@ -81,6 +81,9 @@ fn leftovers_of_dead_processes_are_removed_and_their_locks_taken_over() {
     // PIDs above the kernel's pid_max never run.
     let dead = 4_999_999u32;
     std::fs::create_dir_all(d.join(format!(".out.tmp-{dead}/x"))).unwrap();
+    // A removal cut short (cleanup::remove_path moves a directory aside first).
+    std::fs::create_dir_all(d.join(format!(".out.tmp-{dead}.removing/y"))).unwrap();
+    std::fs::create_dir_all(d.join(format!(".out.old-{dead}.removing"))).unwrap();
     std::fs::create_dir_all(d.join(".other.tmp-1")).unwrap();
     std::fs::write(d.join(".out.lock"), format!("{dead} {}\n", hostname())).unwrap();
     let o = OutDir::claim(&out, "test", "--out").unwrap();
