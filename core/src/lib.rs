@@ -28,8 +28,9 @@
 //!   programs, device images.
 //! * [`wire`]: the UART frames and messages between a host and a device (postcard, COBS,
 //!   CRC-32), next to [`image`].
-//! * [`rng`]: the one deterministic PRNG (xoshiro256**), and [`error`]: the error payloads
-//!   every module shares.
+//! * [`rng`]: the one deterministic PRNG of jumpnet (xoshiro256**), beside Knuth's
+//!   `ran_array` for BookSim2's `randperm` draw (docs/booksim.md §3.8), and [`error`]: the
+//!   error payloads every module shares.
 //!
 //! All storage is provided by the caller (slices or const-generic `heapless` containers),
 //! every fallible operation returns a small error enum (buffer-too-small and bad-parameter

@@ -15,6 +15,7 @@
 //! `(1, 1)` under the second.
 
 use super::{random_patterns, TrafficError};
+use crate::rng::knuth::RanStream;
 use crate::rng::Rng;
 
 /// A destination pattern.
@@ -42,7 +43,8 @@ pub enum DestPattern {
     GaTornado,
     /// Neighbour (BookSim2 `traffic.cpp`): every base-`k` digit `x ↦ (x + 1) mod k`.
     Neighbour,
-    /// Fixed random permutation drawn once by [`Traffic::draw_permutation`].
+    /// Fixed random permutation in a caller buffer, drawn once: by jumpnet's
+    /// [`Traffic::draw_permutation`] or BookSim2's [`Traffic::draw_booksim_permutation`].
     Permutation,
     /// Uniform, except that a fraction `permille / 1000` of the packets goes to `node`.
     Hotspot {
@@ -157,12 +159,80 @@ impl<'a> Traffic<'a> {
     }
 
     /// Fills `buf` (one entry per node) with a random permutation drawn from `rng`
-    /// (Fisher–Yates via [`Rng::shuffle`]) for [`DestPattern::Permutation`].
+    /// (Fisher–Yates via [`Rng::shuffle`]) for [`DestPattern::Permutation`]: jumpnet's own
+    /// draw, which its presets use. BookSim2's is [`Traffic::draw_booksim_permutation`].
     pub fn draw_permutation(buf: &mut [u32], rng: &mut Rng) {
         for (i, v) in buf.iter_mut().enumerate() {
             *v = i as u32;
         }
         rng.shuffle(buf);
+    }
+
+    /// Fills `buf` (one entry per node, `buf[s]` the destination of node `s`) with
+    /// BookSim2's `randperm` permutation for `perm_seed` (docs/booksim.md §3.8): Knuth's
+    /// generator is started from the seed ([`RanStream`]) and node `i = 0, 1, …` becomes
+    /// the destination of the source in the `r`-th still unassigned position, counted from
+    /// 0, where `r` is BookSim2's `RandomInt(nodes − 1 − i)` ([`RanStream::random_int`]).
+    /// BookSim2 walks the positions for each `i`; here a Fenwick tree of the unassigned
+    /// positions in `scratch` finds the same one in `O(log nodes)` steps, so the draw takes
+    /// `O(nodes · log nodes)`. The same for every node count BookSim2 can hold (`int`).
+    ///
+    /// `scratch`: at least one entry per node, overwritten.
+    ///
+    /// Errors: [`TrafficError::BufferSize`] if `scratch` is shorter than `buf` or `buf` has
+    /// more than `u32::MAX` entries (node ids are `u32`); `buf` is then unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use jumpnet_core::traffic::{Traffic, TrafficError};
+    ///
+    /// // BookSim2's `traffic = randperm` on 16 nodes with `perm_seed = 0`.
+    /// let (mut perm, mut scratch) = ([0u32; 16], [0u32; 16]);
+    /// Traffic::draw_booksim_permutation(&mut perm, &mut scratch, 0)?;
+    /// assert_eq!(perm, [2, 8, 6, 1, 0, 11, 4, 5, 3, 14, 10, 7, 15, 12, 9, 13]);
+    /// # Ok::<(), TrafficError>(())
+    /// ```
+    pub fn draw_booksim_permutation(
+        buf: &mut [u32],
+        scratch: &mut [u32],
+        perm_seed: i64,
+    ) -> Result<(), TrafficError> {
+        let n = buf.len();
+        if scratch.len() < n || u32::try_from(n).is_err() {
+            return Err(TrafficError::BufferSize);
+        }
+        let tree = &mut scratch[..n];
+        // Fenwick tree of the unassigned positions (1-based: entry `p` at `tree[p − 1]`
+        // counts the positions `p − lowbit(p) + 1 ..= p`): all unassigned at first.
+        for (i, t) in tree.iter_mut().enumerate() {
+            let p = i + 1;
+            *t = (p & p.wrapping_neg()) as u32;
+        }
+        let top = if n == 0 { 0 } else { 1usize << n.ilog2() };
+        let mut rng = RanStream::new(perm_seed);
+        for (i, dest) in (0..n as u32).enumerate() {
+            // The `r`-th unassigned position (from 0): descend to the last prefix holding
+            // at most `r` of them.
+            let mut rest = rng.random_int((n - 1 - i) as u32);
+            let (mut pos, mut step) = (0usize, top);
+            while step > 0 {
+                let next = pos + step;
+                if next <= n && tree[next - 1] <= rest {
+                    pos = next;
+                    rest -= tree[next - 1];
+                }
+                step >>= 1;
+            }
+            // Position `pos` (0-based) is unassigned: it sends to `dest`.
+            buf[pos] = dest;
+            let mut p = pos + 1;
+            while p <= n {
+                tree[p - 1] -= 1;
+                p += p & p.wrapping_neg();
+            }
+        }
+        Ok(())
     }
 
     /// Destination of a packet from `src` (`< nodes`). Random patterns draw from `rng`;
@@ -366,6 +436,67 @@ mod tests {
         assert_eq!(sorted, core::array::from_fn::<u32, 16, _>(|i| i as u32));
         let t = Traffic::new(DestPattern::Permutation, 16, 16, 1, &buf).unwrap();
         assert_eq!(t.dest(3, &mut Rng::new(0)), buf[3]);
+    }
+
+    /// BookSim2's `randomize` (`traffic.cpp`) as it walks: node `i` goes to the
+    /// `RandomInt(nodes − 1 − i)`-th unassigned position.
+    fn booksim_walk(n: usize, seed: i64) -> std::vec::Vec<u32> {
+        let mut rng = RanStream::new(seed);
+        let mut dest = std::vec![u32::MAX; n];
+        for i in 0..n {
+            let r = rng.random_int((n - 1 - i) as u32) as usize;
+            let j = (0..n).filter(|&j| dest[j] == u32::MAX).nth(r).unwrap();
+            dest[j] = i as u32;
+        }
+        dest
+    }
+
+    /// Permutations BookSim2 (28f4329) printed: `booksim CFG traffic=randperm
+    /// sim_type=batch batch_size=1 batch_count=1 watch_out=- watch_packets={0,…,N−1}`, each
+    /// node's packet retired with `src = s, dest = d`.
+    #[test]
+    fn booksim_permutations_as_booksim_printed_them() {
+        let draw = |n: usize, seed: i64| {
+            let (mut perm, mut scratch) = (std::vec![0; n], std::vec![0; n]);
+            Traffic::draw_booksim_permutation(&mut perm, &mut scratch, seed).unwrap();
+            perm
+        };
+        // configs/torus.cfg k=5 perm_seed=3.
+        assert_eq!(
+            draw(25, 3),
+            [
+                8, 10, 12, 5, 4, 23, 24, 0, 22, 15, 9, 18, 1, 16, 6, 11, 2, 21, 13, 17, 3, 19, 20,
+                7, 14
+            ]
+        );
+        // configs/fly_k2n3.cfg k=4 n=3 perm_seed=-7.
+        assert_eq!(
+            draw(64, -7),
+            [
+                45, 39, 38, 7, 53, 24, 43, 41, 63, 44, 62, 28, 13, 17, 15, 8, 34, 30, 5, 9, 42, 35,
+                29, 27, 6, 10, 58, 22, 59, 46, 50, 32, 61, 26, 49, 37, 11, 2, 60, 16, 56, 0, 57,
+                20, 54, 21, 48, 23, 36, 31, 19, 4, 12, 52, 18, 25, 51, 40, 1, 33, 3, 55, 14, 47
+            ]
+        );
+        // The Fenwick tree finds the position BookSim2's walk finds, at every size.
+        for n in (0..70).chain([100, 127, 128, 129, 1000]) {
+            for seed in [0, 1, 5, -3, 1 << 40] {
+                assert_eq!(draw(n, seed), booksim_walk(n, seed), "n={n} seed={seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn booksim_permutation_errors() {
+        let mut perm = [7u32; 8];
+        let e = Traffic::draw_booksim_permutation(&mut perm, &mut [0; 7], 0).unwrap_err();
+        assert_eq!((e, perm), (TrafficError::BufferSize, [7; 8]));
+        // A longer scratch buffer is fine.
+        Traffic::draw_booksim_permutation(&mut perm, &mut [0; 9], 0).unwrap();
+        let mut sorted = perm;
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3, 4, 5, 6, 7]);
+        Traffic::draw_booksim_permutation(&mut [], &mut [], 0).unwrap();
     }
 
     #[test]

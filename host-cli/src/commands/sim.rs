@@ -51,7 +51,10 @@ pub struct SetupArgs {
     /// BookSim2's defaults and meaning (docs/booksim.md). `key=value` words after it override
     /// any BookSim2 key (`routing_function=`, `k=`, `sim_type=` …) or a jumpnet simulator
     /// key; `--algo` replaces the file's routing (e.g. `dor-dateline`, jumpnet's + on ties,
-    /// instead of BookSim2's `dor-booksim`).
+    /// instead of BookSim2's `dor-booksim`). `traffic = randperm` is BookSim2's permutation
+    /// for its `perm_seed` (Knuth's generator, docs/booksim.md §3.8); without --booksim,
+    /// `traffic=randperm` is jumpnet's own, drawn from `seed=` (BookSim2's with
+    /// `perm_seed=N`).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["config", "preset", "edges"])]
     pub booksim: Option<PathBuf>,
 }

@@ -259,6 +259,10 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     put("acc_stopping_thres", e.acc_stopping_thres.to_string());
     put("batch_count", e.batch_count.to_string());
     put("max_outstanding", e.max_outstanding.to_string());
+    // Named only when BookSim2's draw is on (traces of runs before it keep their keys).
+    if let Some(s) = e.perm_seed {
+        put("perm_seed", s.to_string());
+    }
     m
 }
 
@@ -486,6 +490,7 @@ mod tests {
             c.set("booksim_credits", "true").unwrap();
             c.set("exact_vcs", "true").unwrap();
             c.set("vc_allocator", "wavefront").unwrap();
+            c.set("perm_seed", "-3").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();

@@ -1,7 +1,7 @@
 //! Parameters of BookSim2's traffic, injection processes and simulation phases beyond
 //! jumpnet's presets (docs/booksim.md §2, §5): the weighted hotspot list, the dragonfly `k`
-//! of `bad_dragon`, the on/off burst parameters, the stopping rule of a run's samples and
-//! BookSim2's batch mode. `jumpnet sim --booksim` sets them from BookSim2's keys; the
+//! of `bad_dragon`, the on/off burst parameters, the stopping rule of a run's samples,
+//! BookSim2's batch mode and BookSim2's `randperm` draw (`perm_seed`). `jumpnet sim --booksim` sets them from BookSim2's keys; the
 //! simulator keys of [`Extras::KEYS`] set them too.
 
 use serde::Serialize;
@@ -94,6 +94,12 @@ pub struct Extras {
     /// `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_write: Option<ReadWrite>,
+    /// `randperm`'s permutation: `Some(s)` draws BookSim2's for `perm_seed = s`
+    /// (`jumpnet_core::traffic::Traffic::draw_booksim_permutation`, docs/booksim.md §3.8; a
+    /// BookSim2 file with `randperm` traffic sets it), `None` jumpnet's own from `seed`
+    /// (`Traffic::draw_permutation`, the presets). Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub perm_seed: Option<i32>,
 }
 
 impl Default for Extras {
@@ -112,13 +118,14 @@ impl Default for Extras {
             classes: Vec::new(),
             class_priority: false,
             read_write: None,
+            perm_seed: None,
         }
     }
 }
 
 impl Extras {
     /// The simulator keys of these parameters.
-    pub const KEYS: [&'static str; 10] = [
+    pub const KEYS: [&'static str; 11] = [
         "hotspots",
         "bad_dragon_k",
         "burst_alpha",
@@ -129,6 +136,7 @@ impl Extras {
         "acc_stopping_thres",
         "batch_count",
         "max_outstanding",
+        "perm_seed",
     ];
 
     /// Whether every parameter is at its default (the JSON leaves them out then).
@@ -178,6 +186,15 @@ impl Extras {
                 "acc_stopping_thres" => self.acc_stopping_thres = v.num(F)?,
                 "batch_count" => self.batch_count = v.positive(U32)?,
                 "max_outstanding" => self.max_outstanding = v.num(U32)?,
+                "perm_seed" => {
+                    self.perm_seed = match v.value.trim() {
+                        "none" => None,
+                        _ => Some(v.num(
+                            "none (jumpnet's permutation, drawn from seed) or an integer \
+                             -2147483648..=2147483647 (BookSim2's perm_seed)",
+                        )?),
+                    }
+                }
                 _ => {}
             }
             Ok(())
@@ -208,5 +225,11 @@ mod tests {
         assert!(c.set("hotspots", "a:1").is_err() && c.set("batch_count", "0").is_err());
         assert!(SimConfig::booksim().extras.is_default());
         assert_eq!(Extras::parse_hotspots(""), Some(vec![]));
+        c.set("perm_seed", "-7").unwrap();
+        assert_eq!(c.extras.perm_seed, Some(-7));
+        c.set("perm_seed", "none").unwrap();
+        assert_eq!(c.extras.perm_seed, None);
+        let err = c.set("perm_seed", "2147483648").unwrap_err().to_string();
+        assert!(err.contains("perm_seed") && err.contains("none"), "{err}");
     }
 }

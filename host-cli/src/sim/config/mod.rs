@@ -120,7 +120,8 @@ pub enum Pattern {
     Tornado,
     /// [`DestPattern::Neighbour`] (BookSim2 `neighbor`).
     Neighbour,
-    /// [`DestPattern::Permutation`], drawn once per run from the seed.
+    /// [`DestPattern::Permutation`], drawn once per run: from the seed (jumpnet's draw), or
+    /// BookSim2's for `extras.perm_seed` (docs/booksim.md §3.8).
     RandomPermutation,
     /// [`DestPattern::Hotspot`]: `hotspot_fraction` of the packets go to `hotspot_node`.
     Hotspot,
@@ -404,7 +405,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 59>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 60>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -462,6 +463,7 @@ impl SimConfig {
             "acc_stopping_thres",
             "batch_count",
             "max_outstanding",
+            "perm_seed",
         ],
     );
 

@@ -60,7 +60,16 @@ impl Driver {
         let mut perm = Vec::new();
         if pattern == DestPattern::Permutation {
             perm = vec![0; nodes as usize];
-            Traffic::draw_permutation(&mut perm, &mut rng);
+            match cfg.extras.perm_seed {
+                // BookSim2's permutation (docs/booksim.md §3.8), from Knuth's generator:
+                // `rng` is not drawn from.
+                Some(seed) => {
+                    let mut scratch = vec![0; nodes as usize];
+                    Traffic::draw_booksim_permutation(&mut perm, &mut scratch, i64::from(seed))
+                        .map_err(|e| e.to_string())?;
+                }
+                None => Traffic::draw_permutation(&mut perm, &mut rng),
+            }
         }
         if pattern == DestPattern::Hotspots {
             perm = cfg

@@ -100,7 +100,8 @@ pub const KEYS: &[Key] = &[
     // Traffic.
     k("classes", "1", M),
     k("class_priority", "0", M),
-    k("perm_seed", "0", O),
+    // `randperm`'s seed (docs/booksim.md §3.8): without effect (listed so) on other traffic.
+    k("perm_seed", "0", M),
     k("injection_rate", "0.1", M),
     k("injection_rate_uses_flits", "0", M),
     k("packet_size", "1", M),

@@ -33,6 +33,7 @@
 //! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
 //! | `injection_process = on_off`, `burst_alpha`, `burst_beta`, `burst_r1` | `injection = on_off` with the same keys |
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
+//! | `traffic = randperm`, `perm_seed` | `traffic = randperm` with `perm_seed`: BookSim2's permutation (docs/booksim.md §3.8) |
 //! | `classes = N`, per-class `{a,b}` lists of `traffic`, `injection_rate`, `packet_size`, `injection_process`, `class_priority`, thresholds | `extras.classes` ([`classes`]; docs/booksim.md §3.5) |
 //! | `priority = class` | `extras.class_priority` (docs/booksim.md §3.5) |
 //! | `use_read_write = 1`, `write_fraction`, `*_size`, `*_begin_vc`, `*_end_vc` | `extras.read_write` ([`read_write`]; docs/booksim.md §3.6) |
@@ -66,7 +67,7 @@ use anyhow::{anyhow, bail, Result};
 
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
-use crate::sim::config::{Injection, SimConfig, StopRule, TrafficClass};
+use crate::sim::config::{Injection, Pattern, SimConfig, StopRule, TrafficClass};
 use keys::KeyUse;
 
 /// A BookSim2 configuration mapped onto jumpnet.
@@ -206,6 +207,8 @@ struct Parser {
     measure_stats: (String, usize),
     /// The read/write keys (docs/booksim.md §3.6).
     rw: read_write::RwKeys,
+    /// `perm_seed` and whether a statement gave it (docs/booksim.md §3.8).
+    perm_seed: (i32, bool),
 }
 
 impl Default for Parser {
@@ -240,6 +243,7 @@ impl Default for Parser {
             priority: ("none".to_string(), 0),
             measure_stats: ("1".to_string(), 0),
             rw: read_write::RwKeys::default(),
+            perm_seed: (0, false),
         }
     }
 }
@@ -330,6 +334,16 @@ impl Parser {
                     ));
                 }
                 set("seed", value)?;
+            }
+            "perm_seed" => {
+                // BookSim2 reads an `int`; `time` (the clock) is refused as `seed = time` is.
+                let seed = value.parse().map_err(|_| {
+                    at(format!(
+                        "perm_seed = {value}: must be an integer -2147483648..=2147483647 \
+                         (BookSim2's `time` is not supported: jumpnet runs are deterministic)"
+                    ))
+                })?;
+                self.perm_seed = (seed, true);
             }
             "spec_check_elig" | "spec_check_cred" | "spec_sw_allocator" => {
                 self.spec_keys.push((key.into(), value.into(), line));
@@ -433,6 +447,7 @@ impl Parser {
         self.cfg.features.exact_vcs =
             matches!(algo, RouteAlgo::DfMinimal | RouteAlgo::DfUgalBookSim);
         self.read_write(algo)?;
+        self.perm_seed();
         Ok(BookSimConfig {
             topology: topo,
             algo,
@@ -599,6 +614,19 @@ impl Parser {
         }
         self.cfg.extras.read_write = per_class.into_iter().flatten().next();
         Ok(())
+    }
+
+    /// `perm_seed` (docs/booksim.md §3.8): with `randperm` traffic (in any class) the
+    /// permutation is BookSim2's for it; otherwise a given `perm_seed` is without effect
+    /// (listed so).
+    fn perm_seed(&mut self) {
+        let randperm = |p: Pattern| p == Pattern::RandomPermutation;
+        let c = &self.cfg;
+        if randperm(c.traffic) || c.extras.classes.iter().any(|cl| randperm(cl.traffic)) {
+            self.cfg.extras.perm_seed = Some(self.perm_seed.0);
+        } else if self.perm_seed.1 {
+            self.ignored.push("perm_seed".into());
+        }
     }
 
     /// `sw_allocator` and `vc_allocator` (docs/booksim.md §2, §4): the switch allocator is

@@ -381,3 +381,37 @@ fn wavefront_for_either_allocator_with_or_without_speculation() {
         "{e}"
     );
 }
+
+#[test]
+fn perm_seed_draws_booksim2s_randperm_and_is_listed_without_it() {
+    let over = |w: &[&str]| {
+        parse_with(
+            TORUS88,
+            &w.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    // `randperm` takes BookSim2's permutation, for its default perm_seed 0 too.
+    let b = over(&["traffic=randperm"]).unwrap();
+    assert_eq!(b.config.extras.perm_seed, Some(0));
+    assert!(b.ignored.is_empty(), "{:?}", b.ignored);
+    let b = over(&["traffic=randperm", "perm_seed=-12"]).unwrap();
+    assert_eq!(b.config.extras.perm_seed, Some(-12));
+    // In any class.
+    let b = over(&["classes=2", "traffic={uniform,randperm}", "perm_seed=5"]).unwrap();
+    assert_eq!(b.config.extras.perm_seed, Some(5));
+    // Other traffic: jumpnet's draw is never asked for, and a given perm_seed is listed as
+    // without effect.
+    let b = over(&["perm_seed=5"]).unwrap();
+    assert_eq!(
+        (b.config.extras.perm_seed, b.ignored),
+        (None, vec!["perm_seed".to_string()])
+    );
+    assert_eq!(over(&[]).unwrap().config.extras.perm_seed, None);
+    for bad in ["perm_seed=time", "perm_seed=2147483648", "perm_seed=1.5"] {
+        let e = over(&["traffic=randperm", bad]).unwrap_err().to_string();
+        assert!(
+            e.contains("perm_seed") && e.contains("-2147483648"),
+            "{bad}: {e}"
+        );
+    }
+}

@@ -6,6 +6,12 @@
 //! `rand`-ecosystem code on the host, while core algorithms use the inherent helpers
 //! ([`Rng::below`], [`Rng::shuffle`], ...), whose outputs are part of jumpnet's reproducibility
 //! contract and must never change.
+//!
+//! [`knuth`] is a second generator with a single purpose: Knuth's `ran_array`, the generator
+//! BookSim2 draws from, so that `jumpnet sim --booksim` can draw BookSim2's `randperm`
+//! permutation (docs/booksim.md §3.8). Nothing of jumpnet's own draws from it.
+
+pub mod knuth;
 
 use rand_core::{RngCore, SeedableRng};
 
