@@ -8,8 +8,12 @@
 //! `width + i` of switch `s` holds the terminal `port_terminal[s·tps + i]` or nothing
 //! ([`NO_TERMINAL`]). The latency of the channel leaving port `p` of switch `s` is
 //! `latency[s·radix + p]` (0: the latency of the link's class, as without attachments).
+//!
+//! A butterfly's links run one way, from a stage to the next ([`Attachments::one_way`]):
+//! [`Topology::port_use`](super::Topology::port_use) then says which of a port's channels
+//! carry flits, computed from the switch numbers and the terminals' ports.
 
-use super::{PortIndex, SwitchId, TerminalId, TopologyError};
+use super::{Port, PortIndex, PortUse, SwitchId, TerminalId, TopologyError};
 use crate::error::{CapacityError, InvalidParam};
 
 /// Marks a terminal port without a terminal in [`Attachments::port_terminal`].
@@ -31,6 +35,11 @@ pub struct Attachments<'a> {
     /// Latency of the channel leaving each port, `s·radix + p` (0: the class latency);
     /// empty for none.
     pub latency: &'a [u16],
+    /// Every link carries flits only from its lower-numbered switch to its higher-numbered
+    /// one, and a terminal's port only its own way (into the switch where it injects, out
+    /// of the one where it ejects): a butterfly whose switches are numbered stage by stage
+    /// (docs/topologies.md §11). `false`: every port is used both ways.
+    pub one_way: bool,
 }
 
 fn invalid(param: &'static str, value: u64, rule: &'static str) -> TopologyError {
@@ -110,6 +119,33 @@ impl Attachments<'_> {
             .filter(|&t| t != NO_TERMINAL)
     }
 
+    /// With [`Attachments::one_way`], which of the channels of port `p` of switch `s`
+    /// (connected to `port`) carry flits: a link's channel toward the higher-numbered switch,
+    /// a terminal's injection channel on its injection port and its ejection channel on its
+    /// terminal port; nothing on an unconnected port.
+    pub fn use_of(&self, s: SwitchId, p: PortIndex, port: Port) -> PortUse {
+        match port {
+            Port::Link(l) if l.peer > s => PortUse::Out,
+            Port::Link(l) if l.peer < s => PortUse::In,
+            Port::Link(_) => PortUse::Both,
+            Port::Terminal(t) => {
+                let at = Some(&(s, p));
+                let ejects = self.terminal_port.get(t as usize) == at;
+                let injects = match self.injection_port.get(t as usize) {
+                    Some(q) => Some(q) == at,
+                    None => ejects,
+                };
+                match (injects, ejects) {
+                    (true, true) => PortUse::Both,
+                    (true, false) => PortUse::In,
+                    (false, true) => PortUse::Out,
+                    (false, false) => PortUse::Unused,
+                }
+            }
+            Port::Unconnected => PortUse::Unused,
+        }
+    }
+
     /// The latency of the channel leaving port `p` of switch `s` (`None`: the class's).
     #[inline]
     pub fn latency_of(&self, s: SwitchId, p: PortIndex, radix: PortIndex) -> Option<u16> {
@@ -140,6 +176,7 @@ mod tests {
             terminal_port: &terminal_port,
             injection_port: &[],
             latency: &latency,
+            one_way: false,
         };
         let g = g.with_attachments(a).unwrap();
         assert_eq!((g.num_terminals(), g.radix()), (3, 3));
@@ -182,6 +219,7 @@ mod tests {
             terminal_port: &terminal_port,
             injection_port: &injection_port,
             latency: &[],
+            one_way: false,
         };
         let g2 = g.with_attachments(a).unwrap();
         assert_eq!(g2.injection_port(0), Some((0, 1)));
@@ -206,5 +244,47 @@ mod tests {
                 ..a
             })
             .is_err());
+    }
+
+    #[test]
+    fn one_way_links_and_terminals_say_which_channels_carry_flits() {
+        // Switches 0 – 1 – 2 in a line with one terminal port each: terminal 0 injects at
+        // switch 0 and ejects at switch 2, terminal 1 injects and ejects at switch 1; switch
+        // 2's second network port is unconnected.
+        let mut slots = [Slot::EMPTY; 6];
+        let mut deg = [0u16; 3];
+        let g = from_edges(3, 2, 1, [(0, 1), (1, 2)], &mut slots, &mut deg).unwrap();
+        let port_terminal = [0, 1, 0];
+        let (terminal_port, injection_port) = ([(2, 2), (1, 2)], [(0, 2), (1, 2)]);
+        let a = Attachments {
+            port_terminal: &port_terminal,
+            terminal_port: &terminal_port,
+            injection_port: &injection_port,
+            latency: &[],
+            one_way: true,
+        };
+        let g1 = g.with_attachments(a).unwrap();
+        let uses = |g: &crate::topology::StoredGraph<'_>| {
+            let mut u = [PortUse::Unused; 9];
+            for (i, x) in u.iter_mut().enumerate() {
+                *x = g.port_use((i / 3) as u32, (i % 3) as u16);
+            }
+            u
+        };
+        use PortUse::{Both, In, Out, Unused};
+        assert_eq!(
+            uses(&g1),
+            [Out, Unused, In, In, Out, Both, In, Unused, Out],
+            "switch 0: link to 1, none, injection; 1: from 0, to 2, both; 2: from 1, none, ejection"
+        );
+        assert!(In.is_input() && !In.is_output() && Out.is_output() && !Unused.is_input());
+        // Without `one_way` every port is used both ways, connected or not.
+        let g2 = g
+            .with_attachments(Attachments {
+                one_way: false,
+                ..a
+            })
+            .unwrap();
+        assert!(uses(&g2).iter().all(|&u| u == Both));
     }
 }

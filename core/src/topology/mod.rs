@@ -133,6 +133,38 @@ impl Port {
     }
 }
 
+/// Which of a port's two channels carry flits ([`Topology::port_use`]; docs/topologies.md
+/// §11): a port is an input of its switch (the channel into it), an output (the channel
+/// leaving it), both, or neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PortUse {
+    /// Input and output: every port of a network whose links run both ways, connected or
+    /// not.
+    Both,
+    /// Input only: a butterfly's link from the stage before, a first-stage terminal's
+    /// injection port.
+    In,
+    /// Output only: a butterfly's link to the stage after, a last-stage terminal's ejection
+    /// port.
+    Out,
+    /// Neither: a butterfly's unconnected port.
+    Unused,
+}
+
+impl PortUse {
+    /// Whether the port is an input of its switch.
+    #[inline]
+    pub fn is_input(self) -> bool {
+        matches!(self, PortUse::Both | PortUse::In)
+    }
+
+    /// Whether the port is an output of its switch.
+    #[inline]
+    pub fn is_output(self) -> bool {
+        matches!(self, PortUse::Both | PortUse::Out)
+    }
+}
+
 /// Symmetry a topology guarantees, which lets metrics take shortcuts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Symmetry {
@@ -241,6 +273,13 @@ pub trait Topology {
         self.terminal_port(t)
     }
 
+    /// Which of the channels of port `port` of `switch` carry flits: [`PortUse::Both`]
+    /// unless the network's links run one way (a butterfly, [`attached::Attachments::one_way`];
+    /// docs/topologies.md §11).
+    fn port_use(&self, _switch: SwitchId, _port: PortIndex) -> PortUse {
+        PortUse::Both
+    }
+
     /// The switch of [`Topology::injection_port`]: where terminal `t`'s packets start.
     fn injection_switch(&self, t: TerminalId) -> Option<SwitchId> {
         self.injection_port(t).map(|(s, _)| s)
@@ -339,5 +378,8 @@ impl Topology for Network<'_> {
     #[inline]
     fn port_latency(&self, switch: SwitchId, port: PortIndex) -> Option<u16> {
         dispatch!(self, t => t.port_latency(switch, port))
+    }
+    fn port_use(&self, switch: SwitchId, port: PortIndex) -> PortUse {
+        dispatch!(self, t => t.port_use(switch, port))
     }
 }

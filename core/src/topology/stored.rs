@@ -7,7 +7,8 @@
 
 use super::attached::Attachments;
 use super::{
-    Family, Link, LinkClass, Port, PortIndex, SwitchId, TerminalId, Topology, TopologyError,
+    Family, Link, LinkClass, Port, PortIndex, PortUse, SwitchId, TerminalId, Topology,
+    TopologyError,
 };
 use crate::error::{CapacityError, InvalidParam};
 
@@ -215,6 +216,12 @@ impl Topology for StoredGraph<'_> {
         self.attached
             .as_ref()
             .and_then(|a| a.latency_of(switch, port, radix))
+    }
+    fn port_use(&self, switch: SwitchId, port: PortIndex) -> PortUse {
+        match &self.attached {
+            Some(a) if a.one_way => a.use_of(switch, port, self.port(switch, port)),
+            _ => PortUse::Both,
+        }
     }
 }
 

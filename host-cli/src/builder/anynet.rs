@@ -31,6 +31,10 @@ pub struct AnyNetStorage {
     pub injection_port: Vec<(u32, u16)>,
     /// Latency of the channel leaving each port.
     pub latency: Vec<u16>,
+    /// Links carry flits from the lower-numbered router to the higher only, terminals only
+    /// into their injection port and out of their terminal port (a butterfly:
+    /// [`Attachments::one_way`]); `false` for BookSim2's anynet files.
+    pub one_way: bool,
 }
 
 impl AnyNetStorage {
@@ -99,6 +103,7 @@ impl AnyNetStorage {
             terminal_port,
             injection_port: Vec::new(),
             latency,
+            one_way: false,
         })
     }
 
@@ -110,6 +115,7 @@ impl AnyNetStorage {
                 terminal_port: &self.terminal_port,
                 injection_port: &self.injection_port,
                 latency: &self.latency,
+                one_way: self.one_way,
             })
             .context("anynet network tables")
     }

@@ -11,7 +11,9 @@
 //! port `k + p` its output to the stage after, so each router's inputs and outputs keep
 //! BookSim2's order; every channel is 1 cycle. A link's reverse direction exists but no
 //! route takes it: the one shortest path between a first- and a last-stage router is
-//! BookSim2's destination-tag route (`dest_tag_fly`, `routefunc.cpp`).
+//! BookSim2's destination-tag route (`dest_tag_fly`, `routefunc.cpp`). The tables say so
+//! (`one_way`: `Topology::port_use`), so the simulator's allocators see BookSim2's `k`
+//! inputs and `k` outputs of each router, not its `3k` ports (docs/booksim.md §3.7).
 
 use anyhow::{anyhow, bail, Result};
 use jumpnet_core::topology::attached::NO_TERMINAL;
@@ -93,6 +95,7 @@ pub fn storage(k: u32, n: u32) -> Result<AnyNetStorage> {
         terminal_port,
         injection_port,
         latency,
+        one_way: true,
     })
 }
 
@@ -172,6 +175,45 @@ mod tests {
                     }
                     assert_eq!(routers, n, "k={k} n={n} {src}->{dst}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn each_router_has_booksims_k_inputs_and_k_outputs() {
+        use jumpnet_core::topology::PortUse;
+        for (k, n) in SHAPES {
+            let st = storage(k, n).unwrap();
+            let g = st.graph().unwrap();
+            let ps = k.pow(n - 1);
+            for r in 0..n * ps {
+                let stage = r / ps;
+                let (mut ins, mut outs) = (Vec::new(), Vec::new());
+                for p in 0..g.radix() {
+                    let u = g.port_use(r, p);
+                    if u.is_input() {
+                        ins.push(u32::from(p));
+                    }
+                    if u.is_output() {
+                        outs.push(u32::from(p));
+                    }
+                    assert_ne!(u, PortUse::Both, "k={k} n={n} router {r} port {p}");
+                }
+                // BookSim2's input q: the injection of node `addr·k + q` at the first stage,
+                // else network port q; output p: network port k + p, at the last stage the
+                // ejection of node `addr·k + p`.
+                let first_in = if stage == 0 { 2 * k } else { 0 };
+                let first_out = if stage == n - 1 { 2 * k } else { k };
+                assert_eq!(
+                    ins,
+                    (first_in..first_in + k).collect::<Vec<_>>(),
+                    "{k} {n} {r}"
+                );
+                assert_eq!(
+                    outs,
+                    (first_out..first_out + k).collect::<Vec<_>>(),
+                    "{k} {n} {r}"
+                );
             }
         }
     }

@@ -9,7 +9,7 @@ mod wheel;
 
 pub use wheel::Wheel;
 
-use jumpnet_core::topology::{LinkClass, Port, Topology};
+use jumpnet_core::topology::{LinkClass, Port, PortUse, Topology};
 
 use crate::sim::config::SimConfig;
 
@@ -51,6 +51,9 @@ pub struct Fabric {
     /// `(switch, port)` where each terminal injects ([`Topology::injection_port`]: where
     /// it ejects, except at a butterfly's first stage; docs/topologies.md §11).
     pub terminal_port: Vec<(u32, u16)>,
+    /// Which of each port's channels carry flits ([`Topology::port_use`]), `s·radix + p`;
+    /// empty when every port is used both ways (every network but a butterfly).
+    pub port_use: Vec<PortUse>,
 }
 
 fn class_name(c: LinkClass) -> String {
@@ -153,6 +156,18 @@ impl Fabric {
                 }
             ));
         }
+        let mut port_use = Vec::new();
+        for s in 0..switches {
+            for p in 0..radix {
+                let u = net.port_use(s, p as u16);
+                if u != PortUse::Both && port_use.is_empty() {
+                    port_use = vec![PortUse::Both; n];
+                }
+                if let Some(slot) = port_use.get_mut(s as usize * radix + p) {
+                    *slot = u;
+                }
+            }
+        }
         let mut terminal_port = Vec::with_capacity(terminals as usize);
         for t in 0..terminals {
             let (s, p) = net
@@ -169,7 +184,17 @@ impl Fabric {
             class,
             class_names,
             terminal_port,
+            port_use,
         })
+    }
+
+    /// Whether port `p` of switch `s` is an output of its switch ([`Fabric::port_use`]):
+    /// every port but a butterfly's unused and input ports.
+    #[inline]
+    pub fn is_output(&self, s: usize, p: u16) -> bool {
+        self.port_use
+            .get(s * self.radix + usize::from(p))
+            .is_none_or(|u| u.is_output())
     }
 
     /// Largest channel latency.

@@ -4,7 +4,8 @@
 //! ([`input_queued`]), with its switch allocators ([`allocator`], `islip_iters`,
 //! [`wavefront`]), its VC allocator ([`vc_allocator`], [`wavefront`]), internal
 //! speedup ([`speedup`]) and BookSim2's optional behaviours ([`features`]); [`selection`] is how a router picks among an adaptive routing's
-//! candidates with its congestion view.
+//! candidates with its congestion view; `alloc_ports` numbers a butterfly router's inputs
+//! and outputs apart for the allocators, as BookSim2 does.
 //!
 //! A router model owns the per-router, per-port and per-VC state of every router of the
 //! network. The engine (`sim::engine`) sees it only through the trait: it cuts the routers into
@@ -18,6 +19,7 @@
 //! A second design is a new file here with a type implementing `RouterModel`, and one line in
 //! the `router_kinds!` list below.
 
+pub(crate) mod alloc_ports;
 pub mod allocator;
 pub mod features;
 pub mod input_queued;

@@ -21,7 +21,9 @@
 //!   priority input alone ([`crate::sim::router::maxsize`]'s `idle`).
 //!
 //! The flag "VC allocation had heads" is kept after the priority input among the switch
-//! allocator's pointers (`Shape::pointers`, of which `max_size` uses the first `ins + 2`).
+//! allocator's pointers (`Shape::pointers`, of which `max_size` uses the first `ins + 2`,
+//! `ins` the router's crossbar inputs in the allocator's numbering: BookSim2's on a
+//! butterfly, `router::alloc_ports`).
 
 use jumpnet_core::routing::Routing;
 
@@ -36,7 +38,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     pub(super) fn max_size_switch_due(&self, ls: usize) -> bool {
         let k = self.k;
         let ins = usize::from(k.shape.ins);
-        if k.speculative && self.r.ptrs[ls * k.shape.pointers() + ins + 1] != 0 {
+        let flag = usize::from(k.switch_shape(self.r.lo + ls).ins) + 1;
+        if k.speculative && self.r.ptrs[ls * k.shape.pointers() + flag] != 0 {
             return true;
         }
         let first = ls * k.per;
@@ -63,7 +66,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// input moves on.
     pub(super) fn max_size_switch_idle(&mut self, ls: usize) {
         let n = self.k.shape.pointers();
-        maxsize::idle(&self.k.shape, &mut self.r.ptrs[ls * n..(ls + 1) * n]);
+        let shape = self.k.switch_shape(self.r.lo + ls);
+        maxsize::idle(&shape, &mut self.r.ptrs[ls * n..(ls + 1) * n]);
     }
 
     /// With speculation, after the step's VC allocation of local router `ls`: records
@@ -71,7 +75,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// due, and wakes the router in the next step to count it.
     pub(super) fn max_size_after_vcs(&mut self, ls: usize, heads: bool) {
         let k = self.k;
-        let at = ls * k.shape.pointers() + usize::from(k.shape.ins) + 1;
+        let ins = k.switch_shape(self.r.lo + ls).ins;
+        let at = ls * k.shape.pointers() + usize::from(ins) + 1;
         self.r.ptrs[at] = u16::from(heads);
         if heads {
             self.r.wake[ls] = self.r.wake[ls].min(self.now + 1);

@@ -64,6 +64,7 @@ use jumpnet_core::routing::Routing;
 use crate::sim::config::SimConfig;
 use crate::sim::error::SimError;
 use crate::sim::network::{Fabric, PortKind};
+use crate::sim::router::alloc_ports::{AllocPorts, Numbering};
 use crate::sim::router::allocator::Shape;
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::vc_allocator::VcAllocator;
@@ -158,6 +159,14 @@ pub(crate) struct Params {
     pub vc_alloc: VcAllocator,
     /// The run's seed: PIM's random draws (`router::pim`) start from it.
     pub seed: u64,
+    /// BookSim2's numbering of each router's inputs and outputs where it is not its ports'
+    /// (a butterfly's) and the switch or the VC allocator counts ports
+    /// (`router::alloc_ports`); `None` otherwise.
+    pub alloc_ports: Option<AllocPorts>,
+    /// Whether the switch allocator / the VC allocator allocates in `alloc_ports`'s
+    /// numbering.
+    pub sw_renumbered: bool,
+    pub vc_renumbered: bool,
 }
 
 impl Params {
@@ -180,6 +189,35 @@ impl Params {
         }
     }
 
+    /// Router `s`'s numbering for the switch allocator, when it allocates in BookSim2's
+    /// (`alloc_ports`).
+    #[inline]
+    pub fn switch_numbering(&self, s: usize) -> Option<&Numbering> {
+        self.alloc_ports
+            .as_ref()
+            .filter(|_| self.sw_renumbered)
+            .map(|a| a.of(s))
+    }
+
+    /// Router `s`'s numbering for the VC allocator, when it allocates in BookSim2's.
+    #[inline]
+    pub fn vc_numbering(&self, s: usize) -> Option<&Numbering> {
+        self.alloc_ports
+            .as_ref()
+            .filter(|_| self.vc_renumbered)
+            .map(|a| a.of(s))
+    }
+
+    /// The switch allocator's shape at router `s`: [`Params::shape`], over BookSim2's inputs
+    /// and outputs where the router renumbers them.
+    #[inline]
+    pub fn switch_shape(&self, s: usize) -> Shape {
+        match self.switch_numbering(s) {
+            Some(m) => m.shape(&self.shape, self.in_speedup as u16, self.out_speedup as u16),
+            None => self.shape,
+        }
+    }
+
     fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
         let radix = fabric.radix;
         let vcs = usize::from(cfg.num_vcs);
@@ -187,6 +225,13 @@ impl Params {
         let vc_slots = vcs as u64 * buf as u64;
         let f = cfg.features;
         let (is, os) = (usize::from(f.input_speedup), usize::from(f.output_speedup));
+        let sw_renumbered = cfg.allocator.counts_ports();
+        let vc_renumbered = f.vc_alloc_stage && cfg.vc_allocator_kind().counts_ports();
+        let alloc_ports = if sw_renumbered || vc_renumbered {
+            AllocPorts::new(fabric)
+        } else {
+            None
+        };
         Params {
             radix,
             vcs,
@@ -246,6 +291,9 @@ impl Params {
                 ins: (radix * vcs) as u16,
                 outs: (radix * vcs) as u16,
             },
+            sw_renumbered: sw_renumbered && alloc_ports.is_some(),
+            vc_renumbered: vc_renumbered && alloc_ports.is_some(),
+            alloc_ports,
         }
     }
 }

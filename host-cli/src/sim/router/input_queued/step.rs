@@ -10,6 +10,7 @@ use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
 use crate::sim::network::{Event, Flit, Slot};
+use crate::sim::router::alloc_ports::Numbering;
 use crate::sim::router::allocator::{Request, Scratch};
 use crate::sim::router::input_queued::state::{Range, VcState};
 use crate::sim::router::input_queued::Params;
@@ -455,19 +456,34 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         if due && self.work.reqs.is_empty() {
             self.max_size_switch_idle(ls);
         }
+        // A butterfly's router allocates over BookSim2's inputs and outputs
+        // (`router::alloc_ports`): its requests are renumbered, its winners numbered back.
+        let numbering = k.switch_numbering(s);
+        let (is, os) = (k.in_speedup as u16, k.out_speedup as u16);
+        if let Some(m) = numbering {
+            for q in &mut self.work.reqs {
+                m.to_booksim(q, is, os);
+            }
+        }
         if k.class_priority {
-            self.class_priorities(ls);
+            self.class_priorities(ls, numbering);
         }
         let work = &mut *self.work;
         if k.shape.kind == Allocator::Pim {
             work.scratch.rng = pim::key(k.seed, s, self.now, pim::SWITCH);
         }
-        let all = k.shape.allocate(
+        let shape = numbering.map_or(k.shape, |m| m.shape(&k.shape, is, os));
+        let all = shape.allocate(
             &mut self.r.ptrs[ls * n..(ls + 1) * n],
             &mut work.scratch,
             &work.reqs,
             &mut work.wins,
         );
+        if let Some(m) = numbering {
+            for q in work.reqs.iter_mut().chain(work.wins.iter_mut()) {
+                m.to_ports(q, is, os);
+            }
+        }
         let won = if all {
             work.reqs.len()
         } else {
@@ -500,13 +516,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 
     /// The class priority of every requesting VC of local router `ls`, from the route
-    /// record of the packet at its front (`priority = class`, docs/booksim.md §3.5).
+    /// record of the packet at its front (`priority = class`, docs/booksim.md §3.5). The
+    /// requests are in the allocator's numbering (`numbering`, or the ports').
     #[inline(never)]
-    fn class_priorities(&mut self, ls: usize) {
+    fn class_priorities(&mut self, ls: usize, numbering: Option<&Numbering>) {
         let k = self.k;
         let first = ls * k.per;
         for q in &self.work.reqs {
-            let port = super::crossbar::input_port(q.input, k.in_speedup);
+            let input = numbering.map_or(q.input, |m| m.input_of(q.input, k.in_speedup as u16));
+            let port = super::crossbar::input_port(input, k.in_speedup);
             let iv = first + port * k.vcs + usize::from(q.vc);
             let pkt = self.r.ivs[iv].front.pkt;
             let i = usize::from(q.input) * k.vcs + usize::from(q.vc);
@@ -534,6 +552,13 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             .map_err(|e| SimError::Routing(format!("at switch {s} to {dst}: {e}")))?;
         self.fx.set_state(flit.pkt, state);
         let link = |port: u16| k.links.get(s * k.radix + usize::from(port));
+        if !self.ph.fabric.is_output(s, port_of(hop)) {
+            return Err(SimError::Routing(format!(
+                "switch {s} sends a packet to {dst} out of port {}, whose channel runs into \
+                 the switch (a butterfly's links run from a stage to the next)",
+                port_of(hop)
+            )));
+        }
         self.r.ivs[iv].set_state(match hop {
             Hop::Forward { port, vc } => {
                 if link(port).is_none_or(|l| l.kind != LinkKind::Link) {
@@ -600,6 +625,14 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             routing.commit_candidate(state, &candidates[i]);
         }
         Ok(())
+    }
+}
+
+/// The output port of `hop`.
+#[inline]
+fn port_of(hop: Hop) -> u16 {
+    match hop {
+        Hop::Forward { port, .. } | Hop::Eject { port } => port,
     }
 }
 

@@ -316,12 +316,26 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         }
         let n = k.vc_alloc.pointers();
         let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
+        let s = self.r.lo + ls;
         if k.vc_alloc.kind == Allocator::Pim {
-            let s = self.r.lo + ls;
             work.vc_scratch.rng = pim::key(k.seed, s, self.now, pim::VCS);
         }
-        k.vc_alloc
-            .allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
+        // A butterfly's router allocates over BookSim2's input and output VCs
+        // (`router::alloc_ports`).
+        let numbering = k.vc_numbering(s);
+        let v = vcs as u16;
+        if let Some(m) = numbering {
+            for q in &mut work.vc_reqs {
+                m.vc_to_booksim(q, v);
+            }
+        }
+        let alloc = numbering.map_or(k.vc_alloc, |m| m.vc_allocator(&k.vc_alloc, v));
+        alloc.allocate(ptrs, &mut work.vc_scratch, &work.vc_reqs, &mut work.vc_wins);
+        if let Some(m) = numbering {
+            for w in &mut work.vc_wins {
+                m.vc_to_ports(w, v);
+            }
+        }
         // Winners, in input-VC order as the heads are (both lists ascend).
         let mut next_win = 0;
         for h in 0..self.work.vc_shared.len() {
