@@ -7,16 +7,17 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::process::{self, cargo, Result};
+use crate::process::Result;
 
 /// One side-by-side case: what it is, the configuration file and the overrides.
-struct Case {
+pub(crate) struct Case {
     what: &'static str,
-    config: &'static str,
-    overrides: &'static [&'static str],
+    pub(crate) config: &'static str,
+    pub(crate) overrides: &'static [&'static str],
 }
 
-const CASES: &[Case] = &[
+/// The side-by-side cases (also `cargo xtask pgo`'s training workloads, shortened).
+pub(crate) const CASES: &[Case] = &[
     Case {
         what: "torus 32×32, dim_order, 8 VCs, uniform 0.1",
         config: "tests/data/booksim/configs/torus.cfg",
@@ -86,7 +87,23 @@ fn measure(program: &str, args: &[&str], also_ok: Option<i32>) -> Result<Usage> 
     parse_usage(&text).ok_or_else(|| format!("cannot read GNU time's output: {text:?}"))
 }
 
-/// The side-by-side stage of `cargo xtask bench`.
+/// Runs of each jumpnet binary per case: three before BookSim2's run and three after, so
+/// a change of the machine's load during BookSim2's minutes shows in their spread.
+const JUMPNET_RUNS: usize = 3;
+
+/// The median of `v` (sorted in place; `v` not empty).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The side-by-side stage of `cargo xtask bench` (and `cargo xtask bench booksim`): the
+/// plain release build and the profile-guided one (`crate::pgo`) against BookSim2.
 pub fn run() -> Result {
     let Some(booksim) = std::env::var_os("BOOKSIM") else {
         println!(
@@ -101,32 +118,57 @@ pub fn run() -> Result {
             "BookSim2 side by side needs GNU time at /usr/bin/time (apt install time)".into(),
         );
     }
-    let mut c = cargo();
-    c.args(["build", "--release", "-p", "jumpnet"]);
-    process::run(c)?;
-    let jumpnet = "target/release/jumpnet";
-    println!("\nBookSim2 ({booksim}) and jumpnet side by side (CPU s = user + system):\n");
-    println!("| case | BookSim2 CPU s | jumpnet CPU s | speed-up | BookSim2 MiB | jumpnet MiB |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    let pgo = crate::pgo::build_optimised()?;
+    let pgo = pgo.to_string_lossy().into_owned();
+    let builds = [
+        ("release", "target/release/jumpnet"),
+        ("release + PGO", pgo.as_str()),
+    ];
+    println!(
+        "\nBookSim2 ({booksim}) and jumpnet side by side (CPU s = user + system; jumpnet \
+         on one thread, the median of {} runs around BookSim2's, with their range):\n",
+        2 * JUMPNET_RUNS
+    );
+    println!(
+        "| case | build | BookSim2 CPU s | jumpnet CPU s | speed-up | BookSim2 MiB | jumpnet MiB |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|");
     for case in CASES {
         let mut bargs = vec![case.config];
         bargs.extend(case.overrides);
-        let b = measure(&booksim, &bargs, Some(BOOKSIM_OK))?;
         let mut jargs = vec!["sim", "--booksim", case.config];
         jargs.extend(case.overrides);
         // One thread: CPU seconds against single-threaded BookSim2 (with more threads the
         // wall time drops but the CPU time grows by the threads' synchronisation).
         jargs.extend(["--json", "-q", "--threads", "1"]);
-        let j = measure(jumpnet, &jargs, None)?;
-        println!(
-            "| {} | {:.2} | {:.2} | {:.1}× | {:.1} | {:.1} |",
-            case.what,
-            b.cpu_s,
-            j.cpu_s,
-            b.cpu_s / j.cpu_s.max(0.01),
-            b.rss_kib as f64 / 1024.0,
-            j.rss_kib as f64 / 1024.0
-        );
+        let mut runs: Vec<Vec<Usage>> = vec![Vec::new(); builds.len()];
+        let measure_all = |runs: &mut Vec<Vec<Usage>>| -> Result {
+            for _ in 0..JUMPNET_RUNS {
+                for (i, (_, bin)) in builds.iter().enumerate() {
+                    runs[i].push(measure(bin, &jargs, None)?);
+                }
+            }
+            Ok(())
+        };
+        measure_all(&mut runs)?;
+        let b = measure(&booksim, &bargs, Some(BOOKSIM_OK))?;
+        measure_all(&mut runs)?;
+        for ((name, _), usages) in builds.iter().zip(&runs) {
+            let mut cpu: Vec<f64> = usages.iter().map(|u| u.cpu_s).collect();
+            let mid = median(&mut cpu);
+            let (lo, hi) = (cpu[0], cpu[cpu.len() - 1]);
+            let rss = usages.iter().map(|u| u.rss_kib).max().unwrap_or(0);
+            println!(
+                "| {} | {name} | {:.2} | {mid:.2} ({lo:.2}–{hi:.2}) | {:.1}× ({:.1}–{:.1}×) | {:.1} | {:.1} |",
+                case.what,
+                b.cpu_s,
+                b.cpu_s / mid.max(0.01),
+                b.cpu_s / hi.max(0.01),
+                b.cpu_s / lo.max(0.01),
+                b.rss_kib as f64 / 1024.0,
+                rss as f64 / 1024.0
+            );
+        }
     }
     Ok(())
 }
@@ -145,6 +187,12 @@ mod tests {
             })
         );
         assert_eq!(parse_usage("garbage"), None);
+    }
+
+    #[test]
+    fn the_median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! cargo xtask firmware    build the firmware ELFs (release) and run them under QEMU
 //! cargo xtask firmware-build   build the firmware ELFs only (what `jumpnet device` needs)
 //! cargo xtask bench       criterion benches, then the networkx baseline when present
+//! cargo xtask bench booksim   only BookSim2 side by side (release and profile-guided)
+//! cargo xtask pgo         the profile-guided `jumpnet` binary, target/pgo/jumpnet
 //! cargo xtask fuzz [TARGET] [--seconds N]
 //!                         coverage-guided fuzzing of every decoder (cargo-fuzz, libFuzzer)
 //! ```
@@ -17,6 +19,7 @@ mod bench;
 mod bench_booksim;
 mod firmware;
 mod fuzz;
+mod pgo;
 mod pipeline;
 mod process;
 mod setup;
@@ -43,7 +46,15 @@ commands:
              device` and `jumpnet hil --engine device` run (the `selftest` ELF, found by
              jumpnet beside its own target directory; needs the thumbv7em-none-eabihf target
              and qemu-system-arm, not Verilator/Icarus/Yosys)
-  bench      run the criterion benches and the networkx baseline (when present)
+  bench      run the criterion benches, the networkx baseline (when present) and, when
+             BOOKSIM names a BookSim2 binary built from source, BookSim2 side by side with
+             the release and the profile-guided jumpnet (docs/booksim.md §6)
+  bench booksim
+             only the BookSim2 side by side (needs BOOKSIM)
+  pgo        build the profile-guided `jumpnet` (llvm-tools from rustup, an instrumented
+             build, short training runs of the simulator, the optimised build) into
+             target/pgo/jumpnet, checked to print the release build's results on every
+             training run (docs/booksim.md §6)
   validate smpi
              run the SMPI cross-validation matrix (docs/smpi.md §4: SimGrid from Debian,
              the project's MPI program under smpirun beside `jumpnet sim --collective --nic
@@ -87,7 +98,9 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let validate_smpi = command == "validate" && args.get(1).map(String::as_str) == Some("smpi");
-    if args.len() > 1 && command != "fuzz" && !(validate_smpi && args.len() == 2) {
+    let bench_booksim = command == "bench" && args.get(1).map(String::as_str) == Some("booksim");
+    if args.len() > 1 && command != "fuzz" && !((validate_smpi || bench_booksim) && args.len() == 2)
+    {
         eprintln!(
             "error: unexpected arguments after `{command}`: {:?}\n\n{USAGE}",
             &args[1..]
@@ -113,7 +126,9 @@ fn main() -> ExitCode {
             );
             Ok(())
         }),
+        "bench" if bench_booksim => pipeline::run_one("bench booksim", bench_booksim::run),
         "bench" => pipeline::run_one("bench", bench::run),
+        "pgo" => pipeline::run_one("pgo", || pgo::build_optimised().map(|_| ())),
         "validate" if validate_smpi => pipeline::run_one("validate smpi", validate_smpi_matrix),
         "validate" => {
             eprintln!("error: `cargo xtask validate` takes what to validate: smpi\n\n{USAGE}");
