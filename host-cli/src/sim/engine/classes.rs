@@ -42,12 +42,18 @@ struct Lane {
     current: Option<(u32, u16, u8)>,
     /// VC found for the waiting head (kept until it is sent, as BookSim2 keeps it).
     head_vc: Option<u8>,
-    /// VC of this class's last packet at this terminal (round robin).
+    /// VC of this class's last packet at this terminal (round robin); [`NO_VC`] before its
+    /// first.
     last_vc: u8,
     /// Read/write traffic: the queue's front is the packet chosen to go next (kept until
     /// its head leaves, `State::stage_reply`).
     staged: bool,
 }
+
+/// [`Lane::last_vc`] before a class's first packet at a terminal: outside every VC range, so
+/// that the head tries only the range's first VC, as BookSim2's does while its `_last_vc`
+/// is −1 (every try of its round robin is then the range's first VC).
+const NO_VC: u8 = u8::MAX;
 
 /// The classes of a run: drivers, per-terminal queues and per-class statistics.
 #[derive(Debug)]
@@ -160,7 +166,7 @@ impl Classes {
             .collect();
         let lanes = (0..nodes as usize * n)
             .map(|_| Lane {
-                last_vc: (vcs.max(1) - 1) as u8,
+                last_vc: NO_VC,
                 ..Lane::default()
             })
             .collect();
@@ -467,9 +473,10 @@ impl State<'_> {
     }
 
     /// The VC of class `c`'s waiting head at terminal `t`: the one found before (none while
-    /// another packet holds it), else the next (round robin from the class's last VC) that no
-    /// packet of the terminal holds and that has a credit (all of them with
-    /// `wait_for_tail_credit`); remembered until the head is sent.
+    /// another packet holds it), else the next (round robin from the class's last VC; only
+    /// the first VC before the class's first packet) that no packet of the terminal holds and
+    /// that has a credit (all of them with `wait_for_tail_credit`); remembered until the head
+    /// is sent.
     fn head_vc(&self, cl: &mut Classes, t: u32, c: usize) -> Option<u8> {
         let (ti, vcs) = (t as usize, self.vcs);
         let lane = &cl.lanes[ti * cl.len() + c];
@@ -486,13 +493,9 @@ impl State<'_> {
         let window = (cl.replies.as_ref())
             .zip(lane.queue.front())
             .and_then(|(r, p)| r.window(p.kind));
-        let v = match window {
-            // Read/write traffic: the kind's VCs only (`super::read_write`).
-            Some(w) => window_order(w, lane.last_vc).find(usable)?,
-            None => (1..=vcs)
-                .map(|i| (usize::from(lane.last_vc) + i) % vcs)
-                .find(usable)?,
-        };
+        // Read/write traffic: the kind's VCs only (`super::read_write`); else every VC.
+        let w = window.unwrap_or((0, (vcs - 1) as u8));
+        let v = window_order(w, lane.last_vc).find(usable)?;
         let n = cl.len();
         cl.lanes[ti * n + c].head_vc = Some(v as u8);
         Some(v as u8)
