@@ -43,7 +43,8 @@ pub struct TrafficClass {
     pub injection_rate: f64,
     /// Packet size, flits.
     pub packet_size: u16,
-    /// Injection process ([`Injection::Bernoulli`] or [`Injection::OnOff`]).
+    /// Injection process ([`Injection::Bernoulli`] or [`Injection::OnOff`]; in BookSim2's batch
+    /// mode [`Injection::BookSimBatch`]: the batch source the classes share creates the packets).
     pub injection: Injection,
     /// On/off: `burst_alpha`.
     pub burst_alpha: f64,

@@ -26,6 +26,8 @@ pub mod stats;
 pub mod watchdog;
 
 #[cfg(test)]
+mod class_batch_tests;
+#[cfg(test)]
 mod latency_tests;
 #[cfg(test)]
 pub(crate) mod partition_tests;

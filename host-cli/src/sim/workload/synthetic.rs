@@ -103,7 +103,7 @@ impl Driver {
                 Process::OnOff(p, states)
             }
             Injection::BookSimBatch => {
-                Process::Paced(PacedBatch::new(nodes, cfg.batch_size, e.max_outstanding))
+                Process::Paced(PacedBatch::new(nodes, 1, cfg.batch_size, e.max_outstanding))
             }
             Injection::Bernoulli | Injection::Batch => Process::Plain,
         };
@@ -127,7 +127,7 @@ impl Driver {
         match &mut self.process {
             Process::Plain => None,
             Process::OnOff(p, on) => p.fire(&mut on[t as usize], &mut self.rng).then_some(now),
-            Process::Paced(b) => b.fire(t, now, idle),
+            Process::Paced(b) => b.fire(t, 0, now, idle),
         }
     }
 
@@ -148,15 +148,6 @@ impl Driver {
     pub fn delivered(&mut self, src: u32, now: u64) {
         if let Process::Paced(b) = &mut self.process {
             b.delivered(src, now);
-        }
-    }
-
-    /// Terminal `t` sent a reply of read/write traffic: BookSim2's batch source counts it
-    /// among the terminal's packets of the batch (docs/booksim.md §3.6).
-    #[inline]
-    pub fn reply_sent(&mut self, t: u32) {
-        if let Process::Paced(b) = &mut self.process {
-            b.reply_sent(t);
         }
     }
 

@@ -114,12 +114,7 @@ fn priorities_and_what_is_refused_by_name() {
             "sw_allocator",
         ),
         (&["classes=2", "measure_stats={1,0}"], "measure_stats"),
-        (&["classes=2", "sim_type=batch"], "sim_type = batch"),
         (&["classes=2", "packet_size={{1,2},4}"], "packet_size_rate"),
-        (
-            &["classes=2", "use_read_write=1", "sim_type=batch"],
-            "sim_type = batch",
-        ),
         (&["classes=0"], "classes = 0"),
         (&["classes=2", "traffic={uniform,bogus}"], "class 1"),
         (
@@ -172,4 +167,26 @@ fn class_priority_gives_the_saturated_network_to_the_higher_class() {
     let (hi0, hi1) = (saturated_shares(1, 0), saturated_shares(0, 1));
     assert!(hi0[0] > 1.15 * hi0[1], "class 0 first: {hi0:?}");
     assert!(hi1[1] > 1.15 * hi1[0], "class 1 first: {hi1:?}");
+}
+
+#[test]
+fn classes_run_in_batch_mode() {
+    for rw in ["use_read_write=0", "use_read_write=1"] {
+        let b = with(&[
+            "num_vcs=16",
+            "classes=2",
+            "sim_type=batch",
+            "traffic={tornado,transpose}",
+            rw,
+        ])
+        .unwrap();
+        assert_eq!(b.config.injection, Injection::BookSimBatch);
+        // The batch source creates every class's packets, whatever injection_process says.
+        assert!(b
+            .config
+            .extras
+            .classes
+            .iter()
+            .all(|c| c.injection == Injection::BookSimBatch));
+    }
 }

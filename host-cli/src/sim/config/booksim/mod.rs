@@ -30,7 +30,7 @@
 //! | `sw_allocator`, `vc_allocator` | `allocator`, and `vc_allocator` when the two differ |
 //! | `deadlock_warn_timeout` | `watchdog_cycles` |
 //! | `sim_type = latency / throughput` | `drain = true / false`, BookSim2's stopping rule (`stop_rule = booksim`) |
-//! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
+//! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` (one batch source for all classes) |
 //! | `injection_process = on_off`, `burst_alpha`, `burst_beta`, `burst_r1` | `injection = on_off` with the same keys |
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
 //! | `traffic = randperm`, `perm_seed` | `traffic = randperm` with `perm_seed`: BookSim2's permutation (docs/booksim.md §3.8) |
@@ -501,7 +501,7 @@ impl Parser {
     /// configuration before its traffic was read) with its items of the lists and of
     /// `traffic` / `injection_process` (`texts`), padded as BookSim2 pads them.
     fn class_list(&self, pre: &SimConfig, texts: &[Vec<String>; 2]) -> Result<Vec<TrafficClass>> {
-        let (n, line) = (self.classes.0 as usize, self.classes.1);
+        let n = self.classes.0 as usize;
         let at = |l: usize| {
             if l == 0 {
                 "command line".to_string()
@@ -521,9 +521,6 @@ impl Parser {
         if n == 1 {
             return Ok(Vec::new());
         }
-        if self.cfg.injection == Injection::BookSimBatch {
-            bail!("{}: classes = {n} with sim_type = batch is not supported: jumpnet runs BookSim2's batch mode with one class", at(line));
-        }
         let topology = self.net.topology.as_str();
         let mut out = Vec::with_capacity(n);
         for (c, &prio) in prios.iter().enumerate() {
@@ -540,6 +537,11 @@ impl Parser {
                 .map_err(|e| anyhow!("{} (class {c}): {e}", at(tline)))?;
             traffic::set_process(&mut cc, process)
                 .map_err(|e| anyhow!("{} (class {c}): {e}", at(self.injection_process.1)))?;
+            if self.cfg.injection == Injection::BookSimBatch {
+                // BookSim2's batch source creates every class's packets (docs/booksim.md
+                // §3.5): the injection processes are not read.
+                cc.injection = Injection::BookSimBatch;
+            }
             out.push(TrafficClass::of(&cc, prio));
         }
         Ok(out)
