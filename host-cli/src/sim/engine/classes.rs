@@ -15,9 +15,10 @@
 //! * with `hold_switch_for_packet` the last class's packet keeps the channel while it has
 //!   a credit, unless a class of higher priority is ready.
 //!
-//! In BookSim2's batch mode the classes of a terminal share one batch source
-//! ([`PacedBatch`]): `batch_size` packets per terminal and batch over all its classes, each
-//! class attempting when its own queue is empty, in class order.
+//! Every class draws its packets' sizes from its own driver (a fixed size or the class's
+//! distribution, docs/booksim.md §3.5). In BookSim2's batch mode the classes of a terminal
+//! share one batch source ([`PacedBatch`]): `batch_size` packets per terminal and batch over
+//! all its classes, each class attempting when its own queue is empty, in class order.
 //!
 //! Statistics are kept per class as well as over all classes ([`ClassStats`]), and BookSim2's
 //! stopping rule tests every class (`booksim_rule`). A run with one class does not use any
@@ -109,7 +110,8 @@ pub struct ClassStats {
     pub accepted: f64,
     /// The class's injected and accepted packet and flit rates (BookSim2's).
     pub rates: NodeRates,
-    /// The class's packet size, flits.
+    /// The class's packet size, flits (the longest of a size distribution; the sizes sent are
+    /// in `rates`).
     pub packet_size: u16,
 }
 
@@ -397,9 +399,9 @@ impl State<'_> {
     }
 
     /// Creates a packet of class `c` at terminal `t`, created at cycle `created`: to the
-    /// class's pattern's destination, of the class's size (a read or write request of its
-    /// kind's size in the class with read/write traffic). `false` when the destination is
-    /// `t` itself and self-addressed packets are not sent.
+    /// class's pattern's destination, of the class's size or one drawn from its distribution
+    /// (a read or write request of its kind's size in a class with read/write traffic).
+    /// `false` when the destination is `t` itself and self-addressed packets are not sent.
     fn create_class_packet(&mut self, cl: &mut Classes, t: u32, c: usize, created: u64) -> bool {
         let d = &mut cl.drivers[c];
         let dst = d.dest(t);
@@ -408,7 +410,7 @@ impl State<'_> {
         }
         let (kind, len) = match cl.replies.as_ref() {
             Some(r) if r.uses(c) => r.request(c, d.rng.unit_f64()),
-            _ => (Kind::Any, cl.sizes[c]),
+            _ => (Kind::Any, d.packet_size()),
         };
         let li = t as usize * cl.len() + c;
         cl.lanes[li].queue.push_back(Pending {
