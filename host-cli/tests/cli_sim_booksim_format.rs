@@ -149,3 +149,81 @@ fn read_write_runs_print_the_size_of_the_packets_delivered() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("read_request_size"), "{err}");
 }
+
+#[test]
+fn a_size_distribution_prints_the_mean_size_of_the_packets_sent() {
+    // docs/booksim.md §3.5: 1, 4 and 8 flits at 3 : 1 : 1, a mean of 3 flits.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/booksim/configs/mesh_sizes.cfg"
+    );
+    let args = ["sim", "--booksim", file, "k=4", "injection_rate=0.15", "-q"];
+    let (code, out, err) = jumpnet(&[&args[..], &["--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let size: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Injected packet size average = "))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no packet size in:\n{out}"));
+    assert!((size - 3.0).abs() < 0.15, "{out}");
+    let (code, json_out, err) = jumpnet(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let v = json(&json_out);
+    assert_eq!(v["config"]["packet_size"], 8);
+    assert_eq!(
+        v["config"]["extras"]["packet_sizes"],
+        serde_json::json!({"sizes": [1, 4, 8], "rates": [3, 1, 1]})
+    );
+    // A simulator word replaces the distribution (the last of packet_size and packet_sizes
+    // wins): every packet 2 flits.
+    let (code, out, err) =
+        jumpnet(&[&args[..], &["sim.packet_size=2", "--format", "booksim"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Accepted packet size average = 2 (1 samples)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_batch_with_two_classes_prints_both_classes_and_one_batch_duration() {
+    // docs/booksim.md §3.5: the classes share the batch, BookSim2 prints one section per
+    // class and the batch durations once.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/booksim/configs/mesh_classes.cfg"
+    );
+    let args = [
+        "sim",
+        "--booksim",
+        file,
+        "k=4",
+        "sim_type=batch",
+        "batch_size=20",
+        "-q",
+        "--format",
+        "booksim",
+    ];
+    let (code, out, err) = jumpnet(&args);
+    assert_eq!(code, 0, "{err}");
+    for c in 0..2 {
+        assert!(
+            out.contains(&format!("====== Traffic class {c} ======")),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("Traffic class 2"), "{out}");
+    assert_eq!(
+        out.matches("Overall min batch duration").count(),
+        3,
+        "{out}"
+    );
+    // Per-class simulator words are refused with classes (give BookSim2 keys instead).
+    let (code, _, err) = jumpnet(&[&args[..], &["sim.packet_sizes=1:1,2:1"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("every traffic class has its own packet_sizes"),
+        "{err}"
+    );
+}

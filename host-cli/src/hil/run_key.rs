@@ -263,6 +263,11 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     if let Some(s) = e.perm_seed {
         put("perm_seed", s.to_string());
     }
+    // Named only with a size distribution (after `packet_size` in the map's order, so that
+    // reading the keys back keeps it).
+    if let Some(d) = &e.packet_sizes {
+        put("packet_sizes", d.word());
+    }
     m
 }
 
@@ -491,6 +496,7 @@ mod tests {
             c.set("exact_vcs", "true").unwrap();
             c.set("vc_allocator", "wavefront").unwrap();
             c.set("perm_seed", "-3").unwrap();
+            c.set("packet_sizes", "1:3,4:1,8:1").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();

@@ -128,7 +128,14 @@ impl SimReport {
                 format!("{} ({} VCs)", self.routing, self.routing_vcs),
             )
             .kv("num_vcs", c.num_vcs)
-            .kv("packet_size", c.packet_size)
+            .kv(
+                "packet_size",
+                match &c.extras.packet_sizes {
+                    // A distribution (docs/booksim.md §3.5): size:rate pairs and the mean.
+                    Some(d) => format!("{} (mean {:.3})", d.word(), d.mean()),
+                    None => c.packet_size.to_string(),
+                },
+            )
             .kv(
                 "injection_rate",
                 format!(

@@ -273,7 +273,8 @@ impl SetupRequest {
                      e.g. injection_rate={{0.1,0.05}}), not as a simulator word or sweep axis"
                 );
             }
-            if config.extras.read_write.is_some() && key == "packet_size" {
+            if config.extras.read_write.is_some() && ["packet_size", "packet_sizes"].contains(&key)
+            {
                 // Read/write traffic sizes its packets by kind (docs/booksim.md §3.6).
                 bail!(
                     "'{w}': with use_read_write = 1 every packet has its kind's size; give \

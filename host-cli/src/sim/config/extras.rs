@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::{Injection, ReadWrite, SimConfigError, TrafficClass, Value, F, U32};
+use super::{Injection, PacketSizes, ReadWrite, SimConfigError, TrafficClass, Value, F, U32};
 
 impl Injection {
     /// The `injection=` word of each process.
@@ -100,6 +100,14 @@ pub struct Extras {
     /// (`Traffic::draw_permutation`, the presets). Left out of the JSON when `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub perm_seed: Option<i32>,
+    /// A packet size distribution (BookSim2's `packet_size = {{…}}` with `packet_size_rate`,
+    /// docs/booksim.md §3.5): synthetic traffic draws every packet's size from it
+    /// ([`PacketSizes::draw`]), and `rate_in_flits` divides the rate by its mean; `None`:
+    /// every packet has `packet_size` flits. Setting it sets `packet_size` to its longest
+    /// size, and setting `packet_size` clears it (the last of the two wins). Left out of the
+    /// JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packet_sizes: Option<PacketSizes>,
 }
 
 impl Default for Extras {
@@ -119,13 +127,14 @@ impl Default for Extras {
             class_priority: false,
             read_write: None,
             perm_seed: None,
+            packet_sizes: None,
         }
     }
 }
 
 impl Extras {
     /// The simulator keys of these parameters.
-    pub const KEYS: [&'static str; 11] = [
+    pub const KEYS: [&'static str; 12] = [
         "hotspots",
         "bad_dragon_k",
         "burst_alpha",
@@ -137,6 +146,7 @@ impl Extras {
         "batch_count",
         "max_outstanding",
         "perm_seed",
+        "packet_sizes",
     ];
 
     /// Whether every parameter is at its default (the JSON leaves them out then).
@@ -194,6 +204,11 @@ impl Extras {
                              -2147483648..=2147483647 (BookSim2's perm_seed)",
                         )?),
                     }
+                }
+                // `SimConfig::set` sets `packet_size` with it.
+                "packet_sizes" => {
+                    self.packet_sizes =
+                        PacketSizes::parse(v.value).ok_or_else(|| v.bad(PacketSizes::ALLOWED))?
                 }
                 _ => {}
             }

@@ -6,6 +6,7 @@
 
 pub mod booksim;
 pub mod extras;
+pub mod packet_sizes;
 pub mod read_write;
 pub mod toml_file;
 pub mod traffic_class;
@@ -17,6 +18,7 @@ use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
 
 pub use extras::{Extras, StopRule};
+pub use packet_sizes::PacketSizes;
 pub use read_write::{Kind, ReadWrite};
 pub use traffic_class::TrafficClass;
 
@@ -187,7 +189,8 @@ pub struct SimConfig {
     pub num_vcs: u8,
     /// Buffer depth of one VC, in flits.
     pub vc_buf_size: u16,
-    /// Packet size, in flits.
+    /// Packet size, in flits (with a size distribution, `extras.packet_sizes`, its longest
+    /// size; synthetic traffic then draws each packet's size from the distribution).
     pub packet_size: u16,
     /// Route computation delay, cycles (BookSim2 `routing_delay`).
     pub routing_delay: u16,
@@ -405,7 +408,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 60>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 61>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -464,6 +467,7 @@ impl SimConfig {
             "batch_count",
             "max_outstanding",
             "perm_seed",
+            "packet_sizes",
         ],
     );
 
@@ -608,7 +612,11 @@ impl SimConfig {
         match key {
             "num_vcs" => self.num_vcs = v.positive(U8P)?,
             "vc_buf_size" => self.vc_buf_size = v.positive(U16P)?,
-            "packet_size" => self.packet_size = v.positive(U16P)?,
+            "packet_size" => {
+                // The last of `packet_size` and `packet_sizes` wins.
+                self.packet_size = v.positive(U16P)?;
+                self.extras.packet_sizes = None;
+            }
             "routing_delay" => self.routing_delay = v.num(U16)?,
             "vc_alloc_delay" => self.vc_alloc_delay = v.num(U16)?,
             "sw_alloc_delay" => self.sw_alloc_delay = v.num(U16)?,
@@ -679,6 +687,12 @@ impl SimConfig {
             "self_packets" => self.self_packets = v.boolean()?,
             "injection_delay" => self.injection_delay = v.num(U16)?,
             "inject_any_vc" => self.inject_any_vc = v.boolean()?,
+            "packet_sizes" => {
+                self.extras.set(v).unwrap_or(Ok(()))?;
+                if let Some(d) = &self.extras.packet_sizes {
+                    self.packet_size = d.longest();
+                }
+            }
             _ => {
                 if let Some(r) = self.extras.set(v) {
                     return r;

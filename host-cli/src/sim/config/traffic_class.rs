@@ -4,12 +4,12 @@
 
 use serde::Serialize;
 
-use super::{Injection, Pattern, ReadWrite, SimConfig};
+use super::{Injection, PacketSizes, Pattern, ReadWrite, SimConfig};
 
 /// The simulator keys a traffic class sets for itself: with classes, a `sim.KEY=` word or a
 /// sweep axis on one of them would change no class, so it is refused
 /// (`sim::setup`).
-pub const CLASS_KEYS: [&str; 16] = [
+pub const CLASS_KEYS: [&str; 17] = [
     "traffic",
     "hotspots",
     "bad_dragon_k",
@@ -17,6 +17,7 @@ pub const CLASS_KEYS: [&str; 16] = [
     "rate",
     "rate_in_flits",
     "packet_size",
+    "packet_sizes",
     "injection",
     "burst_alpha",
     "burst_beta",
@@ -41,9 +42,15 @@ pub struct TrafficClass {
     pub bad_dragon_k: u32,
     /// Injection rate, in the unit of the run's `rate_in_flits`.
     pub injection_rate: f64,
-    /// Packet size, flits.
+    /// Packet size, flits (with a size distribution its longest size).
     pub packet_size: u16,
-    /// Injection process ([`Injection::Bernoulli`] or [`Injection::OnOff`]).
+    /// The class's packet size distribution (BookSim2's `packet_size = {{…}}` item of the
+    /// class with its `packet_size_rate`, docs/booksim.md §3.5); `None`: every packet
+    /// `packet_size` flits. Left out of the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packet_sizes: Option<PacketSizes>,
+    /// Injection process ([`Injection::Bernoulli`] or [`Injection::OnOff`]; in BookSim2's batch
+    /// mode [`Injection::BookSimBatch`]: the batch source the classes share creates the packets).
     pub injection: Injection,
     /// On/off: `burst_alpha`.
     pub burst_alpha: f64,
@@ -81,6 +88,7 @@ impl TrafficClass {
             bad_dragon_k: e.bad_dragon_k,
             injection_rate: cfg.injection_rate,
             packet_size: cfg.packet_size,
+            packet_sizes: e.packet_sizes.clone(),
             injection: cfg.injection,
             burst_alpha: e.burst_alpha,
             burst_beta: e.burst_beta,
@@ -105,6 +113,7 @@ impl TrafficClass {
         c.extras.bad_dragon_k = self.bad_dragon_k;
         c.injection_rate = self.injection_rate;
         c.packet_size = self.packet_size;
+        c.extras.packet_sizes = self.packet_sizes.clone();
         c.injection = self.injection;
         c.extras.burst_alpha = self.burst_alpha;
         c.extras.burst_beta = self.burst_beta;

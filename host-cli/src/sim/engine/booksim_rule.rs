@@ -184,14 +184,13 @@ pub(super) fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, S
     Ok(w)
 }
 
-/// The run's batch source: the run's own, or with read/write traffic (run as a traffic
-/// class, docs/booksim.md §3.6) its class's.
+/// The run's batch source: the run's own, or with traffic classes (and read/write traffic,
+/// run as a traffic class, docs/booksim.md §3.5, §3.6) the one its classes share.
 fn paced<'a>(st: &'a mut State<'_>) -> Option<&'a mut PacedBatch> {
-    let driver = match st.classes.as_deref_mut() {
-        Some(cl) => cl.driver_mut(0),
-        None => &mut st.driver,
-    };
-    match &mut driver.process {
+    if let Some(cl) = st.classes.as_deref_mut() {
+        return cl.batch_mut();
+    }
+    match &mut st.driver.process {
         Process::Paced(b) => Some(b),
         _ => None,
     }

@@ -15,6 +15,11 @@
 //! * with `hold_switch_for_packet` the last class's packet keeps the channel while it has
 //!   a credit, unless a class of higher priority is ready.
 //!
+//! Every class draws its packets' sizes from its own driver (a fixed size or the class's
+//! distribution, docs/booksim.md §3.5). In BookSim2's batch mode the classes of a terminal
+//! share one batch source ([`PacedBatch`]): `batch_size` packets per terminal and batch over
+//! all its classes, each class attempting when its own queue is empty, in class order.
+//!
 //! Statistics are kept per class as well as over all classes ([`ClassStats`]), and BookSim2's
 //! stopping rule tests every class (`booksim_rule`). A run with one class does not use any
 //! of this: its terminals keep their single queue — unless it runs BookSim2's read/write
@@ -31,7 +36,8 @@ use crate::sim::engine::read_write::{window_order, Replies};
 use crate::sim::engine::stats::{LatencyStats, Recorder};
 use crate::sim::engine::{Counters, SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
-use crate::sim::workload::synthetic::Driver;
+use crate::sim::workload::paced_batch::PacedBatch;
+use crate::sim::workload::synthetic::{Driver, Process};
 
 /// One class's source queue at one terminal.
 #[derive(Debug, Default)]
@@ -42,12 +48,18 @@ struct Lane {
     current: Option<(u32, u16, u8)>,
     /// VC found for the waiting head (kept until it is sent, as BookSim2 keeps it).
     head_vc: Option<u8>,
-    /// VC of this class's last packet at this terminal (round robin).
+    /// VC of this class's last packet at this terminal (round robin); [`NO_VC`] before its
+    /// first.
     last_vc: u8,
     /// Read/write traffic: the queue's front is the packet chosen to go next (kept until
     /// its head leaves, `State::stage_reply`).
     staged: bool,
 }
+
+/// [`Lane::last_vc`] before a class's first packet at a terminal: outside every VC range, so
+/// that the head tries only the range's first VC, as BookSim2's does while its `_last_vc`
+/// is −1 (every try of its round robin is then the range's first VC).
+const NO_VC: u8 = u8::MAX;
 
 /// The classes of a run: drivers, per-terminal queues and per-class statistics.
 #[derive(Debug)]
@@ -71,6 +83,9 @@ pub(crate) struct Classes {
     gen: Vec<u64>,
     /// BookSim2's read/write traffic (`use_read_write`): its parameters and queued replies.
     replies: Option<Replies>,
+    /// BookSim2's batch mode: the batch source of every class (the drivers draw
+    /// destinations, sizes and read/write coins only).
+    batch: Option<PacedBatch>,
     /// The run's classes are BookSim2's (`classes > 1`; `false` for read/write traffic
     /// run as one class, whose statistics are the run's own).
     listed: bool,
@@ -95,7 +110,8 @@ pub struct ClassStats {
     pub accepted: f64,
     /// The class's injected and accepted packet and flit rates (BookSim2's).
     pub rates: NodeRates,
-    /// The class's packet size, flits.
+    /// The class's packet size, flits (the longest of a size distribution; the sizes sent are
+    /// in `rates`).
     pub packet_size: u16,
 }
 
@@ -132,14 +148,22 @@ impl Classes {
             ([], Some(_)) => &one[..],
             (l, _) => l,
         };
-        let mut drivers = Vec::with_capacity(list.len());
+        let n = list.len();
+        let batch = (cfg.injection == Injection::BookSimBatch)
+            .then(|| PacedBatch::new(nodes, n, cfg.batch_size, cfg.extras.max_outstanding));
+        let mut drivers = Vec::with_capacity(n);
         for (c, class) in list.iter().enumerate() {
             let mut cc = class.apply(cfg);
             // Each class draws from its own generator.
             cc.seed = cfg.seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            drivers.push(Driver::new(net, nodes, &cc).map_err(|e| format!("class {c}: {e}"))?);
+            let mut d = Driver::new(net, nodes, &cc).map_err(|e| format!("class {c}: {e}"))?;
+            if batch.is_some() {
+                // The classes' shared source creates the packets (a batch source of its
+                // own draws nothing: the driver's draws are unchanged).
+                d.process = Process::Plain;
+            }
+            drivers.push(d);
         }
-        let n = list.len();
         let vcs = usize::from(cfg.num_vcs);
         let prio: Vec<u32> = list
             .iter()
@@ -160,7 +184,7 @@ impl Classes {
             .collect();
         let lanes = (0..nodes as usize * n)
             .map(|_| Lane {
-                last_vc: (vcs.max(1) - 1) as u8,
+                last_vc: NO_VC,
                 ..Lane::default()
             })
             .collect();
@@ -181,6 +205,7 @@ impl Classes {
                 };
                 Replies::new(per_class, nodes)
             }),
+            batch,
             listed: !cfg.extras.classes.is_empty(),
         }))
     }
@@ -206,18 +231,21 @@ impl Classes {
             if let Some(r) = self.replies.as_mut() {
                 r.arrived(p, now);
             }
-            if matches!(p.kind, Kind::ReadReply | Kind::WriteReply) {
+            if let Some(b) = self.batch.as_mut() {
                 // BookSim2's batch source counts a request outstanding until its reply
-                // is back at the request's source.
-                self.drivers[c].delivered(p.dst, now);
+                // is back at the request's source, an ordinary packet until it arrives.
+                match p.kind {
+                    Kind::ReadReply | Kind::WriteReply => b.delivered(p.dst, now),
+                    Kind::Any => b.delivered(p.src, now),
+                    Kind::ReadRequest | Kind::WriteRequest => {}
+                }
             }
         }
     }
 
-    /// The traffic driver of class `c` (with read/write traffic in batch mode, the run's
-    /// batch source; docs/booksim.md §3.6).
-    pub fn driver_mut(&mut self, c: usize) -> &mut Driver {
-        &mut self.drivers[c]
+    /// BookSim2's batch source of the classes (batch mode only).
+    pub fn batch_mut(&mut self) -> Option<&mut PacedBatch> {
+        self.batch.as_mut()
     }
 
     /// The read/write state (tests).
@@ -324,15 +352,15 @@ impl State<'_> {
         for t in 0..self.fabric.terminals {
             for c in 0..n {
                 let rw = cl.replies.as_ref().is_some_and(|r| r.uses(c));
+                if cl.batch.is_some() {
+                    self.batch_class(cl, t, c, rw);
+                    continue;
+                }
                 let lane = &cl.lanes[t as usize * n + c];
                 let idle = lane.current.is_none() && lane.queue.is_empty();
                 let d = &mut cl.drivers[c];
                 let fire = match d.process_kind() {
                     Injection::OnOff => d.fire(t, now, idle).is_some(),
-                    Injection::BookSimBatch => {
-                        self.batch_class(cl, t, c, rw);
-                        continue;
-                    }
                     _ => d.bernoulli.fire(&mut d.rng),
                 };
                 if fire {
@@ -345,32 +373,35 @@ impl State<'_> {
         }
     }
 
-    /// BookSim2's batch source with read/write traffic (`BatchTrafficManager::_IssuePacket`,
-    /// docs/booksim.md §3.6): an idle source of class `c` at terminal `t` sends its oldest
-    /// queued reply, which counts among the batch's packets of the terminal, else makes its
-    /// batch source's next attempt at a request.
+    /// BookSim2's batch source of class `c` at terminal `t` (`BatchTrafficManager::_IssuePacket`,
+    /// docs/booksim.md §3.5, §3.6): an idle source of a class with read/write traffic sends
+    /// its terminal's oldest queued reply, which counts among the batch's packets of the
+    /// terminal; else the terminal's shared batch source makes the class's next attempt at a
+    /// packet (a request with read/write traffic).
     fn batch_class(&mut self, cl: &mut Classes, t: u32, c: usize, rw: bool) {
         let now = self.now;
         if rw && self.stage_reply(cl, t, c) {
-            cl.drivers[c].reply_sent(t);
+            if let Some(b) = cl.batch.as_mut() {
+                b.reply_sent(t);
+            }
         }
         let li = t as usize * cl.len() + c;
         let lane = &cl.lanes[li];
         let idle = lane.current.is_none() && lane.queue.is_empty();
-        let Some(created) = cl.drivers[c].fire(t, now, idle) else {
+        let Some(created) = cl.batch.as_mut().and_then(|b| b.fire(t, c, now, idle)) else {
             return;
         };
         if self.create_class_packet(cl, t, c, created) {
             cl.lanes[li].staged = rw;
-        } else {
-            cl.drivers[c].delivered(t, now);
+        } else if let Some(b) = cl.batch.as_mut() {
+            b.delivered(t, now);
         }
     }
 
     /// Creates a packet of class `c` at terminal `t`, created at cycle `created`: to the
-    /// class's pattern's destination, of the class's size (a read or write request of its
-    /// kind's size in the class with read/write traffic). `false` when the destination is
-    /// `t` itself and self-addressed packets are not sent.
+    /// class's pattern's destination, of the class's size or one drawn from its distribution
+    /// (a read or write request of its kind's size in a class with read/write traffic).
+    /// `false` when the destination is `t` itself and self-addressed packets are not sent.
     fn create_class_packet(&mut self, cl: &mut Classes, t: u32, c: usize, created: u64) -> bool {
         let d = &mut cl.drivers[c];
         let dst = d.dest(t);
@@ -379,7 +410,7 @@ impl State<'_> {
         }
         let (kind, len) = match cl.replies.as_ref() {
             Some(r) if r.uses(c) => r.request(c, d.rng.unit_f64()),
-            _ => (Kind::Any, cl.sizes[c]),
+            _ => (Kind::Any, d.packet_size()),
         };
         let li = t as usize * cl.len() + c;
         cl.lanes[li].queue.push_back(Pending {
@@ -467,9 +498,10 @@ impl State<'_> {
     }
 
     /// The VC of class `c`'s waiting head at terminal `t`: the one found before (none while
-    /// another packet holds it), else the next (round robin from the class's last VC) that no
-    /// packet of the terminal holds and that has a credit (all of them with
-    /// `wait_for_tail_credit`); remembered until the head is sent.
+    /// another packet holds it), else the next (round robin from the class's last VC; only
+    /// the first VC before the class's first packet) that no packet of the terminal holds and
+    /// that has a credit (all of them with `wait_for_tail_credit`); remembered until the head
+    /// is sent.
     fn head_vc(&self, cl: &mut Classes, t: u32, c: usize) -> Option<u8> {
         let (ti, vcs) = (t as usize, self.vcs);
         let lane = &cl.lanes[ti * cl.len() + c];
@@ -486,13 +518,9 @@ impl State<'_> {
         let window = (cl.replies.as_ref())
             .zip(lane.queue.front())
             .and_then(|(r, p)| r.window(p.kind));
-        let v = match window {
-            // Read/write traffic: the kind's VCs only (`super::read_write`).
-            Some(w) => window_order(w, lane.last_vc).find(usable)?,
-            None => (1..=vcs)
-                .map(|i| (usize::from(lane.last_vc) + i) % vcs)
-                .find(usable)?,
-        };
+        // Read/write traffic: the kind's VCs only (`super::read_write`); else every VC.
+        let w = window.unwrap_or((0, (vcs - 1) as u8));
+        let v = window_order(w, lane.last_vc).find(usable)?;
         let n = cl.len();
         cl.lanes[ti * n + c].head_vc = Some(v as u8);
         Some(v as u8)

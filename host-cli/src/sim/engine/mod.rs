@@ -26,11 +26,15 @@ pub mod stats;
 pub mod watchdog;
 
 #[cfg(test)]
+mod class_batch_tests;
+#[cfg(test)]
 mod latency_tests;
 #[cfg(test)]
 pub(crate) mod partition_tests;
 #[cfg(test)]
 mod read_write_tests;
+#[cfg(test)]
+mod sizes_tests;
 
 use jumpnet_core::routing::{CongestionScope, Routing};
 use jumpnet_core::topology::Network;
@@ -291,6 +295,11 @@ impl<'r> State<'r> {
         self.driver.dest(t)
     }
 
+    /// The size of a new packet: `packet_size`, or drawn from `extras.packet_sizes`.
+    pub(crate) fn draw_packet_size(&mut self) -> u16 {
+        self.driver.packet_size()
+    }
+
     /// Takes the events due now and delivers ejections and terminal credits; the flits and
     /// credits for routers are delivered in the router phase, by each router's partition.
     fn deliver_events(&mut self) {
@@ -364,7 +373,8 @@ impl<'r> State<'r> {
             if self.driver.bernoulli.fire(&mut self.driver.rng) {
                 let d = self.driver.dest(t);
                 if d != t || self.cfg.self_packets {
-                    self.create(t, d);
+                    let len = self.driver.packet_size();
+                    self.create_sized(t, d, NO_TAG, len);
                 }
             }
         }

@@ -12,6 +12,7 @@ use crate::sim::config::{Injection, SimConfig, StopRule};
 use crate::sim::engine::booksim_rule;
 use crate::sim::engine::stats::{BatchTimes, DeadlockReport, SimResult};
 use crate::sim::engine::{Counters, Outcome, SimError, State};
+use crate::sim::network::terminal::NO_TAG;
 
 /// Runs the explicit packets `trace` (`(src, dst, created cycle)`, any order) instead of
 /// synthetic traffic, until all are delivered (or a deadlock); every packet is measured.
@@ -194,7 +195,8 @@ fn run_batch(st: &mut State<'_>, cfg: &SimConfig) -> Result<Window, SimError> {
         for _ in 0..cfg.batch_size {
             let d = st.draw_dest(t);
             if d != t {
-                st.create(t, d);
+                let len = st.draw_packet_size();
+                st.create_sized(t, d, NO_TAG, len);
             }
         }
     }

@@ -17,7 +17,8 @@ impl State<'_> {
             };
             let d = self.driver.dest(t);
             if d != t || self.cfg.self_packets {
-                self.create_at(t, d, NO_TAG, self.cfg.packet_size, created);
+                let len = self.driver.packet_size();
+                self.create_at(t, d, NO_TAG, len, created);
             } else {
                 self.driver.delivered(t, now);
             }

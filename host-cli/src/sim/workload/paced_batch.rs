@@ -8,6 +8,12 @@
 //! its cycle: BookSim2 retires a packet after the cycle's packet creation
 //! (`TrafficManager::_Step` reads the ejected flit, runs `_Inject`, then `_RetireFlit`), so
 //! its source may create the next one a cycle later.
+//!
+//! With traffic classes (docs/booksim.md §3.5) the source is shared by a terminal's
+//! classes, as BookSim2's `_packet_seq_no` and `_requestsOutstanding` are per node: the
+//! `batch_size` packets of a batch and the outstanding limit count the packets of every
+//! class, while each class keeps its own queue time (BookSim2's `_qtime[node][class]`) and
+//! attempts when its own queue is empty, the classes in class order.
 
 /// Per-terminal state of the batch source.
 #[derive(Clone, Debug)]
@@ -16,7 +22,9 @@ pub struct PacedBatch {
     size: u32,
     /// Undelivered packets a terminal may have, 0 = no limit.
     max_outstanding: u32,
-    /// Queue time of each terminal's next attempt.
+    /// Traffic classes of a terminal (1 without BookSim2's classes).
+    classes: usize,
+    /// Queue time of each terminal's and class's next attempt (`t · classes + c`).
     qtime: Vec<u64>,
     /// Packets created in the current batch.
     sent: Vec<u32>,
@@ -29,14 +37,17 @@ pub struct PacedBatch {
 }
 
 impl PacedBatch {
-    /// A source of `size` packets per terminal of `nodes` terminals, at most
-    /// `max_outstanding` undelivered (0: no limit); the first batch starts at cycle 0.
-    pub fn new(nodes: u32, size: u32, max_outstanding: u32) -> Self {
+    /// A source of `size` packets per terminal of `nodes` terminals with `classes` traffic
+    /// classes each, at most `max_outstanding` undelivered (0: no limit); the first batch
+    /// starts at cycle 0.
+    pub fn new(nodes: u32, classes: usize, size: u32, max_outstanding: u32) -> Self {
         let n = nodes as usize;
+        let classes = classes.max(1);
         PacedBatch {
             size,
             max_outstanding,
-            qtime: vec![0; n],
+            classes,
+            qtime: vec![0; n * classes],
             sent: vec![0; n],
             outstanding: vec![0; n],
             freed: Vec::new(),
@@ -54,18 +65,19 @@ impl PacedBatch {
         self.sent.iter().all(|&s| s >= self.size)
     }
 
-    /// Terminal `t` at cycle `now`, `idle` when its queue is empty and it injects nothing:
-    /// the creation time of a new packet, if it makes one. Attempts run from the terminal's
-    /// queue time up to `now`; each that creates nothing still advances the queue time.
-    pub fn fire(&mut self, t: u32, now: u64, idle: bool) -> Option<u64> {
+    /// Class `c` of terminal `t` at cycle `now`, `idle` when the class's queue is empty and
+    /// it injects nothing: the creation time of a new packet, if it makes one. Attempts run
+    /// from the class's queue time up to `now`; each that creates nothing still advances
+    /// the queue time.
+    pub fn fire(&mut self, t: u32, c: usize, now: u64, idle: bool) -> Option<u64> {
         self.count_off(now);
         if !idle {
             return None;
         }
-        let t = t as usize;
-        while self.qtime[t] <= now {
-            let q = self.qtime[t];
-            self.qtime[t] += 1;
+        let (q_at, t) = (t as usize * self.classes + c, t as usize);
+        while self.qtime[q_at] <= now {
+            let q = self.qtime[q_at];
+            self.qtime[q_at] += 1;
             let room = self.max_outstanding == 0 || self.outstanding[t] < self.max_outstanding;
             if self.sent[t] < self.size && room {
                 self.sent[t] += 1;
@@ -109,29 +121,45 @@ mod tests {
 
     #[test]
     fn one_attempt_per_cycle_and_outstanding_limit() {
-        let mut b = PacedBatch::new(2, 3, 2);
+        let mut b = PacedBatch::new(2, 1, 3, 2);
         // Terminal 0 idle at cycles 0, 1: packets created at 0 and 1; then the limit of 2
         // undelivered holds it back until a delivery.
-        assert_eq!(b.fire(0, 0, true), Some(0));
-        assert_eq!(b.fire(0, 1, true), Some(1));
-        assert_eq!(b.fire(0, 2, true), None);
+        assert_eq!(b.fire(0, 0, 0, true), Some(0));
+        assert_eq!(b.fire(0, 0, 1, true), Some(1));
+        assert_eq!(b.fire(0, 0, 2, true), None);
         // Delivered at 3: still outstanding for the attempt at 3, counted off at 4. The
         // failed attempts advanced the queue time: the next packet is created at 4.
         b.delivered(0, 3);
-        assert_eq!(b.fire(0, 3, true), None);
-        assert_eq!(b.fire(0, 4, true), Some(4));
+        assert_eq!(b.fire(0, 0, 3, true), None);
+        assert_eq!(b.fire(0, 0, 4, true), Some(4));
         assert!(!b.issued());
         // Terminal 1 busy until cycle 5: its first packet still carries queue time 0, the
         // next one 1 (BookSim2's queueing latency).
-        assert_eq!(b.fire(1, 4, false), None);
-        assert_eq!(b.fire(1, 5, true), Some(0));
+        assert_eq!(b.fire(1, 0, 4, false), None);
+        assert_eq!(b.fire(1, 0, 5, true), Some(0));
         b.delivered(1, 5);
-        assert_eq!(b.fire(1, 6, true), Some(1));
+        assert_eq!(b.fire(1, 0, 6, true), Some(1));
         b.delivered(1, 6);
-        assert_eq!(b.fire(1, 7, true), Some(2));
+        assert_eq!(b.fire(1, 0, 7, true), Some(2));
         assert!(b.issued());
-        assert_eq!(b.fire(0, 8, true), None);
+        assert_eq!(b.fire(0, 0, 8, true), None);
         b.start_batch();
         assert!(!b.issued());
+    }
+
+    #[test]
+    fn classes_share_the_batch_and_the_limit_but_not_the_queue_time() {
+        // 2 classes, 3 packets per terminal and batch, at most 2 undelivered.
+        let mut b = PacedBatch::new(1, 2, 3, 2);
+        assert_eq!(b.fire(0, 0, 0, true), Some(0));
+        assert_eq!(b.fire(0, 1, 0, false), None, "class 1 busy: no attempt");
+        assert_eq!(b.fire(0, 0, 1, true), Some(1));
+        // Two packets of the terminal undelivered: class 1's attempts from its own queue
+        // time 0 up to now all fail on the terminal's limit, and advance its queue time.
+        assert_eq!(b.fire(0, 1, 1, true), None);
+        b.delivered(0, 2);
+        assert_eq!(b.fire(0, 1, 3, true), Some(2));
+        assert!(b.issued(), "3 packets of the terminal over both classes");
+        assert_eq!(b.fire(0, 0, 3, true), None);
     }
 }

@@ -1,13 +1,14 @@
 //! Traffic driver: binds `jumpnet_core::traffic` (Bernoulli or on/off injection with
 //! fixed-point rates, destination patterns) and BookSim2's batch source ([`PacedBatch`]) to
-//! the simulated terminals. One seeded [`Rng`] draws, terminal by terminal and cycle by
-//! cycle, so a seed fixes every packet.
+//! the simulated terminals, with the size of every packet (fixed, or drawn from a
+//! [`PacketSizes`] distribution, docs/booksim.md §3.5). One seeded [`Rng`] draws, terminal
+//! by terminal and cycle by cycle, so a seed fixes every packet.
 
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::Network;
 use jumpnet_core::traffic::{Bernoulli, DestPattern, OnOff, Traffic};
 
-use crate::sim::config::{Injection, SimConfig};
+use crate::sim::config::{Injection, PacketSizes, SimConfig};
 use crate::sim::workload::paced_batch::PacedBatch;
 
 /// The injection process of a run besides Bernoulli's (docs/booksim.md §2, §5).
@@ -36,6 +37,10 @@ pub struct Driver {
     perm: Vec<u32>,
     /// `uniform` draws the source too (BookSim2's `uniform`; `self_packets`).
     uniform_with_self: bool,
+    /// Every packet's size without a distribution.
+    packet_size: u16,
+    /// The distribution of sizes a packet's is drawn from (`extras.packet_sizes`).
+    sizes: Option<PacketSizes>,
     /// Random source of generation and destinations.
     pub rng: Rng,
 }
@@ -84,8 +89,13 @@ impl Driver {
             }
         }
         Traffic::new(pattern, nodes, k, n, &perm).map_err(|e| e.to_string())?;
+        let sizes = cfg.extras.packet_sizes.clone();
         let p = if cfg.rate_in_flits {
-            cfg.injection_rate / f64::from(cfg.packet_size)
+            // BookSim2 divides by the mean size (`_GetAveragePacketSize`).
+            let mean = sizes
+                .as_ref()
+                .map_or(f64::from(cfg.packet_size), PacketSizes::mean);
+            cfg.injection_rate / mean
         } else {
             cfg.injection_rate
         };
@@ -103,7 +113,7 @@ impl Driver {
                 Process::OnOff(p, states)
             }
             Injection::BookSimBatch => {
-                Process::Paced(PacedBatch::new(nodes, cfg.batch_size, e.max_outstanding))
+                Process::Paced(PacedBatch::new(nodes, 1, cfg.batch_size, e.max_outstanding))
             }
             Injection::Bernoulli | Injection::Batch => Process::Plain,
         };
@@ -116,6 +126,8 @@ impl Driver {
             n,
             perm,
             uniform_with_self: cfg.self_packets && pattern == DestPattern::Uniform,
+            packet_size: cfg.packet_size,
+            sizes,
             rng,
         })
     }
@@ -127,7 +139,7 @@ impl Driver {
         match &mut self.process {
             Process::Plain => None,
             Process::OnOff(p, on) => p.fire(&mut on[t as usize], &mut self.rng).then_some(now),
-            Process::Paced(b) => b.fire(t, now, idle),
+            Process::Paced(b) => b.fire(t, 0, now, idle),
         }
     }
 
@@ -151,12 +163,13 @@ impl Driver {
         }
     }
 
-    /// Terminal `t` sent a reply of read/write traffic: BookSim2's batch source counts it
-    /// among the terminal's packets of the batch (docs/booksim.md §3.6).
+    /// The size of a new packet, flits: `packet_size`, or drawn from the distribution
+    /// (BookSim2's `_GetNextPacketSize`).
     #[inline]
-    pub fn reply_sent(&mut self, t: u32) {
-        if let Process::Paced(b) = &mut self.process {
-            b.reply_sent(t);
+    pub fn packet_size(&mut self) -> u16 {
+        match &self.sizes {
+            None => self.packet_size,
+            Some(d) => d.draw(&mut self.rng),
         }
     }
 

@@ -49,11 +49,10 @@ impl ClassLists {
             bail!("line {line}: {key} = {value}: an empty list gives no class a value");
         }
         if key == "packet_size" {
-            if let Some(i) = list.iter().find(|i| i.starts_with('{')) {
-                bail!(
-                    "line {line}: packet_size = {value}: the item {i} is a distribution of \
-                     sizes (BookSim2's packet_size_rate), which jumpnet does not model"
-                );
+            // An item is a size or a distribution's sizes (`super::packet_sizes`).
+            for (c, i) in list.iter().enumerate() {
+                super::packet_sizes::sizes(i)
+                    .map_err(|e| anyhow!("line {line}: packet_size item {i} (class {c}): {e}"))?;
             }
         }
         self.lists.retain(|(k, _, _)| k != key);
@@ -137,8 +136,17 @@ mod tests {
         assert_eq!(c.get("injection_rate").unwrap(), ["0.3"]);
         assert!(!c.note("traffic", "{uniform}", 4).unwrap(), "a text key");
         assert!(
-            c.note("packet_size", "{{1,2},4}", 5).is_err(),
-            "size distribution"
+            c.note("packet_size", "{{1,2},4}", 5).unwrap(),
+            "a size distribution for class 0, 4 flits for class 1"
+        );
+        assert_eq!(c.get("packet_size").unwrap(), ["{1,2}", "4"]);
+        let e = c
+            .note("packet_size", "{{1,0},4}", 5)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("line 5: packet_size item {1,0} (class 0)"),
+            "{e}"
         );
         assert!(c.note("latency_thres", "{}", 6).is_err());
         assert!(c.note("class_priority", "{1,0}", 7).unwrap());

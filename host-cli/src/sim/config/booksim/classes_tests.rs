@@ -114,11 +114,18 @@ fn priorities_and_what_is_refused_by_name() {
             "sw_allocator",
         ),
         (&["classes=2", "measure_stats={1,0}"], "measure_stats"),
-        (&["classes=2", "sim_type=batch"], "sim_type = batch"),
-        (&["classes=2", "packet_size={{1,2},4}"], "packet_size_rate"),
         (
-            &["classes=2", "use_read_write=1", "sim_type=batch"],
-            "sim_type = batch",
+            &["classes=2", "packet_size={{1,2},4}", "packet_size_rate=0"],
+            "rate 0",
+        ),
+        (
+            &["classes=2", "packet_size={4,{1,0}}"],
+            "command line: packet_size item {1,0} (class 1)",
+        ),
+        (&["packet_size_rate=-1"], "packet_size_rate = -1"),
+        (
+            &["packet_size={{1,2}}", "packet_size_rate={{1,x}}"],
+            "packet_size_rate item {1,x} (class 0)",
         ),
         (&["classes=0"], "classes = 0"),
         (&["classes=2", "traffic={uniform,bogus}"], "class 1"),
@@ -172,4 +179,108 @@ fn class_priority_gives_the_saturated_network_to_the_higher_class() {
     let (hi0, hi1) = (saturated_shares(1, 0), saturated_shares(0, 1));
     assert!(hi0[0] > 1.15 * hi0[1], "class 0 first: {hi0:?}");
     assert!(hi1[1] > 1.15 * hi1[0], "class 1 first: {hi1:?}");
+}
+
+#[test]
+fn size_distributions_per_class_read_as_booksim_reads_them() {
+    let b = with(&[
+        "classes=3",
+        "packet_size={{1,4,8},2,{2,6}}",
+        "packet_size_rate={{3,1,1},1,{1,3}}",
+    ])
+    .unwrap();
+    let c = &b.config.extras.classes;
+    let d0 = c[0].packet_sizes.as_ref().unwrap();
+    assert_eq!(
+        (d0.sizes.as_slice(), d0.rates.as_slice()),
+        (&[1, 4, 8][..], &[3, 1, 1][..])
+    );
+    assert_eq!((c[1].packet_size, c[1].packet_sizes.as_ref()), (2, None));
+    let d2 = c[2].packet_sizes.as_ref().unwrap();
+    assert_eq!(
+        (d2.sizes.as_slice(), d2.rates.as_slice()),
+        (&[2, 6][..], &[1, 3][..])
+    );
+    // The longest size is each class's packet_size; the configuration's own are class 0's.
+    assert_eq!([c[0].packet_size, c[2].packet_size], [8, 6]);
+    assert_eq!(b.config.packet_size, 8);
+    assert_eq!(b.config.extras.packet_sizes.as_ref(), Some(d0));
+    assert!(!b.ignored.contains(&"packet_size_rate".into()));
+    // `{3,1}` is one rate per class: class 0's two sizes both have rate 3 (BookSim2's
+    // reading), as with the plain `packet_size_rate = 3`.
+    let one = |words: &[&str]| with(words).unwrap().config.extras.packet_sizes.unwrap();
+    assert_eq!(
+        one(&["packet_size={{1,4}}", "packet_size_rate={3,1}"]).rates,
+        [3, 3]
+    );
+    assert_eq!(
+        one(&["packet_size={{1,4}}", "packet_size_rate=3"]).rates,
+        [3, 3]
+    );
+    assert_eq!(one(&["packet_size={{1,4}}"]).rates, [1, 1]);
+    // A list of one size, or sizes without a distribution: no draw, packet_size_rate
+    // without effect.
+    let b = with(&["packet_size={{4}}", "packet_size_rate={{2}}"]).unwrap();
+    assert_eq!(
+        (b.config.packet_size, b.config.extras.packet_sizes.as_ref()),
+        (4, None)
+    );
+    assert!(b.ignored.contains(&"packet_size_rate".into()));
+    // A later plain packet_size does not replace the list (BookSim2 keeps both).
+    let file = format!("{MESH} packet_size = {{{{1,2}}}};");
+    let b = parse_with(&file, &["packet_size=4".into()]).unwrap();
+    assert!(b.config.extras.packet_sizes.is_some());
+}
+
+#[test]
+fn read_write_classes_ignore_their_sizes() {
+    // BookSim2 replaces a read/write class's sizes by its mean of the four kinds.
+    let b = with(&[
+        "num_vcs=16",
+        "classes=2",
+        "use_read_write={1,0}",
+        "packet_size={{1,2},{1,3}}",
+    ])
+    .unwrap();
+    let c = &b.config.extras.classes;
+    assert_eq!((c[0].packet_sizes.as_ref(), c[0].packet_size), (None, 2));
+    assert_eq!(
+        c[1].packet_sizes.as_ref().map(|d| d.sizes.clone()),
+        Some(vec![1, 3])
+    );
+    assert_eq!(b.config.extras.packet_sizes, None);
+    // Every class with read/write traffic: both keys without effect.
+    let b = with(&[
+        "num_vcs=16",
+        "use_read_write=1",
+        "packet_size={{1,2}}",
+        "packet_size_rate=2",
+    ])
+    .unwrap();
+    assert_eq!(b.config.extras.packet_sizes, None);
+    assert!(
+        b.ignored.contains(&"packet_size".into()) && b.ignored.contains(&"packet_size_rate".into())
+    );
+}
+
+#[test]
+fn classes_run_in_batch_mode() {
+    for rw in ["use_read_write=0", "use_read_write=1"] {
+        let b = with(&[
+            "num_vcs=16",
+            "classes=2",
+            "sim_type=batch",
+            "traffic={tornado,transpose}",
+            rw,
+        ])
+        .unwrap();
+        assert_eq!(b.config.injection, Injection::BookSimBatch);
+        // The batch source creates every class's packets, whatever injection_process says.
+        assert!(b
+            .config
+            .extras
+            .classes
+            .iter()
+            .all(|c| c.injection == Injection::BookSimBatch));
+    }
 }

@@ -105,7 +105,9 @@ pub const KEYS: &[Key] = &[
     k("injection_rate", "0.1", M),
     k("injection_rate_uses_flits", "0", M),
     k("packet_size", "1", M),
-    k("packet_size_rate", "1", D),
+    // A size distribution's rates (docs/booksim.md §3.5): without effect (listed so) when no
+    // class has one.
+    k("packet_size_rate", "1", M),
     k("traffic", "uniform", M),
     k("injection_process", "bernoulli", M),
     k("burst_alpha", "0.5", M),

@@ -25,12 +25,13 @@
 //! | `min` / `ran_min` (flatfly) | `minimal` |
 //! | `min` (dragonfly) | `df-minimal`; `valiant`: `df-valiant`; `ugal`: `df-ugal-booksim` (BookSim2's rule; `--algo df-ugal-l` is jumpnet's) |
 //! | `packet_size` | `packet_size` |
+//! | `packet_size = {{1,4,8}}`, `packet_size_rate = {{3,1,1}}` (per class) | `extras.packet_sizes` (`packet_sizes = 1:3,4:1,8:1`; [`packet_sizes`]; docs/booksim.md §3.5) |
 //! | `injection_rate_uses_flits` | `rate_in_flits` |
 //! | `st_prepare_delay + st_final_delay` | `st_delay` |
 //! | `sw_allocator`, `vc_allocator` | `allocator`, and `vc_allocator` when the two differ |
 //! | `deadlock_warn_timeout` | `watchdog_cycles` |
 //! | `sim_type = latency / throughput` | `drain = true / false`, BookSim2's stopping rule (`stop_rule = booksim`) |
-//! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` |
+//! | `sim_type = batch`, `batch_size`, `batch_count`, `max_outstanding_requests` | `injection = booksim_batch`, `batch_size`, `batch_count`, `max_outstanding` (one batch source for all classes) |
 //! | `injection_process = on_off`, `burst_alpha`, `burst_beta`, `burst_r1` | `injection = on_off` with the same keys |
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
 //! | `traffic = randperm`, `perm_seed` | `traffic = randperm` with `perm_seed`: BookSim2's permutation (docs/booksim.md §3.8) |
@@ -56,6 +57,7 @@ pub mod flatfly;
 pub mod irregular;
 pub mod keys;
 pub mod network;
+pub mod packet_sizes;
 pub mod read_write;
 #[cfg(test)]
 mod read_write_tests;
@@ -207,6 +209,8 @@ struct Parser {
     measure_stats: (String, usize),
     /// The read/write keys (docs/booksim.md §3.6).
     rw: read_write::RwKeys,
+    /// `packet_size_rate` (docs/booksim.md §3.5).
+    size_rates: packet_sizes::SizeRates,
     /// `perm_seed` and whether a statement gave it (docs/booksim.md §3.8).
     perm_seed: (i32, bool),
 }
@@ -243,6 +247,7 @@ impl Default for Parser {
             priority: ("none".to_string(), 0),
             measure_stats: ("1".to_string(), 0),
             rw: read_write::RwKeys::default(),
+            size_rates: packet_sizes::SizeRates::default(),
             perm_seed: (0, false),
         }
     }
@@ -312,6 +317,7 @@ impl Parser {
             "injection_process" => self.injection_process = (value.to_string(), line),
             "sim_type" => self.sim_type = (value.to_string(), line),
             "packet_size" => set("packet_size", value)?,
+            "packet_size_rate" => self.size_rates.note(value, line)?,
             "injection_rate_uses_flits" => set("rate_in_flits", value)?,
             "burst_alpha" | "burst_beta" | "burst_r1" | "batch_size" | "batch_count"
             | "acc_warmup_thres" | "acc_stopping_thres" => set(key, value)?,
@@ -447,6 +453,7 @@ impl Parser {
         self.cfg.features.exact_vcs =
             matches!(algo, RouteAlgo::DfMinimal | RouteAlgo::DfUgalBookSim);
         self.read_write(algo)?;
+        self.size_rates_use();
         self.perm_seed();
         Ok(BookSimConfig {
             topology: topo,
@@ -487,6 +494,11 @@ impl Parser {
                 continue;
             }
             let v = classes::item(list, class);
+            if key == "packet_size" {
+                // A size or a distribution (docs/booksim.md §3.5).
+                packet_sizes::set_class(&mut c, v, *line, &self.size_rates, class)?;
+                continue;
+            }
             let at = match line {
                 0 => "command line".to_string(),
                 n => format!("line {n}"),
@@ -501,7 +513,7 @@ impl Parser {
     /// configuration before its traffic was read) with its items of the lists and of
     /// `traffic` / `injection_process` (`texts`), padded as BookSim2 pads them.
     fn class_list(&self, pre: &SimConfig, texts: &[Vec<String>; 2]) -> Result<Vec<TrafficClass>> {
-        let (n, line) = (self.classes.0 as usize, self.classes.1);
+        let n = self.classes.0 as usize;
         let at = |l: usize| {
             if l == 0 {
                 "command line".to_string()
@@ -521,9 +533,6 @@ impl Parser {
         if n == 1 {
             return Ok(Vec::new());
         }
-        if self.cfg.injection == Injection::BookSimBatch {
-            bail!("{}: classes = {n} with sim_type = batch is not supported: jumpnet runs BookSim2's batch mode with one class", at(line));
-        }
         let topology = self.net.topology.as_str();
         let mut out = Vec::with_capacity(n);
         for (c, &prio) in prios.iter().enumerate() {
@@ -540,6 +549,11 @@ impl Parser {
                 .map_err(|e| anyhow!("{} (class {c}): {e}", at(tline)))?;
             traffic::set_process(&mut cc, process)
                 .map_err(|e| anyhow!("{} (class {c}): {e}", at(self.injection_process.1)))?;
+            if self.cfg.injection == Injection::BookSimBatch {
+                // BookSim2's batch source creates every class's packets (docs/booksim.md
+                // §3.5): the injection processes are not read.
+                cc.injection = Injection::BookSimBatch;
+            }
             out.push(TrafficClass::of(&cc, prio));
         }
         Ok(out)
@@ -606,14 +620,27 @@ impl Parser {
         for (class, rw) in self.cfg.extras.classes.iter_mut().zip(&per_class) {
             if let Some(rw) = rw {
                 class.packet_size = rw.mean_size();
+                class.packet_sizes = None;
                 class.read_write = Some(rw.clone());
             }
         }
         if let Some(Some(rw)) = per_class.first() {
             self.cfg.packet_size = rw.mean_size();
+            self.cfg.extras.packet_sizes = None;
         }
         self.cfg.extras.read_write = per_class.into_iter().flatten().next();
         Ok(())
+    }
+
+    /// `packet_size_rate` (docs/booksim.md §3.5): without effect (listed so) when no class
+    /// draws its sizes from a distribution (every class has one size or read/write
+    /// traffic).
+    fn size_rates_use(&mut self) {
+        let e = &self.cfg.extras;
+        let drawn = e.packet_sizes.is_some() || e.classes.iter().any(|c| c.packet_sizes.is_some());
+        if self.size_rates.given() && !drawn {
+            self.ignored.push("packet_size_rate".into());
+        }
     }
 
     /// `perm_seed` (docs/booksim.md §3.8): with `randperm` traffic (in any class) the

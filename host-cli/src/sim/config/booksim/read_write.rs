@@ -5,9 +5,9 @@
 //! Without `use_read_write` (BookSim2's default 0) the other keys are without effect and
 //! listed as such, as before. With it jumpnet runs BookSim2's read/write traffic
 //! ([`ReadWrite`]) in the combinations it models — any number of classes, Bernoulli or
-//! on/off injection, `sim_type = latency`, `throughput` or `batch` (one class, as every
-//! batch run), `dim_order` routing on a `mesh` or a `torus`, one network (every `*_subnet`
-//! 0) — and refuses every other by name. BookSim2's batch mode draws a write with
+//! on/off injection, `sim_type = latency`, `throughput` or `batch` (with one class or
+//! several, which share the batch), `dim_order` routing on a `mesh` or a `torus`, one
+//! network (every `*_subnet` 0) — and refuses every other by name. BookSim2's batch mode draws a write with
 //! probability 0.5 whatever `write_fraction` says (`batchtrafficmanager.cpp`), and so does
 //! jumpnet's.
 //!

@@ -76,7 +76,6 @@ fn combinations_jumpnet_does_not_model_are_refused_by_name() {
     );
     for (words, named) in [
         (&["write_reply_subnet=1"][..], "write_reply_subnet = 1"),
-        (&["classes=2", "sim_type=batch"], "sim_type = batch"),
         (&["read_reply_begin_vc={2,3}"], "no {…} list"),
         (&["read_request_size=0"], "read_request_size = 0"),
         (
