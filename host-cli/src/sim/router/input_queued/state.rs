@@ -125,9 +125,8 @@ pub(crate) struct Arrays {
     /// (internal speedup).
     pub out_free: Vec<u64>,
     pub cred_free: Vec<u64>,
-    /// Per router, with a crossbar delay above one cycle and no internal speedup
-    /// (`Params::xbar_batches`): the step its last crossbar batch started (`traverse`); empty
-    /// otherwise.
+    /// Per router, with a crossbar delay above one cycle (`Params::xbar_batches`): the step
+    /// its last crossbar batch started (`traverse`; 0: none yet); empty otherwise.
     pub xbar_start: Vec<u64>,
     /// Per port: one more than the last internal step whose credits left through the
     /// port's credit queue (credits freed in one step travel together; `crossbar`).
