@@ -134,9 +134,10 @@ pub(crate) struct Arrays {
     /// Per output VC, with `wait_for_tail_credit`: its packet's tail has left and the VC
     /// waits for its credits (`tail_credit`); empty otherwise.
     pub draining: Vec<bool>,
-    /// Per output VC, with `booksim_credits`: the cycle of its last credits' arrival
-    /// (high bits) and how many arrived then (low 16 bits) — credits the switch allocation
-    /// of that cycle may not use yet (`step::usable_credit`); empty otherwise.
+    /// Per output VC, with `booksim_credits`: the first internal step of the cycle of its
+    /// last credits' arrival (high bits; the cycle itself without internal speedup) and how
+    /// many arrived then (low 16 bits) — credits the switch allocation of that step may not
+    /// use yet (`step::usable_credit`); empty otherwise.
     pub fresh: Vec<u64>,
     /// Per crossbar input, with `hold_switch_for_packet`: the VC holding it, or
     /// [`NO_HOLD`]; per crossbar output: whether it is held (`hold`); empty otherwise.

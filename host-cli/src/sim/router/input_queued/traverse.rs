@@ -147,7 +147,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// cycle (two of a batch for one output, or of an output speedup's crossbar outputs,
     /// leave one after the other), at the end of the cycle: here the cycle after. With an
     /// internal speedup a batch leaves in the first step of its cycle and the next starts
-    /// in that cycle's second step, if it has one. docs/booksim.md §5.
+    /// in that cycle's second step, if it has one. docs/booksim.md §5. Cold: most runs
+    /// have a one-cycle crossbar, and `send`'s common path compiles tighter without it.
+    #[cold]
     fn xbar_depart(&mut self, ls: usize, lopi: usize) -> u64 {
         let (d, sp, now) = (self.k.st_delay, self.clock.speedup, self.now);
         let last = self.r.xbar_start[ls];
