@@ -47,6 +47,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
 
     /// Ends the holds of the step's `released` list (after the step's requests were made).
     pub(super) fn release_holds(&mut self, ls: usize) {
+        if self.k.sw_order && !self.work.released.is_empty() {
+            // BookSim2's switch list (`sw_order`).
+            self.order_released(ls);
+        }
         for i in 0..self.work.released.len() {
             let req = self.work.released[i];
             self.set_hold(ls, req, false);
@@ -64,6 +68,13 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let more = self.r.ivs[iv].len > 0
             && matches!(self.r.ivs[iv].state(), VcState::Active { .. })
             && self.r.ivs[iv].fready <= self.ready_if_in_last_step();
+        if k.sw_order && more {
+            let xi = ls * usize::from(k.shape.ins) + usize::from(req.input);
+            if self.r.hold_in[xi] != req.vc {
+                // A new hold: BookSim2's hold list (`sw_order`).
+                self.order_hold(ls, req);
+            }
+        }
         self.set_hold(ls, req, more);
         if more {
             let next = self.now + 1;

@@ -36,7 +36,8 @@
 //! can step on its own thread (`sim::engine::partition`).
 //!
 //! BookSim2's optional behaviours (`sim::router::features`) each live in their own file:
-//! crossbar input and output speedup (`crossbar`), switch held for a packet (`hold`), VCs
+//! crossbar input and output speedup (`crossbar`) and the order of the flits an output
+//! takes in one step (`sw_order`), switch held for a packet (`hold`), VCs
 //! released on the tail's credit (`tail_credit`), BookSim2's VC allocation stage
 //! (`vc_stage`) and speculative switch allocation (`speculation`), and the allocator calls
 //! BookSim2's `max_size` allocator counts (`max_size`); off, none of them costs
@@ -55,6 +56,7 @@ mod max_size;
 mod speculation;
 pub(crate) mod state;
 pub(crate) mod step;
+mod sw_order;
 mod tail_credit;
 mod traverse;
 mod vc_stage;
@@ -131,6 +133,9 @@ pub(crate) struct Params {
     /// `output_speedup`).
     pub in_speedup: usize,
     pub out_speedup: usize,
+    /// The flits of one switch allocation cross in the order of BookSim2's switch
+    /// allocation list (`sw_order`; with an output speedup and the VC allocation stage).
+    pub sw_order: bool,
     /// A downstream VC is free only when the tail's credit came back (`tail_credit`).
     pub wait_tail: bool,
     /// The switch is held for a whole packet (`hold`).
@@ -251,9 +256,12 @@ impl Params {
                 vcs: cfg.num_vcs,
                 iters: f.alloc_iters,
             },
-            port_vc: (0..radix * vcs)
-                .map(|li| Lanes::of(li / vcs, li % vcs, is, os))
-                .collect(),
+            port_vc: {
+                let lanes = crossbar::input_numbers(fabric);
+                (0..radix * vcs)
+                    .map(|li| Lanes::of(li / vcs, li % vcs, is, os, lanes[li / vcs]))
+                    .collect()
+            },
             router_of: FastDiv::new((radix * vcs) as u32),
             links: links::port_links(fabric, vcs),
             vc_buf_size: cfg.vc_buf_size,
@@ -277,6 +285,7 @@ impl Params {
             queued: !cfg.internal_speedup.is_one() || os > 1,
             in_speedup: is,
             out_speedup: os,
+            sw_order: os > 1 && f.vc_alloc_stage,
             wait_tail: f.wait_for_tail_credit,
             hold: f.hold_switch_for_packet,
             vc_stage: f.vc_alloc_stage,

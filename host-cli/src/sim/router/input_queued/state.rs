@@ -6,6 +6,7 @@
 
 use crate::sim::network::{Flit, Slot};
 use crate::sim::router::input_queued::buffers;
+use crate::sim::router::input_queued::sw_order::OrderKeys;
 use crate::sim::router::input_queued::Params;
 
 /// Per-input-VC route state.
@@ -149,6 +150,9 @@ pub(crate) struct Arrays {
     /// Per input VC, with speculation: its head bids for the switch in its next step
     /// (`speculation`); empty otherwise.
     pub spec: Vec<bool>,
+    /// Per input VC, with `Params::sw_order`: its places in BookSim2's allocation lists
+    /// (`sw_order`); empty otherwise.
+    pub order: Vec<OrderKeys>,
 }
 
 /// [`Arrays::hold_in`] of a crossbar input nobody holds.
@@ -187,6 +191,15 @@ fn spec_vcs(k: &Params) -> usize {
     }
 }
 
+/// Input VCs per router of [`Arrays::order`] (0 without `Params::sw_order`).
+fn order_vcs(k: &Params) -> usize {
+    if k.sw_order {
+        k.per
+    } else {
+        0
+    }
+}
+
 impl Arrays {
     /// Empty routers of the shape `k`.
     pub fn new(k: &Params, switches: usize) -> Self {
@@ -212,6 +225,7 @@ impl Arrays {
             hold_out: vec![false; switches * optional(k).3],
             vc_ptrs: vec![0; switches * vc_pointers(k)],
             spec: vec![false; switches * spec_vcs(k)],
+            order: vec![OrderKeys::default(); switches * order_vcs(k)],
         }
     }
 
@@ -236,6 +250,7 @@ impl Arrays {
         self.hold_out.fill(false);
         self.vc_ptrs.fill(0);
         self.spec.fill(false);
+        self.order.fill(OrderKeys::default());
     }
 }
 
@@ -264,6 +279,7 @@ pub(crate) struct Range<'a> {
     pub hold_out: &'a mut [bool],
     pub vc_ptrs: &'a mut [u16],
     pub spec: &'a mut [bool],
+    pub order: &'a mut [OrderKeys],
 }
 
 impl<'a> Range<'a> {
@@ -292,6 +308,7 @@ impl<'a> Range<'a> {
             hold_out: &mut a.hold_out,
             vc_ptrs: &mut a.vc_ptrs,
             spec: &mut a.spec,
+            order: &mut a.order,
         }
     }
 
@@ -322,6 +339,7 @@ impl<'a> Range<'a> {
         let (ho_a, ho_b) = self.hold_out.split_at_mut(n * ho);
         let (vp_a, vp_b) = self.vc_ptrs.split_at_mut(n * vc_pointers(k));
         let (sp_a, sp_b) = self.spec.split_at_mut(n * spec_vcs(k));
+        let (or_a, or_b) = self.order.split_at_mut(n * order_vcs(k));
         (
             Range {
                 k,
@@ -346,6 +364,7 @@ impl<'a> Range<'a> {
                 hold_out: ho_a,
                 vc_ptrs: vp_a,
                 spec: sp_a,
+                order: or_a,
             },
             Range {
                 k,
@@ -370,6 +389,7 @@ impl<'a> Range<'a> {
                 hold_out: ho_b,
                 vc_ptrs: vp_b,
                 spec: sp_b,
+                order: or_b,
             },
         )
     }

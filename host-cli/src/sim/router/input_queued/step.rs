@@ -22,6 +22,7 @@ use crate::sim::router::vc_port::PortHead;
 use crate::sim::router::{Effects, Phase};
 
 use super::links::LinkKind;
+use super::sw_order::{Crossing, Key};
 use super::vc_stage::{is_eject, EJECT_ANY, EJECT_ON};
 
 /// A range of routers' active set and per-step scratch.
@@ -56,6 +57,11 @@ pub(crate) struct Work {
     pub(super) vc_reqs: Vec<VcRequest>,
     pub(super) vc_wins: Vec<VcRequest>,
     pub(super) vc_scratch: VcScratch,
+    /// With `Params::sw_order` (`super::sw_order`): the step's crossings, the place of the
+    /// one crossing now, and the heads that won an output VC.
+    pub(super) crossings: Vec<Crossing>,
+    pub(super) rank: u64,
+    pub(super) vc_order: Vec<(Key, usize)>,
     /// An adaptive routing's candidates at the hop being routed.
     candidates: [Candidate; MAX_CANDIDATES],
 }
@@ -90,6 +96,9 @@ impl Work {
             } else {
                 VcScratch::default()
             },
+            crossings: Vec::new(),
+            rank: 0,
+            vc_order: Vec::new(),
             candidates: [Candidate::default(); MAX_CANDIDATES],
         }
     }
@@ -111,6 +120,9 @@ impl Work {
         self.vc_reqs.clear();
         self.vc_wins.clear();
         self.vc_scratch.reset();
+        self.crossings.clear();
+        self.rank = 0;
+        self.vc_order.clear();
     }
 }
 
@@ -256,6 +268,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         r.wake[ls] = r.wake[ls].min(ready);
         r.buffered[ls] += 1;
         self.work.active[ls / 64] |= 1 << (ls % 64);
+        if k.sw_order && l == 0 {
+            // BookSim2's lists (`sw_order`).
+            self.order_arrival(iv, li / k.vcs, flit);
+        }
     }
 
     /// A credit returns to output VC `ov` (index within the range) of one of the routers.
@@ -496,6 +512,11 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         } else {
             work.wins.len()
         };
+        if k.sw_order {
+            // With an output speedup, in BookSim2's order (`sw_order`).
+            self.traverse_in_order(s, all, won);
+            return;
+        }
         for i in 0..won {
             let w = if all {
                 self.work.reqs[i]
@@ -565,6 +586,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                  the switch (a butterfly's links run from a stage to the next)",
                 port_of(hop)
             )));
+        }
+        if k.sw_order && k.vc_stage && k.routing_delay > 0 {
+            // BookSim2's VC allocation list (`sw_order`).
+            self.order_routed(iv);
         }
         self.r.ivs[iv].set_state(match hop {
             Hop::Forward { port, vc } => {

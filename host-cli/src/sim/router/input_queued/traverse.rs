@@ -18,6 +18,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let ls = s - self.r.lo;
         let iv = (ls * k.radix + p) * k.vcs + v;
         let flit = self.pop_front(ls, iv);
+        if k.sw_order {
+            // BookSim2's lists (`sw_order`).
+            self.order_after_cross(iv, p, flit.tail);
+        }
         let VcState::Active { port, vc, eject } = self.r.ivs[iv].state() else {
             self.fx.violation();
             return;

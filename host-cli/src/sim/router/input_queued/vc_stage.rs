@@ -86,6 +86,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 self.allocate_shared_vcs(ls, (won, retry));
             }
         }
+        if k.sw_order && !k.speculative {
+            // BookSim2's switch list (`sw_order`).
+            self.order_vc_winners(ls);
+        }
         self.work.vc_shared.clear();
         self.work.vc_heads.clear();
         Ok(())
