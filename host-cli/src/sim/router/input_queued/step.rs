@@ -383,7 +383,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// VC allocation of the cycle it arrives in (a step before BookSim2's) already sees a VC
     /// it frees (`wait_for_tail_credit`).
     #[inline]
-    fn usable_credit(&self, ov: usize) -> bool {
+    pub(super) fn usable_credit(&self, ov: usize) -> bool {
         let c = self.r.credits[ov];
         if c == 0 {
             return false;
@@ -420,7 +420,10 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
             queued < if eject { k.eject_limit } else { k.out_limit }
         };
-        let credit = (eject && !k.eject_credits)
+        // A speculative bid goes in whatever its head's VC allocation gave it (`speculation`:
+        // its VC's credit decides only whether a grant is used).
+        let credit = spec
+            || (eject && !k.eject_credits)
             || vc.is_none_or(|vc| self.usable_credit(lopi * k.vcs + usize::from(vc)));
         let ready = room && credit;
         let lanes = k.port_vc[li];
