@@ -14,10 +14,12 @@
 //!   non-speculative request, the non-speculative one wins (its lower priority; the iSLIP
 //!   allocator itself ignores priorities, so speculative requests may still take an output
 //!   from a non-speculative one of another input);
-//! * a granted bid crosses the switch only if the head won its VC allocation; otherwise the
-//!   grant is lost — the crossbar input and output stay unused that step, and the
-//!   allocator's pointers have moved (BookSim2 reads the VC allocator's result after the
-//!   switch allocation);
+//! * a granted bid crosses the switch only if the head won its VC allocation and that VC has
+//!   a credit; otherwise the grant is lost — the crossbar input and output stay unused that
+//!   step, and the allocator's pointers have moved (BookSim2 reads the VC allocator's result
+//!   after the switch allocation and discards a grant "due to lack of credit"). The bid itself
+//!   does not wait for the won VC's credit: it competed for the crossbar cell with the
+//!   input's other VCs, as BookSim2's request did;
 //! * a head that won its VC but not the switch requests the switch again, non-speculatively,
 //!   in the next step — the step it would have requested it without speculation.
 //!
@@ -32,12 +34,19 @@ use crate::sim::router::Effects;
 
 impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// Whether the switch grant of input port `p`, VC `vc` of local router `ls` is a
-    /// speculative bid whose head lost its VC allocation (the grant is lost).
+    /// speculative bid whose head lost its VC allocation, or won a VC without a credit
+    /// (the grant is lost).
     #[inline]
     pub(super) fn lost_bid(&self, ls: usize, p: usize, vc: u8) -> bool {
         let k = self.k;
         let iv = (ls * k.radix + p) * k.vcs + usize::from(vc);
-        !matches!(self.r.ivs[iv].state(), VcState::Active { .. })
+        match self.r.ivs[iv].state() {
+            VcState::Active { port, vc, eject } => {
+                let ov = (ls * k.radix + usize::from(port)) * k.vcs + usize::from(vc);
+                !((eject && !k.eject_credits) || self.usable_credit(ov))
+            }
+            _ => true,
+        }
     }
 
     /// After the VC allocation of this step, the next step of the head at (local) input VC

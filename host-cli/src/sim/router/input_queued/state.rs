@@ -7,6 +7,7 @@
 use crate::sim::network::{Flit, Slot};
 use crate::sim::router::input_queued::buffers;
 use crate::sim::router::input_queued::Params;
+use crate::sim::router::priority::Priority;
 
 /// Per-input-VC route state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -149,6 +150,15 @@ pub(crate) struct Arrays {
     /// Per input VC, with speculation: its head bids for the switch in its next step
     /// (`speculation`); empty otherwise.
     pub spec: Vec<bool>,
+    /// Per buffer slot (the indices of [`Arrays::slots`]), with `priority = local_age`,
+    /// `queue_length` or `hop_count`: a stamp of its flit's arrival (`priority`) — the cycle,
+    /// or with `hop_count` the routers the flit crossed before this one —, written for every
+    /// arrival, the front flit's too; empty otherwise.
+    pub stamps: Vec<u32>,
+    /// Per input VC, with `priority = hop_count`: the routers the packet arriving on it (the
+    /// last head that arrived) crossed before this one, for its body flits' stamps; empty
+    /// otherwise.
+    pub in_hops: Vec<u32>,
 }
 
 /// [`Arrays::hold_in`] of a crossbar input nobody holds.
@@ -187,6 +197,19 @@ fn spec_vcs(k: &Params) -> usize {
     }
 }
 
+/// Buffer slots per router of [`Arrays::stamps`] and input VCs per router of
+/// [`Arrays::in_hops`] (0 when the priority mode needs none).
+fn priority_entries(k: &Params) -> (usize, usize) {
+    (
+        if k.stamps { k.per * k.buf } else { 0 },
+        if k.priority == Priority::HopCount {
+            k.per
+        } else {
+            0
+        },
+    )
+}
+
 impl Arrays {
     /// Empty routers of the shape `k`.
     pub fn new(k: &Params, switches: usize) -> Self {
@@ -212,6 +235,8 @@ impl Arrays {
             hold_out: vec![false; switches * optional(k).3],
             vc_ptrs: vec![0; switches * vc_pointers(k)],
             spec: vec![false; switches * spec_vcs(k)],
+            stamps: vec![0; switches * priority_entries(k).0],
+            in_hops: vec![0; switches * priority_entries(k).1],
         }
     }
 
@@ -236,6 +261,8 @@ impl Arrays {
         self.hold_out.fill(false);
         self.vc_ptrs.fill(0);
         self.spec.fill(false);
+        self.stamps.fill(0);
+        self.in_hops.fill(0);
     }
 }
 
@@ -264,6 +291,8 @@ pub(crate) struct Range<'a> {
     pub hold_out: &'a mut [bool],
     pub vc_ptrs: &'a mut [u16],
     pub spec: &'a mut [bool],
+    pub stamps: &'a mut [u32],
+    pub in_hops: &'a mut [u32],
 }
 
 impl<'a> Range<'a> {
@@ -292,6 +321,8 @@ impl<'a> Range<'a> {
             hold_out: &mut a.hold_out,
             vc_ptrs: &mut a.vc_ptrs,
             spec: &mut a.spec,
+            stamps: &mut a.stamps,
+            in_hops: &mut a.in_hops,
         }
     }
 
@@ -322,6 +353,9 @@ impl<'a> Range<'a> {
         let (ho_a, ho_b) = self.hold_out.split_at_mut(n * ho);
         let (vp_a, vp_b) = self.vc_ptrs.split_at_mut(n * vc_pointers(k));
         let (sp_a, sp_b) = self.spec.split_at_mut(n * spec_vcs(k));
+        let (pa, ph) = priority_entries(k);
+        let (ar_a, ar_b) = self.stamps.split_at_mut(n * pa);
+        let (hp_a, hp_b) = self.in_hops.split_at_mut(n * ph);
         (
             Range {
                 k,
@@ -346,6 +380,8 @@ impl<'a> Range<'a> {
                 hold_out: ho_a,
                 vc_ptrs: vp_a,
                 spec: sp_a,
+                stamps: ar_a,
+                in_hops: hp_a,
             },
             Range {
                 k,
@@ -370,6 +406,8 @@ impl<'a> Range<'a> {
                 hold_out: ho_b,
                 vc_ptrs: vp_b,
                 spec: sp_b,
+                stamps: ar_b,
+                in_hops: hp_b,
             },
         )
     }
