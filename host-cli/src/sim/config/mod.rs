@@ -222,8 +222,9 @@ pub struct SimConfig {
     pub internal_speedup: Speedup,
     /// Flits an output queue may hold before its switch requests wait (BookSim2
     /// `output_buffer_size`; `None` = BookSim2's `-1`, unlimited: the downstream credits
-    /// bound it). Ejection queues are also bounded by `num_vcs · vc_buf_size` flits, the
-    /// credits of a BookSim2 terminal's input. Only a speedup above 1 fills output queues.
+    /// bound it). Without `booksim_credits` (whose terminals return ejection credits)
+    /// ejection queues are also bounded by `num_vcs · vc_buf_size` flits, the credits of a
+    /// BookSim2 terminal's input. Only a speedup above 1 fills output queues.
     pub output_buffer_size: Option<u32>,
     /// Allocator of the switch, and of VCs unless [`SimConfig::vc_allocator`] names another.
     pub allocator: Allocator,

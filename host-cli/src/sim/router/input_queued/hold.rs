@@ -8,6 +8,13 @@
 //! leave (no downstream credit, output queue full); a hold that ends for want of credits
 //! still blocks the input and output in that step, as in BookSim2 where the hold is
 //! dropped after the step's switch allocation.
+//!
+//! "Empty" is BookSim2's buffer at its step: a flit crossing here in step `k` is BookSim2's
+//! of step `k − 1` (`step::usable_credit`), so a flit delivered in the cycle of step `k` but
+//! after BookSim2's step `k − 1` (the flits of a cycle arrive before its first step) does
+//! not keep the hold: BookSim2 drops it and the flit asks for the switch when it arrives,
+//! against the other requests of that step. A packet streaming one flit per cycle thus
+//! gives up its hold after every flit, in BookSim2 and here.
 
 use jumpnet_core::routing::Routing;
 
@@ -48,14 +55,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 
     /// After the flit of `req` of local router `ls` crossed the switch: the hold starts or
-    /// goes on if the packet's next flit waits in the buffer, and that flit may cross in the
-    /// next step; otherwise it ends.
+    /// goes on if the packet's next flit waits in the buffer (in BookSim2's step before this
+    /// one: the module's note), and that flit may cross in the next step; otherwise it ends.
     pub(super) fn hold_after_cross(&mut self, ls: usize, req: Request) {
         let k = self.k;
         let p = super::crossbar::input_port(req.input, k.in_speedup);
         let iv = (ls * k.radix + p) * k.vcs + usize::from(req.vc);
-        let more =
-            self.r.ivs[iv].len > 0 && matches!(self.r.ivs[iv].state(), VcState::Active { .. });
+        let more = self.r.ivs[iv].len > 0
+            && matches!(self.r.ivs[iv].state(), VcState::Active { .. })
+            && self.r.ivs[iv].fready <= self.ready_if_in_last_step();
         self.set_hold(ls, req, more);
         if more {
             let next = self.now + 1;
@@ -64,6 +72,15 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             }
             self.r.wake[ls] = self.r.wake[ls].min(next);
         }
+    }
+
+    /// The ready step of a body flit that arrived in the cycle of step `now − 1` (the
+    /// latest a flit in BookSim2's buffer at that step can have): a flit arriving in cycle
+    /// `c` is ready `sw_alloc_delay` cycles after the first step of `c`, which grows with `c`.
+    fn ready_if_in_last_step(&self) -> u64 {
+        let sp = self.clock.speedup;
+        let c = sp.cycle_of(self.now.saturating_sub(1));
+        sp.after_stage(sp.first_step(c), u64::from(self.k.sw_alloc_delay))
     }
 
     /// Holds (`on`) or frees the crossbar input and output of `req` in local router `ls`.

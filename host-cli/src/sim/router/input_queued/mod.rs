@@ -116,16 +116,15 @@ pub(crate) struct Params {
     /// `[routing_delay, vc_alloc_delay, sw_alloc_delay]`.
     pub head_delays: [u16; 3],
     pub st_delay: u64,
-    /// BookSim2's crossbar with a delay above one cycle (`st_delay > 1`) and no internal
-    /// speedup: flits cross in batches (`traverse`; with an internal speedup the crossbar
-    /// stays pipelined, docs/booksim.md §5).
+    /// BookSim2's crossbar with a delay above one cycle (`st_delay > 1`): flits cross in
+    /// batches (`traverse::xbar_depart`, docs/booksim.md §5).
     pub xbar_batches: bool,
     /// Credit return delay beyond the channel latency, cycles.
     pub credit_delay: u64,
     /// The internal speedup (1: no output or credit queueing).
     pub speedup: Speedup,
     /// Most flits an output queue / an ejection queue may hold before its switch requests
-    /// wait (with speedup only).
+    /// wait (with speedup only; `u64::MAX`: no limit, BookSim2's `output_buffer_size = -1`).
     pub out_limit: u64,
     pub eject_limit: u64,
     /// Flits leave the switch through output queues (internal speedup above 1, or an output
@@ -273,13 +272,18 @@ impl Params {
             sw_alloc_delay: cfg.sw_alloc_delay,
             head_delays: [cfg.routing_delay, cfg.vc_alloc_delay, cfg.sw_alloc_delay],
             st_delay: u64::from(cfg.st_delay),
-            xbar_batches: cfg.st_delay > 1 && cfg.internal_speedup.is_one(),
+            xbar_batches: cfg.st_delay > 1,
             credit_delay: u64::from(cfg.credit_delay),
             speedup: cfg.internal_speedup,
             out_limit: cfg.output_buffer_size.map_or(u64::MAX, u64::from),
-            eject_limit: cfg
-                .output_buffer_size
-                .map_or(vc_slots, |n| u64::from(n).min(vc_slots)),
+            // With BookSim2's ejection credits those bound the ejection queue as a link's
+            // bound its output queue; without them the terminal's input VCs do.
+            eject_limit: if f.booksim_credits {
+                cfg.output_buffer_size.map_or(u64::MAX, u64::from)
+            } else {
+                cfg.output_buffer_size
+                    .map_or(vc_slots, |n| u64::from(n).min(vc_slots))
+            },
             queued: !cfg.internal_speedup.is_one() || os > 1,
             in_speedup: is,
             out_speedup: os,

@@ -126,9 +126,8 @@ pub(crate) struct Arrays {
     /// (internal speedup).
     pub out_free: Vec<u64>,
     pub cred_free: Vec<u64>,
-    /// Per router, with a crossbar delay above one cycle and no internal speedup
-    /// (`Params::xbar_batches`): the step its last crossbar batch started (`traverse`); empty
-    /// otherwise.
+    /// Per router, with a crossbar delay above one cycle (`Params::xbar_batches`): the step
+    /// its last crossbar batch started (`traverse`; 0: none yet); empty otherwise.
     pub xbar_start: Vec<u64>,
     /// Per port: one more than the last internal step whose credits left through the
     /// port's credit queue (credits freed in one step travel together; `crossbar`).
@@ -136,9 +135,10 @@ pub(crate) struct Arrays {
     /// Per output VC, with `wait_for_tail_credit`: its packet's tail has left and the VC
     /// waits for its credits (`tail_credit`); empty otherwise.
     pub draining: Vec<bool>,
-    /// Per output VC, with `booksim_credits`: the cycle of its last credits' arrival
-    /// (high bits) and how many arrived then (low 16 bits) — credits the switch allocation
-    /// of that cycle may not use yet (`step::usable_credit`); empty otherwise.
+    /// Per output VC, with `booksim_credits`: the first internal step of the cycle of its
+    /// last credits' arrival (high bits; the cycle itself without internal speedup) and how
+    /// many arrived then (low 16 bits) — credits the switch allocation of that step may not
+    /// use yet (`step::usable_credit`); empty otherwise.
     pub fresh: Vec<u64>,
     /// Per crossbar input, with `hold_switch_for_packet`: the VC holding it, or
     /// [`NO_HOLD`]; per crossbar output: whether it is held (`hold`); empty otherwise.

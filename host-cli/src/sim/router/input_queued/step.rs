@@ -279,16 +279,17 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         *c += 1;
         let c = *c;
         if self.k.eject_credits && c <= self.k.fresh_max {
-            // Not usable by this cycle's switch allocation (`usable_credit`). The record is
-            // read only while the VC has at most `fresh_max` credits; with one step per cycle
-            // that is before the step's flits leave, so a credit that leaves more is never
-            // asked about and its arrival need not touch the record.
-            let cycle = self.clock.cycle << 16;
+            // Not usable by the switch allocation of this cycle's first step
+            // (`usable_credit`). The record is read only while the VC has at most
+            // `fresh_max` credits; with one step per cycle that is before the step's flits
+            // leave, so a credit that leaves more is never asked about and its arrival need
+            // not touch the record.
+            let first = self.clock.first << 16;
             let f = &mut self.r.fresh[ov];
-            *f = if *f & !0xFFFF == cycle {
+            *f = if *f & !0xFFFF == first {
                 *f + 1
             } else {
-                cycle | 1
+                first | 1
             };
         }
         if c > self.k.vc_buf_size {
@@ -371,13 +372,19 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         Ok(())
     }
 
-    /// Whether (local) output VC `ov` has a credit this cycle's switch allocation may use.
+    /// Whether (local) output VC `ov` has a credit this step's switch allocation may use.
     /// (Also read by `speculation::lost_bid`.)
-    /// With `booksim_credits` a credit that arrived in this cycle may not: BookSim2's
-    /// router writes a credit at the end of the cycle that freed its slot and the upstream
-    /// router reads it a cycle after the channel's latency, while the VC allocation of the
-    /// cycle it arrives in (a step before BookSim2's) already sees a VC it frees
-    /// (`wait_for_tail_credit`; docs/booksim.md §4).
+    /// With `booksim_credits` a credit that arrived in this cycle may not be used by the
+    /// cycle's first step: BookSim2's router writes a credit at the end of the cycle that
+    /// freed its slot and the upstream router reads it a cycle after the channel's latency,
+    /// before the first internal step of that cycle, while a switch allocation here in step
+    /// `k` is BookSim2's of step `k − 1` (the step whose update crossed the flit; a head's
+    /// stages and a body flit's `sw_alloc_delay` count so). So the credit is BookSim2's from
+    /// the first step of its cycle on, here from the second: with one step per cycle the
+    /// next cycle, with an internal speedup the cycle's second step if it has one
+    /// (docs/booksim.md §4); the record (`Arrays::fresh`) names the cycle's first step. The
+    /// VC allocation of the cycle it arrives in (a step before BookSim2's) already sees a VC
+    /// it frees (`wait_for_tail_credit`).
     #[inline]
     pub(super) fn usable_credit(&self, ov: usize) -> bool {
         let c = self.r.credits[ov];
@@ -388,7 +395,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             return true;
         }
         let f = self.r.fresh[ov];
-        let fresh = if f >> 16 == self.clock.cycle {
+        let fresh = if f >> 16 == self.now {
             (f & 0xFFFF) as u16
         } else {
             0

@@ -137,30 +137,35 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// `ls` through BookSim2's crossbar of `d = st_delay > 1` cycles (`Params::xbar_batches`).
     /// BookSim2 keeps one queue of crossing flits per router and starts the waiting ones
     /// only when none is in flight (`IQRouter::_SwitchEvaluate` stops at the first flit that
-    /// has started): a flit granted in step `now` starts in the next step, or with the batch
-    /// that starts then, or, while a batch crosses, in the step after the one that takes it
-    /// out of the crossbar (the first step of the cycle `d − 1` after the batch's start; with
-    /// one step per cycle, `d` steps after its start). It reaches the output queue in the
-    /// cycle `d − 1` after its own start, and an output sends one flit per cycle (two of a
-    /// batch for one output, or of an output speedup's crossbar outputs, leave one after the
-    /// other). Used without internal speedup (`Params::xbar_batches`). docs/booksim.md §5.
+    /// has started). Steps are BookSim2's internal steps (one a cycle without internal
+    /// speedup): a flit granted here in step `now` is BookSim2's allocation of step
+    /// `now − 1` (`step::usable_credit`), which queues it at that step's update; it starts in
+    /// step `now`, or with the batch that starts then, or, while a batch crosses, in the
+    /// step after the one whose update takes that batch out of the crossbar — the first
+    /// step of cycle `c + d − 1`, `c` the batch's starting cycle. A batch started in cycle
+    /// `c` reaches the output queue in cycle `c + d − 1` and an output sends one flit per
+    /// cycle (two of a batch for one output, or of an output speedup's crossbar outputs,
+    /// leave one after the other), at the end of the cycle: here the cycle after. With an
+    /// internal speedup a batch leaves in the first step of its cycle and the next starts
+    /// in that cycle's second step, if it has one. docs/booksim.md §5. Cold: most runs
+    /// have a one-cycle crossbar, and `send`'s common path compiles tighter without it.
+    #[cold]
     fn xbar_depart(&mut self, ls: usize, lopi: usize) -> u64 {
-        let (d, sp) = (self.k.st_delay, self.clock.speedup);
-        let next = self.now + 1;
+        let (d, sp, now) = (self.k.st_delay, self.clock.speedup, self.now);
         let last = self.r.xbar_start[ls];
-        let start = if next <= last {
+        let start = if now <= last {
             last
         } else {
             // The step whose update takes the last batch out of the crossbar.
             let out = sp.first_step(sp.cycle_of(last) + d - 1);
-            if last > 0 && next <= out {
+            if last > 0 && now <= out {
                 out + 1
             } else {
-                next
+                now
             }
         };
         self.r.xbar_start[ls] = start;
-        let depart = (sp.cycle_of(start) + d - 1).max(self.r.out_free[lopi]);
+        let depart = (sp.cycle_of(start) + d).max(self.r.out_free[lopi]);
         self.r.out_free[lopi] = depart + 1;
         depart
     }
