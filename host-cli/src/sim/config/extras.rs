@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::{Injection, PacketSizes, ReadWrite, SimConfigError, TrafficClass, Value, F, U32};
+use crate::sim::router::priority::Priority;
 
 impl Injection {
     /// The `injection=` word of each process.
@@ -84,11 +85,14 @@ pub struct Extras {
     /// own parameters). Left out of the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<TrafficClass>,
-    /// BookSim2's `priority = class`: a class's packets carry its `class_priority`, which
-    /// decides between classes at a terminal and between the VCs of a router input
-    /// (docs/booksim.md §3.5). Left out of the JSON when `false`.
-    #[serde(skip_serializing_if = "core::ops::Not::not")]
-    pub class_priority: bool,
+    /// BookSim2's packet priorities (`priority`, docs/booksim.md §3.5;
+    /// `sim::router::priority`): `class` gives a class's packets its `class_priority`, the
+    /// other modes a packet's or a flit's age, sequence number, hops or its input VC's
+    /// length; they decide between classes at a terminal, between the VCs of a router input
+    /// and in the allocators that rank priorities. In the JSON: nothing for `none`,
+    /// `"class_priority": true` for `class`, `"priority": "<mode>"` for the others.
+    #[serde(flatten)]
+    pub priority: Priority,
     /// BookSim2's read/write traffic (`use_read_write = 1`, docs/booksim.md §3.6): requests
     /// and their replies, each kind with its size and VC range. Left out of the JSON when
     /// `None`.
@@ -124,7 +128,7 @@ impl Default for Extras {
             batch_count: 1,
             max_outstanding: 0,
             classes: Vec::new(),
-            class_priority: false,
+            priority: Priority::None,
             read_write: None,
             perm_seed: None,
             packet_sizes: None,

@@ -10,8 +10,9 @@
 //!   head, when a VC is found: round robin from the class's own last VC, one that no other
 //!   packet of the terminal holds and that has a credit (all its credits with
 //!   `wait_for_tail_credit`);
-//! * the first ready class is sent unless a later one has a strictly higher priority
-//!   (`priority = class`; otherwise every packet has priority 0);
+//! * the first ready class is sent unless a later one has a strictly higher priority (its
+//!   next flit's: `priority = class`, `age`, `sequence`, `super::priority`; otherwise every
+//!   flit at a source has priority 0);
 //! * with `hold_switch_for_packet` the last class's packet keeps the channel while it has
 //!   a credit, unless a class of higher priority is ready.
 //!
@@ -36,6 +37,7 @@ use crate::sim::engine::read_write::{window_order, Replies};
 use crate::sim::engine::stats::{LatencyStats, Recorder};
 use crate::sim::engine::{Counters, SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
+use crate::sim::router::priority::Priority;
 use crate::sim::workload::paced_batch::PacedBatch;
 use crate::sim::workload::synthetic::{Driver, Process};
 
@@ -68,9 +70,6 @@ pub(crate) struct Classes {
     sizes: Vec<u16>,
     /// Priority of each class (all 0 without `priority = class`).
     prio: Vec<u32>,
-    /// The same order in a byte: the rank of each class's priority among the distinct
-    /// priorities (the routers' `Route::pri`).
-    rank: Vec<u8>,
     /// Terminal-major: `lanes[t · classes + c]`.
     lanes: Vec<Lane>,
     /// Per terminal: class of the last flit sent.
@@ -168,19 +167,12 @@ impl Classes {
         let prio: Vec<u32> = list
             .iter()
             .map(|c| {
-                if cfg.extras.class_priority {
+                if cfg.extras.priority == Priority::Class {
                     c.priority
                 } else {
                     0
                 }
             })
-            .collect();
-        let mut distinct = prio.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let rank = prio
-            .iter()
-            .map(|p| distinct.partition_point(|d| d < p).min(255) as u8)
             .collect();
         let lanes = (0..nodes as usize * n)
             .map(|_| Lane {
@@ -192,7 +184,6 @@ impl Classes {
             drivers,
             sizes: list.iter().map(|c| c.packet_size).collect(),
             prio,
-            rank,
             lanes,
             last_class: vec![0; nodes as usize],
             in_use: vec![false; nodes as usize * vcs],
@@ -342,9 +333,30 @@ impl State<'_> {
         if self.generating {
             self.generate_classes(&mut cl);
         }
+        if self.pri.mode() == Priority::Sequence {
+            self.issue_classes(&mut cl);
+        }
         let res = (0..self.fabric.terminals).try_for_each(|t| self.inject_class(&mut cl, t));
         self.classes = Some(cl);
         res
+    }
+
+    /// `priority = sequence` (`super::priority`): every class whose previous packet has left
+    /// its source issues its next one, which gets the next number of its terminal, the
+    /// classes of a terminal in class order — BookSim2's `_Inject`, which creates a class's
+    /// packet (and counts it in `_packet_seq_no`) only when the class has none at the source.
+    fn issue_classes(&mut self, cl: &mut Classes) {
+        let n = cl.len();
+        for t in 0..self.fabric.terminals {
+            for lane in &mut cl.lanes[t as usize * n..(t as usize + 1) * n] {
+                if lane.current.is_some() {
+                    continue;
+                }
+                if let Some(p) = lane.queue.front_mut().filter(|p| p.seq == 0) {
+                    p.seq = self.pri.issue(t);
+                }
+            }
+        }
     }
 
     fn generate_classes(&mut self, cl: &mut Classes) {
@@ -420,6 +432,8 @@ impl State<'_> {
             tag: NO_TAG,
             len,
             kind,
+            // Numbered when issued (`issue_classes`).
+            seq: 0,
         });
         cl.gen[c] += u64::from(len);
         self.gen_flits += u64::from(len);
@@ -464,6 +478,14 @@ impl State<'_> {
         let (n, ti) = (cl.len(), t as usize);
         let credits = &self.terms[ti].credits;
         let last = usize::from(cl.last_class[ti]);
+        let at_terminals = self.pri.mode().at_terminals();
+        let pri = |cl: &Classes, c: usize| {
+            if at_terminals {
+                self.lane_priority(cl, t, c)
+            } else {
+                0
+            }
+        };
         let mut pick: Option<(usize, u8)> = None;
         let mut limit = n;
         if self.cfg.features.hold_switch_for_packet {
@@ -480,7 +502,7 @@ impl State<'_> {
             if lane.current.is_none() && lane.queue.is_empty() {
                 continue;
             }
-            if pick.is_some_and(|(p, _)| cl.prio[p] >= cl.prio[c]) {
+            if pick.is_some_and(|(p, _)| pri(cl, p) >= pri(cl, c)) {
                 continue;
             }
             let vc = match lane.current {
@@ -495,6 +517,17 @@ impl State<'_> {
             }
         }
         pick
+    }
+
+    /// BookSim2's priority of the next flit of class `c` at terminal `t` (`super::priority`;
+    /// the lane holds a packet): its packet in progress's, else its first waiting packet's.
+    fn lane_priority(&self, cl: &Classes, t: u32, c: usize) -> u32 {
+        let lane = &cl.lanes[t as usize * cl.len() + c];
+        match (lane.current, lane.queue.front()) {
+            (Some((id, _, _)), _) => self.pri.packet(id),
+            (None, Some(p)) => self.pri.at_source(p.created, p.seq, cl.prio[c]),
+            (None, None) => 0,
+        }
     }
 
     /// The VC of class `c`'s waiting head at terminal `t`: the one found before (none while
@@ -539,7 +572,7 @@ impl State<'_> {
                 let Some(p) = cl.lanes[li].queue.pop_front() else {
                     return Ok(());
                 };
-                let id = self.start_class_packet(t, c, p, cl.rank[c])?;
+                let id = self.start_class_packet(t, c, p, cl.prio[c])?;
                 let lane = &mut cl.lanes[li];
                 lane.head_vc = None;
                 lane.staged = false;
@@ -568,7 +601,7 @@ impl State<'_> {
         t: u32,
         c: usize,
         p: Pending,
-        pri: u8,
+        class_pri: u32,
     ) -> Result<u32, SimError> {
         let mut state = self
             .routing
@@ -592,11 +625,14 @@ impl State<'_> {
         let route = Route {
             dst: p.dst,
             hops: 0,
-            pri,
             kind: p.kind,
             state,
         };
-        Ok(self.allocate(packet, route))
+        let id = self.allocate(packet, route);
+        if self.pri.mode().of_packets() {
+            self.pri.start(id, (p.created, p.seq, class_pri), self.now);
+        }
+        Ok(id)
     }
 
     /// BookSim2's latency for class `c`'s threshold (all packets with one class): its

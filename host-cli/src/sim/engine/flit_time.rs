@@ -43,6 +43,12 @@ impl LateFlits {
         p.injected + u64::from(flit.seq) + u64::from(flit.lag)
     }
 
+    /// The injection cycle of flit `seq` of packet `pkt` if it is kept (a late flit in
+    /// flight).
+    pub fn cycle(&self, pkt: u32, seq: u16) -> Option<u64> {
+        self.0.get(&(pkt, seq)).copied()
+    }
+
     /// Forgets every kept cycle (engine reuse).
     pub fn clear(&mut self) {
         self.0.clear();

@@ -19,6 +19,7 @@ mod flit_time;
 pub mod node_counts;
 pub(crate) mod partition;
 pub mod phases;
+mod priority;
 mod read_write;
 mod reset;
 mod sources;
@@ -50,6 +51,7 @@ pub(crate) use counters::Counters;
 use flit_time::LateFlits;
 use node_counts::NodeCounts;
 use partition::Routers;
+use priority::PacketPriorities;
 use stats::Recorder;
 
 /// Whole simulation state.
@@ -103,6 +105,8 @@ pub(crate) struct State<'r> {
     generating: bool,
     /// Injection cycles of flits that lag their head by more than a byte holds.
     late: LateFlits,
+    /// BookSim2's packet priorities (`priority`).
+    pri: PacketPriorities,
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
     /// (collective traffic, `sim::workload::collective`).
     tail_log: Vec<(u32, u64)>,
@@ -205,6 +209,7 @@ impl<'r> State<'r> {
             nodes,
             generating: true,
             late: LateFlits::default(),
+            pri: PacketPriorities::new(cfg.extras.priority, fabric.terminals),
             tail_log: Vec::new(),
             fabric,
         })
@@ -279,6 +284,9 @@ impl<'r> State<'r> {
             tag,
             len,
             kind: Kind::Any,
+            // With one class a source issues its packets in the order they start
+            // (`start_packet`).
+            seq: 0,
         });
         self.gen_flits += u64::from(len);
         if self.measuring {
@@ -447,11 +455,16 @@ impl<'r> State<'r> {
         let route = Route {
             dst: p.dst,
             hops: 0,
-            pri: 0,
             kind: Kind::Any,
             state,
         };
         let id = self.allocate(packet, route);
+        if self.pri.mode().of_packets() {
+            // With one class a source issues its packets in the order they start
+            // (`priority`).
+            let seq = self.pri.issue(t);
+            self.pri.start(id, (p.created, seq, 0), self.now);
+        }
         let vc = match any_vc {
             Some(v) => v,
             None => self.pick_vc(&self.terms[ti].credits, state.vc),
@@ -557,9 +570,10 @@ impl<'r> State<'r> {
             cycle: self.now,
             due: &self.due,
         };
+        let packets = (&mut self.routes[..], self.pri.view(&self.late));
         let tally = self
             .routers
-            .step(&ph, self.sync_routing, &mut self.routes, &mut self.wheel)?;
+            .step(&ph, self.sync_routing, packets, &mut self.wheel)?;
         self.wheel
             .give_back(self.now, std::mem::take(&mut self.due));
         self.violations += tally.violations;

@@ -22,9 +22,10 @@
 use jumpnet_core::routing::{PacketState, Routing};
 
 use crate::sim::config::SimConfig;
+use crate::sim::engine::priority::PriorityView;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
-use crate::sim::network::{Event, Fabric, Wheel};
+use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::{Effects, ModelVisitor, Phase, RouterModel};
 
 /// Smallest number of routers of a partition.
@@ -89,6 +90,7 @@ pub(crate) fn cut(switches: usize, n: usize) -> Vec<(usize, usize)> {
 /// Effects applied at once (one partition, on the engine's thread).
 struct Direct<'a> {
     routes: &'a mut [Route],
+    pri: PriorityView<'a>,
     wheel: &'a mut Wheel,
     tally: &'a mut Tally,
 }
@@ -97,6 +99,10 @@ impl Effects for Direct<'_> {
     #[inline]
     fn route(&self, id: u32) -> &Route {
         &self.routes[id as usize]
+    }
+    #[inline]
+    fn flit_pri(&self, flit: Flit) -> u32 {
+        self.pri.flit(flit)
     }
     #[inline]
     fn set_state(&mut self, id: u32, state: PacketState) {
@@ -123,6 +129,7 @@ impl Effects for Direct<'_> {
 /// Effects written to a partition's [`Log`] (several partitions in parallel).
 struct Deferred<'a> {
     routes: &'a [Route],
+    pri: PriorityView<'a>,
     log: &'a mut Log,
 }
 
@@ -130,6 +137,10 @@ impl Effects for Deferred<'_> {
     #[inline]
     fn route(&self, id: u32) -> &Route {
         &self.routes[id as usize]
+    }
+    #[inline]
+    fn flit_pri(&self, flit: Flit) -> u32 {
+        self.pri.flit(flit)
     }
     #[inline]
     fn set_state(&mut self, id: u32, state: PacketState) {
@@ -164,12 +175,12 @@ pub(crate) trait Routers: Send {
 
     /// The router phase of every partition: with one partition through `ph.routing` on this
     /// thread, with several through `sync` on the current rayon pool. Effects reach `routes`
-    /// and `wheel` in the order one thread would make them.
+    /// and `wheel` in the order one thread would make them; `pri` is read.
     fn step(
         &mut self,
         ph: &Phase<'_, dyn Routing + '_>,
         sync: Option<&(dyn Routing + Sync)>,
-        routes: &mut [Route],
+        packets: (&mut [Route], PriorityView<'_>),
         wheel: &mut Wheel,
     ) -> Result<Tally, SimError>;
 
@@ -229,7 +240,7 @@ impl<M: RouterModel> Routers for Partitioned<M> {
         &mut self,
         ph: &Phase<'_, dyn Routing + '_>,
         sync: Option<&(dyn Routing + Sync)>,
-        routes: &mut [Route],
+        (routes, pri): (&mut [Route], PriorityView<'_>),
         wheel: &mut Wheel,
     ) -> Result<Tally, SimError> {
         let range = self.model.range();
@@ -238,6 +249,7 @@ impl<M: RouterModel> Routers for Partitioned<M> {
                 let mut tally = Tally::default();
                 let mut fx = Direct {
                     routes,
+                    pri,
                     wheel,
                     tally: &mut tally,
                 };
@@ -247,7 +259,7 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             }
             ([], _) => Ok(Tally::default()),
             (parts, Some(sync)) => {
-                step_parallel::<M>(&ph.with_routing(sync), routes, range, parts);
+                step_parallel::<M>(&ph.with_routing(sync), (routes, pri), range, parts);
                 apply(parts, routes, wheel)
             }
             (_, None) => Err(SimError::Config(
@@ -301,7 +313,7 @@ impl ModelVisitor for Build<'_> {
 /// and its effects in [`Part::log`].
 fn step_parallel<M: RouterModel>(
     ph: &Phase<'_, dyn Routing + Sync + '_>,
-    routes: &[Route],
+    (routes, pri): (&[Route], PriorityView<'_>),
     range: M::Range<'_>,
     parts: &mut [Part<M::Work>],
 ) {
@@ -311,6 +323,7 @@ fn step_parallel<M: RouterModel>(
             let mut range = range;
             let mut fx = Deferred {
                 routes,
+                pri,
                 log: &mut p.log,
             };
             p.result = M::step(&mut range, ph, &mut p.work, &mut fx);
@@ -319,8 +332,8 @@ fn step_parallel<M: RouterModel>(
             let (a, b) = parts.split_at_mut(parts.len() / 2);
             let (ra, rb) = M::split(range, b[0].lo);
             rayon::join(
-                || step_parallel::<M>(ph, routes, ra, a),
-                || step_parallel::<M>(ph, routes, rb, b),
+                || step_parallel::<M>(ph, (routes, pri), ra, a),
+                || step_parallel::<M>(ph, (routes, pri), rb, b),
             );
         }
     }

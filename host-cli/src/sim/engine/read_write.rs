@@ -107,6 +107,7 @@ impl Replies {
             tag: NO_TAG,
             len: 1,
             kind,
+            seq: 0,
         });
     }
 

@@ -38,6 +38,7 @@ impl State<'_> {
         self.nodes.clear();
         self.generating = true;
         self.late.clear();
+        self.pri.clear();
         self.tail_log.clear();
     }
 }

@@ -23,6 +23,10 @@ pub struct Pending {
     /// Request or reply of BookSim2's read/write traffic (docs/booksim.md §3.6);
     /// [`Kind::Any`] otherwise.
     pub kind: Kind,
+    /// With BookSim2's `priority = sequence` and traffic classes (docs/booksim.md §3.5): the
+    /// packet's number among those its source issued (from 1; 0: not issued yet, another
+    /// mode, or one class, whose packets are numbered as they start).
+    pub seq: u32,
 }
 
 /// One terminal.
@@ -76,9 +80,6 @@ pub struct Route {
     pub dst: u32,
     /// Router-to-router hops so far.
     pub hops: u16,
-    /// Priority of the packet's class (BookSim2's `priority = class`, docs/booksim.md
-    /// §3.5): higher wins an input's choice between its VCs; 0 without priorities.
-    pub pri: u8,
     /// Request or reply of BookSim2's read/write traffic, whose kind decides the VCs the
     /// packet may take (docs/booksim.md §3.6); [`Kind::Any`] otherwise.
     pub kind: Kind,

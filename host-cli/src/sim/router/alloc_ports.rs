@@ -140,6 +140,12 @@ impl Numbering {
         q.output = Self::renumber(q.output, os, &self.out_port);
     }
 
+    /// The input VC of this numbering that input VC `x` (`port·vcs + vc`) is.
+    #[inline]
+    pub fn vc_input_of(&self, x: u16, vcs: u16) -> u16 {
+        Self::renumber(x, vcs, &self.input)
+    }
+
     /// VC request `q` (`port·vcs + vc` on both sides) in this numbering.
     #[inline]
     pub fn vc_to_booksim(&self, q: &mut VcRequest, vcs: u16) {

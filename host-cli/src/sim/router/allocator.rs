@@ -11,6 +11,7 @@
 //! input or output speedup: `input_queued::crossbar`).
 
 use crate::sim::config::Allocator;
+use crate::sim::router::priority;
 
 /// One request: input port `input` wants output port `output` for its VC `vc`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,35 +78,64 @@ pub(crate) fn succ(i: u16, n: u16) -> u16 {
     }
 }
 
+/// BookSim2's priority level of request `q` (`priority::level`: higher wins) with the
+/// priorities `prio` of the crossbar inputs' VCs (`input · vcs + vc`, [`Scratch::prio`];
+/// every VC 0 when empty): a speculative request below every non-speculative one.
+#[inline]
+pub(crate) fn level_of(q: &Request, prio: &[u32], v: u16) -> u32 {
+    let i = usize::from(q.input) * usize::from(v) + usize::from(q.vc);
+    priority::level(prio.get(i).copied().unwrap_or(0), q.spec)
+}
+
+/// A sort key that puts the higher priority `level` first and, among equals, the lower
+/// `rank` (a round-robin distance) first.
+#[inline]
+pub(crate) fn by_level(level: u32, rank: u32) -> u64 {
+    (u64::from(!level) << 32) | u64::from(rank)
+}
+
 /// For every input that `matched` says won its output, the VC it sends: of its requests
-/// for that output, the one nearest the input's VC pointer (a non-speculative one before
-/// any speculative one; BookSim2 keeps one request per crossbar cell, `_SWAllocAddReq`).
-/// With class priorities (`prio`, per crossbar input and VC: [`Scratch::prio`]; empty
-/// without) the VC of the highest priority comes first among the non-speculative and
-/// among the speculative requests, as BookSim2's `priority = class` ranks them
-/// (docs/booksim.md §3.5).
+/// for that output, the one of the highest priority (BookSim2's `_SWAllocAddReq` keeps one
+/// request per crossbar cell, the VC that `RoundRobinArbiter::Supersedes` the others): a
+/// non-speculative one before any speculative one, then, with packet priorities (`prio`,
+/// per crossbar input and VC: [`Scratch::prio`]; empty without), the VC whose front flit
+/// has the highest priority (docs/booksim.md §3.5), then the one nearest the input's VC
+/// pointer.
 /// One winner per input is appended to `out`, in the order the inputs first appear in
-/// `reqs`, and the input's VC pointer moves past its VC. iSLIP (one or several
-/// iterations) and the wavefront allocator share it.
+/// `reqs`, and the input's VC pointer moves past its VC. Every allocator but the separable
+/// ones shares it.
 pub(crate) fn matched_vcs(
     reqs: &[Request],
     matched: impl Fn(&Request) -> bool,
-    prio: &[u8],
+    prio: &[u32],
+    vc_ptr: &mut [u16],
+    v: u16,
+    out: &mut Vec<Request>,
+) {
+    if prio.is_empty() {
+        // Without packet priorities: non-speculative first, then round robin.
+        let key = |q: &Request, p: u16| rank(u16::from(q.vc), q.spec, p, v);
+        matched_vcs_by(reqs, matched, key, vc_ptr, v, out);
+    } else {
+        let key = |q: &Request, p: u16| {
+            by_level(level_of(q, prio, v), rank(u16::from(q.vc), false, p, v))
+        };
+        matched_vcs_by(reqs, matched, key, vc_ptr, v, out);
+    }
+}
+
+/// [`matched_vcs`] with the VCs of one input ranked by `key` (lower wins; `p` the input's VC
+/// pointer).
+#[inline(always)]
+fn matched_vcs_by<K: Ord>(
+    reqs: &[Request],
+    matched: impl Fn(&Request) -> bool,
+    key: impl Fn(&Request, u16) -> K,
     vc_ptr: &mut [u16],
     v: u16,
     out: &mut Vec<Request>,
 ) {
     let first = out.len();
-    // Rank with the class priority above the round-robin distance (priority 0 for all
-    // without priorities: the rank alone).
-    let pri = |q: &Request| {
-        let i = usize::from(q.input) * usize::from(v) + usize::from(q.vc);
-        u32::from(u8::MAX - prio.get(i).copied().unwrap_or(0))
-    };
-    let key = |q: &Request, p: u16| {
-        let spec = u32::from(q.spec) << 24;
-        spec | (pri(q) << 16) | rank(u16::from(q.vc), false, p, v)
-    };
     for q in reqs.iter().filter(|q| matched(q)) {
         let p = vc_ptr[usize::from(q.input)];
         match out[first..].iter_mut().find(|w| w.input == q.input) {
@@ -142,10 +172,12 @@ pub struct Scratch {
     /// before each allocation from the seed, the router and the step, so that the draws do
     /// not depend on how the routers are split among threads.
     pub(crate) rng: u64,
-    /// With class priorities (`priority = class`, docs/booksim.md §3.5): the priority of
-    /// each crossbar input's VC (`input · vcs + vc`) that requests in this allocation, set
-    /// by the router before it; empty without.
-    pub(crate) prio: Vec<u8>,
+    /// With packet priorities (`priority` other than `none`, docs/booksim.md §3.5,
+    /// `super::priority`): the priority of each crossbar input's VC (`input · vcs + vc`)
+    /// that requests in this allocation, set by the router before it; empty without.
+    pub(crate) prio: Vec<u32>,
+    /// The wavefront allocator's sort keys with packet priorities (`super::wavefront`).
+    pub(crate) wide: Vec<u128>,
 }
 
 impl Scratch {
@@ -156,6 +188,7 @@ impl Scratch {
         self.in_match.fill(NONE);
         self.out_match.fill(NONE);
         self.keys.clear();
+        self.wide.clear();
         self.offset.fill(NONE);
         self.rng = 0;
     }
@@ -171,6 +204,7 @@ impl Scratch {
             offset: vec![NONE; 2 * radix],
             rng: 0,
             prio: Vec::new(),
+            wide: Vec::new(),
         }
     }
 }
@@ -445,9 +479,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn class_priority_chooses_the_vc_of_an_input_before_round_robin() {
+    fn packet_priority_chooses_the_vc_of_an_input_before_round_robin() {
         // Input 0's VCs 0 and 1 both request output 2; VC 0 is nearest the VC pointer.
-        let run = |reqs: &[Request], prio: &[u8]| {
+        let run = |reqs: &[Request], prio: &[u32]| {
             let (mut ptr, mut out) = (vec![0u16; 2], Vec::new());
             matched_vcs(reqs, |_| true, prio, &mut ptr, 2, &mut out);
             (out, ptr[0])
@@ -455,8 +489,12 @@ mod tests {
         let reqs = [rq(0, 0, 2), rq(0, 1, 2)];
         assert_eq!(run(&reqs, &[]), (vec![rq(0, 0, 2)], 1));
         assert_eq!(run(&reqs, &[1, 1, 0, 0]), (vec![rq(0, 0, 2)], 1));
-        // VC 1's packet has the higher class priority (entries `input · vcs + vc`).
+        // VC 1's packet has the higher priority (entries `input · vcs + vc`), also an age
+        // priority near `INT_MAX`.
         assert_eq!(run(&reqs, &[0, 1, 0, 0]), (vec![rq(0, 1, 2)], 0));
+        let old = i32::MAX as u32 - 5;
+        assert_eq!(run(&reqs, &[old - 1, old, 0, 0]), (vec![rq(0, 1, 2)], 0));
+        assert_eq!(run(&reqs, &[old, old, 0, 0]), (vec![rq(0, 0, 2)], 1));
         // A speculative request stays behind every non-speculative one (BookSim2 adds the
         // lowest integer to its priority).
         let spec = Request {

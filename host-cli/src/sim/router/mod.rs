@@ -3,7 +3,8 @@
 //! `new_router`). Today there is one: the input-queued virtual-channel router
 //! ([`input_queued`]), with its switch allocators ([`allocator`], `islip_iters`,
 //! [`wavefront`]), its VC allocator ([`vc_allocator`], [`wavefront`]), internal
-//! speedup ([`speedup`]) and BookSim2's optional behaviours ([`features`]); [`selection`] is how a router picks among an adaptive routing's
+//! speedup ([`speedup`]) and BookSim2's optional behaviours ([`features`]) and packet
+//! priorities ([`priority`]); [`selection`] is how a router picks among an adaptive routing's
 //! candidates with its congestion view; `alloc_ports` numbers a butterfly router's inputs
 //! and outputs apart for the allocators, as BookSim2 does.
 //!
@@ -27,6 +28,7 @@ mod islip_iters;
 mod loa;
 pub mod maxsize;
 mod pim;
+pub mod priority;
 mod select;
 pub mod selection;
 mod separable;
@@ -40,6 +42,8 @@ mod features_tests;
 #[cfg(test)]
 mod maxsize_tests;
 #[cfg(test)]
+mod priority_tests;
+#[cfg(test)]
 mod speedup_tests;
 #[cfg(test)]
 mod wavefront_tests;
@@ -50,13 +54,16 @@ use serde::Serialize;
 use crate::sim::config::SimConfig;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
-use crate::sim::network::{Event, Fabric};
+use crate::sim::network::{Event, Fabric, Flit};
 
 /// What a router phase does outside its routers: reads and updates packets, schedules
 /// channel events, reports what it saw.
 pub(crate) trait Effects {
     /// The route record of packet `id`.
     fn route(&self, id: u32) -> &Route;
+    /// BookSim2's priority of `flit` as its packet gives it (`priority = class`, `age`,
+    /// `sequence`, `network_age`; 0 in the other modes: [`priority`]).
+    fn flit_pri(&self, flit: Flit) -> u32;
     /// Sets packet `id`'s routing state.
     fn set_state(&mut self, id: u32, state: PacketState);
     /// Counts a router-to-router hop of packet `id`.

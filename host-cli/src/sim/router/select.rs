@@ -5,17 +5,22 @@
 //! every granted input accepts the granting output of highest priority, on a tie the
 //! nearest its own pointer; the pointers move past a match of the first iteration only.
 //!
-//! In jumpnet's routers the only priorities are those of speculative switch requests
-//! (BookSim2's `spec_sw_allocator = prio`: a head still in VC allocation bids at the lower
-//! priority; `input_queued::speculation`): an input's cell (input, output) has the higher
-//! priority if any of its VCs bids non-speculatively, as BookSim2 keeps the best VC's request
-//! per cell. Without speculation every priority is BookSim2's default 0 and `select` makes
-//! iSLIP's matches exactly, so the VC allocator runs iSLIP's pass for it
-//! (`vc_allocator::VcAllocator::allocate`). BookSim2's routers run one iteration (§2);
+//! A request's priority is its VC's: BookSim2's packet priority of the flit at the VC's front
+//! (`priority = …`, `super::priority`, docs/booksim.md §3.5; 0 with `priority = none`),
+//! speculative switch requests (BookSim2's `spec_sw_allocator = prio`: a head still in VC
+//! allocation bids at the lower priority; `input_queued::speculation`) below every other.
+//! An input's cell (input, output) has the priority of its best VC, as BookSim2 keeps the
+//! best VC's request per cell. With every priority equal `select` makes iSLIP's matches
+//! exactly; the VC allocator runs iSLIP's pass for it then (`vc_allocator::VcAllocator::allocate`),
+//! and BookSim2's `separable_output_first` (output arbiters over the requests, input
+//! arbiters over the grants, both round robin by priority, pointers moved past a match) is
+//! this allocator with one iteration. BookSim2's routers run one iteration (§2);
 //! with more (the simulator's `alloc_iters`) jumpnet lets an input matched in an earlier
 //! iteration keep its match, where BookSim2's code can re-accept a stale grant.
 
-use crate::sim::router::allocator::{matched_vcs, rank, succ, Request, Scratch, Shape, NONE};
+use crate::sim::router::allocator::{
+    by_level, dist, level_of, matched_vcs, succ, Request, Scratch, Shape, NONE,
+};
 
 /// Switch allocation by `select` (`shape.iters` iterations) of the router whose pointers
 /// are `ptrs` (per crossbar input the accept pointer, per crossbar output the grant
@@ -28,27 +33,34 @@ pub(crate) fn allocate_switch(
     reqs: &[Request],
     out: &mut Vec<Request>,
 ) {
-    let (ni, no) = (shape.ins, shape.outs);
+    let (ni, no, v) = (shape.ins, shape.outs, u16::from(shape.vcs));
     let (in_ptr, out_ptr, vc_ptr) = shape.split_pointers(ptrs);
     let Scratch {
         grant,
         pick,
         in_match,
         out_match,
-        offset,
+        keys,
+        prio,
         ..
     } = scratch;
-    // The ranks of the current grant (per output) and accept (per input): lower wins.
-    let (grant_rank, pick_rank) = offset.split_at_mut(usize::from(no));
+    // The keys of the current grant (per output) and accept (per input): the request's
+    // priority level, then its round-robin distance (`by_level`); lower wins.
+    keys.clear();
+    keys.resize(usize::from(no) + usize::from(ni), u64::MAX);
+    let (grant_key, pick_key) = keys.split_at_mut(usize::from(no));
     for iter in 0..shape.iters.max(1) {
         for q in reqs {
             let (i, o) = (usize::from(q.input), usize::from(q.output));
             if out_match[o] != NONE || in_match[i] != NONE {
                 continue;
             }
-            let r = rank(q.input, q.spec, out_ptr[o], ni) as u16;
-            if grant[o] == NONE || r < grant_rank[o] {
-                (grant[o], grant_rank[o]) = (q.input, r);
+            let r = by_level(
+                level_of(q, prio, v),
+                u32::from(dist(q.input, out_ptr[o], ni)),
+            );
+            if grant[o] == NONE || r < grant_key[o] {
+                (grant[o], grant_key[o]) = (q.input, r);
             }
         }
         for q in reqs {
@@ -56,9 +68,12 @@ pub(crate) fn allocate_switch(
             if grant[usize::from(q.output)] != q.input {
                 continue;
             }
-            let r = rank(q.output, q.spec, in_ptr[i], no) as u16;
-            if pick[i] == NONE || r < pick_rank[i] {
-                (pick[i], pick_rank[i]) = (q.output, r);
+            let r = by_level(
+                level_of(q, prio, v),
+                u32::from(dist(q.output, in_ptr[i], no)),
+            );
+            if pick[i] == NONE || r < pick_key[i] {
+                (pick[i], pick_key[i]) = (q.output, r);
             }
         }
         let mut matched = false;
@@ -76,15 +91,15 @@ pub(crate) fn allocate_switch(
         }
         for q in reqs {
             let (i, o) = (usize::from(q.input), usize::from(q.output));
-            (grant[o], grant_rank[o]) = (NONE, NONE);
-            (pick[i], pick_rank[i]) = (NONE, NONE);
+            (grant[o], grant_key[o]) = (NONE, u64::MAX);
+            (pick[i], pick_key[i]) = (NONE, u64::MAX);
         }
         if !matched {
             break;
         }
     }
     let matched = |q: &Request| in_match[usize::from(q.input)] == q.output;
-    matched_vcs(reqs, matched, &[], vc_ptr, u16::from(shape.vcs), out);
+    matched_vcs(reqs, matched, prio, vc_ptr, v, out);
     for q in reqs {
         in_match[usize::from(q.input)] = NONE;
         out_match[usize::from(q.output)] = NONE;

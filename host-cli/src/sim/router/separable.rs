@@ -17,9 +17,15 @@
 //!   input and the input's VC pointer past the VC.
 //!
 //! In both, a speculative request (a head still in VC allocation) loses every choice to a
-//! non-speculative one, as BookSim2's lower priority of speculative requests makes it.
+//! non-speculative one, as BookSim2's lower priority of speculative requests makes it. With
+//! BookSim2's packet priorities (`super::priority`, docs/booksim.md §3.5) `input_first`'s
+//! arbiters rank its requests by them first, as BookSim2's round-robin arbiters do
+//! (`RoundRobinArbiter::Supersedes`: the highest priority, then the nearest the pointer),
+//! a crossbar cell having the priority of its best VC.
 
-use crate::sim::router::allocator::{rank, succ, Request, Scratch, Shape, NONE, SPEC_BIT};
+use crate::sim::router::allocator::{
+    by_level, dist, level_of, rank, succ, Request, Scratch, Shape, NONE, SPEC_BIT,
+};
 
 /// BookSim2's `separable_input_first` on `reqs` (module doc); the winners are written to
 /// `out`, which is empty on entry.
@@ -32,27 +38,31 @@ pub(super) fn input_first(
 ) {
     let (ni, no, v) = (shape.ins, shape.outs, u16::from(shape.vcs));
     let (in_ptr, out_ptr, vc_ptr) = shape.split_pointers(ptrs);
-    let Scratch { grant, pick, .. } = scratch;
-    // Input stage: each input's request nearest its pointers — non-speculative first, then
-    // the output nearest the output pointer, then (among that output's VCs) the VC nearest
-    // the VC pointer. `pick` holds the index of the request in `reqs`.
-    let better = |q: &Request, w: &Request, i: usize| {
-        let key = |r: &Request| {
-            (
-                rank(r.output, r.spec, in_ptr[i], no),
-                rank(u16::from(r.vc), r.spec, vc_ptr[i], v),
-            )
-        };
-        key(q) < key(w)
+    let Scratch {
+        grant, pick, prio, ..
+    } = scratch;
+    let level = |q: &Request| level_of(q, prio, v);
+    // Input stage: each input's request of the highest priority (non-speculative first,
+    // then the packet priority, `level_of`), then the output nearest the output pointer,
+    // then (among that output's VCs) the VC nearest the VC pointer — BookSim2's input arbiter
+    // over the crossbar cells, each cell the best of its VCs. `pick` holds the index of the
+    // request in `reqs`.
+    let key = |r: &Request, i: usize| {
+        let out = u32::from(dist(r.output, in_ptr[i], no)) << 16;
+        by_level(
+            level(r),
+            out | u32::from(dist(u16::from(r.vc), vc_ptr[i], v)),
+        )
     };
     for (k, q) in reqs.iter().enumerate() {
         let i = usize::from(q.input);
         let cur = pick[i];
-        if cur == NONE || better(q, &reqs[usize::from(cur)], i) {
+        if cur == NONE || key(q, i) < key(&reqs[usize::from(cur)], i) {
             pick[i] = k as u16;
         }
     }
-    // Output stage: each output grants the picking input nearest its pointer.
+    // Output stage: each output grants the picking input of the highest priority, then the
+    // one nearest its pointer.
     for (k, q) in reqs.iter().enumerate() {
         if pick[usize::from(q.input)] != k as u16 {
             continue;
@@ -61,7 +71,8 @@ pub(super) fn input_first(
         let cur = grant[o];
         let beats = |c: u16| {
             let w = &reqs[usize::from(pick[usize::from(c)])];
-            rank(q.input, q.spec, out_ptr[o], ni) < rank(c, w.spec, out_ptr[o], ni)
+            by_level(level(q), u32::from(dist(q.input, out_ptr[o], ni)))
+                < by_level(level(w), u32::from(dist(c, out_ptr[o], ni)))
         };
         if cur == NONE || beats(cur) {
             grant[o] = q.input;

@@ -11,21 +11,28 @@
 //!   nearest its accept pointer; a match moves the output's pointer past the input and the
 //!   input's past the output.
 //! * separable input-first: every input VC picks the requested output VC nearest its
-//!   pointer, every output VC grants the picking input VC nearest its pointer; a match moves
-//!   both pointers past each other.
+//!   pointer, every output VC grants the picking input VC of the highest priority, then the
+//!   nearest its pointer; a match moves both pointers past each other.
 //!
-//! "Nearest" is the round-robin distance from the pointer (`allocator::dist`); every request has
-//! BookSim2's default priority 0, so the priorities never decide.
+//! "Nearest" is the round-robin distance from the pointer (`allocator::dist`). A request's
+//! priorities are BookSim2's: "in" 0 (the routing function's, 0 for every routing jumpnet
+//! models), "out" the input VC's (its front flit's packet priority, docs/booksim.md §3.5,
+//! `super::priority`; all 0 with `priority = none`), in [`VcScratch::prio`]; iSLIP, PIM, LOA
+//! and the maximum-size allocator ignore them, as BookSim2's do.
 //!
 //! * wavefront: `super::wavefront::allocate_vcs`, dispatched from
 //!   [`VcAllocator::allocate`] and [`VcAllocator::allocate_disjoint`].
 //! * PIM (`super::pim::allocate_vcs`, one iteration) and the lonely output allocator
 //!   (`super::loa::allocate_vcs`), dispatched the same way.
-//! * `select` (`super::select`): with every priority 0 it makes iSLIP's matches, so it runs
-//!   iSLIP's pass.
+//! * `select` (`super::select`; BookSim2's `separable_output_first` is the same with one
+//!   iteration): iSLIP whose output VCs grant the requesting input VC of the highest
+//!   priority, then the nearest their pointer (the inputs accept as iSLIP's, their requests'
+//!   "in" priorities being equal); with every priority 0 iSLIP's matches.
 //! * maximum size (`super::maxsize::allocate_vcs`): called in every step the router has
 //!   heads waiting for an output VC, requests or not (its priority input moves at every
 //!   call, as BookSim2's).
+
+use core::cmp::Reverse;
 
 use crate::sim::config::Allocator;
 use crate::sim::router::allocator::{dist, succ, NONE};
@@ -60,6 +67,13 @@ pub struct VcScratch {
     pub(crate) grant: Vec<u16>,
     pub(crate) pick: Vec<u16>,
     pub(crate) keys: Vec<u64>,
+    /// The wavefront allocator's sort keys with packet priorities (`super::wavefront`).
+    pub(crate) wide: Vec<u128>,
+    /// With packet priorities and an allocator that ranks them
+    /// (`super::priority::ranks_priorities`): the priority of each input VC that requests
+    /// in this allocation (BookSim2's "out" priority of its requests: the VC's front flit's,
+    /// docs/booksim.md §3.5), set by the router before it; empty otherwise (all 0).
+    pub(crate) prio: Vec<u32>,
     pub(crate) in_match: Vec<u16>,
     pub(crate) out_match: Vec<u16>,
     pub(crate) offset: Vec<u16>,
@@ -73,6 +87,8 @@ impl VcScratch {
             grant: vec![NONE; outs],
             pick: vec![NONE; ins],
             keys: Vec::new(),
+            wide: Vec::new(),
+            prio: Vec::new(),
             in_match: vec![NONE; ins],
             out_match: vec![NONE; outs],
             offset: vec![NONE; ins + outs],
@@ -85,6 +101,7 @@ impl VcScratch {
         self.grant.fill(NONE);
         self.pick.fill(NONE);
         self.keys.clear();
+        self.wide.clear();
         self.in_match.fill(NONE);
         self.out_match.fill(NONE);
         self.offset.fill(NONE);
@@ -233,30 +250,41 @@ impl VcAllocator {
         }
         let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
         let VcScratch {
-            grant, pick, keys, ..
+            grant,
+            pick,
+            keys,
+            wide,
+            prio,
+            ..
         } = scratch;
+        // An output VC's arbiter: the requesting input VC of the highest priority (BookSim2's
+        // "out" priority, `prio`; all 0 when empty), then the nearest its pointer.
+        let pri = |i: u16| prio.get(usize::from(i)).copied().unwrap_or(0);
+        let grants = |cand: u16, cur: u16, ptr: u16| {
+            cur == NONE
+                || (pri(cand), Reverse(dist(cand, ptr, ni)))
+                    > (pri(cur), Reverse(dist(cur, ptr, ni)))
+        };
         match self.kind {
-            Allocator::Islip | Allocator::Select => {
+            Allocator::Islip => {
                 for q in reqs {
                     let o = usize::from(q.output);
                     if nearer(q.input, grant[o], out_ptr[o], ni) {
                         grant[o] = q.input;
                     }
                 }
+                accept(reqs, grant, pick, in_ptr, no, out);
+            }
+            Allocator::Select => {
+                // iSLIP whose output arbiters rank by priority (`super::select`; the
+                // requests' "in" priorities are all 0).
                 for q in reqs {
-                    let i = usize::from(q.input);
-                    if grant[usize::from(q.output)] == q.input
-                        && nearer(q.output, pick[i], in_ptr[i], no)
-                    {
-                        pick[i] = q.output;
+                    let o = usize::from(q.output);
+                    if grants(q.input, grant[o], out_ptr[o]) {
+                        grant[o] = q.input;
                     }
                 }
-                for q in reqs {
-                    let (i, o) = (usize::from(q.input), usize::from(q.output));
-                    if pick[i] == q.output && grant[o] == q.input {
-                        out.push(*q);
-                    }
-                }
+                accept(reqs, grant, pick, in_ptr, no, out);
             }
             Allocator::SeparableInputFirst | Allocator::SeparableVc => {
                 for q in reqs {
@@ -268,7 +296,7 @@ impl VcAllocator {
                 for q in reqs {
                     let o = usize::from(q.output);
                     if pick[usize::from(q.input)] == q.output
-                        && nearer(q.input, grant[o], out_ptr[o], ni)
+                        && grants(q.input, grant[o], out_ptr[o])
                     {
                         grant[o] = q.input;
                     }
@@ -284,9 +312,9 @@ impl VcAllocator {
                 // Its one pointer is the priority diagonal.
                 let io = (ni, no);
                 let rr = self.kind == Allocator::RrWavefront;
-                let scratch = (&mut grant[..], &mut pick[..], keys);
+                let scratch = (&mut grant[..], &mut pick[..], keys, wide);
                 let diag = (&mut in_ptr[0], rr);
-                return super::wavefront::allocate_vcs(io, diag, scratch, reqs, out);
+                return super::wavefront::allocate_vcs(io, diag, scratch, prio, reqs, out);
             }
             Allocator::Pim | Allocator::Loa | Allocator::MaxSize => {
                 unreachable!("dispatched above")
@@ -299,6 +327,33 @@ impl VcAllocator {
         for q in reqs {
             grant[usize::from(q.output)] = NONE;
             pick[usize::from(q.input)] = NONE;
+        }
+    }
+}
+
+/// iSLIP's accept step of the VC allocator: every input VC accepts, of the output VCs that
+/// granted it (`grant`), the one nearest its pointer (`pick` is left holding it); the matches
+/// are written to `out`, in the order of `reqs`.
+fn accept(
+    reqs: &[VcRequest],
+    grant: &[u16],
+    pick: &mut [u16],
+    in_ptr: &[u16],
+    no: u16,
+    out: &mut Vec<VcRequest>,
+) {
+    for q in reqs {
+        let i = usize::from(q.input);
+        if grant[usize::from(q.output)] == q.input
+            && (pick[i] == NONE || dist(q.output, in_ptr[i], no) < dist(pick[i], in_ptr[i], no))
+        {
+            pick[i] = q.output;
+        }
+    }
+    for q in reqs {
+        let (i, o) = (usize::from(q.input), usize::from(q.output));
+        if pick[i] == q.output && grant[o] == q.input {
+            out.push(*q);
         }
     }
 }

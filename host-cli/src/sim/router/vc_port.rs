@@ -11,14 +11,17 @@ use crate::sim::config::Allocator;
 use crate::sim::router::allocator::{dist, succ};
 use crate::sim::router::vc_allocator::VcAllocator;
 
-/// One head of a port group: its input VC (`port · vcs + vc`) and the free VCs of the output
-/// port it requests (bit `v`: VC `v`; ports of at most 64 VCs).
+/// One head of a port group: its input VC (`port · vcs + vc`), the free VCs of the output
+/// port it requests (bit `v`: VC `v`; ports of at most 64 VCs) and its priority (BookSim2's
+/// "out" priority of its requests, `super::vc_allocator::VcScratch::prio`; 0 without).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PortHead {
     /// Input VC of the router.
     pub input: u16,
     /// The free VCs it requests.
     pub want: u64,
+    /// Its priority (higher wins at the output VCs of `select` and separable input-first).
+    pub pri: u32,
 }
 
 /// Of the VCs `want` of the port whose first output VC is `out`, the one nearest pointer
@@ -38,13 +41,21 @@ fn nearest(want: u64, out: u16, p: u16) -> Option<u16> {
     Some(out + v as u16)
 }
 
+/// The rank of head `h` at an output VC whose pointer is `p` (lower wins): its priority,
+/// then its round-robin distance among `ni` input VCs.
+#[inline]
+fn rank(h: &PortHead, p: u16, ni: u16) -> u64 {
+    (u64::from(!h.pri) << 32) | u64::from(dist(h.input, p, ni))
+}
+
 impl VcAllocator {
     /// Allocation of `heads` (ascending inputs, all routed to the output port whose first
     /// output VC is `out`) with the router's pointers `ptrs`: `won[h]` is the output VC head
-    /// `h` won, if any. iSLIP (and `select`, which makes iSLIP's matches with every
-    /// priority 0) and separable input-first only (`VcAllocator::has_disjoint_pass`; not the
-    /// wavefront allocator, whose priority diagonal spans every port, nor PIM and the
-    /// lonely output allocator).
+    /// `h` won, if any. iSLIP, `select` and separable input-first only
+    /// (`VcAllocator::has_disjoint_pass`; not the wavefront allocator, whose priority
+    /// diagonal spans every port, nor PIM and the lonely output allocator); the output VCs
+    /// of `select` and separable input-first grant by the heads' priorities first, iSLIP's
+    /// ignore them.
     pub fn allocate_port(
         &self,
         ptrs: &mut [u16],
@@ -57,9 +68,10 @@ impl VcAllocator {
         let (in_ptr, out_ptr) = ptrs.split_at_mut(usize::from(ni));
         match self.kind {
             Allocator::Islip | Allocator::Select => {
-                // Every requested output grants its requester nearest its pointer; every
-                // input accepts, of the outputs that granted it, the one nearest its own
-                // pointer.
+                // Every requested output grants its requester nearest its pointer (`select`:
+                // of the highest priority first); every input accepts, of the outputs that
+                // granted it, the one nearest its own pointer.
+                let ranked = self.kind == Allocator::Select;
                 won.resize(heads.len(), None);
                 let mut all = heads.iter().fold(0, |m, h| m | h.want);
                 while all != 0 {
@@ -67,10 +79,14 @@ impl VcAllocator {
                     all &= all - 1;
                     let o = out + v as u16;
                     let p = out_ptr[usize::from(o)];
-                    let mut grant: Option<(usize, u16)> = None;
+                    let mut grant: Option<(usize, u64)> = None;
                     for (g, h) in heads.iter().enumerate() {
                         if h.want >> v & 1 == 1 {
-                            let d = dist(h.input, p, ni);
+                            let d = if ranked {
+                                rank(h, p, ni)
+                            } else {
+                                u64::from(dist(h.input, p, ni))
+                            };
                             if grant.is_none_or(|(_, b)| d < b) {
                                 grant = Some((g, d));
                             }
@@ -98,9 +114,9 @@ impl VcAllocator {
                 for g in 0..heads.len() {
                     let Some(o) = won[g] else { continue };
                     let p = out_ptr[usize::from(o)];
-                    let d = dist(heads[g].input, p, ni);
-                    let beaten = (0..heads.len())
-                        .any(|j| won[j] == Some(o) && dist(heads[j].input, p, ni) < d);
+                    let d = rank(&heads[g], p, ni);
+                    let beaten =
+                        (0..heads.len()).any(|j| won[j] == Some(o) && rank(&heads[j], p, ni) < d);
                     if beaten {
                         won[g] = None;
                     }
@@ -132,7 +148,8 @@ mod tests {
     fn port_groups_match_as_the_general_allocation_does() {
         // Random routers of 5 ports × 8 VCs: two to eleven heads on distinct input VCs, all
         // routed to port 3, each asking for the free VCs of a range (one of two logical
-        // VCs, or every VC as an ejection head), random taken VCs and pointers.
+        // VCs, or every VC as an ejection head), random taken VCs and pointers, random
+        // priorities (of which iSLIP takes no notice).
         let a = |kind| VcAllocator {
             kind,
             ins: 40,
@@ -160,7 +177,8 @@ mod tests {
                     .step_by(stride)
                     .filter(|&v| !busy[v])
                     .fold(0, |m, v| m | 1 << v);
-                heads.push(PortHead { input, want });
+                let pri = rnd(3) as u32 * (i32::MAX as u32 / 2);
+                heads.push(PortHead { input, want, pri });
             }
             heads.sort_by_key(|h| h.input);
             let reqs: Vec<VcRequest> = heads
@@ -175,10 +193,20 @@ mod tests {
                 })
                 .collect();
             let ptrs: Vec<u16> = (0..80).map(|_| rnd(40) as u16).collect();
-            for kind in [Allocator::Islip, Allocator::SeparableInputFirst] {
+            let mut prio = vec![0; 40];
+            for h in &heads {
+                prio[usize::from(h.input)] = h.pri;
+            }
+            for kind in [
+                Allocator::Islip,
+                Allocator::SeparableInputFirst,
+                Allocator::Select,
+            ] {
                 let (mut p1, mut p2) = (ptrs.clone(), ptrs.clone());
                 let mut wins = Vec::new();
-                a(kind).allocate(&mut p1, &mut VcScratch::new(40, 40), &reqs, &mut wins);
+                let mut scratch = VcScratch::new(40, 40);
+                scratch.prio.clone_from(&prio);
+                a(kind).allocate(&mut p1, &mut scratch, &reqs, &mut wins);
                 let mut won = Vec::new();
                 a(kind).allocate_port(&mut p2, out, &heads, &mut won);
                 let want: Vec<Option<u16>> = heads

@@ -220,15 +220,16 @@ fn the_vc_allocator_sweeps_input_and_output_vcs() {
 fn sweep_fills_the_matches() {
     // The bare sweep on cells given by a closure: 2 × 2, priority 1: diagonal 1 ((0,1),
     // (1,0)) then diagonal 0 ((0,0), (1,1)).
-    let cells = [(0u16, 0u16, false), (1, 1, false), (1, 0, false)];
+    let cells = [(0u16, 0u16, 0u32), (1, 1, 0), (1, 0, 0)];
     let none = crate::sim::router::allocator::NONE;
-    let (mut ins, mut outs, mut keys) = (vec![none; 2], vec![none; 2], Vec::new());
+    let (mut ins, mut outs) = (vec![none; 2], vec![none; 2]);
+    let (mut keys, mut wide) = (Vec::new(), Vec::new());
     sweep(
         2,
         1,
         cells.len(),
         |k| cells[k],
-        &mut keys,
+        (&mut keys, &mut wide),
         &mut ins,
         &mut outs,
     );

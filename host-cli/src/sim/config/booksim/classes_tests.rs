@@ -3,7 +3,8 @@
 //! refusals, and class priority deciding which class gets through a saturated network.
 
 use super::{parse, parse_with};
-use crate::sim::config::{Injection, Pattern};
+use crate::sim::config::{Allocator, Injection, Pattern};
+use crate::sim::router::priority::Priority;
 use crate::sim::tests::with_net;
 use crate::sim::*;
 
@@ -46,7 +47,7 @@ fn per_class_lists_are_padded_with_their_last_item() {
         .all(|c| c.latency_thres == 300.0 && c.stopping_thres == 0.05));
     // The configuration's own values are class 0's.
     assert_eq!((b.config.packet_size, b.config.injection_rate), (1, 0.1));
-    assert!(!b.config.extras.class_priority);
+    assert_eq!(b.config.extras.priority, Priority::None);
 }
 
 #[test]
@@ -89,29 +90,55 @@ fn a_list_wins_over_a_plain_number_and_one_class_takes_the_first_item() {
 #[test]
 fn priorities_and_what_is_refused_by_name() {
     let b = with(&["classes=2", "priority=class", "class_priority={1,0}"]).unwrap();
-    assert!(b.config.extras.class_priority);
+    assert_eq!(b.config.extras.priority, Priority::Class);
     let prios: Vec<u32> = b.config.extras.classes.iter().map(|c| c.priority).collect();
     assert_eq!(prios, [1, 0]);
     // priority = none: every packet has priority 0, class_priority is without effect.
     let b = with(&["classes=2", "class_priority={1,0}"]).unwrap();
-    assert!(!b.config.extras.class_priority && b.ignored.contains(&"class_priority".into()));
-    // max_size ignores request priorities, as iSLIP, PIM and LOA do: accepted.
-    let max_size = [
-        "classes=2",
-        "priority=class",
-        "sw_allocator=max_size",
-        "vc_allocator=max_size",
+    assert_eq!(b.config.extras.priority, Priority::None);
+    assert!(b.ignored.contains(&"class_priority".into()));
+    // Every BookSim2 mode, with every allocator; class_priority only counts with `class`.
+    for (mode, name) in Priority::NAMES {
+        for alloc in [
+            "islip",
+            "separable_input_first",
+            "wavefront",
+            "select",
+            "max_size",
+        ] {
+            let words = [
+                "classes=2".to_string(),
+                format!("priority={name}"),
+                "class_priority={1,0}".into(),
+                format!("sw_allocator={alloc}"),
+                format!("vc_allocator={alloc}"),
+            ];
+            let b = with(&words.iter().map(String::as_str).collect::<Vec<_>>()).unwrap();
+            assert_eq!(b.config.extras.priority, mode);
+            let ignored = b.ignored.contains(&"class_priority".into());
+            assert_eq!(ignored, mode != Priority::Class, "{name}");
+        }
+    }
+    // BookSim2's separable_output_first is select when requests differ in priority, iSLIP
+    // otherwise.
+    let sof = [
+        "sw_allocator=separable_output_first",
+        "vc_allocator=separable_output_first",
     ];
-    assert!(with(&max_size).unwrap().config.extras.class_priority);
+    let alloc = |extra: &[&str]| {
+        let words: Vec<&str> = sof.iter().chain(extra).copied().collect();
+        let b = with(&words).unwrap();
+        (b.config.allocator, b.config.vc_allocator_kind())
+    };
+    assert_eq!(alloc(&[]), (Allocator::Islip, Allocator::Islip));
+    assert_eq!(
+        alloc(&["priority=age"]),
+        (Allocator::Select, Allocator::Select)
+    );
     for (words, named) in [
-        (&["priority=age"][..], "priority = age"),
         (
-            &[
-                "classes=2",
-                "priority=class",
-                "sw_allocator=separable_input_first",
-            ],
-            "sw_allocator",
+            &["priority=oldest"][..],
+            "priority = oldest is not a BookSim2 priority",
         ),
         (&["classes=2", "measure_stats={1,0}"], "measure_stats"),
         (

@@ -36,7 +36,7 @@
 //! | `traffic = hotspot({{nodes},{rates}})`, `bad_dragon` | `traffic = hotspots` (`hotspots = node:rate,…`), `bad_dragon` (`bad_dragon_k`) |
 //! | `traffic = randperm`, `perm_seed` | `traffic = randperm` with `perm_seed`: BookSim2's permutation (docs/booksim.md §3.8) |
 //! | `classes = N`, per-class `{a,b}` lists of `traffic`, `injection_rate`, `packet_size`, `injection_process`, `class_priority`, thresholds | `extras.classes` ([`classes`]; docs/booksim.md §3.5) |
-//! | `priority = class` | `extras.class_priority` (docs/booksim.md §3.5) |
+//! | `priority = class`, `age`, `network_age`, `local_age`, `queue_length`, `hop_count`, `sequence` | `extras.priority` (docs/booksim.md §3.5, `sim::router::priority`) |
 //! | `use_read_write = 1`, `write_fraction`, `*_size`, `*_begin_vc`, `*_end_vc` | `extras.read_write` ([`read_write`]; docs/booksim.md §3.6) |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
@@ -70,6 +70,7 @@ use anyhow::{anyhow, bail, Result};
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
 use crate::sim::config::{Injection, Pattern, SimConfig, StopRule, TrafficClass};
+use crate::sim::router::priority::Priority;
 use keys::KeyUse;
 
 /// A BookSim2 configuration mapped onto jumpnet.
@@ -559,36 +560,30 @@ impl Parser {
         Ok(out)
     }
 
-    /// `priority` (docs/booksim.md §3.5): `none` (every packet priority 0: `class_priority`
-    /// is without effect) or `class`; BookSim2's other modes are refused by name.
+    /// `priority` (docs/booksim.md §3.5, `sim::router::priority`): BookSim2's modes `none`
+    /// (every flit priority 0), `class` (a class's `class_priority`), `age`, `network_age`,
+    /// `local_age`, `queue_length`, `hop_count` and `sequence`; `class_priority` is without
+    /// effect (listed so) in every mode but `class`. A name BookSim2 does not know is
+    /// refused, as BookSim2 refuses it.
     fn priority_mode(&mut self) -> Result<()> {
         let (value, line) = &self.priority;
         let given = self.class_lists.get("class_priority").is_some() || self.class_priority != 0;
-        match value.as_str() {
-            "none" => {
-                if given {
-                    self.ignored.push("class_priority".into());
-                }
-            }
-            "class" => {
-                // BookSim2's iSLIP, PIM, LOA and max-size allocators ignore priorities; the
-                // others rank requests by them, which jumpnet's allocators do not model.
-                for (key, (name, _)) in [("sw_allocator", &self.sw_allocator), ("vc_allocator", &self.vc_allocator)] {
-                    if !["islip", "pim", "loa", "max_size"].contains(&name.as_str()) {
-                        bail!(
-                            "priority = class with {key} = {name} is not supported: jumpnet \
-                             models class priorities with the allocators that ignore request \
-                             priorities (islip, pim, loa, max_size)"
-                        );
-                    }
-                }
-                self.cfg.extras.class_priority = true;
-            }
-            other => bail!(
-                "{}: priority = {other} is not supported; jumpnet models priority = none and priority = class",
-                if *line == 0 { "command line".to_string() } else { format!("line {line}") }
-            ),
+        let Some(mode) = Priority::parse(value) else {
+            bail!(
+                "{}: priority = {value} is not a BookSim2 priority (BookSim2 refuses it too); \
+                 allowed: {}",
+                if *line == 0 {
+                    "command line".to_string()
+                } else {
+                    format!("line {line}")
+                },
+                Priority::NAMES.map(|(_, n)| n).join(", ")
+            );
+        };
+        if given && mode != Priority::Class {
+            self.ignored.push("class_priority".into());
         }
+        self.cfg.extras.priority = mode;
         Ok(())
     }
 }
@@ -659,9 +654,11 @@ impl Parser {
     /// `sw_allocator` and `vc_allocator` (docs/booksim.md §2, §4): the switch allocator is
     /// `allocator`; a different VC allocator is `vc_allocator`.
     fn allocators(&mut self) -> Result<()> {
-        let speculative = self.cfg.features.speculative;
-        let sw = allocator_kind("sw_allocator", &self.sw_allocator, speculative)?;
-        let vc = allocator_kind("vc_allocator", &self.vc_allocator, speculative)?;
+        // Requests of different priorities: speculative ones, or packet priorities.
+        let ranked = self.cfg.features.speculative || self.cfg.extras.priority.is_on();
+        let sw = allocator_kind("sw_allocator", &self.sw_allocator, ranked);
+        let vc = allocator_kind("vc_allocator", &self.vc_allocator, ranked);
+        let (sw, vc) = (sw?, vc?);
         self.cfg.set("allocator", sw)?;
         if vc != sw {
             self.cfg.set("vc_allocator", vc)?;
@@ -702,23 +699,20 @@ const ALLOCATORS: &str = "islip, separable_input_first, separable_output_first, 
                           rr_wavefront, pim, loa, select, max_size";
 
 /// The simulator's allocator name (`allocator`, `vc_allocator`) for the value of BookSim2's
-/// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line).
-/// BookSim2's `separable_output_first` is iSLIP there: with one iteration (BookSim2's
-/// allocators always run one) and equal request priorities, each output's round-robin
-/// arbiter grants the requesting input nearest its pointer and each input accepts the
-/// granting output nearest its own, both pointers moving past a match only — iSLIP's grant
-/// and accept. BookSim2 prints the same output for both (docs/booksim.md §4). With
-/// `speculative = 1` its output-first arbiters rank speculative requests lower, which
-/// iSLIP does not: refused there. `wavefront` and `rr_wavefront` are BookSim2's wavefront
-/// allocators (`sim::router::wavefront`), with or without speculation; `pim`, `loa` and `select` are
-/// BookSim2's allocators of those names (`sim::router::pim`, `sim::router::loa`,
-/// `sim::router::select`; docs/booksim.md §4), with or without speculation too, and so is
-/// `max_size` (`sim::router::maxsize`), whose router counts BookSim2's allocator calls.
-fn allocator_kind(
-    key: &str,
-    (name, line): &(String, usize),
-    speculative: bool,
-) -> Result<&'static str> {
+/// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line), with
+/// requests of different priorities or not (`ranked`: speculation, or packet priorities).
+/// BookSim2's `separable_output_first` is `select` with one iteration: each output's
+/// round-robin arbiter grants the requesting input of the highest priority, then the nearest
+/// its pointer, each input accepts the granting output likewise, both pointers moving past a
+/// match only — `select`'s grant and accept (BookSim2's routers run one iteration,
+/// `sim::router::select`). With equal request priorities that is iSLIP's grant and accept,
+/// and BookSim2 prints the same output for both (docs/booksim.md §4): so without speculation
+/// or packet priorities it is `islip`, with them `select`. `wavefront` and `rr_wavefront`
+/// are BookSim2's wavefront allocators (`sim::router::wavefront`); `pim`, `loa` and `select`
+/// are BookSim2's allocators of those names (`sim::router::pim`, `sim::router::loa`,
+/// `sim::router::select`; docs/booksim.md §4), and so is `max_size`
+/// (`sim::router::maxsize`), whose router counts BookSim2's allocator calls.
+fn allocator_kind(key: &str, (name, line): &(String, usize), ranked: bool) -> Result<&'static str> {
     let at = match line {
         0 => "command line".to_string(),
         n => format!("line {n}"),
@@ -732,11 +726,7 @@ fn allocator_kind(
         "loa" => Ok("loa"),
         "select" => Ok("select"),
         "max_size" => Ok("max_size"),
-        "separable_output_first" if speculative => bail!(
-            "{at}: {key} = separable_output_first with speculative = 1 is not supported \
-             (allowed there: islip, separable_input_first, wavefront, rr_wavefront, pim, loa, \
-             select, max_size)"
-        ),
+        "separable_output_first" if ranked => Ok("select"),
         "separable_output_first" => Ok("islip"),
         other => bail!("{at}: {key} = {other} is not supported; allowed: {ALLOCATORS}"),
     }

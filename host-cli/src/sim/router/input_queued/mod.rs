@@ -39,9 +39,10 @@
 //! crossbar input and output speedup (`crossbar`) and the order of the flits an output
 //! takes in one step (`sw_order`), switch held for a packet (`hold`), VCs
 //! released on the tail's credit (`tail_credit`), BookSim2's VC allocation stage
-//! (`vc_stage`) and speculative switch allocation (`speculation`), and the allocator calls
-//! BookSim2's `max_size` allocator counts (`max_size`); off, none of them costs
-//! the router more than a predictable branch.
+//! (`vc_stage`) and speculative switch allocation (`speculation`), the allocator calls
+//! BookSim2's `max_size` allocator counts (`max_size`), and BookSim2's packet priorities of
+//! an input VC (`priority`); off, none of them costs the router more than a predictable
+//! branch.
 //!
 //! Files: the arrays and a range's slices (`state`), the router phase — deliveries, route
 //! computation, VC and switch allocation (`step`) — and switch traversal (`traverse`) with
@@ -53,6 +54,7 @@ mod fast_div;
 mod hold;
 mod links;
 mod max_size;
+mod priority;
 mod speculation;
 pub(crate) mod state;
 pub(crate) mod step;
@@ -68,6 +70,7 @@ use crate::sim::error::SimError;
 use crate::sim::network::{Fabric, PortKind};
 use crate::sim::router::alloc_ports::{AllocPorts, Numbering};
 use crate::sim::router::allocator::Shape;
+use crate::sim::router::priority::{ranks_priorities, Priority};
 use crate::sim::router::speedup::Speedup;
 use crate::sim::router::vc_allocator::VcAllocator;
 use crate::sim::router::{Effects, Phase, RouterModel};
@@ -144,10 +147,17 @@ pub(crate) struct Params {
     pub vc_stage: bool,
     /// Speculative switch allocation (`speculation`; with the VC allocation stage only).
     pub speculative: bool,
-    /// BookSim2's `priority = class` (docs/booksim.md §3.5): of an input's VCs that request
-    /// one output, the one whose packet's class has the highest priority crosses
-    /// (`Route::pri`, `allocator::matched_vcs`).
-    pub class_priority: bool,
+    /// BookSim2's packet priorities (`priority = …`, docs/booksim.md §3.5;
+    /// `sim::router::priority`, `priority`): of an input's VCs that request one output, the
+    /// one whose front flit has the highest priority crosses (`allocator::matched_vcs`), and
+    /// the allocators that rank priorities rank by them. [`Priority::None`] without.
+    pub priority: Priority,
+    /// The VC allocator ranks its requests by priority (`priority`; with the VC allocation
+    /// stage and an allocator that does, `sim::router::priority::ranks_priorities`).
+    pub vc_ranked: bool,
+    /// Buffer slots keep a stamp of their flit's arrival (`state::Arrays::stamps`:
+    /// `local_age`, `queue_length`, `hop_count`).
+    pub stamps: bool,
     /// BookSim2's read/write traffic (docs/booksim.md §3.6): the VCs `(first, last)` of a
     /// read request, write request, read reply and write reply (`Route::kind`); `None`
     /// without it, every packet taking every VC of its route.
@@ -290,7 +300,14 @@ impl Params {
             hold: f.hold_switch_for_packet,
             vc_stage: f.vc_alloc_stage,
             speculative: f.vc_alloc_stage && f.speculative,
-            class_priority: cfg.extras.class_priority && !cfg.extras.classes.is_empty(),
+            priority: cfg.extras.priority,
+            vc_ranked: cfg.extras.priority.is_on()
+                && f.vc_alloc_stage
+                && ranks_priorities(cfg.vc_allocator_kind()),
+            stamps: matches!(
+                cfg.extras.priority,
+                Priority::LocalAge | Priority::QueueLength | Priority::HopCount
+            ),
             kind_vcs: cfg.extras.read_write.as_ref().map(|rw| rw.vcs),
             eject_credits: f.booksim_credits,
             fresh_max: match (f.booksim_credits, cfg.internal_speedup.is_one()) {
@@ -347,7 +364,7 @@ impl RouterModel for InputQueuedRouter {
         range.split_at(mid)
     }
 
-    #[inline]
+    #[inline(always)]
     fn step<R: Routing + ?Sized, E: Effects>(
         range: &mut Range<'_>,
         ph: &Phase<'_, R>,

@@ -9,21 +9,17 @@
 //! its VC allocation:
 //!
 //! * the bid is made only if, at the VC allocation, some VC of the route's range was free
-//!   and had a credit (BookSim2's defaults `spec_check_elig = spec_check_cred = 1`), and
-//!   then whatever VC the allocation gives the head — also one without a credit, a VC a
-//!   tail freed whose credits are not back (BookSim2 checks the range when it makes the bid,
-//!   the won VC's credit only when it reads the grant);
+//!   and had a credit (BookSim2's defaults `spec_check_elig = spec_check_cred = 1`);
 //! * the bid is speculative: wherever an allocator chooses between a speculative and a
 //!   non-speculative request, the non-speculative one wins (its lower priority; the iSLIP
 //!   allocator itself ignores priorities, so speculative requests may still take an output
 //!   from a non-speculative one of another input);
-//! * a granted bid crosses the switch only if the head won its VC allocation and that VC
-//!   has a credit; otherwise the grant is lost — the crossbar input and output stay unused
-//!   that step, and the allocator's pointers have moved (BookSim2 reads the VC allocator's
-//!   result after the switch allocation, "misspeculation" or "lack of credit"). So a bid
-//!   for a VC without a credit can take its input's grant from a non-speculative request of
-//!   another VC for another output (an iSLIP input accepts the output nearest its pointer,
-//!   whatever the priorities) and waste it;
+//! * a granted bid crosses the switch only if the head won its VC allocation and that VC has
+//!   a credit; otherwise the grant is lost — the crossbar input and output stay unused that
+//!   step, and the allocator's pointers have moved (BookSim2 reads the VC allocator's result
+//!   after the switch allocation and discards a grant "due to lack of credit"). The bid itself
+//!   does not wait for the won VC's credit: it competed for the crossbar cell with the
+//!   input's other VCs, as BookSim2's request did;
 //! * a head that won its VC but not the switch requests the switch again, non-speculatively,
 //!   in the next step — the step it would have requested it without speculation.
 //!
@@ -38,8 +34,8 @@ use crate::sim::router::Effects;
 
 impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     /// Whether the switch grant of input port `p`, VC `vc` of local router `ls` is a
-    /// speculative bid whose head lost its VC allocation, or won an output VC without a
-    /// credit (the grant is lost: BookSim2's "misspeculation" and "lack of credit").
+    /// speculative bid whose head lost its VC allocation, or won a VC without a credit
+    /// (the grant is lost).
     #[inline]
     pub(super) fn lost_bid(&self, ls: usize, p: usize, vc: u8) -> bool {
         let k = self.k;
@@ -47,8 +43,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         match self.r.ivs[iv].state() {
             VcState::Active { port, vc, eject } => {
                 let ov = (ls * k.radix + usize::from(port)) * k.vcs + usize::from(vc);
-                // An ejection VC without credits (`eject_credits` off) always has room.
-                (k.eject_credits || !eject) && !self.usable_credit(ov)
+                !((eject && !k.eject_credits) || self.usable_credit(ov))
             }
             _ => true,
         }

@@ -8,6 +8,7 @@ use crate::sim::network::{Flit, Slot};
 use crate::sim::router::input_queued::buffers;
 use crate::sim::router::input_queued::sw_order::OrderKeys;
 use crate::sim::router::input_queued::Params;
+use crate::sim::router::priority::Priority;
 
 /// Per-input-VC route state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,6 +154,15 @@ pub(crate) struct Arrays {
     /// Per input VC, with `Params::sw_order`: its places in BookSim2's allocation lists
     /// (`sw_order`); empty otherwise.
     pub order: Vec<OrderKeys>,
+    /// Per buffer slot (the indices of [`Arrays::slots`]), with `priority = local_age`,
+    /// `queue_length` or `hop_count`: a stamp of its flit's arrival (`priority`) — the cycle,
+    /// or with `hop_count` the routers the flit crossed before this one —, written for every
+    /// arrival, the front flit's too; empty otherwise.
+    pub stamps: Vec<u32>,
+    /// Per input VC, with `priority = hop_count`: the routers the packet arriving on it (the
+    /// last head that arrived) crossed before this one, for its body flits' stamps; empty
+    /// otherwise.
+    pub in_hops: Vec<u32>,
 }
 
 /// [`Arrays::hold_in`] of a crossbar input nobody holds.
@@ -200,6 +210,19 @@ fn order_vcs(k: &Params) -> usize {
     }
 }
 
+/// Buffer slots per router of [`Arrays::stamps`] and input VCs per router of
+/// [`Arrays::in_hops`] (0 when the priority mode needs none).
+fn priority_entries(k: &Params) -> (usize, usize) {
+    (
+        if k.stamps { k.per * k.buf } else { 0 },
+        if k.priority == Priority::HopCount {
+            k.per
+        } else {
+            0
+        },
+    )
+}
+
 impl Arrays {
     /// Empty routers of the shape `k`.
     pub fn new(k: &Params, switches: usize) -> Self {
@@ -226,6 +249,8 @@ impl Arrays {
             vc_ptrs: vec![0; switches * vc_pointers(k)],
             spec: vec![false; switches * spec_vcs(k)],
             order: vec![OrderKeys::default(); switches * order_vcs(k)],
+            stamps: vec![0; switches * priority_entries(k).0],
+            in_hops: vec![0; switches * priority_entries(k).1],
         }
     }
 
@@ -251,6 +276,8 @@ impl Arrays {
         self.vc_ptrs.fill(0);
         self.spec.fill(false);
         self.order.fill(OrderKeys::default());
+        self.stamps.fill(0);
+        self.in_hops.fill(0);
     }
 }
 
@@ -280,6 +307,8 @@ pub(crate) struct Range<'a> {
     pub vc_ptrs: &'a mut [u16],
     pub spec: &'a mut [bool],
     pub order: &'a mut [OrderKeys],
+    pub stamps: &'a mut [u32],
+    pub in_hops: &'a mut [u32],
 }
 
 impl<'a> Range<'a> {
@@ -309,6 +338,8 @@ impl<'a> Range<'a> {
             vc_ptrs: &mut a.vc_ptrs,
             spec: &mut a.spec,
             order: &mut a.order,
+            stamps: &mut a.stamps,
+            in_hops: &mut a.in_hops,
         }
     }
 
@@ -340,6 +371,9 @@ impl<'a> Range<'a> {
         let (vp_a, vp_b) = self.vc_ptrs.split_at_mut(n * vc_pointers(k));
         let (sp_a, sp_b) = self.spec.split_at_mut(n * spec_vcs(k));
         let (or_a, or_b) = self.order.split_at_mut(n * order_vcs(k));
+        let (pa, ph) = priority_entries(k);
+        let (ar_a, ar_b) = self.stamps.split_at_mut(n * pa);
+        let (hp_a, hp_b) = self.in_hops.split_at_mut(n * ph);
         (
             Range {
                 k,
@@ -365,6 +399,8 @@ impl<'a> Range<'a> {
                 vc_ptrs: vp_a,
                 spec: sp_a,
                 order: or_a,
+                stamps: ar_a,
+                in_hops: hp_a,
             },
             Range {
                 k,
@@ -390,6 +426,8 @@ impl<'a> Range<'a> {
                 vc_ptrs: vp_b,
                 spec: sp_b,
                 order: or_b,
+                stamps: ar_b,
+                in_hops: hp_b,
             },
         )
     }

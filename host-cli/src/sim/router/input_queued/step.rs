@@ -10,7 +10,6 @@ use crate::sim::config::Allocator;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
 use crate::sim::network::{Event, Flit, Slot};
-use crate::sim::router::alloc_ports::Numbering;
 use crate::sim::router::allocator::{Request, Scratch};
 use crate::sim::router::input_queued::state::{Range, VcState};
 use crate::sim::router::input_queued::Params;
@@ -56,6 +55,9 @@ pub(crate) struct Work {
     pub(super) vc_elig: Vec<bool>,
     pub(super) vc_reqs: Vec<VcRequest>,
     pub(super) vc_wins: Vec<VcRequest>,
+    /// With a VC allocator that ranks priorities: the priority of each head of
+    /// `vc_shared` (`priority`).
+    pub(super) vc_head_pri: Vec<u32>,
     pub(super) vc_scratch: VcScratch,
     /// With `Params::sw_order` (`super::sw_order`): the step's crossings, the place of the
     /// one crossing now, and the heads that won an output VC.
@@ -76,7 +78,7 @@ impl Work {
             wins: Vec::with_capacity(ins),
             scratch: {
                 let mut s = Scratch::new(k.shape.scratch_len());
-                if k.class_priority {
+                if k.priority.is_on() {
                     s.prio = vec![0; ins * k.vcs];
                 }
                 s
@@ -92,13 +94,19 @@ impl Work {
             vc_reqs: Vec::new(),
             vc_wins: Vec::new(),
             vc_scratch: if k.vc_stage {
-                VcScratch::new(usize::from(k.vc_alloc.ins), usize::from(k.vc_alloc.outs))
+                let mut s =
+                    VcScratch::new(usize::from(k.vc_alloc.ins), usize::from(k.vc_alloc.outs));
+                if k.vc_ranked {
+                    s.prio = vec![0; usize::from(k.vc_alloc.ins)];
+                }
+                s
             } else {
                 VcScratch::default()
             },
             crossings: Vec::new(),
             rank: 0,
             vc_order: Vec::new(),
+            vc_head_pri: Vec::new(),
             candidates: [Candidate::default(); MAX_CANDIDATES],
         }
     }
@@ -119,6 +127,7 @@ impl Work {
         self.vc_elig.clear();
         self.vc_reqs.clear();
         self.vc_wins.clear();
+        self.vc_head_pri.clear();
         self.vc_scratch.reset();
         self.crossings.clear();
         self.rank = 0;
@@ -168,7 +177,9 @@ impl Clock {
 
 /// The router phase of the routers of `r`: delivers their flits and credits due now
 /// (`ph.due`), then, in each internal step of the cycle, steps the active routers
-/// (ascending) whose wake-up step has come.
+/// (ascending) whose wake-up step has come. (Always inlined: one call site per kind of
+/// `Effects`, and the router phase is the hot path.)
+#[inline(always)]
 pub(crate) fn step_range<R: Routing + ?Sized, E: Effects>(
     r: &mut Range<'_>,
     ph: &Phase<'_, R>,
@@ -195,6 +206,10 @@ pub(crate) fn step_range<R: Routing + ?Sized, E: Effects>(
             Event::Credit { ov } if (first..end).contains(&ov) => cx.credit((ov - first) as usize),
             _ => {}
         }
+    }
+    if k.stamps {
+        // BookSim2's `local_age`, `queue_length` and `hop_count` (`super::priority`).
+        cx.stamp_arrivals((first, end));
     }
     let lo = cx.r.lo;
     for now in clock.first..clock.first + clock.steps {
@@ -365,12 +380,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             self.allocate_vc(ls, iv, port, vc);
         }
         if let VcState::Active { port, vc, eject } = self.r.ivs[iv].state() {
-            self.request_switch(ls, li, port, Some(vc), eject, spec);
+            // A speculative bid of a head that won its VC does not look at that VC's credits:
+            // a grant without one is lost (`speculation::lost_bid`).
+            let credit_vc = if spec { None } else { Some(vc) };
+            self.request_switch(ls, li, port, credit_vc, eject, spec);
         }
         Ok(())
     }
 
     /// Whether (local) output VC `ov` has a credit this step's switch allocation may use.
+    /// (Also read by `speculation::lost_bid`.)
     /// With `booksim_credits` a credit that arrived in this cycle may not be used by the
     /// cycle's first step: BookSim2's router writes a credit at the end of the cycle that
     /// freed its slot and the upstream router reads it a cycle after the channel's latency,
@@ -420,10 +439,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             let queued = self.r.out_free[lopi].saturating_sub(self.clock.cycle + 1);
             queued < if eject { k.eject_limit } else { k.out_limit }
         };
-        // A speculative bid goes in whatever its head's VC allocation gave it (`speculation`:
-        // its VC's credit decides only whether a grant is used).
-        let credit = spec
-            || (eject && !k.eject_credits)
+        let credit = (eject && !k.eject_credits)
             || vc.is_none_or(|vc| self.usable_credit(lopi * k.vcs + usize::from(vc)));
         let ready = room && credit;
         let lanes = k.port_vc[li];
@@ -491,8 +507,8 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 m.to_booksim(q, is, os);
             }
         }
-        if k.class_priority {
-            self.class_priorities(ls, numbering);
+        if k.priority.is_on() {
+            self.switch_priorities(ls, numbering);
         }
         let work = &mut *self.work;
         if k.shape.kind == Allocator::Pim {
@@ -543,23 +559,6 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                 self.traverse(s, p, usize::from(w.vc));
                 self.hold_after_cross(ls, w);
             }
-        }
-    }
-
-    /// The class priority of every requesting VC of local router `ls`, from the route
-    /// record of the packet at its front (`priority = class`, docs/booksim.md §3.5). The
-    /// requests are in the allocator's numbering (`numbering`, or the ports').
-    #[inline(never)]
-    fn class_priorities(&mut self, ls: usize, numbering: Option<&Numbering>) {
-        let k = self.k;
-        let first = ls * k.per;
-        for q in &self.work.reqs {
-            let input = numbering.map_or(q.input, |m| m.input_of(q.input, k.in_speedup as u16));
-            let port = super::crossbar::input_port(input, k.in_speedup);
-            let iv = first + port * k.vcs + usize::from(q.vc);
-            let pkt = self.r.ivs[iv].front.pkt;
-            let i = usize::from(q.input) * k.vcs + usize::from(q.vc);
-            self.work.scratch.prio[i] = self.fx.route(pkt).pri;
         }
     }
 

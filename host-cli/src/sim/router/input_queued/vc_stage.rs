@@ -28,6 +28,7 @@ use jumpnet_core::routing::Routing;
 
 use crate::sim::config::{Allocator, Kind};
 use crate::sim::error::SimError;
+use crate::sim::router::input_queued::priority::request_priorities;
 use crate::sim::router::input_queued::state::VcState;
 use crate::sim::router::input_queued::step::Ctx;
 use crate::sim::router::input_queued::Params;
@@ -178,8 +179,16 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
                     v += stride;
                 }
                 work.vc_elig.push(k.speculative && credit);
-                work.vc_group.push(PortHead { input: li, want });
+                work.vc_group.push(PortHead {
+                    input: li,
+                    want,
+                    pri: 0,
+                });
             }
+            if k.vc_ranked {
+                self.group_priorities(ls);
+            }
+            let work = &mut *self.work;
             let ptrs = &mut self.r.vc_ptrs[ls * n..(ls + 1) * n];
             let (group, won) = (&work.vc_group, &mut work.vc_won);
             k.vc_alloc.allocate_port(ptrs, out as u16, group, won);
@@ -284,6 +293,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         let k = self.k;
         let vcs = k.vcs;
         let first = ls * k.per;
+        if k.vc_ranked {
+            self.shared_head_priorities(ls);
+        }
         let work = &mut *self.work;
         work.vc_reqs.clear();
         work.vc_elig.clear();
@@ -328,6 +340,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
         // (`router::alloc_ports`).
         let numbering = k.vc_numbering(s);
         let v = vcs as u16;
+        if k.vc_ranked {
+            request_priorities(work, numbering, v);
+        }
         if let Some(m) = numbering {
             for q in &mut work.vc_reqs {
                 m.vc_to_booksim(q, v);
