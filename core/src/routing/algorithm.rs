@@ -147,8 +147,9 @@ impl RouteAlgo {
                 "Torus dimension-order routing with dateline VCs, + on distance ties (jumpnet's choice) (§2)"
             }
             RouteAlgo::DorBookSim => {
-                "Torus dimension-order routing as BookSim2's dim_order: a dimension's hops on VC1 \
-                 iff they wrap around, random direction on distance ties (§2)"
+                "Torus dimension-order routing as BookSim2's dim_order: a dimension's hops in \
+                 class 1 iff the destination's coordinate is below the entry's, on the upper \
+                 half of the VCs, class 0 on the lower; random direction on distance ties (§2)"
             }
             RouteAlgo::Ecube => "Hypercube e-cube routing (§2)",
             RouteAlgo::Greedy => "Circulant greedy routing by largest jump (§3)",

@@ -94,6 +94,19 @@ pub enum Hop {
     },
 }
 
+/// How a caller with more physical VCs per channel than the routing's
+/// [`Routing::num_vcs`] (`R`) maps a routing VC `v` onto them (docs/routing.md §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum VcLayout {
+    /// VC `v` stands for the physical VCs `v, v + R, v + 2R, …` (jumpnet's default).
+    #[default]
+    Interleaved,
+    /// For a routing of two VCs among `n` physical ones: VC 0 the lower part
+    /// `0..n - n/2`, VC 1 the upper half `n/2..n` (BookSim2's torus `dim_order`; an odd
+    /// `n` shares the middle VC between the two, as in BookSim2).
+    Halves,
+}
+
 /// Per-packet routing state, small and `Copy`, set by [`Routing::inject`] and updated by
 /// [`Routing::next_hop`].
 ///
@@ -223,6 +236,12 @@ pub trait Routing {
         false
     }
 
+    /// How a caller with more physical VCs than [`Routing::num_vcs`] maps the routing's VCs
+    /// onto them ([`VcLayout`]; docs/routing.md §2). [`VcLayout::Interleaved`] by default.
+    fn vc_layout(&self) -> VcLayout {
+        VcLayout::Interleaved
+    }
+
     /// Writes the candidate outputs of a packet at switch `at` heading to terminal `dst` into
     /// `out` and returns how many there are (at most [`adaptive::MAX_CANDIDATES`]): `0` when
     /// the routing has no choice to make here (always, by default). A caller that knows the
@@ -254,6 +273,9 @@ impl<R: Routing + ?Sized> Routing for &R {
     }
     fn random_ties(&self) -> bool {
         (**self).random_ties()
+    }
+    fn vc_layout(&self) -> VcLayout {
+        (**self).vc_layout()
     }
     fn candidates(
         &self,

@@ -51,7 +51,8 @@ pub struct SetupArgs {
     /// BookSim2's defaults and meaning (docs/booksim.md). `key=value` words after it override
     /// any BookSim2 key (`routing_function=`, `k=`, `sim_type=` …) or a jumpnet simulator
     /// key; `--algo` replaces the file's routing (e.g. `dor-dateline`, jumpnet's + on ties,
-    /// instead of BookSim2's `dor-booksim`). `traffic = randperm` is BookSim2's permutation
+    /// dateline VCs and interleaved VC aliases, instead of BookSim2's `dor-booksim`, whose
+    /// wrap classes and contiguous VC halves are BookSim2's, docs/routing.md §2). `traffic = randperm` is BookSim2's permutation
     /// for its `perm_seed` (Knuth's generator, docs/booksim.md §3.8); without --booksim,
     /// `traffic=randperm` is jumpnet's own, drawn from `seed=` (BookSim2's with
     /// `perm_seed=N`).

@@ -16,6 +16,8 @@
 //! mesh, but on a torus ring of `k >= 4` the wrap-around closes a channel dependency
 //! cycle), dateline VC0/VC1 per dimension ([`crate::routing::dimension_order::dateline`]),
 //! or BookSim2's wrap classes ([`TorusVcs::WrapClass`]); both make torus DOR deadlock-free.
+//! The wrap classes ask a simulator with more VCs for BookSim2's contiguous halves
+//! ([`VcLayout::Halves`]), the others for interleaved aliases.
 
 use crate::error::InvalidParam;
 use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
@@ -23,7 +25,7 @@ use crate::topology::{PortIndex, SwitchId, TerminalId, Torus};
 use crate::routing::dimension_order::dateline::{dateline_vc, RingHop, DATELINE_VCS};
 use crate::routing::endpoint::{check_switches, inject_state, locate, Endpoint};
 use crate::routing::error::RoutingError;
-use crate::routing::{Hop, PacketState, Routing, Vc};
+use crate::routing::{Hop, PacketState, Routing, Vc, VcLayout};
 
 /// Virtual-channel policy of [`TorusDor`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,8 +35,11 @@ pub enum TorusVcs {
     /// Dateline VC0/VC1 per dimension ring (docs/routing.md §2); torus only.
     Dateline,
     /// BookSim2's `dim_order` classes (docs/routing.md §2): all hops of a packet in a
-    /// dimension on VC1 if its route in that dimension takes the wrap-around link, else on
-    /// VC0, decided when it enters the dimension; torus only.
+    /// dimension on VC1 if its destination's coordinate there is below the coordinate where
+    /// it enters the dimension, else on VC0, whichever the direction (a dateline scheme
+    /// whose classes are swapped in the `-` direction); torus only. With more physical VCs
+    /// than 2, class 0 takes the lower half and class 1 the upper half
+    /// ([`VcLayout::Halves`]).
     WrapClass,
 }
 
@@ -209,18 +214,26 @@ impl Routing for TorusDor<'_> {
     fn random_ties(&self) -> bool {
         self.ties == TieBreak::Random
     }
+
+    fn vc_layout(&self) -> VcLayout {
+        match self.vcs {
+            TorusVcs::WrapClass => VcLayout::Halves,
+            TorusVcs::Single | TorusVcs::Dateline => VcLayout::Interleaved,
+        }
+    }
 }
 
 /// VC of `hop` toward coordinate `y` under [`TorusVcs::WrapClass`]: on entering a dimension
-/// the class is 1 iff the way to `y` takes the wrap-around link (`+` with `y < x`, `-` with
-/// `y > x`), and it stays for the packet's further hops in that dimension (kept in
-/// `state.phase`: the dimension plus one, and [`WRAP_CLASS`]).
+/// at coordinate `x` the class is 1 iff `y < x`, in either direction (BookSim2's
+/// `dor_next_torus`: for a `+` move the way across the wrap-around link, for a `-` move the
+/// way that does not cross it), and it stays for the packet's further hops in that
+/// dimension (kept in `state.phase`: the dimension plus one, and [`WRAP_CLASS`]).
 fn wrap_class_vc(hop: RingHop, y: u32, state: &mut PacketState) -> Vc {
     // At most 16 dimensions (topology limit), so `dim + 1` fits in the 7 low bits.
     let tag = (hop.dim as u8).wrapping_add(1) & !WRAP_CLASS;
     let class = if state.phase & !WRAP_CLASS == tag {
         state.phase & WRAP_CLASS
-    } else if (hop.forward && y < hop.x) || (!hop.forward && y > hop.x) {
+    } else if y < hop.x {
         WRAP_CLASS
     } else {
         0

@@ -37,7 +37,7 @@ mod read_write_tests;
 #[cfg(test)]
 mod sizes_tests;
 
-use jumpnet_core::routing::{CongestionScope, Routing};
+use jumpnet_core::routing::{CongestionScope, Routing, VcLayout};
 use jumpnet_core::topology::Network;
 
 use crate::sim::config::{Injection, Kind, SimConfig};
@@ -74,6 +74,9 @@ pub(crate) struct State<'r> {
     vcs: usize,
     /// Logical VCs of the routing.
     rvcs: u8,
+    /// The routing's two VCs stand for the lower and upper half of the physical ones
+    /// (`VcLayout::Halves`, docs/routing.md §2) instead of interleaved aliases.
+    vc_halves: bool,
     // Terminals and packets.
     terms: Vec<Terminal>,
     active_terms: Vec<u32>,
@@ -176,6 +179,7 @@ impl<'r> State<'r> {
             fabric: &fabric,
             cfg,
             routing_vcs: rvcs,
+            layout: routing.vc_layout(),
         });
         Ok(State {
             cfg: cfg.clone(),
@@ -187,6 +191,7 @@ impl<'r> State<'r> {
             due: Vec::new(),
             vcs,
             rvcs,
+            vc_halves: rvcs == 2 && routing.vc_layout() == VcLayout::Halves,
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
             packets: Vec::with_capacity(1024),
@@ -533,13 +538,17 @@ impl<'r> State<'r> {
         self.last_progress = now;
     }
 
-    /// Physical VC for logical VC `v`: among `v, v+R, v+2R, …` the one with most credits
-    /// (lowest on ties).
+    /// Physical VC for logical VC `v`: among `v, v+R, v+2R, …` (or `v`'s half of the VCs
+    /// with `vc_halves`) the one with most credits (lowest on ties).
     pub(crate) fn pick_vc(&self, credits: &[u16], v: u8) -> u8 {
-        let r = usize::from(self.rvcs);
-        let mut best = usize::from(v);
+        let (first, end, r) = match (self.vc_halves, v) {
+            (true, 0) => (0, self.vcs - self.vcs / 2, 1),
+            (true, _) => (self.vcs / 2, self.vcs, 1),
+            (false, _) => (usize::from(v), self.vcs, usize::from(self.rvcs)),
+        };
+        let mut best = first;
         let mut k = best;
-        while k < self.vcs {
+        while k < end {
             if credits[k] > credits[best] {
                 best = k;
             }

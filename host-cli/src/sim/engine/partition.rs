@@ -19,7 +19,7 @@
 //! behind the object-safe [`Routers`] the engine state holds (one dynamic call per router
 //! phase; everything inside is static).
 
-use jumpnet_core::routing::{PacketState, Routing};
+use jumpnet_core::routing::{PacketState, Routing, VcLayout};
 
 use crate::sim::config::SimConfig;
 use crate::sim::engine::priority::PriorityView;
@@ -207,9 +207,9 @@ pub(crate) struct Partitioned<M: RouterModel> {
 
 impl<M: RouterModel> Partitioned<M> {
     /// The routers of `fabric`, one partition.
-    pub fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
+    pub fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8, layout: VcLayout) -> Self {
         let mut p = Partitioned {
-            model: M::new(fabric, cfg, routing_vcs),
+            model: M::new(fabric, cfg, routing_vcs, layout),
             parts: Vec::new(),
             switches: fabric.switches as usize,
         };
@@ -295,6 +295,7 @@ pub(crate) struct Build<'a> {
     pub fabric: &'a Fabric,
     pub cfg: &'a SimConfig,
     pub routing_vcs: u8,
+    pub layout: VcLayout,
 }
 
 impl ModelVisitor for Build<'_> {
@@ -304,6 +305,7 @@ impl ModelVisitor for Build<'_> {
             self.fabric,
             self.cfg,
             self.routing_vcs,
+            self.layout,
         ))
     }
 }

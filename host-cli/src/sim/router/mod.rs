@@ -48,7 +48,7 @@ mod speedup_tests;
 #[cfg(test)]
 mod wavefront_tests;
 
-use jumpnet_core::routing::{PacketState, Routing};
+use jumpnet_core::routing::{PacketState, Routing, VcLayout};
 use serde::Serialize;
 
 use crate::sim::config::SimConfig;
@@ -118,8 +118,9 @@ pub(crate) trait RouterModel: Send + Sized + 'static {
         Self: 'a;
 
     /// The routers of `fabric` with the parameters of `cfg`, for a routing of
-    /// `routing_vcs` logical VCs.
-    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self;
+    /// `routing_vcs` logical VCs laid onto the physical ones by `layout`
+    /// (docs/routing.md §2).
+    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8, layout: VcLayout) -> Self;
 
     /// Scratch for a range of `routers` routers.
     fn work(&self, routers: usize) -> Self::Work;

@@ -10,7 +10,7 @@ use super::super::steps;
 use super::check;
 use crate::routing::dimension_order::dateline::{dateline_hop, RingHop};
 use crate::routing::dimension_order::torus::{TorusDor, TorusVcs};
-use crate::routing::{Hop, Routing, RoutingError};
+use crate::routing::{Hop, Routing, RoutingError, VcLayout};
 use crate::topology::{LinkClass, Topology, Torus};
 
 /// One expected hop: coordinates reached, dimension, direction and VC.
@@ -223,14 +223,16 @@ fn coin_path(t: &Torus, r: &TorusDor<'_>, s: u32, d: u32, coin: u8) -> Vec<(u32,
 #[test]
 fn booksim_wrap_classes_and_random_ties_on_the_8x8_torus() {
     // docs/routing.md §2, BookSim2's `dim_order` on a torus: a dimension's hops all on VC1
-    // iff the way through it takes the wrap-around link; ties by the packet's coin.
+    // iff the destination's coordinate there is below the one where the packet enters it,
+    // whichever the direction (`dor_next_torus`); ties by the packet's coin.
     let t = Torus::torus(&[8, 8], 1).unwrap();
     let r = TorusDor::booksim(&t).unwrap();
     assert!(r.random_ties() && !TorusDor::new(&t, TorusVcs::Dateline).unwrap().random_ties());
     assert_eq!(r.num_vcs(), 2);
     let id = |x: u32, y: u32| y * 8 + x;
     // (6,6) -> (1,2): x goes + over 7 -> 0: VC1 from the first hop; y ties (4 = 4): coin 0
-    // takes + over 7 -> 0 (VC1 again), coin bit 1 takes - through 5, 4, 3 (no wrap, VC0).
+    // takes + over 7 -> 0 (VC1 again), coin bit 1 takes - through 5, 4, 3 (no wrap, but
+    // 2 < 6: VC1 too).
     let x_hops = [(id(7, 6), 0, 1), (id(0, 6), 0, 1), (id(1, 6), 0, 1)];
     let plus: Vec<_> = x_hops
         .into_iter()
@@ -245,23 +247,28 @@ fn booksim_wrap_classes_and_random_ties_on_the_8x8_torus() {
     let minus: Vec<_> = x_hops
         .into_iter()
         .chain([
-            (id(1, 5), 3, 0),
-            (id(1, 4), 3, 0),
-            (id(1, 3), 3, 0),
-            (id(1, 2), 3, 0),
+            (id(1, 5), 3, 1),
+            (id(1, 4), 3, 1),
+            (id(1, 3), 3, 1),
+            (id(1, 2), 3, 1),
         ])
         .collect();
     assert_eq!(coin_path(&t, &r, id(6, 6), id(1, 2), 0b10), minus);
-    // Bit 0 only steers ties in x: (0,0) -> (4,0) goes - over 0 -> 7 on VC1.
+    // Bit 0 only steers ties in x: (0,0) -> (4,0) goes - over 0 -> 7, and on VC0 (4 > 0):
+    // in the `-` direction the wrap-around is class 0's, the dateline classes swapped.
     assert_eq!(
         coin_path(&t, &r, id(0, 0), id(4, 0), 1),
         [
-            (id(7, 0), 1, 1),
-            (id(6, 0), 1, 1),
-            (id(5, 0), 1, 1),
-            (id(4, 0), 1, 1)
+            (id(7, 0), 1, 0),
+            (id(6, 0), 1, 0),
+            (id(5, 0), 1, 0),
+            (id(4, 0), 1, 0)
         ]
     );
+    // BookSim2's contiguous halves of the VCs, the other DORs' interleaved aliases.
+    assert_eq!(r.vc_layout(), VcLayout::Halves);
+    let dateline = TorusDor::new(&t, TorusVcs::Dateline).unwrap();
+    assert_eq!(dateline.vc_layout(), VcLayout::Interleaved);
     // No wrap, no tie: VC0 whatever the coin; the dateline rule would agree here.
     for coin in [0, 0xff] {
         assert_eq!(

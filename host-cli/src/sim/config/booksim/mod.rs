@@ -20,7 +20,7 @@
 //! | `topology = dragonflynew; k = p; n = 1` | `dragonfly p=p a=2p h=p g=a·h+1`, `local_latency` 10, `global_latency` 100 |
 //! | `topology = fattree; k; n` | `fat-tree k=k n=n` (same routers, ports and node numbers), channels 1 cycle |
 //! | `routing_function = nca` / `anca` (fattree) | `nca` / `anca` (random / adaptive up ports; docs/routing.md §5.1) |
-//! | `routing_function = dim_order` (torus) | `dor-booksim` (wrap classes, random ties; docs/routing.md §2) |
+//! | `routing_function = dim_order` (torus) | `dor-booksim` (BookSim2's wrap classes on halves of the VCs, random ties; docs/routing.md §2) |
 //! | `dim_order` / `dor` (mesh, flatfly), `xyyx` (flatfly) | `dor` |
 //! | `min` / `ran_min` (flatfly) | `minimal` |
 //! | `min` (dragonfly) | `df-minimal`; `valiant`: `df-valiant`; `ugal`: `df-ugal-booksim` (BookSim2's rule; `--algo df-ugal-l` is jumpnet's) |

@@ -63,7 +63,7 @@ mod tail_credit;
 mod traverse;
 mod vc_stage;
 
-use jumpnet_core::routing::Routing;
+use jumpnet_core::routing::{Routing, VcLayout};
 
 use crate::sim::config::SimConfig;
 use crate::sim::error::SimError;
@@ -96,6 +96,10 @@ pub(crate) struct Params {
     pub vc_stride: usize,
     /// A head ejects on its routing's VC only (`exact_vcs`, with the VC allocation stage).
     pub exact_vcs: bool,
+    /// The routing's two VCs stand for the lower and upper half of a link's VCs instead of
+    /// their aliases ([`VcLayout::Halves`], BookSim2's torus `dim_order`; docs/routing.md
+    /// §2): see [`Params::link_vcs`].
+    pub vc_halves: bool,
     /// Flits per input-VC buffer.
     pub buf: usize,
     /// `u64` words of a router's non-empty mask.
@@ -184,6 +188,25 @@ pub(crate) struct Params {
 }
 
 impl Params {
+    /// The physical VCs of a link that routing VC `vc` stands for, as `(first, end,
+    /// stride)` (`first, first + stride, …` below `end`): with [`Params::vc_halves`] VC 0
+    /// the lower part `0..vcs − vcs/2` and VC 1 the upper half `vcs/2..vcs` (BookSim2's
+    /// torus `dim_order`, an odd count sharing the middle VC), else `vc` and its aliases
+    /// `vc + R, vc + 2R, …` ([`Params::vc_stride`]).
+    #[inline]
+    pub(crate) fn link_vcs(&self, vc: u8) -> (usize, usize, usize) {
+        if self.vc_halves {
+            let half = self.vcs / 2;
+            if vc == 0 {
+                (0, self.vcs - half, 1)
+            } else {
+                (half, self.vcs, 1)
+            }
+        } else {
+            (usize::from(vc), self.vcs, self.vc_stride)
+        }
+    }
+
     /// Index in the routers' slot slice of position `pos` of input VC `li` (`port·vcs + vc`)
     /// of local router `ls` (`buffers::index`).
     #[inline]
@@ -232,7 +255,7 @@ impl Params {
         }
     }
 
-    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
+    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8, layout: VcLayout) -> Self {
         let radix = fabric.radix;
         let vcs = usize::from(cfg.num_vcs);
         let buf = usize::from(cfg.vc_buf_size);
@@ -257,6 +280,7 @@ impl Params {
                 usize::from(routing_vcs.max(1))
             },
             exact_vcs: f.exact_vcs,
+            vc_halves: layout == VcLayout::Halves && routing_vcs == 2 && !f.exact_vcs,
             buf,
             words: (radix * vcs).div_ceil(64),
             shape: Shape {
@@ -339,8 +363,8 @@ impl RouterModel for InputQueuedRouter {
     type Work = Work;
     type Range<'a> = Range<'a>;
 
-    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8) -> Self {
-        let k = Params::new(fabric, cfg, routing_vcs);
+    fn new(fabric: &Fabric, cfg: &SimConfig, routing_vcs: u8, layout: VcLayout) -> Self {
+        let k = Params::new(fabric, cfg, routing_vcs, layout);
         let a = Arrays::new(&k, fabric.switches as usize);
         InputQueuedRouter { k, a }
     }

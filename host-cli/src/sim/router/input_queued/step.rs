@@ -457,18 +457,18 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
     }
 
     /// VC allocation for (local) input VC `iv` of local router `ls`, routed to `port` on
-    /// logical VC `vc`: the free physical alias `vc, vc + R, …` with most credits (lowest on
-    /// ties).
+    /// logical VC `vc`: the free physical VC of `vc`'s range ([`Params::link_vcs`]: the
+    /// aliases `vc, vc + R, …` or a half) with most credits (lowest on ties).
     #[inline]
     fn allocate_vc(&mut self, ls: usize, iv: usize, port: u16, vc: u8) {
         let k = self.k;
         let vcs = k.vcs;
-        let r = k.vc_stride;
+        let (start, end, r) = k.link_vcs(vc);
         let first = (ls * k.radix + usize::from(port)) * vcs;
         let (busy, credits) = (&*self.r.busy, &*self.r.credits);
         let mut best: Option<usize> = None;
-        let mut v = usize::from(vc);
-        while v < vcs {
+        let mut v = start;
+        while v < end {
             let ov = first + v;
             if !busy[ov] && best.is_none_or(|b| credits[ov] > credits[first + b]) {
                 best = Some(v);

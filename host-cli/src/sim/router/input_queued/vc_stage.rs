@@ -7,7 +7,8 @@
 //!   of it left) and takes part in VC allocation from then on;
 //! * in each step the router's heads waiting for an output VC request every *free* output
 //!   VC of their route's range — the routing's VC and its aliases `vc + R, vc + 2R, …` on
-//!   a link, every VC of the ejection port — and BookSim2's VC allocator
+//!   a link (or its half of the link's VCs, BookSim2's torus `dim_order`,
+//!   `Params::link_vcs`), every VC of the ejection port — and BookSim2's VC allocator
 //!   (`sim::router::vc_allocator`, `vc_allocator = islip`, `separable_input_first` or
 //!   `wavefront`)
 //!   matches them. VCs released in the step (tails that crossed the switch) are free for
@@ -404,8 +405,9 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
 /// stride)` within its output port's VCs (`first, first + stride, …` below `end`).
 ///
 /// Without read/write traffic: on a link the routing's VC and its aliases `vc + R, vc + 2R,
-/// …` (`R` the routing's logical VCs), or the routing's VC alone with `exact_vcs`
-/// ([`Params::vc_stride`]); at the ejection port every VC ([`EJECT_ANY`]), or the one VC
+/// …` (`R` the routing's logical VCs), the routing's VC alone with `exact_vcs`
+/// ([`Params::vc_stride`]), or BookSim2's half of the VCs for a torus's wrap class
+/// ([`Params::link_vcs`]); at the ejection port every VC ([`EJECT_ANY`]), or the one VC
 /// of [`EJECT_ON`]. With it (`Params::kind_vcs`, docs/booksim.md §3.6): the packet's kind's
 /// range `first..=last` at the ejection port and with one logical VC; with two (a torus's
 /// wrap classes), VC 0 the range's lower part and VC 1 its upper half
@@ -418,7 +420,7 @@ fn vc_span(k: &Params, vc: u8, kind: Kind) -> (usize, usize, usize) {
             let v = usize::from(vc & !EJECT_ON);
             (v, v + 1, 1)
         }
-        None => (usize::from(vc), k.vcs, k.vc_stride),
+        None => k.link_vcs(vc),
         Some((first, last)) => {
             let (b, e) = (usize::from(first), usize::from(last) + 1);
             let half = (e - b) / 2;
