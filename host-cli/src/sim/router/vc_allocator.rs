@@ -17,7 +17,7 @@
 //! "Nearest" is the round-robin distance from the pointer (`allocator::dist`). A request's
 //! priorities are BookSim2's: "in" 0 (the routing function's, 0 for every routing jumpnet
 //! models), "out" the input VC's (its front flit's packet priority, docs/booksim.md §3.5,
-//! `super::priority`; all 0 with `priority = none`), in [`VcScratch::prio`]; iSLIP, PIM, LOA
+//! `super::priority`; all 0 with `priority = none`), in `VcScratch::prio`; iSLIP, PIM, LOA
 //! and the maximum-size allocator ignore them, as BookSim2's do.
 //!
 //! * wavefront: `super::wavefront::allocate_vcs`, dispatched from
