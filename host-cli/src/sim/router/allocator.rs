@@ -162,8 +162,7 @@ pub struct Scratch {
     /// input each output is matched to.
     pub(crate) in_match: Vec<u16>,
     pub(crate) out_match: Vec<u16>,
-    /// The wavefront allocator's sort keys (`super::wavefront`), the lonely output
-    /// allocator's request cells (`super::loa`); empty for the others.
+    /// The lonely output allocator's request cells (`super::loa`); empty for the others.
     pub(crate) keys: Vec<u64>,
     /// Per crossbar output, then per crossbar input: PIM's random arbiter offsets
     /// (`super::pim`), `select`'s ranks of the current grant / accept (`super::select`).
@@ -176,7 +175,7 @@ pub struct Scratch {
     /// `super::priority`): the priority of each crossbar input's VC (`input · vcs + vc`)
     /// that requests in this allocation, set by the router before it; empty without.
     pub(crate) prio: Vec<u32>,
-    /// The wavefront allocator's sort keys with packet priorities (`super::wavefront`).
+    /// The wavefront allocator's sort keys (`super::wavefront`).
     pub(crate) wide: Vec<u128>,
 }
 

@@ -59,15 +59,15 @@ pub struct VcAllocator {
 }
 
 /// Per-allocation scratch space: per output VC the input it grants, per input VC the output
-/// it picks (`NONE` between allocations), the wavefront allocator's sort keys (the lonely
-/// output allocator's cells), PIM's matches, random offsets and generator state
+/// it picks (`NONE` between allocations), the lonely output allocator's cells, the
+/// wavefront allocator's sort keys, PIM's matches, random offsets and generator state
 /// (`super::pim`).
 #[derive(Clone, Debug, Default)]
 pub struct VcScratch {
     pub(crate) grant: Vec<u16>,
     pub(crate) pick: Vec<u16>,
     pub(crate) keys: Vec<u64>,
-    /// The wavefront allocator's sort keys with packet priorities (`super::wavefront`).
+    /// The wavefront allocator's sort keys (`super::wavefront`).
     pub(crate) wide: Vec<u128>,
     /// With packet priorities and an allocator that ranks them
     /// (`super::priority::ranks_priorities`): the priority of each input VC that requests
@@ -252,7 +252,6 @@ impl VcAllocator {
         let VcScratch {
             grant,
             pick,
-            keys,
             wide,
             prio,
             ..
@@ -312,7 +311,7 @@ impl VcAllocator {
                 // Its one pointer is the priority diagonal.
                 let io = (ni, no);
                 let rr = self.kind == Allocator::RrWavefront;
-                let scratch = (&mut grant[..], &mut pick[..], keys, wide);
+                let scratch = (&mut grant[..], &mut pick[..], wide);
                 let diag = (&mut in_ptr[0], rr);
                 return super::wavefront::allocate_vcs(io, diag, scratch, prio, reqs, out);
             }

@@ -44,7 +44,7 @@ pub fn sweep_position(input: u16, output: u16, pri: u16, square: u16) -> u32 {
 /// order)` in a `square × square` matrix swept from diagonal `pri`: the cells of the lowest
 /// `order` (the highest request priority) first, a whole sweep each. `in_match` (per input)
 /// and `out_match` (per output) are `NONE` on entry and hold the matched output / input on
-/// return; `keys` and `wide` are scratch space. Returns the diagonal `(input + output) mod
+/// return; `wide` is scratch space. Returns the diagonal `(input + output) mod
 /// square` of the first grant (the first cell swept, which always wins; `pri` when `n =
 /// 0`).
 pub fn sweep(
@@ -52,7 +52,7 @@ pub fn sweep(
     pri: u16,
     n: usize,
     cell: impl Fn(usize) -> (u16, u16, u32),
-    (keys, wide): (&mut Vec<u64>, &mut Vec<u128>),
+    wide: &mut Vec<u128>,
     in_match: &mut [u16],
     out_match: &mut [u16],
 ) -> u16 {
@@ -68,23 +68,9 @@ pub fn sweep(
             out_match[ou] = i;
         }
     };
-    let index = |key: u64| (key & u64::from(u32::MAX)) as usize;
-    if (0..n).all(|k| cell(k).2 <= 1) {
-        // Two orders at most (non-speculative and speculative requests): one word a key.
-        keys.clear();
-        keys.extend((0..n).map(|k| {
-            let (i, o, order) = cell(k);
-            (u64::from(order) << 63)
-                | (u64::from(sweep_position(i, o, pri, square)) << 32)
-                | k as u64
-        }));
-        keys.sort_unstable();
-        let first = keys.first().map_or(pri, |&key| first_cell(index(key)));
-        keys.iter().for_each(|&key| grant(index(key)));
-        return first;
-    }
-    // Packet priorities (`super::priority`): BookSim2 sweeps each priority separately,
-    // highest first.
+    // A key per cell: its order (the lowest, i.e. the highest request priority, swept
+    // first; BookSim2 sweeps each priority separately), its place in the sweep, its index.
+    let index = |key: u128| (key & u128::from(u32::MAX)) as usize;
     wide.clear();
     wide.extend((0..n).map(|k| {
         let (i, o, order) = cell(k);
@@ -93,10 +79,8 @@ pub fn sweep(
             | k as u128
     }));
     wide.sort_unstable();
-    let first = wide
-        .first()
-        .map_or(pri, |&key| first_cell(index(key as u64)));
-    wide.iter().for_each(|&key| grant(index(key as u64)));
+    let first = wide.first().map_or(pri, |&key| first_cell(index(key)));
+    wide.iter().for_each(|&key| grant(index(key)));
     first
 }
 
@@ -125,7 +109,6 @@ pub(crate) fn allocate_switch(
     let Scratch {
         grant,
         pick,
-        keys,
         wide,
         prio,
         ..
@@ -142,7 +125,7 @@ pub(crate) fn allocate_switch(
         };
         (q.input, q.output, order)
     };
-    let first = sweep(square, diag[0], reqs.len(), cell, (keys, wide), pick, grant);
+    let first = sweep(square, diag[0], reqs.len(), cell, wide, pick, grant);
     let rr = shape.kind == crate::sim::config::Allocator::RrWavefront;
     diag[0] = next_diagonal(diag[0], first, rr, square);
     // The VC of each granted cell: its best request (non-speculative first, then nearest
@@ -157,7 +140,7 @@ pub(crate) fn allocate_switch(
 
 /// VC allocation of `reqs` (input VC → output VC, each pair at most once) of a router with
 /// `ins` input VCs and `outs` output VCs whose priority diagonal is `diag`, with the scratch
-/// space of a [`super::vc_allocator::VcScratch`] (`grant`, `pick`, `keys`, `wide`) and the
+/// space of a [`super::vc_allocator::VcScratch`] (`grant`, `pick`, `wide`) and the
 /// priorities of the input VCs (`prio`, BookSim2's "out" priority of their requests; empty:
 /// all 0); the matched requests are written to `out`, in the order of `reqs`. (Never
 /// inlined, as [`allocate_switch`].)
@@ -165,7 +148,7 @@ pub(crate) fn allocate_switch(
 pub(crate) fn allocate_vcs(
     (ins, outs): (u16, u16),
     (diag, rr): (&mut u16, bool),
-    (grant, pick, keys, wide): (&mut [u16], &mut [u16], &mut Vec<u64>, &mut Vec<u128>),
+    (grant, pick, wide): (&mut [u16], &mut [u16], &mut Vec<u128>),
     prio: &[u32],
     reqs: &[VcRequest],
     out: &mut Vec<VcRequest>,
@@ -183,7 +166,7 @@ pub(crate) fn allocate_vcs(
         };
         (q.input, q.output, order)
     };
-    let first = sweep(square, *diag, reqs.len(), cell, (keys, wide), pick, grant);
+    let first = sweep(square, *diag, reqs.len(), cell, wide, pick, grant);
     *diag = next_diagonal(*diag, first, rr, square);
     out.extend(
         reqs.iter()

@@ -223,13 +223,13 @@ fn sweep_fills_the_matches() {
     let cells = [(0u16, 0u16, 0u32), (1, 1, 0), (1, 0, 0)];
     let none = crate::sim::router::allocator::NONE;
     let (mut ins, mut outs) = (vec![none; 2], vec![none; 2]);
-    let (mut keys, mut wide) = (Vec::new(), Vec::new());
+    let mut wide = Vec::new();
     sweep(
         2,
         1,
         cells.len(),
         |k| cells[k],
-        (&mut keys, &mut wide),
+        &mut wide,
         &mut ins,
         &mut outs,
     );

@@ -69,6 +69,14 @@ pub(crate) struct Work {
 }
 
 impl Work {
+    /// The `i`-th crossing request of a switch allocation: of every request when all were
+    /// granted (`all`), else of the winners.
+    #[inline]
+    pub(super) fn crossing(&self, all: bool, i: usize) -> Request {
+        let list = if all { &self.reqs } else { &self.wins };
+        list[i]
+    }
+
     /// State of `routers` routers with the parameters `k`.
     pub fn new(routers: usize, k: &Params) -> Self {
         let ins = usize::from(k.shape.ins);
@@ -537,11 +545,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             return;
         }
         for i in 0..won {
-            let w = if all {
-                self.work.reqs[i]
-            } else {
-                self.work.wins[i]
-            };
+            let w = self.work.crossing(all, i);
             let p = super::crossbar::input_port(w.input, k.in_speedup);
             if w.spec && self.lost_bid(ls, p, w.vc) {
                 // A speculative grant of a head without an output VC (`speculation`).

@@ -98,11 +98,7 @@ impl<R: Routing + ?Sized, E: Effects> Ctx<'_, '_, '_, R, E> {
             list.push((false, self.r.order[self.iv_of(ls, w)].sw, w));
         }
         for i in 0..won {
-            let w = if all {
-                self.work.reqs[i]
-            } else {
-                self.work.wins[i]
-            };
+            let w = self.work.crossing(all, i);
             let p = super::crossbar::input_port(w.input, k.in_speedup);
             if w.spec && self.lost_bid(ls, p, w.vc) {
                 continue;
