@@ -50,6 +50,7 @@
 //! (`inject_any_vc = true`, docs/booksim.md §4); heads go through BookSim2's VC allocation
 //! stage (`vc_alloc_stage = true`). `alloc_iters` is without effect, as in BookSim2.
 
+pub mod allocators;
 pub mod classes;
 #[cfg(test)]
 mod classes_tests;
@@ -656,8 +657,8 @@ impl Parser {
     fn allocators(&mut self) -> Result<()> {
         // Requests of different priorities: speculative ones, or packet priorities.
         let ranked = self.cfg.features.speculative || self.cfg.extras.priority.is_on();
-        let sw = allocator_kind("sw_allocator", &self.sw_allocator, ranked);
-        let vc = allocator_kind("vc_allocator", &self.vc_allocator, ranked);
+        let sw = allocators::allocator_kind("sw_allocator", &self.sw_allocator, ranked);
+        let vc = allocators::allocator_kind("vc_allocator", &self.vc_allocator, ranked);
         let (sw, vc) = (sw?, vc?);
         self.cfg.set("allocator", sw)?;
         if vc != sw {
@@ -693,41 +694,3 @@ impl Parser {
 
 #[cfg(test)]
 mod tests;
-
-/// The allocators `vc_allocator` and `sw_allocator` accept.
-const ALLOCATORS: &str = "islip, separable_input_first, separable_output_first, wavefront, \
-                          rr_wavefront, pim, loa, select, max_size";
-
-/// The simulator's allocator name (`allocator`, `vc_allocator`) for the value of BookSim2's
-/// `key` (`vc_allocator` or `sw_allocator`) given on `line` (0: the command line), with
-/// requests of different priorities or not (`ranked`: speculation, or packet priorities).
-/// BookSim2's `separable_output_first` is `select` with one iteration: each output's
-/// round-robin arbiter grants the requesting input of the highest priority, then the nearest
-/// its pointer, each input accepts the granting output likewise, both pointers moving past a
-/// match only — `select`'s grant and accept (BookSim2's routers run one iteration,
-/// `sim::router::select`). With equal request priorities that is iSLIP's grant and accept,
-/// and BookSim2 prints the same output for both (docs/booksim.md §4): so without speculation
-/// or packet priorities it is `islip`, with them `select`. `wavefront` and `rr_wavefront`
-/// are BookSim2's wavefront allocators (`sim::router::wavefront`); `pim`, `loa` and `select`
-/// are BookSim2's allocators of those names (`sim::router::pim`, `sim::router::loa`,
-/// `sim::router::select`; docs/booksim.md §4), and so is `max_size`
-/// (`sim::router::maxsize`), whose router counts BookSim2's allocator calls.
-fn allocator_kind(key: &str, (name, line): &(String, usize), ranked: bool) -> Result<&'static str> {
-    let at = match line {
-        0 => "command line".to_string(),
-        n => format!("line {n}"),
-    };
-    match name.as_str() {
-        "islip" => Ok("islip"),
-        "separable_input_first" => Ok("separable_input_first"),
-        "wavefront" => Ok("wavefront"),
-        "rr_wavefront" => Ok("rr_wavefront"),
-        "pim" => Ok("pim"),
-        "loa" => Ok("loa"),
-        "select" => Ok("select"),
-        "max_size" => Ok("max_size"),
-        "separable_output_first" if ranked => Ok("select"),
-        "separable_output_first" => Ok("islip"),
-        other => bail!("{at}: {key} = {other} is not supported; allowed: {ALLOCATORS}"),
-    }
-}

@@ -26,20 +26,22 @@
 //! of this: its terminals keep their single queue — unless it runs BookSim2's read/write
 //! traffic (`super::read_write`, docs/booksim.md §3.6), which this runs as one class.
 
+mod stats;
+
 use std::collections::VecDeque;
 
 use jumpnet_core::topology::Network;
-use serde::Serialize;
 
 use crate::sim::config::{Injection, Kind, SimConfig, TrafficClass};
-use crate::sim::engine::node_counts::NodeRates;
 use crate::sim::engine::read_write::{window_order, Replies};
-use crate::sim::engine::stats::{LatencyStats, Recorder};
-use crate::sim::engine::{Counters, SimError, State};
+use crate::sim::engine::stats::Recorder;
+use crate::sim::engine::{SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
 use crate::sim::router::priority::Priority;
 use crate::sim::workload::paced_batch::PacedBatch;
 use crate::sim::workload::synthetic::{Driver, Process};
+
+pub use stats::ClassStats;
 
 /// One class's source queue at one terminal.
 #[derive(Debug, Default)]
@@ -88,30 +90,6 @@ pub(crate) struct Classes {
     /// The run's classes are BookSim2's (`classes > 1`; `false` for read/write traffic
     /// run as one class, whose statistics are the run's own).
     listed: bool,
-}
-
-/// Statistics of one traffic class (`SimResult::classes`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ClassStats {
-    /// Packet latency of the class's measured packets.
-    pub packet_latency: LatencyStats,
-    /// Network latency.
-    pub network_latency: LatencyStats,
-    /// Flit latency (BookSim2's population, as the run's own).
-    pub flit_latency: LatencyStats,
-    /// Router-to-router hops.
-    pub hops: LatencyStats,
-    /// BookSim2's fragmentation of the class's measured packets.
-    pub fragmentation: LatencyStats,
-    /// Offered load of the class, flits/node/cycle.
-    pub offered: f64,
-    /// Accepted throughput of the class, flits/node/cycle.
-    pub accepted: f64,
-    /// The class's injected and accepted packet and flit rates (BookSim2's).
-    pub rates: NodeRates,
-    /// The class's packet size, flits (the longest of a size distribution; the sizes sent are
-    /// in `rates`).
-    pub packet_size: u16,
 }
 
 /// A class's thresholds of BookSim2's stopping rule.
@@ -678,49 +656,5 @@ impl State<'_> {
         } else {
             sum / n
         }
-    }
-
-    /// Flits of class `c` ejected up to the snapshot `at` (all flits with one class).
-    pub(crate) fn class_ejected(&self, at: &Counters, c: usize) -> u64 {
-        if self.classes.is_none() {
-            return at.ejected;
-        }
-        self.nodes.accepted_flits(&at.nodes, c)
-    }
-
-    /// The statistics of every class over the window `start..end` (empty with one class).
-    pub(crate) fn class_stats(&self, start: &Counters, end: &Counters) -> Vec<ClassStats> {
-        let Some(cl) = self.classes.as_deref().filter(|cl| cl.listed) else {
-            return Vec::new();
-        };
-        let cycles = end.cycle.saturating_sub(start.cycle).max(1) as f64;
-        let nodes = f64::from(self.fabric.terminals);
-        let rate = |e: &[u64], s: &[u64], c: usize| {
-            (e.get(c).copied().unwrap_or(0) - s.get(c).copied().unwrap_or(0)) as f64
-                / nodes
-                / cycles
-        };
-        (0..cl.len())
-            .map(|c| {
-                let r = &cl.recs[c];
-                let rates = self.nodes.rates(
-                    &start.nodes,
-                    &end.nodes,
-                    Some(c),
-                    end.cycle.saturating_sub(start.cycle),
-                );
-                ClassStats {
-                    packet_latency: r.packet_summary(),
-                    network_latency: r.network_summary(),
-                    flit_latency: r.flit_summary(),
-                    hops: r.hops_summary(),
-                    fragmentation: r.fragmentation_summary(),
-                    offered: rate(&end.class_gen, &start.class_gen, c),
-                    accepted: rates.accepted_flits.mean,
-                    rates,
-                    packet_size: cl.sizes[c],
-                }
-            })
-            .collect()
     }
 }
