@@ -9,9 +9,12 @@
 //!
 //! [`knuth`] is a second generator with a single purpose: Knuth's `ran_array`, the generator
 //! BookSim2 draws from, so that `jumpnet sim --booksim` can draw BookSim2's `randperm`
-//! permutation (docs/booksim.md §3.8). Nothing of jumpnet's own draws from it.
+//! permutation (docs/booksim.md §3.8). [`knuth_float`] is its floating-point twin
+//! (`ranf_array`, BookSim2's `RandomFloat`), for the read/write coin of BookSim2's batch
+//! source (docs/booksim.md §3.6). Nothing of jumpnet's own draws from either.
 
 pub mod knuth;
+pub mod knuth_float;
 
 use rand_core::{RngCore, SeedableRng};
 

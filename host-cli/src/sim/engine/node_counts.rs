@@ -141,12 +141,15 @@ pub struct RateRange {
 }
 
 impl RateRange {
-    /// The range of `counts` (one per terminal) over `cycles` cycles.
+    /// The range of `counts` (one per terminal) over `cycles` cycles. The mean divides by
+    /// the cycles first and the terminals second, as BookSim2's `_UpdateOverallStats` does,
+    /// so that its last bit, and the packet sizes printed as ratios of two means, round as
+    /// BookSim2's do.
     fn of(counts: &[u64], cycles: u64) -> Self {
         let c = cycles.max(1) as f64;
         let n = counts.len().max(1) as f64;
         RateRange {
-            mean: counts.iter().sum::<u64>() as f64 / n / c,
+            mean: counts.iter().sum::<u64>() as f64 / c / n,
             min: counts.iter().copied().min().unwrap_or(0) as f64 / c,
             max: counts.iter().copied().max().unwrap_or(0) as f64 / c,
         }
@@ -186,7 +189,7 @@ mod tests {
         assert_eq!(n.accepted((6, 1), 0, (0, 1), 12), Some(0));
         let end = n.snapshot();
         let all = n.rates(&start, &end, None, 10);
-        assert_eq!(all.injected_flits.mean, 3.0 / 3.0 / 10.0);
+        assert_eq!(all.injected_flits.mean, 3.0 / 10.0 / 3.0);
         assert_eq!((all.injected_flits.min, all.injected_flits.max), (0.0, 0.2));
         assert_eq!(all.injected_packets.max, 0.1);
         assert_eq!(all.accepted_flits.max, 0.2);
@@ -195,7 +198,7 @@ mod tests {
             (2, 1)
         );
         let c1 = n.rates(&start, &end, Some(1), 10);
-        assert_eq!(c1.injected_flits.mean, 1.0 / 3.0 / 10.0);
+        assert_eq!(c1.injected_flits.mean, 1.0 / 10.0 / 3.0);
         assert_eq!(
             (c1.accepted_packets.min, c1.accepted_packets.max),
             (0.0, 0.1)

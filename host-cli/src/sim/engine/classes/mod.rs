@@ -30,6 +30,7 @@ mod stats;
 
 use std::collections::VecDeque;
 
+use jumpnet_core::rng::knuth_float::RanfStream;
 use jumpnet_core::topology::Network;
 
 use crate::sim::config::{Injection, Kind, SimConfig, TrafficClass};
@@ -87,6 +88,10 @@ pub(crate) struct Classes {
     /// BookSim2's batch mode: the batch source of every class (the drivers draw
     /// destinations, sizes and read/write coins only).
     batch: Option<PacedBatch>,
+    /// BookSim2's batch mode with read/write traffic: BookSim2's `RandomFloat` stream for
+    /// `seed`, the only one its batch source draws the read/write coin from (docs/booksim.md
+    /// §3.6), shared by every class in BookSim2's order of draws (terminal, then class).
+    coin: Option<Box<RanfStream>>,
     /// The run's classes are BookSim2's (`classes > 1`; `false` for read/write traffic
     /// run as one class, whose statistics are the run's own).
     listed: bool,
@@ -174,6 +179,8 @@ impl Classes {
                 };
                 Replies::new(per_class, nodes)
             }),
+            coin: (batch.is_some() && rw.is_some())
+                .then(|| Box::new(RanfStream::new(cfg.seed as i64))),
             batch,
             listed: !cfg.extras.classes.is_empty(),
         }))
@@ -399,7 +406,13 @@ impl State<'_> {
             return false;
         }
         let (kind, len) = match cl.replies.as_ref() {
-            Some(r) if r.uses(c) => r.request(c, d.rng.unit_f64()),
+            Some(r) if r.uses(c) => {
+                let u = match cl.coin.as_deref_mut() {
+                    Some(coin) => coin.next_f64(),
+                    None => d.rng.unit_f64(),
+                };
+                r.request(c, u)
+            }
             _ => (Kind::Any, d.packet_size()),
         };
         let li = t as usize * cl.len() + c;
