@@ -29,7 +29,8 @@
 //! * [`wire`]: the UART frames and messages between a host and a device (postcard, COBS,
 //!   CRC-32), next to [`image`].
 //! * [`rng`]: the one deterministic PRNG of jumpnet (xoshiro256**), beside Knuth's
-//!   `ran_array` for BookSim2's `randperm` draw (docs/booksim.md §3.8), and [`error`]: the
+//!   `ran_array` for BookSim2's `randperm` draw (docs/booksim.md §3.8) and its `ranf_array`
+//!   for BookSim2's batch read/write coin (§3.6), and [`error`]: the
 //!   error payloads every module shares.
 //!
 //! All storage is provided by the caller (slices or const-generic `heapless` containers),
