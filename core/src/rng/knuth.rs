@@ -63,40 +63,9 @@ impl RanArray {
         }
         // Exactly one odd value: x[1].
         x[1] += 1;
-        // Raise the polynomial to the power given by the seed's bits: square it, reduce it
-        // modulo the generator's characteristic polynomial, and multiply it by z when the
-        // seed's bit is 1; then TT − 1 more squarings once the bits are used up.
-        let mut ss = (seed & MASK) as u32;
-        let mut t = TT - 1;
-        while t > 0 {
-            // "Square": spread the coefficients to the even positions.
-            for j in (1..KK).rev() {
-                x[j + j] = x[j];
-                x[j + j - 1] = 0;
-            }
-            // Reduce the terms of degree ≥ KK.
-            for j in (KK..=KK + KK - 2).rev() {
-                x[j - (KK - LL)] = mod_diff(x[j - (KK - LL)], x[j]);
-                x[j - KK] = mod_diff(x[j - KK], x[j]);
-            }
-            if ss & 1 == 1 {
-                // "Multiply by z": shift the buffer cyclically by one.
-                for j in (1..=KK).rev() {
-                    x[j] = x[j - 1];
-                }
-                x[0] = x[KK];
-                x[LL] = mod_diff(x[LL], x[KK]);
-            }
-            if ss != 0 {
-                ss >>= 1;
-            } else {
-                t -= 1;
-            }
-        }
-        let mut state = [0u32; KK];
-        state[KK - LL..].copy_from_slice(&x[..LL]);
-        state[..KK - LL].copy_from_slice(&x[LL..KK]);
-        let mut g = RanArray { x: state };
+        let mut g = RanArray {
+            x: seeded_state(&mut x, (seed & MASK) as u64, mod_diff),
+        };
         // Warm up: ten blocks of 2·KK − 1 values, thrown away.
         for _ in 0..10 {
             g.run(&mut x);
@@ -123,25 +92,75 @@ impl RanArray {
     /// [`RanArray::fill`] on a buffer of at least [`KK`] values (shorter buffers are left
     /// unchanged).
     fn run(&mut self, aa: &mut [u32]) {
-        let n = aa.len();
-        if n < KK {
-            return;
+        lagged_run(&mut self.x, aa, mod_diff);
+    }
+}
+
+/// The polynomial power at the heart of Knuth's `ran_start` and `ranf_start`, shared by
+/// [`RanArray`] and [`super::knuth_float::RanfArray`]: `x` holds the bootstrap polynomial
+/// (its first [`KK`] terms); it is squared and reduced modulo the generator's
+/// characteristic polynomial, and multiplied by `z` for each 1 bit of `seed` (low bit
+/// first), then squared [`TT`] − 1 more times once the bits are used up. `combine` is the
+/// generator's coefficient arithmetic (a difference modulo 2^30 for `ran_array`, a sum
+/// modulo 1 for `ranf_array`). Returns the first state, in Knuth's order.
+pub(super) fn seeded_state<T: Copy + Default>(
+    x: &mut [T; KK + KK - 1],
+    seed: u64,
+    combine: impl Fn(T, T) -> T,
+) -> [T; KK] {
+    let mut ss = seed;
+    let mut t = TT - 1;
+    while t > 0 {
+        // "Square": spread the coefficients to the even positions.
+        for j in (1..KK).rev() {
+            x[j + j] = x[j];
+            x[j + j - 1] = T::default();
         }
-        aa[..KK].copy_from_slice(&self.x);
-        for j in KK..n {
-            aa[j] = mod_diff(aa[j - KK], aa[j - LL]);
+        // Reduce the terms of degree ≥ KK.
+        for j in (KK..=KK + KK - 2).rev() {
+            x[j - (KK - LL)] = combine(x[j - (KK - LL)], x[j]);
+            x[j - KK] = combine(x[j - KK], x[j]);
         }
-        // The next KK values become the state: the first LL from the buffer's tail, the
-        // rest from the state's own first values.
-        let mut j = n;
-        for i in 0..LL {
-            self.x[i] = mod_diff(aa[j - KK], aa[j - LL]);
-            j += 1;
+        if ss & 1 == 1 {
+            // "Multiply by z": shift the buffer cyclically by one.
+            for j in (1..=KK).rev() {
+                x[j] = x[j - 1];
+            }
+            x[0] = x[KK];
+            x[LL] = combine(x[LL], x[KK]);
         }
-        for i in LL..KK {
-            self.x[i] = mod_diff(aa[j - KK], self.x[i - LL]);
-            j += 1;
+        if ss != 0 {
+            ss >>= 1;
+        } else {
+            t -= 1;
         }
+    }
+    let mut state = [T::default(); KK];
+    state[KK - LL..].copy_from_slice(&x[..LL]);
+    state[..KK - LL].copy_from_slice(&x[LL..KK]);
+    state
+}
+
+/// Knuth's `ran_array` / `ranf_array` step, shared by both generators: writes the next
+/// `aa.len()` values of the sequence `X_j = combine(X_{j−100}, X_{j−37})` into `aa` and
+/// makes the [`KK`] values after them the new `state`. Buffers shorter than [`KK`] are
+/// left unchanged (Knuth requires at least [`KK`]).
+pub(super) fn lagged_run<T: Copy>(state: &mut [T; KK], aa: &mut [T], combine: impl Fn(T, T) -> T) {
+    let n = aa.len();
+    if n < KK {
+        return;
+    }
+    aa[..KK].copy_from_slice(state);
+    for j in KK..n {
+        aa[j] = combine(aa[j - KK], aa[j - LL]);
+    }
+    // The next KK values (sequence positions n + i) become the state: the first LL from
+    // the buffer's tail, the rest from the state's own first values.
+    for (i, v) in state[..LL].iter_mut().enumerate() {
+        *v = combine(aa[n + i - KK], aa[n + i - LL]);
+    }
+    for i in LL..KK {
+        state[i] = combine(aa[n + i - KK], state[i - LL]);
     }
 }
 

@@ -17,14 +17,12 @@
 //! and 2009 calls of `ranf_array(a, 1009)`, the state's first value is
 //! 0.36410514377569680455 (unit test below).
 
-use super::knuth::{KK, LL, QUALITY};
+use super::knuth::{lagged_run, seeded_state, KK, QUALITY};
 
 /// Values are integers below 2^52 (the value times 2^52).
 const BITS: u32 = 52;
 /// The modulus 2^52 (1.0 in units of 2^−52).
 const ONE: u64 = 1 << BITS;
-/// Knuth's `TT`: streams of different seeds are at least `2^TT` values apart.
-const TT: u32 = 70;
 
 /// `x + y` modulo 1 in units of 2^−52 (Knuth's `mod_sum`).
 #[inline]
@@ -56,37 +54,9 @@ impl RanfArray {
         }
         // Exactly one "odd" value: u[1].
         u[1] += 1;
-        let mut s = low;
-        let mut t = TT - 1;
-        while t > 0 {
-            // "Square": spread the coefficients to the even positions.
-            for j in (1..KK).rev() {
-                u[j + j] = u[j];
-                u[j + j - 1] = 0;
-            }
-            // Reduce the terms of degree ≥ KK.
-            for j in (KK..=KK + KK - 2).rev() {
-                u[j - (KK - LL)] = mod_sum(u[j - (KK - LL)], u[j]);
-                u[j - KK] = mod_sum(u[j - KK], u[j]);
-            }
-            if s & 1 == 1 {
-                // "Multiply by z": shift the buffer cyclically by one.
-                for j in (1..=KK).rev() {
-                    u[j] = u[j - 1];
-                }
-                u[0] = u[KK];
-                u[LL] = mod_sum(u[LL], u[KK]);
-            }
-            if s != 0 {
-                s >>= 1;
-            } else {
-                t -= 1;
-            }
-        }
-        let mut state = [0u64; KK];
-        state[KK - LL..].copy_from_slice(&u[..LL]);
-        state[..KK - LL].copy_from_slice(&u[LL..KK]);
-        let mut g = RanfArray { u: state };
+        let mut g = RanfArray {
+            u: seeded_state(&mut u, low, mod_sum),
+        };
         // Warm up: ten blocks of 2·KK − 1 values, thrown away.
         for _ in 0..10 {
             g.run(&mut u);
@@ -103,23 +73,7 @@ impl RanfArray {
     /// values and advances the state past them. Buffers shorter than [`KK`] are left
     /// unchanged (Knuth requires at least [`KK`]).
     fn run(&mut self, aa: &mut [u64]) {
-        let n = aa.len();
-        if n < KK {
-            return;
-        }
-        aa[..KK].copy_from_slice(&self.u);
-        for j in KK..n {
-            aa[j] = mod_sum(aa[j - KK], aa[j - LL]);
-        }
-        let mut j = n;
-        for i in 0..LL {
-            self.u[i] = mod_sum(aa[j - KK], aa[j - LL]);
-            j += 1;
-        }
-        for i in LL..KK {
-            self.u[i] = mod_sum(aa[j - KK], self.u[i - LL]);
-            j += 1;
-        }
+        lagged_run(&mut self.u, aa, mod_sum);
     }
 }
 
