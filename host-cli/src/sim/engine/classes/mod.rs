@@ -86,7 +86,7 @@ pub(crate) struct Classes {
     /// BookSim2's read/write traffic (`use_read_write`): its parameters and queued replies.
     replies: Option<Replies>,
     /// BookSim2's batch mode: the batch source of every class (the drivers draw
-    /// destinations, sizes and read/write coins only).
+    /// destinations and sizes only; the read/write coin comes from `coin`).
     batch: Option<PacedBatch>,
     /// BookSim2's batch mode with read/write traffic: BookSim2's `RandomFloat` stream for
     /// `seed`, the only one its batch source draws the read/write coin from (docs/booksim.md
