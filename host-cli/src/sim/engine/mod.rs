@@ -38,7 +38,7 @@ mod read_write_tests;
 #[cfg(test)]
 mod sizes_tests;
 
-use jumpnet_core::routing::{CongestionScope, Routing, VcLayout};
+use jumpnet_core::routing::{CongestionScope, PacketState, Routing, VcLayout};
 use jumpnet_core::topology::Network;
 
 use crate::sim::config::{Injection, Kind, SimConfig};
@@ -395,6 +395,45 @@ impl<'r> State<'r> {
         }
     }
 
+    /// Routes packet `p` of class `class` and kind `kind` from terminal `t` (it starts
+    /// now) and takes a pool slot for it: its id and its routing state at injection. With
+    /// random ties the routing breaks them from bits drawn once per packet (BookSim2's
+    /// random direction on a torus tie; docs/routing.md §2).
+    fn admit(
+        &mut self,
+        t: u32,
+        p: &Pending,
+        class: u8,
+        kind: Kind,
+    ) -> Result<(u32, PacketState), SimError> {
+        let mut state = self
+            .routing
+            .inject(t, p.dst)
+            .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
+        if self.random_ties {
+            state.coin = self.driver.rng.next() as u8;
+        }
+        let packet = Packet {
+            src: t,
+            dst: p.dst,
+            created: p.created,
+            injected: self.now,
+            received: 0,
+            measured: p.measured,
+            tag: p.tag,
+            len: p.len,
+            class,
+            kind,
+        };
+        let route = Route {
+            dst: p.dst,
+            hops: 0,
+            kind,
+            state,
+        };
+        Ok((self.allocate(packet, route), state))
+    }
+
     /// Puts packet `pkt` with its route record in the pool: a free slot or a new one.
     /// Returns its id.
     fn allocate(&mut self, pkt: Packet, route: Route) -> u32 {
@@ -438,34 +477,7 @@ impl<'r> State<'r> {
         let Some(p) = self.terms[ti].queue.pop_front() else {
             return Ok(());
         };
-        let mut state = self
-            .routing
-            .inject(t, p.dst)
-            .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
-        if self.random_ties {
-            // The routing breaks ties from random bits drawn once per packet (BookSim2's
-            // random direction on a torus tie; docs/routing.md §2).
-            state.coin = self.driver.rng.next() as u8;
-        }
-        let packet = Packet {
-            src: t,
-            dst: p.dst,
-            created: p.created,
-            injected: self.now,
-            received: 0,
-            measured: p.measured,
-            tag: p.tag,
-            len: p.len,
-            class: 0,
-            kind: Kind::Any,
-        };
-        let route = Route {
-            dst: p.dst,
-            hops: 0,
-            kind: Kind::Any,
-            state,
-        };
-        let id = self.allocate(packet, route);
+        let (id, state) = self.admit(t, &p, 0, Kind::Any)?;
         if self.pri.mode().of_packets() {
             // With one class a source issues its packets in the order they start
             // (`priority`).

@@ -37,7 +37,7 @@ use crate::sim::config::{Injection, Kind, SimConfig, TrafficClass};
 use crate::sim::engine::read_write::{window_order, Replies};
 use crate::sim::engine::stats::Recorder;
 use crate::sim::engine::{SimError, State};
-use crate::sim::network::terminal::{Packet, Pending, Route, NO_TAG};
+use crate::sim::network::terminal::{Packet, Pending, NO_TAG};
 use crate::sim::router::priority::Priority;
 use crate::sim::workload::paced_batch::PacedBatch;
 use crate::sim::workload::synthetic::{Driver, Process};
@@ -594,32 +594,7 @@ impl State<'_> {
         p: Pending,
         class_pri: u32,
     ) -> Result<u32, SimError> {
-        let mut state = self
-            .routing
-            .inject(t, p.dst)
-            .map_err(|e| SimError::Routing(format!("inject {t}→{}: {e}", p.dst)))?;
-        if self.random_ties {
-            state.coin = self.driver.rng.next() as u8;
-        }
-        let packet = Packet {
-            src: t,
-            dst: p.dst,
-            created: p.created,
-            injected: self.now,
-            received: 0,
-            measured: p.measured,
-            tag: p.tag,
-            len: p.len,
-            class: c as u8,
-            kind: p.kind,
-        };
-        let route = Route {
-            dst: p.dst,
-            hops: 0,
-            kind: p.kind,
-            state,
-        };
-        let id = self.allocate(packet, route);
+        let (id, _) = self.admit(t, &p, c as u8, p.kind)?;
         if self.pri.mode().of_packets() {
             self.pri.start(id, (p.created, p.seq, class_pri), self.now);
         }
