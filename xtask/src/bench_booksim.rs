@@ -1,8 +1,10 @@
 //! `cargo xtask bench`, BookSim2 side by side (docs/booksim.md §6): when `$BOOKSIM` names a
 //! BookSim2 binary built from source, the release `jumpnet sim --booksim` and BookSim2 run the
 //! same configuration files of the project one after the other on this machine, each under
-//! GNU `time`, and a table gives their CPU seconds (user + system), the speed ratio and
-//! their peak resident memory. Without `$BOOKSIM` the stage says how to enable it.
+//! GNU `time`, and two tables give their CPU seconds (user + system) with jumpnet on one
+//! thread, and their elapsed seconds with jumpnet on its default threads (all cores), the
+//! speed ratios and their peak resident memory. Without `$BOOKSIM` the stage says how to
+//! enable it.
 
 use std::path::Path;
 use std::process::Command;
@@ -40,22 +42,25 @@ pub(crate) const CASES: &[Case] = &[
     },
 ];
 
-/// CPU seconds (user + system) and peak resident memory (KiB) of one run.
+/// CPU seconds (user + system), elapsed seconds and peak resident memory (KiB) of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Usage {
     cpu_s: f64,
+    wall_s: f64,
     rss_kib: u64,
 }
 
-/// Parses GNU `time -f "%U %S %M"` output (its last line).
+/// Parses GNU `time -f "%U %S %e %M"` output (its last line).
 fn parse_usage(text: &str) -> Option<Usage> {
     let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
     let mut it = line.split_whitespace();
     let user: f64 = it.next()?.parse().ok()?;
     let sys: f64 = it.next()?.parse().ok()?;
+    let wall_s = it.next()?.parse().ok()?;
     let rss_kib = it.next()?.parse().ok()?;
     Some(Usage {
         cpu_s: user + sys,
+        wall_s,
         rss_kib,
     })
 }
@@ -70,7 +75,7 @@ fn measure(program: &str, args: &[&str], also_ok: Option<i32>) -> Result<Usage> 
     let out = std::env::temp_dir().join(format!("jumpnet-bench-time-{}", std::process::id()));
     let status = Command::new("/usr/bin/time")
         .arg("-f")
-        .arg("%U %S %M")
+        .arg("%U %S %e %M")
         .arg("-o")
         .arg(&out)
         .arg(program)
@@ -124,28 +129,30 @@ pub fn run() -> Result {
         ("release", "target/release/jumpnet"),
         ("release + PGO", pgo.as_str()),
     ];
-    println!(
-        "\nBookSim2 ({booksim}) and jumpnet side by side (CPU s = user + system; jumpnet \
-         on one thread, the median of {} runs around BookSim2's, with their range):\n",
-        2 * JUMPNET_RUNS
-    );
-    println!(
-        "| case | build | BookSim2 CPU s | jumpnet CPU s | speed-up | BookSim2 MiB | jumpnet MiB |"
-    );
-    println!("|---|---|---:|---:|---:|---:|---:|");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut cpu_rows = Vec::new();
+    let mut wall_rows = Vec::new();
     for case in CASES {
+        eprintln!("bench: {} …", case.what);
         let mut bargs = vec![case.config];
         bargs.extend(case.overrides);
-        let mut jargs = vec!["sim", "--booksim", case.config];
-        jargs.extend(case.overrides);
+        let mut base = vec!["sim", "--booksim", case.config];
+        base.extend(case.overrides);
+        base.extend(["--json", "-q"]);
         // One thread: CPU seconds against single-threaded BookSim2 (with more threads the
-        // wall time drops but the CPU time grows by the threads' synchronisation).
-        jargs.extend(["--json", "-q", "--threads", "1"]);
-        let mut runs: Vec<Vec<Usage>> = vec![Vec::new(); builds.len()];
-        let measure_all = |runs: &mut Vec<Vec<Usage>>| -> Result {
+        // wall time drops but the CPU time grows by the threads' synchronisation). The
+        // default threads (all cores): the elapsed time a user waits, against BookSim2's.
+        let mut one = base.clone();
+        one.extend(["--threads", "1"]);
+        let modes = [one, base];
+        // runs[mode][build]
+        let mut runs: Vec<Vec<Vec<Usage>>> = vec![vec![Vec::new(); builds.len()]; modes.len()];
+        let measure_all = |runs: &mut Vec<Vec<Vec<Usage>>>| -> Result {
             for _ in 0..JUMPNET_RUNS {
-                for (i, (_, bin)) in builds.iter().enumerate() {
-                    runs[i].push(measure(bin, &jargs, None)?);
+                for (m, args) in modes.iter().enumerate() {
+                    for (i, (_, bin)) in builds.iter().enumerate() {
+                        runs[m][i].push(measure(bin, args, None)?);
+                    }
                 }
             }
             Ok(())
@@ -153,21 +160,60 @@ pub fn run() -> Result {
         measure_all(&mut runs)?;
         let b = measure(&booksim, &bargs, Some(BOOKSIM_OK))?;
         measure_all(&mut runs)?;
-        for ((name, _), usages) in builds.iter().zip(&runs) {
-            let mut cpu: Vec<f64> = usages.iter().map(|u| u.cpu_s).collect();
-            let mid = median(&mut cpu);
-            let (lo, hi) = (cpu[0], cpu[cpu.len() - 1]);
-            let rss = usages.iter().map(|u| u.rss_kib).max().unwrap_or(0);
-            println!(
-                "| {} | {name} | {:.2} | {mid:.2} ({lo:.2}–{hi:.2}) | {:.1}× ({:.1}–{:.1}×) | {:.1} | {:.1} |",
-                case.what,
+        for (m, (rows, pick, booksim_s)) in [
+            (
+                &mut cpu_rows,
+                (|u: &Usage| u.cpu_s) as fn(&Usage) -> f64,
                 b.cpu_s,
-                b.cpu_s / mid.max(0.01),
-                b.cpu_s / hi.max(0.01),
-                b.cpu_s / lo.max(0.01),
-                b.rss_kib as f64 / 1024.0,
-                rss as f64 / 1024.0
-            );
+            ),
+            (&mut wall_rows, |u: &Usage| u.wall_s, b.wall_s),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for ((name, _), usages) in builds.iter().zip(&runs[m]) {
+                let mut secs: Vec<f64> = usages.iter().map(pick).collect();
+                let mid = median(&mut secs);
+                let (lo, hi) = (secs[0], secs[secs.len() - 1]);
+                let rss = usages.iter().map(|u| u.rss_kib).max().unwrap_or(0);
+                rows.push(format!(
+                    "| {} | {name} | {booksim_s:.2} | {mid:.2} ({lo:.2}–{hi:.2}) | {:.1}× ({:.1}–{:.1}×) | {:.1} | {:.1} |",
+                    case.what,
+                    booksim_s / mid.max(0.01),
+                    booksim_s / hi.max(0.01),
+                    booksim_s / lo.max(0.01),
+                    b.rss_kib as f64 / 1024.0,
+                    rss as f64 / 1024.0
+                ));
+            }
+        }
+    }
+    let runs = 2 * JUMPNET_RUNS;
+    for (title, unit, rows) in [
+        (
+            format!(
+                "CPU s = user + system; jumpnet on one thread, the median of {runs} runs \
+                 around BookSim2's, with their range"
+            ),
+            "CPU s",
+            &cpu_rows,
+        ),
+        (
+            format!(
+                "elapsed s; jumpnet on its default threads ({cores} cores here), the median \
+                 of {runs} runs around BookSim2's, with their range"
+            ),
+            "elapsed s",
+            &wall_rows,
+        ),
+    ] {
+        println!("\nBookSim2 ({booksim}) and jumpnet side by side ({title}):\n");
+        println!(
+            "| case | build | BookSim2 {unit} | jumpnet {unit} | speed-up | BookSim2 MiB | jumpnet MiB |"
+        );
+        println!("|---|---|---:|---:|---:|---:|---:|");
+        for row in rows {
+            println!("{row}");
         }
     }
     Ok(())
@@ -180,9 +226,10 @@ mod tests {
     #[test]
     fn gnu_time_output_is_read() {
         assert_eq!(
-            parse_usage("Command exited\n12.50 0.25 48632\n"),
+            parse_usage("Command exited\n12.50 0.25 13.01 48632\n"),
             Some(Usage {
                 cpu_s: 12.75,
+                wall_s: 13.01,
                 rss_kib: 48632
             })
         );
