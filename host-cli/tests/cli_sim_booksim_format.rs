@@ -176,12 +176,16 @@ fn a_size_distribution_prints_the_mean_size_of_the_packets_sent() {
         serde_json::json!({"sizes": [1, 4, 8], "rates": [3, 1, 1]})
     );
     // A simulator word replaces the distribution (the last of packet_size and packet_sizes
-    // wins): every packet 2 flits.
+    // wins): every packet 2 flits. The accepted size is BookSim2's ratio of the window's
+    // accepted flits to its accepted packets (BookSim2 28f4329, `booksim
+    // configs/mesh_sizes.cfg k=4 injection_rate=0.15 packet_size={{2}}
+    // packet_size_rate={{1}}` in tests/data/booksim/: 2 and 2.00021).
     let (code, out, err) =
         jumpnet(&[&args[..], &["sim.packet_size=2", "--format", "booksim"]].concat());
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("Accepted packet size average = 2 (1 samples)"),
+        out.contains("Injected packet size average = 2 (1 samples)")
+            && out.contains("Accepted packet size average = 2.00021 (1 samples)"),
         "{out}"
     );
 }

@@ -15,7 +15,7 @@ use crate::builder::schedule::Algorithm;
 use crate::builder::topology::TopologySpec;
 use crate::io::duration::Span;
 use crate::runs::collective::{CollectiveOptions, CollectiveRun, Mapping};
-use crate::sim::config::{Extras, Pattern, SimConfig};
+use crate::sim::config::{Draws, Extras, Pattern, SimConfig};
 use crate::sim::network::class_latency::ClassLatency;
 use crate::sim::router::features::RouterFeatures;
 use crate::sim::setup::{Setup, SetupRequest};
@@ -268,6 +268,10 @@ pub fn sim_keys(c: &SimConfig) -> BTreeMap<String, String> {
     if let Some(d) = &e.packet_sizes {
         put("packet_sizes", d.word());
     }
+    // Named only with BookSim2's draws (traces of runs before them keep their keys).
+    if e.draws != Draws::Jumpnet {
+        put("draws", e.draws.word().to_string());
+    }
     m
 }
 
@@ -497,6 +501,7 @@ mod tests {
             c.set("vc_allocator", "wavefront").unwrap();
             c.set("perm_seed", "-3").unwrap();
             c.set("packet_sizes", "1:3,4:1,8:1").unwrap();
+            c.set("draws", "booksim").unwrap();
             let keys = sim_keys(&c);
             let mut names: Vec<&str> = keys.keys().map(String::as_str).collect();
             let mut all = SimConfig::KEYS.to_vec();

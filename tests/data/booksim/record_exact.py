@@ -3,9 +3,10 @@
 
 usage: BOOKSIM=/path/to/booksim2/src/booksim python3 record_exact.py [CASE...]
 
-exact.json lists deterministic runs: `sim_type = batch` with permutation traffic on
-networks whose routing draws nothing at random, with allocators that draw nothing either.
-BookSim2 (built from source outside this repository at the commit named in exact.json:
+exact.json lists runs with one outcome in both simulators: `sim_type = batch` with
+permutation traffic on networks whose routing draws nothing at random, with allocators that
+draw nothing either, and one-class runs whose only draws are the traffic's, which jumpnet
+makes as BookSim2 does (docs/booksim.md §3.9). BookSim2 (built from source outside this repository at the commit named in exact.json:
 `cd src && make`, with Debian's flex and bison) prints the same block on every run of such a
 case, and so must `jumpnet sim --booksim ... --format booksim`. For every case this runs
 

@@ -52,6 +52,33 @@ impl StopRule {
     }
 }
 
+/// Whose random draws synthetic traffic makes (docs/booksim.md §3.9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Draws {
+    /// jumpnet's (the presets): one seeded generator draws every terminal's Bernoulli
+    /// trial each cycle, packets wait in an unbounded source queue.
+    #[default]
+    Jumpnet,
+    /// BookSim2's (`jumpnet sim --booksim`): Knuth's two generators seeded with `seed` as
+    /// BookSim2 seeds them, drawn in BookSim2's order, and BookSim2's source, which makes
+    /// its Bernoulli trials only while it holds no packet and catches up on the cycles it
+    /// missed (`TrafficManager::_Inject`). A run with one traffic class, Bernoulli
+    /// injection or BookSim2's batch mode, `uniform` or a deterministic pattern, and a
+    /// routing that draws nothing then gives BookSim2's numbers line for line.
+    BookSim,
+}
+
+impl Draws {
+    /// The `draws=` word of this choice.
+    pub fn word(self) -> &'static str {
+        match self {
+            Draws::Jumpnet => "jumpnet",
+            Draws::BookSim => "booksim",
+        }
+    }
+}
+
 /// BookSim2's traffic and phase parameters (defaults: BookSim2's, jumpnet's stopping rule).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Extras {
@@ -112,6 +139,14 @@ pub struct Extras {
     /// JSON when `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub packet_sizes: Option<PacketSizes>,
+    /// Whose random draws synthetic traffic makes. Left out of the JSON when jumpnet's.
+    #[serde(skip_serializing_if = "is_jumpnet")]
+    pub draws: Draws,
+}
+
+/// Whether `d` is [`Draws::Jumpnet`] (left out of the JSON).
+fn is_jumpnet(d: &Draws) -> bool {
+    *d == Draws::Jumpnet
 }
 
 impl Default for Extras {
@@ -132,13 +167,14 @@ impl Default for Extras {
             read_write: None,
             perm_seed: None,
             packet_sizes: None,
+            draws: Draws::Jumpnet,
         }
     }
 }
 
 impl Extras {
     /// The simulator keys of these parameters.
-    pub const KEYS: [&'static str; 12] = [
+    pub const KEYS: [&'static str; 13] = [
         "hotspots",
         "bad_dragon_k",
         "burst_alpha",
@@ -151,6 +187,7 @@ impl Extras {
         "max_outstanding",
         "perm_seed",
         "packet_sizes",
+        "draws",
     ];
 
     /// Whether every parameter is at its default (the JSON leaves them out then).
@@ -214,6 +251,13 @@ impl Extras {
                     self.packet_sizes =
                         PacketSizes::parse(v.value).ok_or_else(|| v.bad(PacketSizes::ALLOWED))?
                 }
+                "draws" => {
+                    self.draws = match v.value.trim() {
+                        "jumpnet" => Draws::Jumpnet,
+                        "booksim" => Draws::BookSim,
+                        _ => return Err(v.bad("jumpnet, booksim")),
+                    }
+                }
                 _ => {}
             }
             Ok(())
@@ -250,5 +294,12 @@ mod tests {
         assert_eq!(c.extras.perm_seed, None);
         let err = c.set("perm_seed", "2147483648").unwrap_err().to_string();
         assert!(err.contains("perm_seed") && err.contains("none"), "{err}");
+        c.set("draws", "booksim").unwrap();
+        assert_eq!(c.extras.draws, Draws::BookSim);
+        let err = c.set("draws", "knuth").unwrap_err().to_string();
+        assert!(
+            err.contains("draws") && err.contains("jumpnet, booksim"),
+            "{err}"
+        );
     }
 }

@@ -18,7 +18,7 @@ use core::fmt;
 use jumpnet_core::traffic::DestPattern;
 use serde::Serialize;
 
-pub use extras::{Extras, StopRule};
+pub use extras::{Draws, Extras, StopRule};
 pub use packet_sizes::PacketSizes;
 pub use pattern::Pattern;
 pub use read_write::{Kind, ReadWrite};
@@ -331,7 +331,7 @@ impl SimConfig {
 
     /// Every key [`SimConfig::set`] accepts: the pipeline and channel keys, the class
     /// latencies ([`ClassLatency::KEYS`]), then the rest.
-    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 61>(
+    pub const KEYS: &'static [&'static str] = &concat3::<_, _, _, 62>(
         [
             "num_vcs",
             "vc_buf_size",
@@ -391,6 +391,7 @@ impl SimConfig {
             "max_outstanding",
             "perm_seed",
             "packet_sizes",
+            "draws",
         ],
     );
 

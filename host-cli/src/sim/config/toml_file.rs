@@ -204,7 +204,7 @@ mod tests {
                     "router" => "\"input_queued\"",
                     "injection" => "\"bernoulli\"",
                     "traffic" => "\"uniform\"",
-                    "stop_rule" => "\"booksim\"",
+                    "stop_rule" | "draws" => "\"booksim\"",
                     "hotspots" => "\"0:2,3\"",
                     "rate_in_flits" | "drain" | "self_packets" | "inject_any_vc" => "true",
                     "wait_for_tail_credit"

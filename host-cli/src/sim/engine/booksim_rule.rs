@@ -130,8 +130,19 @@ fn drain(st: &mut State<'_>, cfg: &SimConfig, w: &mut Window) -> Result<(), SimE
     let thres: Vec<f64> = (0..st.class_count())
         .map(|c| st.class_thresholds(cfg, c).latency)
         .collect();
+    // BookSim2's sources (`draws = booksim`) keep making packets; those dated before now
+    // are measured, and the drain waits until every source has caught up to now
+    // (`_PacketsOutstanding`).
+    let now = st.now();
+    if let Process::BookSim(s) = &mut st.driver.process {
+        s.start_drain(now);
+    }
+    let undrained = |st: &State<'_>| match &st.driver.process {
+        Process::BookSim(s) => s.undrained(),
+        _ => false,
+    };
     let mut steps = 0u64;
-    while st.measured_outstanding() > 0 {
+    while st.measured_outstanding() > 0 || undrained(st) {
         st.cycle()?;
         if st.stuck() {
             w.deadlock = Some(st.deadlock_report());

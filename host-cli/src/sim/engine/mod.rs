@@ -283,11 +283,14 @@ impl<'r> State<'r> {
     /// source dates a packet back to its queue time).
     pub(crate) fn create_at(&mut self, t: u32, dst: u32, tag: u32, len: u16, created: u64) {
         let len = len.max(1);
+        // In BookSim2's drain a packet dated before the drain's start is measured too
+        // (`_GeneratePacket`; BookSim2's source dates its packets back, `booksim_draws`).
+        let measured = self.measuring || self.driver.drain_time().is_some_and(|d| created < d);
         let term = &mut self.terms[t as usize];
         term.queue.push_back(Pending {
             dst,
             created,
-            measured: self.measuring,
+            measured,
             tag,
             len,
             kind: Kind::Any,
@@ -296,7 +299,7 @@ impl<'r> State<'r> {
             seq: 0,
         });
         self.gen_flits += u64::from(len);
-        if self.measuring {
+        if measured {
             self.measured_outstanding += 1;
         }
         if !term.active {
@@ -380,9 +383,12 @@ impl<'r> State<'r> {
 
     fn generate(&mut self) {
         match self.cfg.injection {
-            Injection::Bernoulli => {}
+            Injection::Bernoulli if self.driver.booksim.is_none() => {}
             Injection::Batch => return,
-            Injection::OnOff | Injection::BookSimBatch => return self.generate_process(),
+            // BookSim2's sources (`draws = booksim`), on/off, BookSim2's batch.
+            Injection::Bernoulli | Injection::OnOff | Injection::BookSimBatch => {
+                return self.generate_process()
+            }
         }
         for t in 0..self.fabric.terminals {
             if self.driver.bernoulli.fire(&mut self.driver.rng) {

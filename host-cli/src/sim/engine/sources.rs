@@ -1,6 +1,7 @@
-//! Packet creation of the injection processes other than Bernoulli (on/off, BookSim2's
-//! batch source; docs/booksim.md §2, §5): each terminal asks the traffic driver whether it
-//! creates a packet this cycle, and when it was created.
+//! Packet creation of the injection processes other than jumpnet's Bernoulli (on/off,
+//! BookSim2's batch source, BookSim2's Bernoulli source; docs/booksim.md §2, §3.9, §5): each
+//! terminal asks the traffic driver whether it creates a packet this cycle, and when it was
+//! created.
 
 use crate::sim::engine::State;
 use crate::sim::network::terminal::NO_TAG;
@@ -15,9 +16,8 @@ impl State<'_> {
             let Some(created) = self.driver.fire(t, now, idle) else {
                 continue;
             };
-            let d = self.driver.dest(t);
+            let (len, d) = self.driver.new_packet(t);
             if d != t || self.cfg.self_packets {
-                let len = self.driver.packet_size();
                 self.create_at(t, d, NO_TAG, len, created);
             } else {
                 self.driver.delivered(t, now);

@@ -4,12 +4,13 @@
 
 use serde::Serialize;
 
-use crate::sim::config::{Injection, SimConfig};
+use crate::sim::config::{Injection, PacketSizes, SimConfig};
 pub use crate::sim::engine::classes::ClassStats;
 pub use crate::sim::engine::node_counts::{NodeRates, RateRange};
 use crate::sim::engine::{Counters, Outcome, State};
 use crate::sim::network::terminal::Packet;
 use crate::sim::network::{Fabric, PortKind};
+use crate::sim::workload::synthetic::Process;
 
 /// Fixed-bucket latency histogram: buckets of width 1 cycle up to `LINEAR`, then a final
 /// overflow bucket; the exact minimum, maximum and sum are kept apart, so mean, min and max
@@ -186,7 +187,8 @@ pub struct SimResult {
     /// tail's ejection beyond the `length − 1` of back-to-back flits.
     pub fragmentation: LatencyStats,
     /// Offered load, flits/node/cycle, during measurement: the flits of the packets
-    /// created.
+    /// created; with BookSim2's Bernoulli source (`draws = booksim`, docs/booksim.md §3.9),
+    /// whose trials wait while it holds a packet, the configured rate.
     pub offered: f64,
     /// Accepted (ejected) throughput, flits/node/cycle, during measurement.
     pub accepted: f64,
@@ -434,7 +436,24 @@ impl State<'_> {
         } = outcome;
         let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
         let nodes = f64::from(self.fabric.terminals);
-        let offered = (end.gen - start.gen) as f64 / nodes / mcycles as f64;
+        let offered = match self.driver.process {
+            // BookSim2's source (`draws = booksim`) makes the trials of a cycle only once it
+            // holds no packet, so past saturation the packets made in the window fall short
+            // of what was offered: the offered load is the configured rate, in flits.
+            Process::BookSim(_) if cfg.injection == Injection::Bernoulli => {
+                if cfg.rate_in_flits {
+                    cfg.injection_rate
+                } else {
+                    let mean = cfg
+                        .extras
+                        .packet_sizes
+                        .as_ref()
+                        .map_or(f64::from(cfg.packet_size), PacketSizes::mean);
+                    cfg.injection_rate * mean
+                }
+            }
+            _ => (end.gen - start.gen) as f64 / nodes / mcycles as f64,
+        };
         let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
         let unstable = saturated;
         let open_loop = matches!(cfg.injection, Injection::Bernoulli | Injection::OnOff);

@@ -4,6 +4,7 @@
 //! collective ([`background`]).
 
 pub mod background;
+pub mod booksim_draws;
 pub mod collective;
 pub mod collective_input;
 pub mod collective_memory;

@@ -8,7 +8,8 @@ use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::Network;
 use jumpnet_core::traffic::{Bernoulli, DestPattern, OnOff, Traffic};
 
-use crate::sim::config::{Injection, PacketSizes, SimConfig};
+use crate::sim::config::{Draws, Injection, PacketSizes, SimConfig};
+use crate::sim::workload::booksim_draws::{BookSimDraws, BookSimSource, PatternDraw};
 use crate::sim::workload::paced_batch::PacedBatch;
 
 /// The injection process of a run besides Bernoulli's (docs/booksim.md §2, §5).
@@ -20,6 +21,9 @@ pub enum Process {
     OnOff(OnOff, Vec<bool>),
     /// BookSim2's batch source.
     Paced(PacedBatch),
+    /// BookSim2's Bernoulli source (`draws = booksim`; its trials draw from
+    /// [`Driver::booksim`]).
+    BookSim(BookSimSource),
 }
 
 /// The traffic of one run.
@@ -43,6 +47,10 @@ pub struct Driver {
     sizes: Option<PacketSizes>,
     /// Random source of generation and destinations.
     pub rng: Rng,
+    /// With `draws = booksim` (one traffic class): BookSim2's generators, which draw the
+    /// trials of [`Process::BookSim`] and every packet's size, destination and subnetwork
+    /// ([`Driver::booksim_packet`]); `rng` then draws only what BookSim2 draws elsewhere.
+    pub booksim: Option<Box<BookSimDraws>>,
 }
 
 impl Driver {
@@ -100,6 +108,13 @@ impl Driver {
             cfg.injection_rate
         };
         let e = &cfg.extras;
+        let booksim = e.draws == Draws::BookSim
+            && e.classes.is_empty()
+            && e.read_write.is_none()
+            && matches!(
+                cfg.injection,
+                Injection::Bernoulli | Injection::BookSimBatch
+            );
         let process = match cfg.injection {
             Injection::OnOff => {
                 let p = OnOff::new(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
@@ -115,6 +130,7 @@ impl Driver {
             Injection::BookSimBatch => {
                 Process::Paced(PacedBatch::new(nodes, 1, cfg.batch_size, e.max_outstanding))
             }
+            Injection::Bernoulli if booksim => Process::BookSim(BookSimSource::new(nodes, p)),
             Injection::Bernoulli | Injection::Batch => Process::Plain,
         };
         Ok(Driver {
@@ -129,6 +145,7 @@ impl Driver {
             packet_size: cfg.packet_size,
             sizes,
             rng,
+            booksim: booksim.then(|| Box::new(BookSimDraws::new(cfg.seed))),
         })
     }
 
@@ -140,6 +157,37 @@ impl Driver {
             Process::Plain => None,
             Process::OnOff(p, on) => p.fire(&mut on[t as usize], &mut self.rng).then_some(now),
             Process::Paced(b) => b.fire(t, 0, now, idle),
+            Process::BookSim(s) => {
+                let draws = self.booksim.as_deref_mut()?;
+                s.fire(t, now, idle, &mut draws.ranf)
+            }
+        }
+    }
+
+    /// A new packet of terminal `src`: its size and destination, with `draws = booksim`
+    /// drawn in BookSim2's order (size, destination, subnetwork; `booksim_draws`), else
+    /// the destination then the size from `rng`.
+    pub fn new_packet(&mut self, src: u32) -> (u16, u32) {
+        let Some(draws) = self.booksim.as_deref_mut() else {
+            let d = self.dest(src);
+            return (self.packet_size(), d);
+        };
+        let traffic = PatternDraw {
+            pattern: self.pattern,
+            nodes: self.nodes,
+            pairs: &self.perm,
+        };
+        let (len, dst) = draws.packet(src, self.sizes.as_ref(), self.packet_size, traffic);
+        (len, dst.unwrap_or_else(|| self.dest(src)))
+    }
+
+    /// The drain's first cycle, once BookSim2's Bernoulli source ([`Process::BookSim`])
+    /// started draining: a packet dated before it is measured (BookSim2's `_drain_time`).
+    #[inline]
+    pub fn drain_time(&self) -> Option<u64> {
+        match &self.process {
+            Process::BookSim(s) => s.drain_time(),
+            _ => None,
         }
     }
 
@@ -148,7 +196,7 @@ impl Driver {
     /// [`Injection::BookSimBatch`].
     pub fn process_kind(&self) -> Injection {
         match self.process {
-            Process::Plain => Injection::Bernoulli,
+            Process::Plain | Process::BookSim(_) => Injection::Bernoulli,
             Process::OnOff(..) => Injection::OnOff,
             Process::Paced(_) => Injection::BookSimBatch,
         }

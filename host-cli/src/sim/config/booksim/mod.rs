@@ -38,6 +38,7 @@
 //! | `classes = N`, per-class `{a,b}` lists of `traffic`, `injection_rate`, `packet_size`, `injection_process`, `class_priority`, thresholds | `extras.classes` ([`classes`]; docs/booksim.md §3.5) |
 //! | `priority = class`, `age`, `network_age`, `local_age`, `queue_length`, `hop_count`, `sequence` | `extras.priority` (docs/booksim.md §3.5, `sim::router::priority`) |
 //! | `use_read_write = 1`, `write_fraction`, `*_size`, `*_begin_vc`, `*_end_vc` | `extras.read_write` ([`read_write`]; docs/booksim.md §3.6) |
+//! | `seed`, BookSim2's source and its draws | `seed`, `draws = booksim` (docs/booksim.md §3.9; `draws=jumpnet` for jumpnet's own) |
 //!
 //! `num_vcs`, `vc_buf_size`, `injection_rate`, `traffic`, `routing_delay`,
 //! `vc_alloc_delay`, `sw_alloc_delay`, `credit_delay`, `internal_speedup` (up to three
@@ -70,7 +71,7 @@ use anyhow::{anyhow, bail, Result};
 
 use crate::builder::routing::RouteAlgo;
 use crate::builder::topology::TopologySpec;
-use crate::sim::config::{Injection, Pattern, SimConfig, StopRule, TrafficClass};
+use crate::sim::config::{Draws, Injection, Pattern, SimConfig, StopRule, TrafficClass};
 use crate::sim::router::priority::Priority;
 use keys::KeyUse;
 
@@ -229,6 +230,7 @@ impl Default for Parser {
         cfg.features.vc_alloc_stage = true;
         cfg.features.booksim_credits = true;
         cfg.extras.stop_rule = StopRule::BookSim;
+        cfg.extras.draws = Draws::BookSim;
         Parser {
             cfg,
             ignored: Vec::new(),

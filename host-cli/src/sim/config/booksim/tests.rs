@@ -21,6 +21,7 @@ fn booksim_defaults() -> SimConfig {
     c.features.vc_alloc_stage = true;
     c.features.booksim_credits = true;
     c.extras.stop_rule = StopRule::BookSim;
+    c.extras.draws = Draws::BookSim;
     c
 }
 

@@ -138,6 +138,8 @@ impl Classes {
             let mut cc = class.apply(cfg);
             // Each class draws from its own generator.
             cc.seed = cfg.seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            // BookSim2's draws are a one-class run's (docs/booksim.md §3.9).
+            cc.extras.draws = crate::sim::config::Draws::Jumpnet;
             let mut d = Driver::new(net, nodes, &cc).map_err(|e| format!("class {c}: {e}"))?;
             if batch.is_some() {
                 // The classes' shared source creates the packets (a batch source of its

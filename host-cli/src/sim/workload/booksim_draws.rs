@@ -1,0 +1,270 @@
+//! BookSim2's random draws for synthetic traffic (`draws = booksim`, docs/booksim.md §3.9):
+//! its Bernoulli source and the draws of a new packet, from Knuth's two generators seeded
+//! as BookSim2 seeds them (`RandomSeed(seed)`: `ran_start` and `ranf_start`), in BookSim2's
+//! order.
+//!
+//! * [`BookSimSource`] — BookSim2's source (`TrafficManager::_Inject`): a terminal makes
+//!   its Bernoulli trials (`RandomFloat() < rate`, one per cycle of its queue time) only
+//!   while it holds no packet; when its last packet has left it catches up on the cycles
+//!   it missed, and a packet made for a past cycle is dated back to it (BookSim2's
+//!   `include_queuing`). In the drain of a latency run a terminal is drained once its queue
+//!   time has passed the drain's start.
+//! * [`BookSimDraws::packet`] — a new packet's draws (`_GeneratePacket`): its size when
+//!   sizes are drawn (`RandomInt`), its destination when the pattern draws one
+//!   (`TrafficPattern::dest`), and the subnetwork (`RandomInt(subnets − 1)`, drawn even
+//!   with one subnetwork).
+
+use jumpnet_core::rng::knuth::RanStream;
+use jumpnet_core::rng::knuth_float::RanfStream;
+use jumpnet_core::traffic::DestPattern;
+
+use crate::sim::config::PacketSizes;
+
+/// Knuth's two generators of one run, as BookSim2 seeds them.
+#[derive(Clone, Debug)]
+pub struct BookSimDraws {
+    /// `RandomInt`'s stream (Knuth's `ran_array`).
+    pub ran: RanStream,
+    /// `RandomFloat`'s stream (Knuth's `ranf_array`).
+    pub ranf: RanfStream,
+}
+
+/// What a new packet's destination draw needs to know of the traffic.
+#[derive(Clone, Copy, Debug)]
+pub struct PatternDraw<'a> {
+    /// The pattern.
+    pub pattern: DestPattern,
+    /// Terminals.
+    pub nodes: u32,
+    /// `hotspots`' `[node, weight, …]` pairs.
+    pub pairs: &'a [u32],
+}
+
+impl BookSimDraws {
+    /// The generators of seed `seed` (BookSim2's `RandomSeed(seed)`).
+    pub fn new(seed: u64) -> Self {
+        // BookSim2 reads `seed` as an `int` and seeds with it as a `long`.
+        let seed = i64::from(seed as i32);
+        BookSimDraws {
+            ran: RanStream::new(seed),
+            ranf: RanfStream::new(seed),
+        }
+    }
+
+    /// The draws of a new packet from `src` in BookSim2's order: its size (from `sizes`,
+    /// else `fixed`), its destination if the pattern draws it here (`None`: the caller
+    /// computes it, drawing nothing from these generators), then the subnetwork.
+    pub fn packet(
+        &mut self,
+        src: u32,
+        sizes: Option<&PacketSizes>,
+        fixed: u16,
+        traffic: PatternDraw<'_>,
+    ) -> (u16, Option<u32>) {
+        let len = match sizes {
+            Some(d) if d.total() > 1 => {
+                // `_GetNextPacketSize`: `RandomInt(max_val)`, `max_val` the rates' sum − 1.
+                let pct = self.ran.random_int((d.total() - 1) as u32);
+                d.pick(u64::from(pct))
+            }
+            Some(d) => d.pick(0),
+            None => fixed,
+        };
+        let dst = self.dest(src, traffic);
+        // `RandomInt(_subnets - 1)` with one subnetwork: a value drawn and not used.
+        self.ran.random_int(0);
+        (len, dst)
+    }
+
+    /// BookSim2's destination draw of the random patterns it shares with jumpnet
+    /// (`traffic.cpp`); `None` for a deterministic pattern (nothing drawn) and for those
+    /// whose draws are jumpnet's (`taper64`, whose two draws in one C++ expression have no
+    /// defined order, and jumpnet's own `hotspot` fraction).
+    fn dest(&mut self, src: u32, t: PatternDraw<'_>) -> Option<u32> {
+        let n = t.nodes;
+        Some(match t.pattern {
+            DestPattern::Uniform => self.ran.random_int(n - 1),
+            DestPattern::Diagonal => {
+                if self.ran.random_int(2) == 0 {
+                    (src + 1) % n
+                } else {
+                    src
+                }
+            }
+            DestPattern::Asymmetric => {
+                let half = n / 2;
+                src % half.max(1) + if self.ran.random_int(1) != 0 { half } else { 0 }
+            }
+            DestPattern::BadDragon { k } => {
+                let group = 2 * k * k;
+                (self.ran.random_int(group - 1) + (src / group + 1) * group) % n
+            }
+            DestPattern::Hotspots => match t.pairs {
+                [node, _] => *node,
+                pairs => {
+                    let total: u64 = pairs.chunks(2).map(|p| u64::from(p[1])).sum();
+                    let mut pct = u64::from(self.ran.random_int((total - 1) as u32));
+                    let mut last = 0;
+                    for p in pairs.chunks(2) {
+                        last = p[0];
+                        if u64::from(p[1]) > pct {
+                            return Some(p[0]);
+                        }
+                        pct -= u64::from(p[1]);
+                    }
+                    last
+                }
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// BookSim2's Bernoulli source of every terminal (module documentation).
+#[derive(Clone, Debug)]
+pub struct BookSimSource {
+    /// Packets per terminal and cycle (BookSim2's `_load`, divided by the mean packet size
+    /// with `injection_rate_uses_flits`).
+    rate: f64,
+    /// Per terminal: the cycle of its next trial (BookSim2's `_qtime`).
+    qtime: Vec<u64>,
+    /// The drain's first cycle (BookSim2's `_drain_time`), once it started.
+    drain_time: Option<u64>,
+    /// Per terminal: its queue time passed the drain's start (`_qdrained`).
+    drained: Vec<bool>,
+    /// Terminals not drained.
+    undrained: usize,
+}
+
+impl BookSimSource {
+    /// The source of `nodes` terminals, each making a packet per cycle with probability
+    /// `rate`.
+    pub fn new(nodes: u32, rate: f64) -> Self {
+        BookSimSource {
+            rate,
+            qtime: vec![0; nodes as usize],
+            drain_time: None,
+            drained: vec![false; nodes as usize],
+            undrained: nodes as usize,
+        }
+    }
+
+    /// Terminal `t` at cycle `now`, `idle` when it holds no packet: the cycle a new packet
+    /// is dated to, if its trials make one (`ranf` draws them).
+    pub fn fire(&mut self, t: u32, now: u64, idle: bool, ranf: &mut RanfStream) -> Option<u64> {
+        if !idle {
+            return None;
+        }
+        let ti = t as usize;
+        let mut made = None;
+        while self.qtime[ti] <= now {
+            let q = self.qtime[ti];
+            self.qtime[ti] += 1;
+            if ranf.next_f64() < self.rate {
+                made = Some(q);
+                break;
+            }
+        }
+        if let Some(d) = self.drain_time {
+            if self.qtime[ti] > d && !self.drained[ti] {
+                self.drained[ti] = true;
+                self.undrained -= 1;
+            }
+        }
+        made
+    }
+
+    /// The drain starts at cycle `now`.
+    pub fn start_drain(&mut self, now: u64) {
+        self.drain_time = Some(now);
+    }
+
+    /// The drain's first cycle, once it started.
+    pub fn drain_time(&self) -> Option<u64> {
+        self.drain_time
+    }
+
+    /// Whether a terminal still has to catch up to the drain's start (BookSim2's drain
+    /// waits for it: `_PacketsOutstanding`).
+    pub fn undrained(&self) -> bool {
+        self.drain_time.is_some() && self.undrained > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_source_catches_up_and_dates_its_packet_back() {
+        // Rate 1: every trial makes a packet.
+        let mut s = BookSimSource::new(2, 1.0);
+        let mut f = RanfStream::new(0);
+        assert_eq!(s.fire(0, 0, true, &mut f), Some(0));
+        // Busy at 1 and 2: no trials.
+        assert_eq!(s.fire(0, 1, false, &mut f), None);
+        assert_eq!(s.fire(0, 2, false, &mut f), None);
+        // Idle at 3: the trial of cycle 1 makes the packet, dated 1.
+        assert_eq!(s.fire(0, 3, true, &mut f), Some(1));
+        assert_eq!(s.fire(0, 3, true, &mut f), Some(2));
+        assert_eq!(s.fire(0, 3, true, &mut f), Some(3));
+        assert_eq!(s.fire(0, 3, true, &mut f), None);
+    }
+
+    #[test]
+    fn rate_zero_advances_the_queue_time_and_drains() {
+        let mut s = BookSimSource::new(1, 0.0);
+        let mut f = RanfStream::new(0);
+        assert_eq!(s.fire(0, 4, true, &mut f), None);
+        s.start_drain(10);
+        assert!(s.undrained());
+        assert_eq!(s.fire(0, 9, true, &mut f), None);
+        assert!(s.undrained(), "queue time 10 is not past the drain's start");
+        assert_eq!(s.fire(0, 10, true, &mut f), None);
+        assert!(!s.undrained());
+    }
+
+    #[test]
+    fn trials_are_booksims_random_float_against_the_rate() {
+        // The first values of `ranf_start(7)` decide the trials: a packet exactly where
+        // the value is below the rate.
+        let mut probe = RanfStream::new(7);
+        let u: Vec<f64> = (0..20).map(|_| probe.next_f64()).collect();
+        let mut s = BookSimSource::new(1, 0.5);
+        let mut f = RanfStream::new(7);
+        let made: Vec<bool> = (0..20)
+            .map(|c| s.fire(0, c, true, &mut f).is_some())
+            .collect();
+        let want: Vec<bool> = u.iter().map(|&x| x < 0.5).collect();
+        assert_eq!(made, want);
+        assert!(made.contains(&true) && made.contains(&false));
+    }
+
+    #[test]
+    fn a_packet_draws_size_destination_then_subnetwork() {
+        let sizes = PacketSizes::parse("1:3,4:1,8:1").unwrap();
+        let traffic = PatternDraw {
+            pattern: DestPattern::Uniform,
+            nodes: 64,
+            pairs: &[],
+        };
+        let mut d = BookSimDraws::new(3);
+        let mut probe = RanStream::new(3);
+        let v: Vec<u32> = (0..8).map(|_| probe.next_value()).collect();
+        let sizes = sizes.as_ref();
+        assert_eq!(
+            d.packet(5, sizes, 8, traffic),
+            (sizes.unwrap().pick(u64::from(v[0] % 5)), Some(v[1] % 64))
+        );
+        // v[2] was the subnetwork's draw; a fixed size draws none.
+        assert_eq!(d.packet(5, None, 8, traffic), (8, Some(v[3] % 64)));
+        // A deterministic pattern draws only the subnetwork.
+        let fixed = PatternDraw {
+            pattern: DestPattern::Transpose,
+            ..traffic
+        };
+        assert_eq!(d.packet(5, None, 8, fixed), (8, None));
+        // v[5] was its subnetwork's draw.
+        assert_eq!(d.packet(5, None, 8, traffic), (8, Some(v[6] % 64)));
+    }
+}
