@@ -38,21 +38,37 @@ impl OnOff {
     /// assert!(OnOff::new(0.2, 0.5, 0.5, 0.4).is_err());
     /// ```
     pub fn new(rate: f64, alpha: f64, beta: f64, r1: f64) -> Result<Self, TrafficError> {
+        let (alpha, beta, r1) = Self::derived(rate, alpha, beta, r1)?;
+        Ok(OnOff {
+            alpha: Bernoulli::from_f64(alpha),
+            beta: Bernoulli::from_f64(beta),
+            r1: Bernoulli::from_f64(r1),
+        })
+    }
+
+    /// The three probabilities `(alpha, beta, r1)` for the mean rate `rate`: exactly one of
+    /// the given three is negative and is derived from the other two and the rate, in
+    /// BookSim2's arithmetic (`OnOffInjectionProcess`, so the same `f64` values).
+    ///
+    /// # Errors
+    ///
+    /// [`TrafficError::OnOffParams`] unless exactly one is negative and none above 1.
+    pub fn derived(
+        rate: f64,
+        alpha: f64,
+        beta: f64,
+        r1: f64,
+    ) -> Result<(f64, f64, f64), TrafficError> {
         let negative = [alpha, beta, r1].iter().filter(|&&x| x < 0.0).count();
         if negative != 1 || alpha > 1.0 || beta > 1.0 || r1 > 1.0 {
             return Err(TrafficError::OnOffParams);
         }
-        let (alpha, beta, r1) = if alpha < 0.0 {
+        Ok(if alpha < 0.0 {
             (beta * rate / (r1 - rate), beta, r1)
         } else if beta < 0.0 {
             (alpha, alpha * (r1 - rate) / rate, r1)
         } else {
             (alpha, beta, rate * (alpha + beta) / alpha)
-        };
-        Ok(OnOff {
-            alpha: Bernoulli::from_f64(alpha),
-            beta: Bernoulli::from_f64(beta),
-            r1: Bernoulli::from_f64(r1),
         })
     }
 

@@ -437,10 +437,11 @@ impl State<'_> {
         let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
         let nodes = f64::from(self.fabric.terminals);
         let offered = match self.driver.process {
-            // BookSim2's source (`draws = booksim`) makes the trials of a cycle only once it
-            // holds no packet, so past saturation the packets made in the window fall short
-            // of what was offered: the offered load is the configured rate, in flits.
-            Process::BookSim(_) if cfg.injection == Injection::Bernoulli => {
+            // BookSim2's source (`draws = booksim`, Bernoulli or on/off) makes the trials of a
+            // cycle only once it holds no packet, so past saturation the packets made in the
+            // window fall short of what was offered: the offered load is the configured
+            // (mean) rate, in flits.
+            Process::BookSim(_) => {
                 if cfg.rate_in_flits {
                     cfg.injection_rate
                 } else {

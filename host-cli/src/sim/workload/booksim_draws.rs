@@ -4,7 +4,8 @@
 //! order.
 //!
 //! * [`BookSimSource`] — BookSim2's source (`TrafficManager::_Inject`): a terminal makes
-//!   its Bernoulli trials (`RandomFloat() < rate`, one per cycle of its queue time) only
+//!   its trials (Bernoulli's `RandomFloat() < rate` or the on/off chain's, [`Trial`]; one
+//!   per cycle of its queue time) only
 //!   while it holds no packet; when its last packet has left it catches up on the cycles
 //!   it missed, and a packet made for a past cycle is dated back to it (BookSim2's
 //!   `include_queuing`). In the drain of a latency run a terminal is drained once its queue
@@ -53,14 +54,21 @@ impl BookSimDraws {
 
     /// The draws of a new packet from `src` in BookSim2's order: its size (from `sizes`,
     /// else `fixed`), its destination if the pattern draws it here (`None`: the caller
-    /// computes it, drawing nothing from these generators), then the subnetwork.
+    /// computes it, drawing nothing from these generators), then the subnetwork. In batch
+    /// mode (`batch`) BookSim2 draws a size once more before them, whose value only says
+    /// that a packet is issued (`BatchTrafficManager::_IssuePacket` returns
+    /// `_GetNextPacketSize`, and `_GeneratePacket` draws the packet's own).
     pub fn packet(
         &mut self,
         src: u32,
         sizes: Option<&PacketSizes>,
         fixed: u16,
         traffic: PatternDraw<'_>,
+        batch: bool,
     ) -> (u16, Option<u32>) {
+        if let Some(d) = sizes.filter(|d| batch && d.total() > 1) {
+            self.ran.random_int((d.total() - 1) as u32);
+        }
         let len = match sizes {
             Some(d) if d.total() > 1 => {
                 // `_GetNextPacketSize`: `RandomInt(max_val)`, `max_val` the rates' sum − 1.
@@ -120,12 +128,61 @@ impl BookSimDraws {
     }
 }
 
-/// BookSim2's Bernoulli source of every terminal (module documentation).
+/// The trial of one cycle of BookSim2's source (`InjectionProcess::test`).
+#[derive(Clone, Debug)]
+pub enum Trial {
+    /// Bernoulli (`BernoulliInjectionProcess`): a packet with probability `rate`, packets per
+    /// terminal and cycle (BookSim2's `_load`, divided by the mean packet size with
+    /// `injection_rate_uses_flits`).
+    Bernoulli {
+        /// The probability.
+        rate: f64,
+    },
+    /// On/off (`OnOffInjectionProcess`): each terminal's chain advances (an on terminal
+    /// turns off when `RandomFloat() >= beta`, an off one on when `RandomFloat() < alpha`),
+    /// then an on terminal makes a packet when `RandomFloat() < r1`.
+    OnOff {
+        /// `(alpha, beta, r1)`, the derived one in BookSim2's arithmetic.
+        p: (f64, f64, f64),
+        /// Each terminal's state.
+        on: Vec<bool>,
+    },
+}
+
+impl Trial {
+    /// On/off sources whose first states BookSim2 draws (`RandomInt(1)` per node, node by
+    /// node) before it seeds its generators, i.e. from Knuth's generator in its default
+    /// seed 314159 (`ran_arr_cycle` starts it there when nothing seeded it).
+    pub fn on_off(nodes: u32, p: (f64, f64, f64)) -> Self {
+        let mut unseeded = RanStream::new(314_159);
+        let on = (0..nodes).map(|_| unseeded.random_int(1) == 1).collect();
+        Trial::OnOff { p, on }
+    }
+
+    /// Terminal `t`'s trial of one cycle: whether it makes a packet.
+    fn test(&mut self, t: usize, ranf: &mut RanfStream) -> bool {
+        match self {
+            Trial::Bernoulli { rate } => ranf.next_f64() < *rate,
+            Trial::OnOff {
+                p: (alpha, beta, r1),
+                on,
+            } => {
+                on[t] = if on[t] {
+                    ranf.next_f64() >= *beta
+                } else {
+                    ranf.next_f64() < *alpha
+                };
+                on[t] && ranf.next_f64() < *r1
+            }
+        }
+    }
+}
+
+/// BookSim2's source of every terminal (module documentation).
 #[derive(Clone, Debug)]
 pub struct BookSimSource {
-    /// Packets per terminal and cycle (BookSim2's `_load`, divided by the mean packet size
-    /// with `injection_rate_uses_flits`).
-    rate: f64,
+    /// The trial of a cycle.
+    trial: Trial,
     /// Per terminal: the cycle of its next trial (BookSim2's `_qtime`).
     qtime: Vec<u64>,
     /// The drain's first cycle (BookSim2's `_drain_time`), once it started.
@@ -137,11 +194,10 @@ pub struct BookSimSource {
 }
 
 impl BookSimSource {
-    /// The source of `nodes` terminals, each making a packet per cycle with probability
-    /// `rate`.
-    pub fn new(nodes: u32, rate: f64) -> Self {
+    /// The source of `nodes` terminals, each making its trial `trial` per cycle.
+    pub fn new(nodes: u32, trial: Trial) -> Self {
         BookSimSource {
-            rate,
+            trial,
             qtime: vec![0; nodes as usize],
             drain_time: None,
             drained: vec![false; nodes as usize],
@@ -160,7 +216,7 @@ impl BookSimSource {
         while self.qtime[ti] <= now {
             let q = self.qtime[ti];
             self.qtime[ti] += 1;
-            if ranf.next_f64() < self.rate {
+            if self.trial.test(ti, ranf) {
                 made = Some(q);
                 break;
             }
@@ -172,6 +228,11 @@ impl BookSimSource {
             }
         }
         made
+    }
+
+    /// Whether the trials are the on/off chain's.
+    pub fn on_off(&self) -> bool {
+        matches!(self.trial, Trial::OnOff { .. })
     }
 
     /// The drain starts at cycle `now`.
@@ -198,7 +259,7 @@ mod tests {
     #[test]
     fn a_busy_source_catches_up_and_dates_its_packet_back() {
         // Rate 1: every trial makes a packet.
-        let mut s = BookSimSource::new(2, 1.0);
+        let mut s = BookSimSource::new(2, Trial::Bernoulli { rate: 1.0 });
         let mut f = RanfStream::new(0);
         assert_eq!(s.fire(0, 0, true, &mut f), Some(0));
         // Busy at 1 and 2: no trials.
@@ -213,7 +274,7 @@ mod tests {
 
     #[test]
     fn rate_zero_advances_the_queue_time_and_drains() {
-        let mut s = BookSimSource::new(1, 0.0);
+        let mut s = BookSimSource::new(1, Trial::Bernoulli { rate: 0.0 });
         let mut f = RanfStream::new(0);
         assert_eq!(s.fire(0, 4, true, &mut f), None);
         s.start_drain(10);
@@ -230,7 +291,7 @@ mod tests {
         // the value is below the rate.
         let mut probe = RanfStream::new(7);
         let u: Vec<f64> = (0..20).map(|_| probe.next_f64()).collect();
-        let mut s = BookSimSource::new(1, 0.5);
+        let mut s = BookSimSource::new(1, Trial::Bernoulli { rate: 0.5 });
         let mut f = RanfStream::new(7);
         let made: Vec<bool> = (0..20)
             .map(|c| s.fire(0, c, true, &mut f).is_some())
@@ -238,6 +299,28 @@ mod tests {
         let want: Vec<bool> = u.iter().map(|&x| x < 0.5).collect();
         assert_eq!(made, want);
         assert!(made.contains(&true) && made.contains(&false));
+    }
+
+    #[test]
+    fn on_off_starts_from_the_unseeded_generator_and_draws_booksims_chain() {
+        let mut first = RanStream::new(314_159);
+        let want: Vec<bool> = (0..8).map(|_| first.next_value() % 2 == 1).collect();
+        let Trial::OnOff { on, .. } = Trial::on_off(8, (0.5, 0.5, 0.4)) else {
+            unreachable!()
+        };
+        assert_eq!(on, want);
+        // One cycle of an off terminal: one draw against alpha; on, a second against r1.
+        let mut probe = RanfStream::new(2);
+        let u: Vec<f64> = (0..3).map(|_| probe.next_f64()).collect();
+        let mut t = Trial::OnOff {
+            p: (0.5, 0.5, 0.4),
+            on: vec![false],
+        };
+        let mut f = RanfStream::new(2);
+        let turned_on = u[0] < 0.5;
+        assert_eq!(t.test(0, &mut f), turned_on && u[1] < 0.4);
+        let next = if turned_on { u[2] } else { u[1] };
+        assert_eq!(f.next_f64(), next);
     }
 
     #[test]
@@ -253,18 +336,24 @@ mod tests {
         let v: Vec<u32> = (0..8).map(|_| probe.next_value()).collect();
         let sizes = sizes.as_ref();
         assert_eq!(
-            d.packet(5, sizes, 8, traffic),
+            d.packet(5, sizes, 8, traffic, false),
             (sizes.unwrap().pick(u64::from(v[0] % 5)), Some(v[1] % 64))
         );
         // v[2] was the subnetwork's draw; a fixed size draws none.
-        assert_eq!(d.packet(5, None, 8, traffic), (8, Some(v[3] % 64)));
+        assert_eq!(d.packet(5, None, 8, traffic, false), (8, Some(v[3] % 64)));
         // A deterministic pattern draws only the subnetwork.
         let fixed = PatternDraw {
             pattern: DestPattern::Transpose,
             ..traffic
         };
-        assert_eq!(d.packet(5, None, 8, fixed), (8, None));
+        assert_eq!(d.packet(5, None, 8, fixed, false), (8, None));
         // v[5] was its subnetwork's draw.
-        assert_eq!(d.packet(5, None, 8, traffic), (8, Some(v[6] % 64)));
+        assert_eq!(d.packet(5, None, 8, traffic, false), (8, Some(v[6] % 64)));
+        // In batch mode a size is drawn twice: the first says a packet is issued.
+        let mut d = BookSimDraws::new(3);
+        assert_eq!(
+            d.packet(5, sizes, 8, traffic, true),
+            (sizes.unwrap().pick(u64::from(v[1] % 5)), Some(v[2] % 64))
+        );
     }
 }

@@ -9,7 +9,7 @@ use jumpnet_core::topology::Network;
 use jumpnet_core::traffic::{Bernoulli, DestPattern, OnOff, Traffic};
 
 use crate::sim::config::{Draws, Injection, PacketSizes, SimConfig};
-use crate::sim::workload::booksim_draws::{BookSimDraws, BookSimSource, PatternDraw};
+use crate::sim::workload::booksim_draws::{BookSimDraws, BookSimSource, PatternDraw, Trial};
 use crate::sim::workload::paced_batch::PacedBatch;
 
 /// The injection process of a run besides Bernoulli's (docs/booksim.md §2, §5).
@@ -113,9 +113,19 @@ impl Driver {
             && e.read_write.is_none()
             && matches!(
                 cfg.injection,
-                Injection::Bernoulli | Injection::BookSimBatch
+                Injection::Bernoulli | Injection::OnOff | Injection::BookSimBatch
             );
         let process = match cfg.injection {
+            Injection::OnOff if booksim => {
+                let p =
+                    OnOff::derived(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
+                        format!(
+                            "on_off with burst_alpha = {}, burst_beta = {}, burst_r1 = {}: {err}",
+                            e.burst_alpha, e.burst_beta, e.burst_r1
+                        )
+                    })?;
+                Process::BookSim(BookSimSource::new(nodes, Trial::on_off(nodes, p)))
+            }
             Injection::OnOff => {
                 let p = OnOff::new(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
                     format!(
@@ -130,7 +140,9 @@ impl Driver {
             Injection::BookSimBatch => {
                 Process::Paced(PacedBatch::new(nodes, 1, cfg.batch_size, e.max_outstanding))
             }
-            Injection::Bernoulli if booksim => Process::BookSim(BookSimSource::new(nodes, p)),
+            Injection::Bernoulli if booksim => {
+                Process::BookSim(BookSimSource::new(nodes, Trial::Bernoulli { rate: p }))
+            }
             Injection::Bernoulli | Injection::Batch => Process::Plain,
         };
         Ok(Driver {
@@ -177,7 +189,8 @@ impl Driver {
             nodes: self.nodes,
             pairs: &self.perm,
         };
-        let (len, dst) = draws.packet(src, self.sizes.as_ref(), self.packet_size, traffic);
+        let batch = matches!(self.process, Process::Paced(_));
+        let (len, dst) = draws.packet(src, self.sizes.as_ref(), self.packet_size, traffic, batch);
         (len, dst.unwrap_or_else(|| self.dest(src)))
     }
 
@@ -196,7 +209,9 @@ impl Driver {
     /// [`Injection::BookSimBatch`].
     pub fn process_kind(&self) -> Injection {
         match self.process {
-            Process::Plain | Process::BookSim(_) => Injection::Bernoulli,
+            Process::Plain => Injection::Bernoulli,
+            Process::BookSim(ref s) if s.on_off() => Injection::OnOff,
+            Process::BookSim(_) => Injection::Bernoulli,
             Process::OnOff(..) => Injection::OnOff,
             Process::Paced(_) => Injection::BookSimBatch,
         }
