@@ -151,8 +151,18 @@ pub(super) fn lagged_run<T: Copy>(state: &mut [T; KK], aa: &mut [T], combine: im
         return;
     }
     aa[..KK].copy_from_slice(state);
-    for j in KK..n {
-        aa[j] = combine(aa[j - KK], aa[j - LL]);
+    // `X_j` depends on values at least LL positions back, so LL of them at a time are
+    // computed from slices of finished values (the compiler vectorises the chunk).
+    let mut j = KK;
+    while j < n {
+        let len = LL.min(n - j);
+        let (done, rest) = aa.split_at_mut(j);
+        let far = &done[j - KK..j - KK + len];
+        let near = &done[j - LL..j - LL + len];
+        for ((x, &a), &b) in rest[..len].iter_mut().zip(far).zip(near) {
+            *x = combine(a, b);
+        }
+        j += len;
     }
     // The next KK values (sequence positions n + i) become the state: the first LL from
     // the buffer's tail, the rest from the state's own first values.

@@ -108,13 +108,20 @@ impl RanfStream {
 
     /// The next value, in `[0, 1)` (BookSim2's `RandomFloat()`).
     pub fn next_f64(&mut self) -> f64 {
+        to_unit(self.next_units())
+    }
+
+    /// The next value in units of 2^−52: [`RanfStream::next_f64`] times 2^52, an integer
+    /// below 2^52 (so a comparison with a probability can be made on integers).
+    #[inline]
+    pub fn next_units(&mut self) -> u64 {
         if self.next >= KK {
             self.gen.run(&mut self.block);
             self.next = 0;
         }
         let v = self.block[self.next];
         self.next += 1;
-        to_unit(v)
+        v
     }
 }
 

@@ -135,15 +135,16 @@ pub enum Trial {
     /// terminal and cycle (BookSim2's `_load`, divided by the mean packet size with
     /// `injection_rate_uses_flits`).
     Bernoulli {
-        /// The probability.
-        rate: f64,
+        /// The probability, as [`units_below`].
+        rate: u64,
     },
     /// On/off (`OnOffInjectionProcess`): each terminal's chain advances (an on terminal
     /// turns off when `RandomFloat() >= beta`, an off one on when `RandomFloat() < alpha`),
     /// then an on terminal makes a packet when `RandomFloat() < r1`.
     OnOff {
-        /// `(alpha, beta, r1)`, the derived one in BookSim2's arithmetic.
-        p: (f64, f64, f64),
+        /// `(alpha, beta, r1)`, the derived one in BookSim2's arithmetic, as
+        /// [`units_below`].
+        p: (u64, u64, u64),
         /// Each terminal's state.
         on: Vec<bool>,
     },
@@ -153,28 +154,52 @@ impl Trial {
     /// On/off sources whose first states BookSim2 draws (`RandomInt(1)` per node, node by
     /// node) before it seeds its generators, i.e. from Knuth's generator in its default
     /// seed 314159 (`ran_arr_cycle` starts it there when nothing seeded it).
-    pub fn on_off(nodes: u32, p: (f64, f64, f64)) -> Self {
+    pub fn on_off(nodes: u32, (alpha, beta, r1): (f64, f64, f64)) -> Self {
         let mut unseeded = RanStream::new(314_159);
         let on = (0..nodes).map(|_| unseeded.random_int(1) == 1).collect();
+        let p = (units_below(alpha), units_below(beta), units_below(r1));
         Trial::OnOff { p, on }
     }
 
+    /// Bernoulli trials of probability `rate`.
+    pub fn bernoulli(rate: f64) -> Self {
+        Trial::Bernoulli {
+            rate: units_below(rate),
+        }
+    }
+
     /// Terminal `t`'s trial of one cycle: whether it makes a packet.
+    #[inline]
     fn test(&mut self, t: usize, ranf: &mut RanfStream) -> bool {
         match self {
-            Trial::Bernoulli { rate } => ranf.next_f64() < *rate,
+            Trial::Bernoulli { rate } => ranf.next_units() < *rate,
             Trial::OnOff {
                 p: (alpha, beta, r1),
                 on,
             } => {
                 on[t] = if on[t] {
-                    ranf.next_f64() >= *beta
+                    ranf.next_units() >= *beta
                 } else {
-                    ranf.next_f64() < *alpha
+                    ranf.next_units() < *alpha
                 };
-                on[t] && ranf.next_f64() < *r1
+                on[t] && ranf.next_units() < *r1
             }
         }
+    }
+}
+
+/// How many values of `RandomFloat()` (multiples of 2^−52 in `[0, 1)`) lie below `p`: a
+/// value `u · 2^−52` is below `p` exactly when `u < units_below(p)`, i.e. `⌈p · 2^52⌉`
+/// (exact: scaling by a power of two), 0 for `p ≤ 0` or NaN (C++'s `x < NaN` is false),
+/// 2^52 for `p ≥ 1`.
+pub fn units_below(p: f64) -> u64 {
+    const ONE: f64 = (1u64 << 52) as f64;
+    if p.is_nan() || p <= 0.0 {
+        0
+    } else if p >= 1.0 {
+        1 << 52
+    } else {
+        (p * ONE).ceil() as u64
     }
 }
 
@@ -207,6 +232,7 @@ impl BookSimSource {
 
     /// Terminal `t` at cycle `now`, `idle` when it holds no packet: the cycle a new packet
     /// is dated to, if its trials make one (`ranf` draws them).
+    #[inline]
     pub fn fire(&mut self, t: u32, now: u64, idle: bool, ranf: &mut RanfStream) -> Option<u64> {
         if !idle {
             return None;
@@ -259,7 +285,7 @@ mod tests {
     #[test]
     fn a_busy_source_catches_up_and_dates_its_packet_back() {
         // Rate 1: every trial makes a packet.
-        let mut s = BookSimSource::new(2, Trial::Bernoulli { rate: 1.0 });
+        let mut s = BookSimSource::new(2, Trial::bernoulli(1.0));
         let mut f = RanfStream::new(0);
         assert_eq!(s.fire(0, 0, true, &mut f), Some(0));
         // Busy at 1 and 2: no trials.
@@ -274,7 +300,7 @@ mod tests {
 
     #[test]
     fn rate_zero_advances_the_queue_time_and_drains() {
-        let mut s = BookSimSource::new(1, Trial::Bernoulli { rate: 0.0 });
+        let mut s = BookSimSource::new(1, Trial::bernoulli(0.0));
         let mut f = RanfStream::new(0);
         assert_eq!(s.fire(0, 4, true, &mut f), None);
         s.start_drain(10);
@@ -291,7 +317,7 @@ mod tests {
         // the value is below the rate.
         let mut probe = RanfStream::new(7);
         let u: Vec<f64> = (0..20).map(|_| probe.next_f64()).collect();
-        let mut s = BookSimSource::new(1, Trial::Bernoulli { rate: 0.5 });
+        let mut s = BookSimSource::new(1, Trial::bernoulli(0.5));
         let mut f = RanfStream::new(7);
         let made: Vec<bool> = (0..20)
             .map(|c| s.fire(0, c, true, &mut f).is_some())
@@ -313,7 +339,7 @@ mod tests {
         let mut probe = RanfStream::new(2);
         let u: Vec<f64> = (0..3).map(|_| probe.next_f64()).collect();
         let mut t = Trial::OnOff {
-            p: (0.5, 0.5, 0.4),
+            p: (units_below(0.5), units_below(0.5), units_below(0.4)),
             on: vec![false],
         };
         let mut f = RanfStream::new(2);
@@ -321,6 +347,30 @@ mod tests {
         assert_eq!(t.test(0, &mut f), turned_on && u[1] < 0.4);
         let next = if turned_on { u[2] } else { u[1] };
         assert_eq!(f.next_f64(), next);
+    }
+
+    #[test]
+    fn units_below_compares_as_the_f64_does() {
+        let unit = 1.0 / (1u64 << 52) as f64;
+        for p in [
+            0.1,
+            0.5,
+            1.0 / 3.0,
+            0.25 + unit / 2.0,
+            1e-9,
+            unit,
+            0.999_999,
+        ] {
+            let t = units_below(p);
+            for u in [t.saturating_sub(2), t.saturating_sub(1), t, t + 1] {
+                assert_eq!(u < t, (u as f64) * unit < p, "p = {p}, u = {u}");
+            }
+        }
+        assert_eq!(
+            (units_below(0.0), units_below(-1.0), units_below(f64::NAN)),
+            (0, 0, 0)
+        );
+        assert_eq!((units_below(1.0), units_below(2.0)), (1 << 52, 1 << 52));
     }
 
     #[test]

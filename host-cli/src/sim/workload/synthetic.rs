@@ -141,7 +141,7 @@ impl Driver {
                 Process::Paced(PacedBatch::new(nodes, 1, cfg.batch_size, e.max_outstanding))
             }
             Injection::Bernoulli if booksim => {
-                Process::BookSim(BookSimSource::new(nodes, Trial::Bernoulli { rate: p }))
+                Process::BookSim(BookSimSource::new(nodes, Trial::bernoulli(p)))
             }
             Injection::Bernoulli | Injection::Batch => Process::Plain,
         };
