@@ -133,16 +133,9 @@ fn drain(st: &mut State<'_>, cfg: &SimConfig, w: &mut Window) -> Result<(), SimE
     // BookSim2's sources (`draws = booksim`) keep making packets; those dated before now
     // are measured, and the drain waits until every source has caught up to now
     // (`_PacketsOutstanding`).
-    let now = st.now();
-    if let Process::BookSim(s) = &mut st.driver.process {
-        s.start_drain(now);
-    }
-    let undrained = |st: &State<'_>| match &st.driver.process {
-        Process::BookSim(s) => s.undrained(),
-        _ => false,
-    };
+    st.start_source_drain();
     let mut steps = 0u64;
-    while st.measured_outstanding() > 0 || undrained(st) {
+    while st.measured_outstanding() > 0 || st.sources_undrained() {
         st.cycle()?;
         if st.stuck() {
             w.deadlock = Some(st.deadlock_report());

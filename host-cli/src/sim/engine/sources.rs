@@ -25,3 +25,30 @@ impl State<'_> {
         }
     }
 }
+
+impl State<'_> {
+    /// BookSim2's drain starts now for BookSim2's sources of the run, its own or its
+    /// classes' (`draws = booksim`, docs/booksim.md §3.9).
+    pub(crate) fn start_source_drain(&mut self) {
+        let now = self.now;
+        self.driver.start_drain(now);
+        if let Some(cl) = self.classes.as_deref_mut() {
+            cl.start_drain(now);
+        }
+    }
+
+    /// Whether a BookSim2 source still has terminals to catch up to the drain's start
+    /// (BookSim2's drain waits for them, `_PacketsOutstanding`).
+    pub(crate) fn sources_undrained(&self) -> bool {
+        self.driver.undrained() || self.classes.as_deref().is_some_and(|cl| cl.undrained())
+    }
+
+    /// With BookSim2's sources: the run's offered load, flits per terminal and cycle (the
+    /// configured rates; their packets fall short of it past saturation).
+    pub(crate) fn booksim_offered(&self) -> Option<f64> {
+        match self.classes.as_deref() {
+            Some(cl) => cl.booksim_offered(),
+            None => self.driver.booksim_offered(),
+        }
+    }
+}

@@ -4,13 +4,12 @@
 
 use serde::Serialize;
 
-use crate::sim::config::{Injection, PacketSizes, SimConfig};
+use crate::sim::config::{Injection, SimConfig};
 pub use crate::sim::engine::classes::ClassStats;
 pub use crate::sim::engine::node_counts::{NodeRates, RateRange};
 use crate::sim::engine::{Counters, Outcome, State};
 use crate::sim::network::terminal::Packet;
 use crate::sim::network::{Fabric, PortKind};
-use crate::sim::workload::synthetic::Process;
 
 /// Fixed-bucket latency histogram: buckets of width 1 cycle up to `LINEAR`, then a final
 /// overflow bucket; the exact minimum, maximum and sum are kept apart, so mean, min and max
@@ -436,25 +435,12 @@ impl State<'_> {
         } = outcome;
         let mcycles = end.cycle.saturating_sub(start.cycle).max(1);
         let nodes = f64::from(self.fabric.terminals);
-        let offered = match self.driver.process {
-            // BookSim2's source (`draws = booksim`, Bernoulli or on/off) makes the trials of a
-            // cycle only once it holds no packet, so past saturation the packets made in the
-            // window fall short of what was offered: the offered load is the configured
-            // (mean) rate, in flits.
-            Process::BookSim(_) => {
-                if cfg.rate_in_flits {
-                    cfg.injection_rate
-                } else {
-                    let mean = cfg
-                        .extras
-                        .packet_sizes
-                        .as_ref()
-                        .map_or(f64::from(cfg.packet_size), PacketSizes::mean);
-                    cfg.injection_rate * mean
-                }
-            }
-            _ => (end.gen - start.gen) as f64 / nodes / mcycles as f64,
-        };
+        // BookSim2's sources (`draws = booksim`, Bernoulli or on/off) make the trials of a
+        // cycle only once they hold no packet, so past saturation the packets made in the
+        // window fall short of what was offered: the offered load is the configured rate.
+        let offered = self
+            .booksim_offered()
+            .unwrap_or_else(|| (end.gen - start.gen) as f64 / nodes / mcycles as f64);
         let accepted = (end.ejected - start.ejected) as f64 / nodes / mcycles as f64;
         let unstable = saturated;
         let open_loop = matches!(cfg.injection, Injection::Bernoulli | Injection::OnOff);

@@ -42,6 +42,11 @@ pub struct PatternDraw<'a> {
 }
 
 impl BookSimDraws {
+    /// Knuth's generator as BookSim2 finds it before it seeds it: at the default seed 314159.
+    pub fn unseeded() -> RanStream {
+        RanStream::new(314_159)
+    }
+
     /// The generators of seed `seed` (BookSim2's `RandomSeed(seed)`).
     pub fn new(seed: u64) -> Self {
         // BookSim2 reads `seed` as an `int` and seeds with it as a `long`.
@@ -152,10 +157,15 @@ pub enum Trial {
 
 impl Trial {
     /// On/off sources whose first states BookSim2 draws (`RandomInt(1)` per node, node by
-    /// node) before it seeds its generators, i.e. from Knuth's generator in its default
-    /// seed 314159 (`ran_arr_cycle` starts it there when nothing seeded it).
-    pub fn on_off(nodes: u32, (alpha, beta, r1): (f64, f64, f64)) -> Self {
-        let mut unseeded = RanStream::new(314_159);
+    /// node, class after class) before it seeds its generators, i.e. from Knuth's generator
+    /// at its default seed 314159 (`ran_arr_cycle` starts it there when nothing seeded it):
+    /// `unseeded` is that stream, as far as earlier classes drew from it
+    /// ([`BookSimDraws::unseeded`]).
+    pub fn on_off(
+        nodes: u32,
+        (alpha, beta, r1): (f64, f64, f64),
+        unseeded: &mut RanStream,
+    ) -> Self {
         let on = (0..nodes).map(|_| unseeded.random_int(1) == 1).collect();
         let p = (units_below(alpha), units_below(beta), units_below(r1));
         Trial::OnOff { p, on }
@@ -208,6 +218,8 @@ pub fn units_below(p: f64) -> u64 {
 pub struct BookSimSource {
     /// The trial of a cycle.
     trial: Trial,
+    /// The offered load, flits per terminal and cycle (the configured mean rate).
+    offered: f64,
     /// Per terminal: the cycle of its next trial (BookSim2's `_qtime`).
     qtime: Vec<u64>,
     /// The drain's first cycle (BookSim2's `_drain_time`), once it started.
@@ -219,10 +231,12 @@ pub struct BookSimSource {
 }
 
 impl BookSimSource {
-    /// The source of `nodes` terminals, each making its trial `trial` per cycle.
-    pub fn new(nodes: u32, trial: Trial) -> Self {
+    /// The source of `nodes` terminals, each making its trial `trial` per cycle, offering
+    /// `offered` flits per cycle on average.
+    pub fn new(nodes: u32, trial: Trial, offered: f64) -> Self {
         BookSimSource {
             trial,
+            offered,
             qtime: vec![0; nodes as usize],
             drain_time: None,
             drained: vec![false; nodes as usize],
@@ -256,6 +270,12 @@ impl BookSimSource {
         made
     }
 
+    /// The offered load, flits per terminal and cycle: past saturation the packets made
+    /// fall short of it, since a busy terminal makes no trials.
+    pub fn offered(&self) -> f64 {
+        self.offered
+    }
+
     /// Whether the trials are the on/off chain's.
     pub fn on_off(&self) -> bool {
         matches!(self.trial, Trial::OnOff { .. })
@@ -285,7 +305,7 @@ mod tests {
     #[test]
     fn a_busy_source_catches_up_and_dates_its_packet_back() {
         // Rate 1: every trial makes a packet.
-        let mut s = BookSimSource::new(2, Trial::bernoulli(1.0));
+        let mut s = BookSimSource::new(2, Trial::bernoulli(1.0), 1.0);
         let mut f = RanfStream::new(0);
         assert_eq!(s.fire(0, 0, true, &mut f), Some(0));
         // Busy at 1 and 2: no trials.
@@ -300,7 +320,7 @@ mod tests {
 
     #[test]
     fn rate_zero_advances_the_queue_time_and_drains() {
-        let mut s = BookSimSource::new(1, Trial::bernoulli(0.0));
+        let mut s = BookSimSource::new(1, Trial::bernoulli(0.0), 0.0);
         let mut f = RanfStream::new(0);
         assert_eq!(s.fire(0, 4, true, &mut f), None);
         s.start_drain(10);
@@ -317,7 +337,7 @@ mod tests {
         // the value is below the rate.
         let mut probe = RanfStream::new(7);
         let u: Vec<f64> = (0..20).map(|_| probe.next_f64()).collect();
-        let mut s = BookSimSource::new(1, Trial::bernoulli(0.5));
+        let mut s = BookSimSource::new(1, Trial::bernoulli(0.5), 0.5);
         let mut f = RanfStream::new(7);
         let made: Vec<bool> = (0..20)
             .map(|c| s.fire(0, c, true, &mut f).is_some())
@@ -331,10 +351,16 @@ mod tests {
     fn on_off_starts_from_the_unseeded_generator_and_draws_booksims_chain() {
         let mut first = RanStream::new(314_159);
         let want: Vec<bool> = (0..8).map(|_| first.next_value() % 2 == 1).collect();
-        let Trial::OnOff { on, .. } = Trial::on_off(8, (0.5, 0.5, 0.4)) else {
+        let mut unseeded = BookSimDraws::unseeded();
+        let Trial::OnOff { on, .. } = Trial::on_off(5, (0.5, 0.5, 0.4), &mut unseeded) else {
             unreachable!()
         };
-        assert_eq!(on, want);
+        // A second class continues the stream.
+        let Trial::OnOff { on: on2, .. } = Trial::on_off(3, (0.5, 0.5, 0.4), &mut unseeded)
+        else {
+            unreachable!()
+        };
+        assert_eq!([on, on2].concat(), want);
         // One cycle of an off terminal: one draw against alpha; on, a second against r1.
         let mut probe = RanfStream::new(2);
         let u: Vec<f64> = (0..3).map(|_| probe.next_f64()).collect();

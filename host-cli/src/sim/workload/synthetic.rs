@@ -4,6 +4,7 @@
 //! [`PacketSizes`] distribution, docs/booksim.md §3.5). One seeded [`Rng`] draws, terminal
 //! by terminal and cycle by cycle, so a seed fixes every packet.
 
+use jumpnet_core::rng::knuth::RanStream;
 use jumpnet_core::rng::Rng;
 use jumpnet_core::topology::Network;
 use jumpnet_core::traffic::{Bernoulli, DestPattern, OnOff, Traffic};
@@ -57,6 +58,29 @@ impl Driver {
     /// Traffic of `cfg` on `net` (digit patterns use `k`, `n` of a torus/mesh with equal
     /// radices and one terminal per switch, else `k = nodes`, `n = 1`).
     pub fn new(net: &Network<'_>, nodes: u32, cfg: &SimConfig) -> Result<Self, String> {
+        Self::build(net, nodes, cfg, None)
+    }
+
+    /// The driver of one traffic class of `cfg` (the class's own configuration) in a run
+    /// with BookSim2's draws: its source is BookSim2's, its draws come from the classes'
+    /// shared generators (the caller's), and on/off first states continue `unseeded`, the
+    /// earlier classes' (docs/booksim.md §3.9).
+    pub fn for_class(
+        net: &Network<'_>,
+        nodes: u32,
+        cfg: &SimConfig,
+        unseeded: &mut RanStream,
+    ) -> Result<Self, String> {
+        Self::build(net, nodes, cfg, Some(unseeded))
+    }
+
+    /// [`Driver::new`], or with `class_of` [`Driver::for_class`].
+    fn build(
+        net: &Network<'_>,
+        nodes: u32,
+        cfg: &SimConfig,
+        class_of: Option<&mut RanStream>,
+    ) -> Result<Self, String> {
         let (k, n) = match net {
             Network::Torus(t)
                 if t.radices().iter().all(|&r| r == t.radices()[0])
@@ -98,16 +122,17 @@ impl Driver {
         }
         Traffic::new(pattern, nodes, k, n, &perm).map_err(|e| e.to_string())?;
         let sizes = cfg.extras.packet_sizes.clone();
-        let p = if cfg.rate_in_flits {
+        let mean = sizes
+            .as_ref()
+            .map_or(f64::from(cfg.packet_size), PacketSizes::mean);
+        let (p, offered) = if cfg.rate_in_flits {
             // BookSim2 divides by the mean size (`_GetAveragePacketSize`).
-            let mean = sizes
-                .as_ref()
-                .map_or(f64::from(cfg.packet_size), PacketSizes::mean);
-            cfg.injection_rate / mean
+            (cfg.injection_rate / mean, cfg.injection_rate)
         } else {
-            cfg.injection_rate
+            (cfg.injection_rate, cfg.injection_rate * mean)
         };
         let e = &cfg.extras;
+        let is_class = class_of.is_some();
         let booksim = e.draws == Draws::BookSim
             && e.classes.is_empty()
             && e.read_write.is_none()
@@ -124,7 +149,13 @@ impl Driver {
                             e.burst_alpha, e.burst_beta, e.burst_r1
                         )
                     })?;
-                Process::BookSim(BookSimSource::new(nodes, Trial::on_off(nodes, p)))
+                let mut fresh = BookSimDraws::unseeded();
+                let unseeded = match class_of {
+                    Some(u) => u,
+                    None => &mut fresh,
+                };
+                let trial = Trial::on_off(nodes, p, unseeded);
+                Process::BookSim(BookSimSource::new(nodes, trial, offered))
             }
             Injection::OnOff => {
                 let p = OnOff::new(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
@@ -141,7 +172,7 @@ impl Driver {
                 Process::Paced(PacedBatch::new(nodes, 1, cfg.batch_size, e.max_outstanding))
             }
             Injection::Bernoulli if booksim => {
-                Process::BookSim(BookSimSource::new(nodes, Trial::bernoulli(p)))
+                Process::BookSim(BookSimSource::new(nodes, Trial::bernoulli(p), offered))
             }
             Injection::Bernoulli | Injection::Batch => Process::Plain,
         };
@@ -157,7 +188,8 @@ impl Driver {
             packet_size: cfg.packet_size,
             sizes,
             rng,
-            booksim: booksim.then(|| Box::new(BookSimDraws::new(cfg.seed))),
+            // A class's draws come from the classes' generators.
+            booksim: (booksim && !is_class).then(|| Box::new(BookSimDraws::new(cfg.seed))),
         })
     }
 
@@ -180,18 +212,74 @@ impl Driver {
     /// drawn in BookSim2's order (size, destination, subnetwork; `booksim_draws`), else
     /// the destination then the size from `rng`.
     pub fn new_packet(&mut self, src: u32) -> (u16, u32) {
-        let Some(draws) = self.booksim.as_deref_mut() else {
+        let Some(mut draws) = self.booksim.take() else {
             let d = self.dest(src);
             return (self.packet_size(), d);
         };
+        let batch = matches!(self.process, Process::Paced(_));
+        let drawn = self.booksim_packet(src, &mut draws, batch);
+        self.booksim = Some(draws);
+        drawn
+    }
+
+    /// A new packet of terminal `src` with BookSim2's draws from `draws`, in BookSim2's
+    /// order (`booksim_draws`; `batch`: BookSim2's batch mode, which draws a size more):
+    /// its size and destination.
+    pub fn booksim_packet(
+        &mut self,
+        src: u32,
+        draws: &mut BookSimDraws,
+        batch: bool,
+    ) -> (u16, u32) {
         let traffic = PatternDraw {
             pattern: self.pattern,
             nodes: self.nodes,
             pairs: &self.perm,
         };
-        let batch = matches!(self.process, Process::Paced(_));
         let (len, dst) = draws.packet(src, self.sizes.as_ref(), self.packet_size, traffic, batch);
         (len, dst.unwrap_or_else(|| self.dest(src)))
+    }
+
+    /// The trial of terminal `t` at cycle `now` of BookSim2's source ([`Process::BookSim`])
+    /// with the caller's generators (a class's, [`Driver::for_class`]): the cycle a new
+    /// packet is dated to, if one is made; `None` without BookSim2's source.
+    pub fn booksim_fire(
+        &mut self,
+        t: u32,
+        now: u64,
+        idle: bool,
+        draws: &mut BookSimDraws,
+    ) -> Option<u64> {
+        match &mut self.process {
+            Process::BookSim(s) => s.fire(t, now, idle, &mut draws.ranf),
+            _ => None,
+        }
+    }
+
+    /// Whether the process is BookSim2's source ([`Process::BookSim`]).
+    pub fn is_booksim(&self) -> bool {
+        matches!(self.process, Process::BookSim(_))
+    }
+
+    /// With BookSim2's source: its offered load, flits per terminal and cycle (the
+    /// configured rate, [`BookSimSource::offered`]).
+    pub fn booksim_offered(&self) -> Option<f64> {
+        match &self.process {
+            Process::BookSim(s) => Some(s.offered()),
+            _ => None,
+        }
+    }
+
+    /// BookSim2's drain starts at cycle `now` (its source's, if it has one).
+    pub fn start_drain(&mut self, now: u64) {
+        if let Process::BookSim(s) = &mut self.process {
+            s.start_drain(now);
+        }
+    }
+
+    /// Whether BookSim2's source still has terminals to catch up to the drain's start.
+    pub fn undrained(&self) -> bool {
+        matches!(&self.process, Process::BookSim(s) if s.undrained())
     }
 
     /// The drain's first cycle, once BookSim2's Bernoulli source ([`Process::BookSim`])

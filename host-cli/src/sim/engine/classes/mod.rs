@@ -33,12 +33,13 @@ use std::collections::VecDeque;
 use jumpnet_core::rng::knuth_float::RanfStream;
 use jumpnet_core::topology::Network;
 
-use crate::sim::config::{Injection, Kind, SimConfig, TrafficClass};
+use crate::sim::config::{Draws, Injection, Kind, SimConfig, TrafficClass};
 use crate::sim::engine::read_write::{window_order, Replies};
 use crate::sim::engine::stats::Recorder;
 use crate::sim::engine::{SimError, State};
 use crate::sim::network::terminal::{Packet, Pending, NO_TAG};
 use crate::sim::router::priority::Priority;
+use crate::sim::workload::booksim_draws::BookSimDraws;
 use crate::sim::workload::paced_batch::PacedBatch;
 use crate::sim::workload::synthetic::{Driver, Process};
 
@@ -92,6 +93,10 @@ pub(crate) struct Classes {
     /// `seed`, the only one its batch source draws the read/write coin from (docs/booksim.md
     /// §3.6), shared by every class in BookSim2's order of draws (terminal, then class).
     coin: Option<Box<RanfStream>>,
+    /// With BookSim2's draws (`draws = booksim`, docs/booksim.md §3.9; not with read/write
+    /// traffic): BookSim2's two generators, which every class's source and packets draw
+    /// from, terminal by terminal and class by class, as BookSim2's `_Inject` does.
+    draws: Option<Box<BookSimDraws>>,
     /// The run's classes are BookSim2's (`classes > 1`; `false` for read/write traffic
     /// run as one class, whose statistics are the run's own).
     listed: bool,
@@ -133,14 +138,23 @@ impl Classes {
         let n = list.len();
         let batch = (cfg.injection == Injection::BookSimBatch)
             .then(|| PacedBatch::new(nodes, n, cfg.batch_size, cfg.extras.max_outstanding));
+        let booksim = cfg.extras.draws == Draws::BookSim && rw.is_none();
+        // BookSim2 draws on/off first states class after class, before it seeds.
+        let mut unseeded = BookSimDraws::unseeded();
         let mut drivers = Vec::with_capacity(n);
         for (c, class) in list.iter().enumerate() {
             let mut cc = class.apply(cfg);
-            // Each class draws from its own generator.
+            // Each class draws from its own generator (with BookSim2's draws, what BookSim2
+            // does not draw: e.g. a torus's ties).
             cc.seed = cfg.seed ^ (c as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            // BookSim2's draws are a one-class run's (docs/booksim.md §3.9).
-            cc.extras.draws = crate::sim::config::Draws::Jumpnet;
-            let mut d = Driver::new(net, nodes, &cc).map_err(|e| format!("class {c}: {e}"))?;
+            let d = if booksim {
+                Driver::for_class(net, nodes, &cc, &mut unseeded)
+            } else {
+                // BookSim2's draws with read/write traffic are not modelled.
+                cc.extras.draws = Draws::Jumpnet;
+                Driver::new(net, nodes, &cc)
+            };
+            let mut d = d.map_err(|e| format!("class {c}: {e}"))?;
             if batch.is_some() {
                 // The classes' shared source creates the packets (a batch source of its
                 // own draws nothing: the driver's draws are unchanged).
@@ -183,9 +197,36 @@ impl Classes {
             }),
             coin: (batch.is_some() && rw.is_some())
                 .then(|| Box::new(RanfStream::new(cfg.seed as i64))),
+            draws: booksim.then(|| Box::new(BookSimDraws::new(cfg.seed))),
             batch,
             listed: !cfg.extras.classes.is_empty(),
         }))
+    }
+
+    /// BookSim2's drain starts at cycle `now` for every class's BookSim2 source.
+    pub fn start_drain(&mut self, now: u64) {
+        for d in &mut self.drivers {
+            d.start_drain(now);
+        }
+    }
+
+    /// Whether a class's BookSim2 source still has terminals to catch up to the drain's
+    /// start.
+    pub fn undrained(&self) -> bool {
+        self.drivers.iter().any(Driver::undrained)
+    }
+
+    /// With BookSim2's sources: the classes' offered load together, flits per terminal and
+    /// cycle (their configured rates).
+    pub fn booksim_offered(&self) -> Option<f64> {
+        self.draws.as_ref()?;
+        self.drivers.iter().map(Driver::booksim_offered).sum()
+    }
+
+    /// With BookSim2's sources: class `c`'s offered load (its configured rate).
+    pub fn class_booksim_offered(&self, c: usize) -> Option<f64> {
+        self.draws.as_ref()?;
+        self.drivers.get(c)?.booksim_offered()
     }
 
     /// Number of classes.
@@ -358,12 +399,20 @@ impl State<'_> {
                 let lane = &cl.lanes[t as usize * n + c];
                 let idle = lane.current.is_none() && lane.queue.is_empty();
                 let d = &mut cl.drivers[c];
-                let fire = match d.process_kind() {
-                    Injection::OnOff => d.fire(t, now, idle).is_some(),
-                    _ => d.bernoulli.fire(&mut d.rng),
+                let created = match cl.draws.as_deref_mut() {
+                    // BookSim2's source (`draws = booksim`): trials only while idle, a packet
+                    // dated to its trial.
+                    Some(draws) if d.is_booksim() => d.booksim_fire(t, now, idle, draws),
+                    _ => {
+                        let fire = match d.process_kind() {
+                            Injection::OnOff => d.fire(t, now, idle).is_some(),
+                            _ => d.bernoulli.fire(&mut d.rng),
+                        };
+                        fire.then_some(now)
+                    }
                 };
-                if fire {
-                    self.create_class_packet(cl, t, c, now);
+                if let Some(created) = created {
+                    self.create_class_packet(cl, t, c, created);
                 }
                 if rw {
                     self.stage_reply(cl, t, c);
@@ -403,7 +452,14 @@ impl State<'_> {
     /// `false` when the destination is `t` itself and self-addressed packets are not sent.
     fn create_class_packet(&mut self, cl: &mut Classes, t: u32, c: usize, created: u64) -> bool {
         let d = &mut cl.drivers[c];
-        let dst = d.dest(t);
+        // BookSim2's draws: size, destination, subnetwork, in its order (`booksim_draws`).
+        let (drawn_len, dst) = match cl.draws.as_deref_mut() {
+            Some(draws) => {
+                let (len, dst) = d.booksim_packet(t, draws, cl.batch.is_some());
+                (Some(len), dst)
+            }
+            None => (None, d.dest(t)),
+        };
         if dst == t && !self.cfg.self_packets {
             return false;
         }
@@ -415,13 +471,15 @@ impl State<'_> {
                 };
                 r.request(c, u)
             }
-            _ => (Kind::Any, d.packet_size()),
+            _ => (Kind::Any, drawn_len.unwrap_or_else(|| d.packet_size())),
         };
+        // In BookSim2's drain a packet dated before the drain's start is measured too.
+        let measured = self.measuring || d.drain_time().is_some_and(|at| created < at);
         let li = t as usize * cl.len() + c;
         cl.lanes[li].queue.push_back(Pending {
             dst,
             created,
-            measured: self.measuring,
+            measured,
             tag: NO_TAG,
             len,
             kind,
@@ -430,7 +488,7 @@ impl State<'_> {
         });
         cl.gen[c] += u64::from(len);
         self.gen_flits += u64::from(len);
-        self.measured_outstanding += u64::from(self.measuring);
+        self.measured_outstanding += u64::from(measured);
         true
     }
 

@@ -67,7 +67,11 @@ impl State<'_> {
                     flit_latency: r.flit_summary(),
                     hops: r.hops_summary(),
                     fragmentation: r.fragmentation_summary(),
-                    offered: rate(&end.class_gen, &start.class_gen, c),
+                    // BookSim2's sources: the configured rate (their packets fall short
+                    // of it past saturation).
+                    offered: cl
+                        .class_booksim_offered(c)
+                        .unwrap_or_else(|| rate(&end.class_gen, &start.class_gen, c)),
                     accepted: rates.accepted_flits.mean,
                     rates,
                     packet_size: cl.sizes[c],
