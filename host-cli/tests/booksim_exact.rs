@@ -4,9 +4,10 @@
 //!
 //! A `sim_type = batch` run with permutation traffic, on a network whose routing draws
 //! nothing at random and with allocators that draw nothing either, has one outcome: every
-//! flit's every cycle follows from the router's rules. So has a one-class run with
-//! BookSim2's Bernoulli or batch source and uniform (or another covered) traffic, since
-//! jumpnet makes BookSim2's draws in BookSim2's order (docs/booksim.md §3.9). So each
+//! flit's every cycle follows from the router's rules. So has a run with BookSim2's
+//! Bernoulli, on/off or batch sources (one traffic class or several) and uniform (or
+//! another covered) traffic, since jumpnet makes BookSim2's draws in BookSim2's order
+//! (docs/booksim.md §3.9). So each
 //! number of the block — time
 //! taken, the latencies and fragmentation with their minimum and maximum, the rates with
 //! their extremes over the nodes, packet sizes, hops, batch durations — must be BookSim2's to

@@ -56,7 +56,7 @@ pub struct SetupArgs {
     /// for its `perm_seed` (Knuth's generator, docs/booksim.md §3.8); without --booksim,
     /// `traffic=randperm` is jumpnet's own, drawn from `seed=` (BookSim2's with
     /// `perm_seed=N`). The traffic's random draws are BookSim2's (`draws=booksim`: Knuth's
-    /// generators seeded with `seed`, BookSim2's source and order, so that a one-class run
+    /// generators seeded with `seed`, BookSim2's source and order, so that a run
     /// on a mesh or odd torus prints BookSim2's block line for line, docs/booksim.md §3.9);
     /// `draws=jumpnet` gives jumpnet's own, the presets' choice.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["config", "preset", "edges"])]

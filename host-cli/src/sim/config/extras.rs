@@ -62,10 +62,11 @@ pub enum Draws {
     Jumpnet,
     /// BookSim2's (`jumpnet sim --booksim`): Knuth's two generators seeded with `seed` as
     /// BookSim2 seeds them, drawn in BookSim2's order, and BookSim2's source, which makes
-    /// its Bernoulli trials only while it holds no packet and catches up on the cycles it
-    /// missed (`TrafficManager::_Inject`). A run with one traffic class, Bernoulli
-    /// injection or BookSim2's batch mode, `uniform` or a deterministic pattern, and a
-    /// routing that draws nothing then gives BookSim2's numbers line for line.
+    /// its trials (Bernoulli or on/off) only while it holds no packet and catches up on the
+    /// cycles it missed (`TrafficManager::_Inject`). A run with Bernoulli, on/off or
+    /// BookSim2's batch sources (one traffic class or several, no read/write traffic),
+    /// `uniform` or a deterministic pattern, and a routing that draws nothing then gives
+    /// BookSim2's numbers line for line.
     BookSim,
 }
 

@@ -356,8 +356,7 @@ mod tests {
             unreachable!()
         };
         // A second class continues the stream.
-        let Trial::OnOff { on: on2, .. } = Trial::on_off(3, (0.5, 0.5, 0.4), &mut unseeded)
-        else {
+        let Trial::OnOff { on: on2, .. } = Trial::on_off(3, (0.5, 0.5, 0.4), &mut unseeded) else {
             unreachable!()
         };
         assert_eq!([on, on2].concat(), want);
