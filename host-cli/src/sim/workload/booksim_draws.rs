@@ -112,6 +112,18 @@ impl BookSimDraws {
                 let group = 2 * k * k;
                 (self.ran.random_int(group - 1) + (src / group + 1) * group) % n
             }
+            DestPattern::Taper64 => {
+                if self.ran.random_int(1) != 0 {
+                    // `(64 + s + 8·(RandomInt(2) − 1) + (RandomInt(2) − 1)) % 64`: C++ leaves
+                    // the order of the two draws open; BookSim2 as built by GCC on x86-64
+                    // draws the row's first (checked side by side, docs/booksim.md §3.9).
+                    let row = self.ran.random_int(2);
+                    let col = self.ran.random_int(2);
+                    (64 + src + 8 * row + col - 9) % 64
+                } else {
+                    self.ran.random_int(n - 1)
+                }
+            }
             DestPattern::Hotspots => match t.pairs {
                 [node, _] => *node,
                 pairs => {

@@ -108,6 +108,23 @@ impl Driver {
                 None => Traffic::draw_permutation(&mut perm, &mut rng),
             }
         }
+        let e = &cfg.extras;
+        let is_class = class_of.is_some();
+        let booksim = e.draws == Draws::BookSim
+            && e.classes.is_empty()
+            && e.read_write.is_none()
+            && matches!(
+                cfg.injection,
+                Injection::Bernoulli | Injection::OnOff | Injection::BookSimBatch
+            );
+        // What BookSim2 draws before it seeds its generators (a `hotspot` without a list,
+        // on/off first states) comes from Knuth's generator at its default seed, as far as
+        // earlier classes drew from it (docs/booksim.md §3.9).
+        let mut fresh = BookSimDraws::unseeded();
+        let unseeded = match class_of {
+            Some(u) => u,
+            None => &mut fresh,
+        };
         if pattern == DestPattern::Hotspots {
             perm = cfg
                 .extras
@@ -117,7 +134,12 @@ impl Driver {
                 .collect();
             if perm.is_empty() {
                 // BookSim2's `hotspot` without a list: one hotspot drawn at random.
-                perm = vec![rng.below(u64::from(nodes)) as u32, 1];
+                let node = if booksim {
+                    unseeded.random_int(nodes - 1)
+                } else {
+                    rng.below(u64::from(nodes)) as u32
+                };
+                perm = vec![node, 1];
             }
         }
         Traffic::new(pattern, nodes, k, n, &perm).map_err(|e| e.to_string())?;
@@ -132,14 +154,6 @@ impl Driver {
             (cfg.injection_rate, cfg.injection_rate * mean)
         };
         let e = &cfg.extras;
-        let is_class = class_of.is_some();
-        let booksim = e.draws == Draws::BookSim
-            && e.classes.is_empty()
-            && e.read_write.is_none()
-            && matches!(
-                cfg.injection,
-                Injection::Bernoulli | Injection::OnOff | Injection::BookSimBatch
-            );
         let process = match cfg.injection {
             Injection::OnOff if booksim => {
                 let p =
@@ -149,11 +163,6 @@ impl Driver {
                             e.burst_alpha, e.burst_beta, e.burst_r1
                         )
                     })?;
-                let mut fresh = BookSimDraws::unseeded();
-                let unseeded = match class_of {
-                    Some(u) => u,
-                    None => &mut fresh,
-                };
                 let trial = Trial::on_off(nodes, p, unseeded);
                 Process::BookSim(BookSimSource::new(nodes, trial, offered))
             }
