@@ -22,8 +22,8 @@ pub enum Process {
     OnOff(OnOff, Vec<bool>),
     /// BookSim2's batch source.
     Paced(PacedBatch),
-    /// BookSim2's Bernoulli source (`draws = booksim`; its trials draw from
-    /// [`Driver::booksim`]).
+    /// BookSim2's source, Bernoulli or on/off (`draws = booksim`; its trials draw from
+    /// [`Driver::booksim`], or a class's from the classes' generators).
     BookSim(BookSimSource),
 }
 
@@ -120,10 +120,11 @@ impl Driver {
         // What BookSim2 draws before it seeds its generators (a `hotspot` without a list,
         // on/off first states) comes from Knuth's generator at its default seed, as far as
         // earlier classes drew from it (docs/booksim.md §3.9).
-        let mut fresh = BookSimDraws::unseeded();
-        let unseeded = match class_of {
-            Some(u) => u,
-            None => &mut fresh,
+        let mut fresh = None;
+        let mut unseeded = match class_of {
+            Some(u) => Some(u),
+            None if booksim => Some(fresh.insert(BookSimDraws::unseeded())),
+            None => None,
         };
         if pattern == DestPattern::Hotspots {
             perm = cfg
@@ -134,10 +135,9 @@ impl Driver {
                 .collect();
             if perm.is_empty() {
                 // BookSim2's `hotspot` without a list: one hotspot drawn at random.
-                let node = if booksim {
-                    unseeded.random_int(nodes - 1)
-                } else {
-                    rng.below(u64::from(nodes)) as u32
+                let node = match unseeded.as_mut() {
+                    Some(u) if booksim => u.random_int(nodes - 1),
+                    _ => rng.below(u64::from(nodes)) as u32,
                 };
                 perm = vec![node, 1];
             }
@@ -163,7 +163,10 @@ impl Driver {
                             e.burst_alpha, e.burst_beta, e.burst_r1
                         )
                     })?;
-                let trial = Trial::on_off(nodes, p, unseeded);
+                let trial = match unseeded {
+                    Some(u) => Trial::on_off(nodes, p, u),
+                    None => Trial::on_off(nodes, p, &mut BookSimDraws::unseeded()),
+                };
                 Process::BookSim(BookSimSource::new(nodes, trial, offered))
             }
             Injection::OnOff => {
