@@ -82,6 +82,9 @@ pub(crate) struct State<'r> {
     // Terminals and packets.
     terms: Vec<Terminal>,
     active_terms: Vec<u32>,
+    /// Scratch of BookSim2's source (`sources`): the terminals whose trials made a packet
+    /// this cycle, with its date.
+    fired: Vec<(u32, u64)>,
     packets: Vec<Packet>,
     /// The route records of the pool's packets (same ids as `packets`).
     routes: Vec<Route>,
@@ -196,6 +199,7 @@ impl<'r> State<'r> {
             vc_halves: rvcs == 2 && routing.vc_layout() == VcLayout::Halves,
             terms,
             active_terms: Vec::with_capacity(fabric.terminals as usize),
+            fired: Vec::new(),
             packets: Vec::with_capacity(1024),
             routes: Vec::with_capacity(1024),
             free: Vec::with_capacity(1024),

@@ -10,6 +10,27 @@ impl State<'_> {
     /// Creates this cycle's packets of the driver's process.
     pub(super) fn generate_process(&mut self) {
         let now = self.now;
+        // BookSim2's source: every terminal's trials first (they draw from `RandomFloat`'s
+        // stream), then the packets' draws (from `RandomInt`'s), each stream in BookSim2's
+        // terminal order.
+        let mut fired = std::mem::take(&mut self.fired);
+        let terms = &self.terms;
+        let idle = |t: u32| {
+            let term = &terms[t as usize];
+            term.current.is_none() && term.queue.is_empty()
+        };
+        if self.driver.booksim_trials(now, idle, &mut fired) {
+            for &(t, created) in &fired {
+                let (len, d) = self.driver.new_packet(t);
+                if d != t || self.cfg.self_packets {
+                    self.create_at(t, d, NO_TAG, len, created);
+                }
+            }
+            fired.clear();
+            self.fired = fired;
+            return;
+        }
+        self.fired = fired;
         for t in 0..self.fabric.terminals {
             let term = &self.terms[t as usize];
             let idle = term.current.is_none() && term.queue.is_empty();

@@ -257,29 +257,40 @@ impl BookSimSource {
     }
 
     /// Terminal `t` at cycle `now`, `idle` when it holds no packet: the cycle a new packet
-    /// is dated to, if its trials make one (`ranf` draws them).
-    #[inline]
+    /// is dated to, if its trials make one (`ranf` draws them). (Always inlined: one call a
+    /// terminal and cycle.)
+    #[inline(always)]
     pub fn fire(&mut self, t: u32, now: u64, idle: bool, ranf: &mut RanfStream) -> Option<u64> {
         if !idle {
             return None;
         }
         let ti = t as usize;
+        let mut q = self.qtime[ti];
         let mut made = None;
-        while self.qtime[ti] <= now {
-            let q = self.qtime[ti];
-            self.qtime[ti] += 1;
+        while q <= now {
+            let at = q;
+            q += 1;
             if self.trial.test(ti, ranf) {
-                made = Some(q);
+                made = Some(at);
                 break;
             }
         }
+        self.qtime[ti] = q;
+        if self.drain_time.is_some() {
+            self.mark_drained(ti);
+        }
+        made
+    }
+
+    /// In the drain: terminal `ti` is drained once its queue time passed the drain's start.
+    #[cold]
+    fn mark_drained(&mut self, ti: usize) {
         if let Some(d) = self.drain_time {
             if self.qtime[ti] > d && !self.drained[ti] {
                 self.drained[ti] = true;
                 self.undrained -= 1;
             }
         }
-        made
     }
 
     /// The offered load, flits per terminal and cycle: past saturation the packets made

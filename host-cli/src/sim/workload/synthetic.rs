@@ -220,6 +220,29 @@ impl Driver {
         }
     }
 
+    /// With BookSim2's source and the driver's own generators: every terminal's trials of
+    /// cycle `now` in terminal order (`idle(t)`: terminal `t` holds no packet), each
+    /// terminal that made a packet appended to `fired` with the packet's date; `false`
+    /// (nothing drawn) otherwise.
+    #[inline]
+    pub fn booksim_trials(
+        &mut self,
+        now: u64,
+        idle: impl Fn(u32) -> bool,
+        fired: &mut Vec<(u32, u64)>,
+    ) -> bool {
+        let (Process::BookSim(s), Some(draws)) = (&mut self.process, self.booksim.as_deref_mut())
+        else {
+            return false;
+        };
+        for t in 0..self.nodes {
+            if let Some(created) = s.fire(t, now, idle(t), &mut draws.ranf) {
+                fired.push((t, created));
+            }
+        }
+        true
+    }
+
     /// A new packet of terminal `src`: its size and destination, with `draws = booksim`
     /// drawn in BookSim2's order (size, destination, subnetwork; `booksim_draws`), else
     /// the destination then the size from `rng`.
