@@ -1,7 +1,7 @@
 //! Packet creation of the injection processes other than jumpnet's Bernoulli (on/off,
-//! BookSim2's batch source, BookSim2's Bernoulli source; docs/booksim.md §2, §3.9, §5): each
-//! terminal asks the traffic driver whether it creates a packet this cycle, and when it was
-//! created.
+//! BookSim2's batch source, BookSim2's Bernoulli and on/off sources; docs/booksim.md §2,
+//! §3.9, §5): each terminal asks the traffic driver whether it creates a packet this cycle,
+//! and when it was created; and the drain of BookSim2's sources.
 
 use crate::sim::engine::State;
 use crate::sim::network::terminal::NO_TAG;

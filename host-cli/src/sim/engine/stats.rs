@@ -186,8 +186,9 @@ pub struct SimResult {
     /// tail's ejection beyond the `length − 1` of back-to-back flits.
     pub fragmentation: LatencyStats,
     /// Offered load, flits/node/cycle, during measurement: the flits of the packets
-    /// created; with BookSim2's Bernoulli source (`draws = booksim`, docs/booksim.md §3.9),
-    /// whose trials wait while it holds a packet, the configured rate.
+    /// created; with BookSim2's Bernoulli or on/off source (`draws = booksim`,
+    /// docs/booksim.md §3.9), whose trials wait while it holds a packet, the configured
+    /// rate.
     pub offered: f64,
     /// Accepted (ejected) throughput, flits/node/cycle, during measurement.
     pub accepted: f64,

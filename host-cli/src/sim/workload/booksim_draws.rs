@@ -1,15 +1,14 @@
 //! BookSim2's random draws for synthetic traffic (`draws = booksim`, docs/booksim.md §3.9):
-//! its Bernoulli source and the draws of a new packet, from Knuth's two generators seeded
-//! as BookSim2 seeds them (`RandomSeed(seed)`: `ran_start` and `ranf_start`), in BookSim2's
-//! order.
+//! its source (Bernoulli or on/off) and the draws of a new packet, from Knuth's two
+//! generators seeded as BookSim2 seeds them (`RandomSeed(seed)`: `ran_start` and
+//! `ranf_start`), in BookSim2's order.
 //!
 //! * [`BookSimSource`] — BookSim2's source (`TrafficManager::_Inject`): a terminal makes
 //!   its trials (Bernoulli's `RandomFloat() < rate` or the on/off chain's, [`Trial`]; one
-//!   per cycle of its queue time) only
-//!   while it holds no packet; when its last packet has left it catches up on the cycles
-//!   it missed, and a packet made for a past cycle is dated back to it (BookSim2's
-//!   `include_queuing`). In the drain of a latency run a terminal is drained once its queue
-//!   time has passed the drain's start.
+//!   per cycle of its queue time) only while it holds no packet; when its last packet has
+//!   left it catches up on the cycles it missed, and a packet made for a past cycle is
+//!   dated back to it (BookSim2's `include_queuing`). In the drain of a latency run a
+//!   terminal is drained once its queue time has passed the drain's start.
 //! * [`BookSimDraws::packet`] — a new packet's draws (`_GeneratePacket`): its size when
 //!   sizes are drawn (`RandomInt`), its destination when the pattern draws one
 //!   (`TrafficPattern::dest`), and the subnetwork (`RandomInt(subnets − 1)`, drawn even

@@ -317,7 +317,7 @@ impl Driver {
         matches!(&self.process, Process::BookSim(s) if s.undrained())
     }
 
-    /// The drain's first cycle, once BookSim2's Bernoulli source ([`Process::BookSim`])
+    /// The drain's first cycle, once BookSim2's source ([`Process::BookSim`])
     /// started draining: a packet dated before it is measured (BookSim2's `_drain_time`).
     #[inline]
     pub fn drain_time(&self) -> Option<u64> {
