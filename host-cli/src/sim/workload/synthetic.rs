@@ -154,15 +154,16 @@ impl Driver {
             (cfg.injection_rate, cfg.injection_rate * mean)
         };
         let e = &cfg.extras;
+        let on_off_error = |err| {
+            format!(
+                "on_off with burst_alpha = {}, burst_beta = {}, burst_r1 = {}: {err}",
+                e.burst_alpha, e.burst_beta, e.burst_r1
+            )
+        };
         let process = match cfg.injection {
             Injection::OnOff if booksim => {
-                let p =
-                    OnOff::derived(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
-                        format!(
-                            "on_off with burst_alpha = {}, burst_beta = {}, burst_r1 = {}: {err}",
-                            e.burst_alpha, e.burst_beta, e.burst_r1
-                        )
-                    })?;
+                let p = OnOff::derived(p, e.burst_alpha, e.burst_beta, e.burst_r1)
+                    .map_err(on_off_error)?;
                 let trial = match unseeded {
                     Some(u) => Trial::on_off(nodes, p, u),
                     None => Trial::on_off(nodes, p, &mut BookSimDraws::unseeded()),
@@ -170,12 +171,8 @@ impl Driver {
                 Process::BookSim(BookSimSource::new(nodes, trial, offered))
             }
             Injection::OnOff => {
-                let p = OnOff::new(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(|err| {
-                    format!(
-                        "on_off with burst_alpha = {}, burst_beta = {}, burst_r1 = {}: {err}",
-                        e.burst_alpha, e.burst_beta, e.burst_r1
-                    )
-                })?;
+                let p =
+                    OnOff::new(p, e.burst_alpha, e.burst_beta, e.burst_r1).map_err(on_off_error)?;
                 // Every source starts on or off at random, as BookSim2's do.
                 let states = (0..nodes).map(|_| rng.below(2) == 1).collect();
                 Process::OnOff(p, states)

@@ -26,6 +26,7 @@
 //! of this: its terminals keep their single queue — unless it runs BookSim2's read/write
 //! traffic (`super::read_write`, docs/booksim.md §3.6), which this runs as one class.
 
+mod booksim_sources;
 mod stats;
 
 use std::collections::VecDeque;
@@ -201,32 +202,6 @@ impl Classes {
             batch,
             listed: !cfg.extras.classes.is_empty(),
         }))
-    }
-
-    /// BookSim2's drain starts at cycle `now` for every class's BookSim2 source.
-    pub fn start_drain(&mut self, now: u64) {
-        for d in &mut self.drivers {
-            d.start_drain(now);
-        }
-    }
-
-    /// Whether a class's BookSim2 source still has terminals to catch up to the drain's
-    /// start.
-    pub fn undrained(&self) -> bool {
-        self.drivers.iter().any(Driver::undrained)
-    }
-
-    /// With BookSim2's sources: the classes' offered load together, flits per terminal and
-    /// cycle (their configured rates).
-    pub fn booksim_offered(&self) -> Option<f64> {
-        self.draws.as_ref()?;
-        self.drivers.iter().map(Driver::booksim_offered).sum()
-    }
-
-    /// With BookSim2's sources: class `c`'s offered load (its configured rate).
-    pub fn class_booksim_offered(&self, c: usize) -> Option<f64> {
-        self.draws.as_ref()?;
-        self.drivers.get(c)?.booksim_offered()
     }
 
     /// Number of classes.
