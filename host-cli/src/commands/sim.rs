@@ -112,7 +112,7 @@ pub struct SimArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Threads that step the routers of this one simulation (0: all cores, at most one per
-    /// 256 routers; synthetic traffic). The statistics are the same, byte for byte, for
+    /// 128 routers; synthetic traffic). The statistics are the same, byte for byte, for
     /// every value.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,

@@ -39,12 +39,15 @@ pub struct SimReport {
 }
 
 /// Routers per thread below which `threads = 0` uses fewer threads (a cycle's work must
-/// outweigh the per-cycle synchronisation).
-const ROUTERS_PER_THREAD: u32 = 256;
+/// outweigh the per-cycle synchronisation). Two threads against one, elapsed, on two cores
+/// (docs/booksim.md §6): 8×8 torus (64 routers) −5 %, 12×12 torus and mesh (144) −12 to
+/// −25 %, 16×16 torus (256) −21 %, BookSim2's Dragonfly (264) −16 to −22 %; a 6×6 torus
+/// (36) takes twice as long.
+const ROUTERS_PER_THREAD: u32 = 128;
 
 /// Builds the network and routing of `setup` and runs `config` (the setup's, or a sweep
 /// point's) on them, the routers stepped on `threads` threads (0: all cores, at most one
-/// per 256 routers; any other count is clamped to the cores and the routers,
+/// per 128 routers; any other count is clamped to the cores and the routers,
 /// [`crate::budget::threads_for`]; the result does not depend on it).
 ///
 /// # Examples

@@ -5,7 +5,8 @@
 //! routers, touching only its routers' slices of the router model's arrays and its own
 //! active set. Whatever reaches outside — channel events, packet routing state, hop counts —
 //! goes to the partition's log, and the engine applies the logs partition by partition after
-//! the phase (the cycle boundary). Channel and credit latencies are ≥ 1 cycle, so nothing a
+//! the phase (the cycle boundary); the first partition's channel events, which come first
+//! anyway, go straight onto the event wheel during the phase. Channel and credit latencies are ≥ 1 cycle, so nothing a
 //! router does in a cycle is seen by another router in the same cycle; deliveries to
 //! different input VCs commute; and the routers step in ascending order in every partition:
 //! the logs in partition order are exactly what one thread produces, and results are
@@ -164,6 +165,48 @@ impl Effects for Deferred<'_> {
     }
 }
 
+/// Effects of the first of several partitions: channel events go straight onto the wheel
+/// (the wheel takes every partition's events after the first's, so the first's may go there
+/// during the phase, in parallel with the other partitions' logging), routing states and
+/// hops to its [`Log`] (other partitions read `routes` meanwhile).
+struct First<'a> {
+    routes: &'a [Route],
+    pri: PriorityView<'a>,
+    wheel: &'a mut Wheel,
+    log: &'a mut Log,
+}
+
+impl Effects for First<'_> {
+    #[inline]
+    fn route(&self, id: u32) -> &Route {
+        &self.routes[id as usize]
+    }
+    #[inline]
+    fn flit_pri(&self, flit: Flit) -> u32 {
+        self.pri.flit(flit)
+    }
+    #[inline]
+    fn set_state(&mut self, id: u32, state: PacketState) {
+        self.log.states.push((id, state));
+    }
+    #[inline]
+    fn add_hop(&mut self, id: u32) {
+        self.log.hops.push(id);
+    }
+    #[inline]
+    fn push(&mut self, at: u64, ev: Event) {
+        self.wheel.push(at, ev);
+    }
+    #[inline]
+    fn violation(&mut self) {
+        self.log.tally.violations += 1;
+    }
+    #[inline]
+    fn moved(&mut self) {
+        self.log.tally.moved = true;
+    }
+}
+
 /// The routers of a run as the engine holds them (object safe, so the engine does not
 /// depend on the router design).
 pub(crate) trait Routers: Send {
@@ -259,7 +302,13 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             }
             ([], _) => Ok(Tally::default()),
             (parts, Some(sync)) => {
-                step_parallel::<M>(&ph.with_routing(sync), (routes, pri), range, parts);
+                step_parallel::<M>(
+                    &ph.with_routing(sync),
+                    (routes, pri),
+                    range,
+                    parts,
+                    Some(&mut *wheel),
+                );
                 apply(parts, routes, wheel)
             }
             (_, None) => Err(SimError::Config(
@@ -312,37 +361,53 @@ impl ModelVisitor for Build<'_> {
 
 /// Router phase of `parts` (whose ranges tile `range`) in parallel: each half of the
 /// partitions on its own rayon task. Each partition's outcome is left in [`Part::result`]
-/// and its effects in [`Part::log`].
+/// and its effects in [`Part::log`], except that the partition given `wheel` (the first)
+/// pushes its channel events onto it ([`First`]).
 fn step_parallel<M: RouterModel>(
     ph: &Phase<'_, dyn Routing + Sync + '_>,
     (routes, pri): (&[Route], PriorityView<'_>),
     range: M::Range<'_>,
     parts: &mut [Part<M::Work>],
+    wheel: Option<&mut Wheel>,
 ) {
     match parts {
         [] => {}
         [p] => {
             let mut range = range;
-            let mut fx = Deferred {
-                routes,
-                pri,
-                log: &mut p.log,
+            p.result = match wheel {
+                Some(wheel) => {
+                    let mut fx = First {
+                        routes,
+                        pri,
+                        wheel,
+                        log: &mut p.log,
+                    };
+                    M::step(&mut range, ph, &mut p.work, &mut fx)
+                }
+                None => {
+                    let mut fx = Deferred {
+                        routes,
+                        pri,
+                        log: &mut p.log,
+                    };
+                    M::step(&mut range, ph, &mut p.work, &mut fx)
+                }
             };
-            p.result = M::step(&mut range, ph, &mut p.work, &mut fx);
         }
         _ => {
             let (a, b) = parts.split_at_mut(parts.len() / 2);
             let (ra, rb) = M::split(range, b[0].lo);
             rayon::join(
-                || step_parallel::<M>(ph, (routes, pri), ra, a),
-                || step_parallel::<M>(ph, (routes, pri), rb, b),
+                || step_parallel::<M>(ph, (routes, pri), ra, a, wheel),
+                || step_parallel::<M>(ph, (routes, pri), rb, b, None),
             );
         }
     }
 }
 
 /// Applies the logs of `parts` in partition order (the order one thread would have made):
-/// events to `wheel`, states and hops to `routes`. Returns the partitions' tallies
+/// events to `wheel` (after the first partition's, already there), states and hops to
+/// `routes`. Returns the partitions' tallies
 /// together, or the first partition's error.
 fn apply<W>(
     parts: &mut [Part<W>],

@@ -23,7 +23,14 @@ pub const MAX: u32 = 255;
 pub struct Speedup {
     num: u32,
     den: u32,
+    /// `log2 S` when `S` is a power of two (1, 2, 4, …), else [`NOT_POW2`]: the step
+    /// arithmetic of these speedups, BookSim2's usual 1 and 2, is shifts instead of
+    /// divisions (derived from `num/den`, so equality stays that of the fraction).
+    shift: u8,
 }
+
+/// [`Speedup::shift`] of a speedup that is not a power of two.
+const NOT_POW2: u8 = u8::MAX;
 
 const fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 {
@@ -35,14 +42,24 @@ const fn gcd(a: u32, b: u32) -> u32 {
 
 impl Speedup {
     /// No speedup: one internal step per cycle.
-    pub const ONE: Speedup = Speedup { num: 1, den: 1 };
+    pub const ONE: Speedup = Speedup::new(1, 1);
 
     /// What [`Speedup::parse`] accepts.
     pub const ALLOWED: &'static str = "a number 1..=255 with at most 3 decimals (e.g. 2 or 1.5)";
 
     /// An integral speedup `n` (`1..=255`).
     pub fn integral(n: u32) -> Option<Self> {
-        (1..=MAX).contains(&n).then_some(Speedup { num: n, den: 1 })
+        (1..=MAX).contains(&n).then_some(Speedup::new(n, 1))
+    }
+
+    /// `num/den`, already in lowest terms.
+    const fn new(num: u32, den: u32) -> Self {
+        let shift = if den == 1 && num.is_power_of_two() {
+            num.trailing_zeros() as u8
+        } else {
+            NOT_POW2
+        };
+        Speedup { num, den, shift }
     }
 
     /// Parses a decimal number `1 ≤ S ≤ 255` with at most three decimals (`2`, `2.0`, `1.5`,
@@ -74,10 +91,7 @@ impl Speedup {
             return None;
         }
         let g = gcd(num, den);
-        Some(Speedup {
-            num: num / g,
-            den: den / g,
-        })
+        Some(Speedup::new(num / g, den / g))
     }
 
     /// Whether this is 1 (one internal step per cycle).
@@ -93,9 +107,9 @@ impl Speedup {
     /// First internal step of cycle `c`: `⌊c·S⌋`.
     #[inline]
     pub fn first_step(self, c: u64) -> u64 {
-        if self.num == self.den {
-            // No speedup: skips the division (most runs).
-            return c;
+        if self.shift != NOT_POW2 {
+            // No speedup or a power of two: skips the division (most runs).
+            return c << self.shift;
         }
         c * u64::from(self.num) / u64::from(self.den)
     }
@@ -109,8 +123,9 @@ impl Speedup {
     /// Cycle of internal step `k`: the largest `c` with `⌊c·S⌋ ≤ k`.
     #[inline]
     pub fn cycle_of(self, k: u64) -> u64 {
-        if self.num == self.den {
-            return k;
+        if self.shift != NOT_POW2 {
+            // `((k + 1)·1 − 1) / 2^shift`.
+            return k >> self.shift;
         }
         ((k + 1) * u64::from(self.den) - 1) / u64::from(self.num)
     }
@@ -211,7 +226,7 @@ mod tests {
 
     #[test]
     fn steps_of_each_cycle_equal_booksims_accumulator() {
-        for s in ["1", "2", "3", "1.5", "1.25", "2.75"] {
+        for s in ["1", "2", "3", "4", "8", "1.5", "1.25", "2.75"] {
             let sp = Speedup::parse(s).unwrap();
             for (c, &(first, end)) in accumulator(sp.value(), 500).iter().enumerate() {
                 let c = c as u64;
@@ -245,5 +260,25 @@ mod tests {
         assert_eq!(s.cycle_after(0), 0);
         assert_eq!(s.cycle_after(5), 3);
         assert_eq!(s.cycle_after(6), 3);
+    }
+
+    #[test]
+    fn powers_of_two_shift_as_the_fraction_divides() {
+        for n in [1u32, 2, 4, 8, 16, 32, 64, 128] {
+            let fast = Speedup::integral(n).unwrap();
+            assert_eq!(u32::from(fast.shift), n.trailing_zeros(), "S={n}");
+            let divided = Speedup {
+                shift: NOT_POW2,
+                ..fast
+            };
+            for k in 0..1000 {
+                assert_eq!(fast.first_step(k), divided.first_step(k), "S={n} c={k}");
+                assert_eq!(fast.cycle_of(k), divided.cycle_of(k), "S={n} k={k}");
+            }
+        }
+        for s in ["3", "1.5", "2.5", "6"] {
+            assert_eq!(Speedup::parse(s).unwrap().shift, NOT_POW2, "{s}");
+        }
+        assert_eq!(Speedup::parse("4.000"), Speedup::integral(4));
     }
 }
