@@ -618,6 +618,9 @@ impl<'r> State<'r> {
 
     /// One cycle: channel events due, new packets, injection, the router phase.
     pub(crate) fn cycle(&mut self) -> Result<(), SimError> {
+        // Several partitions: wake an idle worker now, so that it is awake when the router
+        // phase starts (`Routers::prewake`).
+        self.routers.prewake();
         self.deliver_events();
         if self.classes.is_some() {
             self.classes_cycle()?;
