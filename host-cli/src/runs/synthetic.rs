@@ -40,8 +40,8 @@ pub struct SimReport {
 
 /// Routers per thread below which `threads = 0` uses fewer threads (a cycle's work must
 /// outweigh the per-cycle synchronisation). Two threads against one, elapsed, on two cores
-/// (docs/booksim.md §6): 8×8 torus (64 routers) −5 %, 12×12 torus and mesh (144) −12 to
-/// −25 %, 16×16 torus (256) −21 %, BookSim2's Dragonfly (264) −16 to −22 %; a 6×6 torus
+/// (docs/booksim.md §6): 8×8 torus (64 routers) −5 %, 12×12 torus and mesh (144) −2 to
+/// −26 %, 16×16 torus (256) −21 %, BookSim2's Dragonfly (264) −16 to −22 %; a 6×6 torus
 /// (36) takes twice as long.
 const ROUTERS_PER_THREAD: u32 = 128;
 
