@@ -6,12 +6,12 @@
 //! active set. Whatever reaches outside — channel events, packet routing state, hop counts —
 //! goes to the partition's log, and the engine applies the logs partition by partition after
 //! the phase (the cycle boundary); the first partition's channel events, which come first
-//! anyway, go straight onto the event wheel during the phase. Channel and credit latencies are ≥ 1 cycle, so nothing a
-//! router does in a cycle is seen by another router in the same cycle; deliveries to
-//! different input VCs commute; and the routers step in ascending order in every partition:
-//! the logs in partition order are exactly what one thread produces, and results are
-//! identical, byte for byte, for every number of threads. No `unsafe`: the ranges are
-//! disjoint `split_at_mut` slices.
+//! anyway, go straight onto the event wheel during the phase. Channel and credit latencies
+//! are ≥ 1 cycle, so nothing a router does in a cycle is seen by another router in the same
+//! cycle; deliveries to different input VCs commute; and the routers step in ascending
+//! order in every partition: the logs in partition order are exactly what one thread
+//! produces, and results are identical, byte for byte, for every number of threads. No
+//! `unsafe`: the ranges are disjoint `split_at_mut` slices.
 //!
 //! The exception is an adaptive routing whose choice reads other routers' state
 //! (`CongestionScope::Remote`, UGAL-G): its networks keep one partition.
@@ -221,7 +221,8 @@ pub(crate) trait Routers: Send {
     /// of yielding, and on a large network a cycle's serial part (events, sources,
     /// injection) outlasts them: the router phase then waited for a sleeping worker to wake
     /// before its second half started. Woken here, the worker wakes while the serial part
-    /// runs (32×32 torus at 0.1 on two threads: median of six 1.32 → 1.23 s elapsed).
+    /// runs (32×32 torus at 0.1 on two threads, eight alternating runs: median 1.44 → 1.32 s
+    /// elapsed).
     fn prewake(&self);
 
     /// The router phase of every partition: with one partition through `ph.routing` on this
@@ -421,8 +422,7 @@ fn step_parallel<M: RouterModel>(
 
 /// Applies the logs of `parts` in partition order (the order one thread would have made):
 /// events to `wheel` (after the first partition's, already there), states and hops to
-/// `routes`. Returns the partitions' tallies
-/// together, or the first partition's error.
+/// `routes`. Returns the partitions' tallies together, or the first partition's error.
 fn apply<W>(
     parts: &mut [Part<W>],
     routes: &mut [Route],
