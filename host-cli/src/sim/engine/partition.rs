@@ -127,11 +127,16 @@ impl Effects for Direct<'_> {
     }
 }
 
-/// Effects written to a partition's [`Log`] (several partitions in parallel).
+/// Effects written to a partition's [`Log`] (several partitions in parallel). The first
+/// partition also holds the event wheel and pushes its channel events straight onto it:
+/// the wheel takes every partition's events after the first's, so the first's may go there
+/// during the phase, in parallel with the others' logging. Routing states and hops always
+/// go to the log (other partitions read `routes` meanwhile).
 struct Deferred<'a> {
     routes: &'a [Route],
     pri: PriorityView<'a>,
     log: &'a mut Log,
+    wheel: Option<&'a mut Wheel>,
 }
 
 impl Effects for Deferred<'_> {
@@ -153,49 +158,10 @@ impl Effects for Deferred<'_> {
     }
     #[inline]
     fn push(&mut self, at: u64, ev: Event) {
-        self.log.events.push((at, ev));
-    }
-    #[inline]
-    fn violation(&mut self) {
-        self.log.tally.violations += 1;
-    }
-    #[inline]
-    fn moved(&mut self) {
-        self.log.tally.moved = true;
-    }
-}
-
-/// Effects of the first of several partitions: channel events go straight onto the wheel
-/// (the wheel takes every partition's events after the first's, so the first's may go there
-/// during the phase, in parallel with the other partitions' logging), routing states and
-/// hops to its [`Log`] (other partitions read `routes` meanwhile).
-struct First<'a> {
-    routes: &'a [Route],
-    pri: PriorityView<'a>,
-    wheel: &'a mut Wheel,
-    log: &'a mut Log,
-}
-
-impl Effects for First<'_> {
-    #[inline]
-    fn route(&self, id: u32) -> &Route {
-        &self.routes[id as usize]
-    }
-    #[inline]
-    fn flit_pri(&self, flit: Flit) -> u32 {
-        self.pri.flit(flit)
-    }
-    #[inline]
-    fn set_state(&mut self, id: u32, state: PacketState) {
-        self.log.states.push((id, state));
-    }
-    #[inline]
-    fn add_hop(&mut self, id: u32) {
-        self.log.hops.push(id);
-    }
-    #[inline]
-    fn push(&mut self, at: u64, ev: Event) {
-        self.wheel.push(at, ev);
+        match &mut self.wheel {
+            Some(wheel) => wheel.push(at, ev),
+            None => self.log.events.push((at, ev)),
+        }
     }
     #[inline]
     fn violation(&mut self) {
@@ -377,7 +343,7 @@ impl ModelVisitor for Build<'_> {
 /// Router phase of `parts` (whose ranges tile `range`) in parallel: each half of the
 /// partitions on its own rayon task. Each partition's outcome is left in [`Part::result`]
 /// and its effects in [`Part::log`], except that the partition given `wheel` (the first)
-/// pushes its channel events onto it ([`First`]).
+/// pushes its channel events onto it ([`Deferred`]).
 fn step_parallel<M: RouterModel>(
     ph: &Phase<'_, dyn Routing + Sync + '_>,
     (routes, pri): (&[Route], PriorityView<'_>),
@@ -389,25 +355,13 @@ fn step_parallel<M: RouterModel>(
         [] => {}
         [p] => {
             let mut range = range;
-            p.result = match wheel {
-                Some(wheel) => {
-                    let mut fx = First {
-                        routes,
-                        pri,
-                        wheel,
-                        log: &mut p.log,
-                    };
-                    M::step(&mut range, ph, &mut p.work, &mut fx)
-                }
-                None => {
-                    let mut fx = Deferred {
-                        routes,
-                        pri,
-                        log: &mut p.log,
-                    };
-                    M::step(&mut range, ph, &mut p.work, &mut fx)
-                }
+            let mut fx = Deferred {
+                routes,
+                pri,
+                log: &mut p.log,
+                wheel,
             };
+            p.result = M::step(&mut range, ph, &mut p.work, &mut fx);
         }
         _ => {
             let (a, b) = parts.split_at_mut(parts.len() / 2);
