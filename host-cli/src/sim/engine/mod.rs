@@ -11,6 +11,7 @@
 //! watchdog ([`watchdog`]) read. [`Engine`] is the small public API for callers that reuse
 //! one engine for many runs of explicit packets (the GA's simulated fitness).
 
+mod beside;
 mod booksim_rule;
 pub mod classes;
 mod counters;
@@ -38,6 +39,8 @@ mod read_write_tests;
 #[cfg(test)]
 mod sizes_tests;
 
+use std::sync::Arc;
+
 use jumpnet_core::routing::{CongestionScope, PacketState, Routing, VcLayout};
 use jumpnet_core::topology::Network;
 
@@ -47,6 +50,7 @@ use crate::sim::network::terminal::{Packet, Pending, Route, Terminal, NO_TAG};
 use crate::sim::network::{Event, Fabric, Flit, Wheel};
 use crate::sim::router::Phase;
 use crate::sim::workload::synthetic::Driver;
+use beside::Beside;
 use classes::Classes;
 pub(crate) use counters::Counters;
 use flit_time::LateFlits;
@@ -59,7 +63,9 @@ use stats::Recorder;
 /// Whole simulation state.
 pub(crate) struct State<'r> {
     cfg: SimConfig,
-    fabric: Fabric,
+    /// The port map (shared with the router phase when it runs beside the cycle's serial
+    /// part, `beside`).
+    fabric: Arc<Fabric>,
     routing: &'r dyn Routing,
     /// The same routing, shareable between threads (set by [`State::set_threads`]).
     sync_routing: Option<&'r (dyn Routing + Sync)>,
@@ -118,6 +124,8 @@ pub(crate) struct State<'r> {
     /// Tail ejections of tagged packets since they were last taken: `(tag, cycle)`
     /// (collective traffic, `sim::workload::collective`).
     tail_log: Vec<(u32, u64)>,
+    /// The cycle's serial part beside the router phase (`beside`).
+    beside: Beside,
 }
 
 impl std::fmt::Debug for State<'_> {
@@ -222,7 +230,8 @@ impl<'r> State<'r> {
             late: LateFlits::default(),
             pri: PacketPriorities::new(cfg.extras.priority, fabric.terminals),
             tail_log: Vec::new(),
-            fabric,
+            beside: Beside::default(),
+            fabric: Arc::new(fabric),
         })
     }
 
@@ -325,9 +334,14 @@ impl<'r> State<'r> {
     /// Takes the events due now and delivers ejections and terminal credits; the flits and
     /// credits for routers are delivered in the router phase, by each router's partition.
     fn deliver_events(&mut self) {
-        let now = self.now;
-        let evs = self.wheel.take(now);
-        for ev in &evs {
+        let evs = self.wheel.take(self.now);
+        self.deliver_to_terminals(&evs);
+        self.due = evs;
+    }
+
+    /// Delivers the ejections and terminal credits among the events `evs` due now.
+    fn deliver_to_terminals(&mut self, evs: &[Event]) {
+        for ev in evs {
             match *ev {
                 Event::Arrive { .. } | Event::Credit { .. } => {}
                 Event::Eject { term, flit } => self.eject(term, flit),
@@ -341,7 +355,6 @@ impl<'r> State<'r> {
                 }
             }
         }
-        self.due = evs;
     }
 
     fn eject(&mut self, term: u32, flit: Flit) {
@@ -361,7 +374,9 @@ impl<'r> State<'r> {
             .accepted((flit.pkt, p.class), term as usize, (flit.seq, p.len), now);
         let injected = self.late.injected(&p, flit);
         self.rec.flit(&p, injected, now);
-        let tail = flit.tail.then(|| {
+        // Beside the router phase the route records are the routers' until the cycle ends:
+        // the tail's statistics wait for its hop count (`beside`; without classes).
+        let tail = (flit.tail && !self.beside.active).then(|| {
             let hops = u32::from(self.routes[flit.pkt as usize].hops);
             (hops, frag.unwrap_or(0))
         });
@@ -376,7 +391,11 @@ impl<'r> State<'r> {
             if p.tag != NO_TAG {
                 self.tail_log.push((p.tag, now));
             }
-            self.rec.packet(&p, tail.unwrap_or_default(), now);
+            if self.beside.active {
+                self.beside.tails.push((p, flit.pkt, frag.unwrap_or(0)));
+            } else {
+                self.rec.packet(&p, tail.unwrap_or_default(), now);
+            }
             self.driver.delivered(p.src, now);
             if p.measured {
                 self.measured_outstanding -= 1;
@@ -447,18 +466,23 @@ impl<'r> State<'r> {
     /// Puts packet `pkt` with its route record in the pool: a free slot or a new one.
     /// Returns its id.
     fn allocate(&mut self, pkt: Packet, route: Route) -> u32 {
-        match self.free.pop() {
+        let id = match self.free.pop() {
             Some(id) => {
                 self.packets[id as usize] = pkt;
-                self.routes[id as usize] = route;
                 id
             }
             None => {
                 self.packets.push(pkt);
-                self.routes.push(route);
                 (self.packets.len() - 1) as u32
             }
+        };
+        if self.beside.active {
+            // Written when the router phase beside this has ended (`beside`).
+            self.beside.staged.push((id, route));
+        } else {
+            put_route(&mut self.routes, id, route);
         }
+        id
     }
 
     /// Starts injecting the next queued packet of terminal `t` if it injects none.
@@ -554,10 +578,14 @@ impl<'r> State<'r> {
         };
         // The injection channel is as long as the terminal's port's ejection channel.
         let channel = u64::from(self.fabric.latency[pi]);
-        self.wheel.push(
-            now + u64::from(self.cfg.injection_delay) + channel,
-            Event::Arrive { iv, flit },
-        );
+        let at = now + u64::from(self.cfg.injection_delay) + channel;
+        let ev = Event::Arrive { iv, flit };
+        if self.beside.active {
+            // The wheel is the router phase's until the cycle ends (`beside`).
+            self.beside.events.push((at, ev));
+        } else {
+            self.wheel.push(at, ev);
+        }
         self.in_network += 1;
         self.last_progress = now;
     }
@@ -593,6 +621,10 @@ impl<'r> State<'r> {
         };
         self.sync_routing = Some(routing);
         self.routers.set_partitions(n);
+        self.beside.on = self.routers.partitions() > 1
+            && self.classes.is_none()
+            && !self.pri.mode().of_packets()
+            && self.routers.arrivals_commute();
     }
 
     fn step_routers(&mut self) -> Result<(), SimError> {
@@ -621,6 +653,9 @@ impl<'r> State<'r> {
         // Several partitions: wake an idle worker now, so that it is awake when the router
         // phase starts (`Routers::prewake`).
         self.routers.prewake();
+        if self.beside.on {
+            return self.cycle_beside();
+        }
         self.deliver_events();
         if self.classes.is_some() {
             self.classes_cycle()?;
@@ -664,4 +699,13 @@ pub(crate) struct Outcome {
     pub saturated: bool,
     /// The watchdog's report, if it fired.
     pub deadlock: Option<stats::DeadlockReport>,
+}
+
+/// Writes packet `id`'s route record: a pool slot's (`id` below the length) or the next new
+/// one's (`id` the length).
+fn put_route(routes: &mut Vec<Route>, id: u32, route: Route) {
+    match routes.get_mut(id as usize) {
+        Some(r) => *r = route,
+        None => routes.push(route),
+    }
 }

@@ -16,9 +16,19 @@
 //! The exception is an adaptive routing whose choice reads other routers' state
 //! (`CongestionScope::Remote`, UGAL-G): its networks keep one partition.
 //!
+//! Where it can, the engine runs its own part of the cycle (ejections, sources, injection)
+//! on its thread while the partitions but the last run on the others, and the last
+//! partition after it ([`Routers::step_beside`], `super::beside`). The partitions' sizes
+//! follow the time each takes ([`Balance`]): every 64 cycles they are cut anew so that each
+//! takes as long as the others, the last one together with the engine's part. Where the cuts
+//! fall changes no result (a router's state is the same whichever partition steps it, and
+//! between two cycles a router is active exactly when it holds flits).
+//!
 //! [`Partitioned`] is the engine's side of a [`RouterModel`]: the model and its partitions,
 //! behind the object-safe [`Routers`] the engine state holds (one dynamic call per router
 //! phase; everything inside is static).
+
+use std::time::{Duration, Instant};
 
 use jumpnet_core::routing::{PacketState, Routing, VcLayout};
 
@@ -78,6 +88,8 @@ pub(crate) struct Part<W> {
     pub work: W,
     pub log: Log,
     pub result: Result<(), SimError>,
+    /// Time spent stepping the partition since the last balancing ([`Balance`]).
+    pub busy: Duration,
 }
 
 /// Cuts `switches` routers into `n` contiguous ranges `(lo, hi)` of (nearly) equal size.
@@ -202,6 +214,18 @@ pub(crate) trait Routers: Send {
         wheel: &mut Wheel,
     ) -> Result<Tally, SimError>;
 
+    /// The router phase of every partition beside the cycle's serial part `serve`
+    /// (`super::beside`), which runs on this thread before the last partition while the
+    /// others run on the pool's other threads. Returns `serve`'s result and the phase's.
+    /// Effects reach `routes` and `wheel` as in [`Routers::step`].
+    fn step_beside(
+        &mut self,
+        ph: &Phase<'_, dyn Routing + Sync + '_>,
+        packets: (&mut [Route], PriorityView<'_>),
+        wheel: &mut Wheel,
+        serve: &mut dyn FnMut() -> Result<(), SimError>,
+    ) -> (Result<(), SimError>, Result<Tally, SimError>);
+
     /// Empties every router and partition (engine reuse), without allocating.
     fn reset(&mut self);
 
@@ -213,6 +237,70 @@ pub(crate) trait Routers: Send {
 
     /// The downstream input VC blocked input VC `iv` waits for.
     fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize>;
+
+    /// Whether flits and credits delivered to a router's different input and output VCs
+    /// in one cycle may be delivered in any order (the engine's `beside`).
+    fn arrivals_commute(&self) -> bool;
+
+    /// Cuts the routers anew into partitions of `sizes` routers (tests).
+    #[cfg(test)]
+    fn recut(&mut self, sizes: &[usize]);
+}
+
+/// No routers: what the engine holds while it lends its routers to a router phase
+/// beside its own work (`super::beside`). Allocates nothing.
+#[derive(Debug)]
+pub(crate) struct Parked;
+
+impl Routers for Parked {
+    fn set_partitions(&mut self, _: usize) {}
+
+    fn partitions(&self) -> usize {
+        0
+    }
+
+    fn prewake(&self) {}
+
+    fn step(
+        &mut self,
+        _: &Phase<'_, dyn Routing + '_>,
+        _: Option<&(dyn Routing + Sync)>,
+        _: (&mut [Route], PriorityView<'_>),
+        _: &mut Wheel,
+    ) -> Result<Tally, SimError> {
+        Ok(Tally::default())
+    }
+
+    fn step_beside(
+        &mut self,
+        _: &Phase<'_, dyn Routing + Sync + '_>,
+        _: (&mut [Route], PriorityView<'_>),
+        _: &mut Wheel,
+        serve: &mut dyn FnMut() -> Result<(), SimError>,
+    ) -> (Result<(), SimError>, Result<Tally, SimError>) {
+        (serve(), Ok(Tally::default()))
+    }
+
+    fn reset(&mut self) {}
+
+    fn channel_flits(&self) -> &[u64] {
+        &[]
+    }
+
+    fn input_vcs(&self) -> usize {
+        0
+    }
+
+    fn waits_for(&self, _: &Fabric, _: usize) -> Option<usize> {
+        None
+    }
+
+    fn arrivals_commute(&self) -> bool {
+        true
+    }
+
+    #[cfg(test)]
+    fn recut(&mut self, _: &[usize]) {}
 }
 
 /// A router model and its partitions.
@@ -221,6 +309,7 @@ pub(crate) struct Partitioned<M: RouterModel> {
     model: M,
     parts: Vec<Part<M::Work>>,
     switches: usize,
+    balance: Balance,
 }
 
 impl<M: RouterModel> Partitioned<M> {
@@ -230,6 +319,7 @@ impl<M: RouterModel> Partitioned<M> {
             model: M::new(fabric, cfg, routing_vcs, layout),
             parts: Vec::new(),
             switches: fabric.switches as usize,
+            balance: Balance::default(),
         };
         p.set_partitions(1);
         p
@@ -238,16 +328,9 @@ impl<M: RouterModel> Partitioned<M> {
 
 impl<M: RouterModel> Routers for Partitioned<M> {
     fn set_partitions(&mut self, n: usize) {
-        let model = &self.model;
-        self.parts = cut(self.switches, n)
-            .into_iter()
-            .map(|(lo, hi)| Part {
-                lo,
-                work: model.work(hi - lo),
-                log: Log::default(),
-                result: Ok(()),
-            })
-            .collect();
+        let cuts = cut(self.switches, n);
+        self.set_cuts(&cuts);
+        self.balance = Balance::default();
     }
 
     fn partitions(&self) -> usize {
@@ -290,12 +373,71 @@ impl<M: RouterModel> Routers for Partitioned<M> {
                     parts,
                     Some(&mut *wheel),
                 );
-                apply(parts, routes, wheel)
+                let tally = apply(parts, routes, wheel);
+                self.balance_after(Duration::ZERO);
+                tally
             }
             (_, None) => Err(SimError::Config(
                 "several router partitions need a routing shareable between threads".into(),
             )),
         }
+    }
+
+    fn step_beside(
+        &mut self,
+        ph: &Phase<'_, dyn Routing + Sync + '_>,
+        (routes, pri): (&mut [Route], PriorityView<'_>),
+        wheel: &mut Wheel,
+        serve: &mut dyn FnMut() -> Result<(), SimError>,
+    ) -> (Result<(), SimError>, Result<Tally, SimError>) {
+        if self.parts.len() < 2 {
+            // One partition: the serial order.
+            let served = serve();
+            let mut tally = Tally::default();
+            let mut fx = Direct {
+                routes,
+                pri,
+                wheel,
+                tally: &mut tally,
+            };
+            let mut range = self.model.range();
+            let stepped = match self.parts.first_mut() {
+                Some(p) => M::step(&mut range, ph, &mut p.work, &mut fx),
+                None => Ok(()),
+            };
+            return (served, stepped.map(|()| tally));
+        }
+        let mut served = Ok(());
+        let mut serial = Duration::ZERO;
+        {
+            let range = self.model.range();
+            let Some((last, head)) = self.parts.split_last_mut() else {
+                return (serve(), Ok(Tally::default()));
+            };
+            let (range_head, mut range_last) = M::split(range, last.lo);
+            let shared: &[Route] = routes;
+            let wheel = &mut *wheel;
+            rayon::in_place_scope(|scope| {
+                scope.spawn(move |_| {
+                    step_parallel::<M>(ph, (shared, pri), range_head, head, Some(wheel));
+                });
+                let t = Instant::now();
+                served = serve();
+                serial = t.elapsed();
+                let mut fx = Deferred {
+                    routes: shared,
+                    pri,
+                    log: &mut last.log,
+                    wheel: None,
+                };
+                let t = Instant::now();
+                last.result = M::step(&mut range_last, ph, &mut last.work, &mut fx);
+                last.busy += t.elapsed();
+            });
+        }
+        let tally = apply(&mut self.parts, routes, wheel);
+        self.balance_after(serial);
+        (served, tally)
     }
 
     fn reset(&mut self) {
@@ -304,7 +446,9 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             M::reset_work(&mut p.work);
             p.log.clear();
             p.result = Ok(());
+            p.busy = Duration::ZERO;
         }
+        self.balance = Balance::default();
     }
 
     fn channel_flits(&self) -> &[u64] {
@@ -317,6 +461,24 @@ impl<M: RouterModel> Routers for Partitioned<M> {
 
     fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize> {
         self.model.waits_for(fabric, iv)
+    }
+
+    fn arrivals_commute(&self) -> bool {
+        self.model.arrivals_commute()
+    }
+
+    #[cfg(test)]
+    fn recut(&mut self, sizes: &[usize]) {
+        let mut lo = 0;
+        let cuts: Vec<(usize, usize)> = sizes
+            .iter()
+            .map(|&n| {
+                lo += n;
+                (lo - n, lo)
+            })
+            .collect();
+        assert_eq!(lo, self.switches, "sizes {sizes:?}");
+        self.set_cuts(&cuts);
     }
 }
 
@@ -361,7 +523,9 @@ fn step_parallel<M: RouterModel>(
                 log: &mut p.log,
                 wheel,
             };
+            let t = Instant::now();
             p.result = M::step(&mut range, ph, &mut p.work, &mut fx);
+            p.busy += t.elapsed();
         }
         _ => {
             let (a, b) = parts.split_at_mut(parts.len() / 2);
@@ -398,4 +562,136 @@ fn apply<W>(
         p.log.clear();
     }
     Ok(tally)
+}
+
+/// Cycles between two balancings of the partitions' sizes.
+const BALANCE_CYCLES: u32 = 64;
+
+/// The partitions' balance: with several partitions their sizes follow the time each takes
+/// (`Partitioned::balance_after`). A partition's routers do not all cost alike (a mesh's
+/// middle carries more than its rim), the first partition also pushes its events onto the
+/// wheel, and beside the cycle's serial part (`super::beside`) the last partition runs on
+/// the thread that ran the serial part first. Results do not depend on the cut.
+#[derive(Debug, Default)]
+struct Balance {
+    /// Cycles since the last balancing.
+    cycles: u32,
+    /// Time of the serial part run before the last partition, since then.
+    serial: Duration,
+}
+
+impl<M: RouterModel> Partitioned<M> {
+    /// Cuts the routers at `cuts` (contiguous ranges tiling `0..switches`): fresh scratch
+    /// per partition, each marking its routers that hold flits (`RouterModel::refill`).
+    fn set_cuts(&mut self, cuts: &[(usize, usize)]) {
+        let mut parts: Vec<Part<M::Work>> = cuts
+            .iter()
+            .map(|&(lo, hi)| Part {
+                lo,
+                work: self.model.work(hi - lo),
+                log: Log::default(),
+                result: Ok(()),
+                busy: Duration::ZERO,
+            })
+            .collect();
+        fill_parts::<M>(self.model.range(), &mut parts);
+        self.parts = parts;
+    }
+
+    /// After a router phase whose serial part before the last partition took `serial`:
+    /// every [`BALANCE_CYCLES`] cycles, sizes the partitions so that each takes the same
+    /// time, the last one with the serial part (`sizes`).
+    fn balance_after(&mut self, serial: Duration) {
+        let b = &mut self.balance;
+        b.serial += serial;
+        b.cycles += 1;
+        if b.cycles < BALANCE_CYCLES {
+            return;
+        }
+        let serial = std::mem::take(&mut b.serial).as_secs_f64();
+        b.cycles = 0;
+        let ends: Vec<usize> = self
+            .parts
+            .iter()
+            .skip(1)
+            .map(|p| p.lo)
+            .chain([self.switches])
+            .collect();
+        let now: Vec<(usize, f64)> = self
+            .parts
+            .iter_mut()
+            .zip(&ends)
+            .map(|(p, &hi)| (hi - p.lo, std::mem::take(&mut p.busy).as_secs_f64()))
+            .collect();
+        let Some(new) = sizes(&now, serial, self.switches) else {
+            return;
+        };
+        if new.iter().zip(&now).all(|(&n, &(o, _))| n == o) {
+            return;
+        }
+        let mut lo = 0;
+        let cuts: Vec<(usize, usize)> = new
+            .iter()
+            .map(|&n| {
+                let c = (lo, lo + n);
+                lo += n;
+                c
+            })
+            .collect();
+        self.set_cuts(&cuts);
+    }
+}
+
+/// Marks, in each partition's scratch, its routers that hold flits.
+fn fill_parts<M: RouterModel>(range: M::Range<'_>, parts: &mut [Part<M::Work>]) {
+    match parts {
+        [] => {}
+        [p] => M::refill(&range, &mut p.work),
+        [p, rest @ ..] => {
+            let (a, b) = M::split(range, rest[0].lo);
+            M::refill(&a, &mut p.work);
+            fill_parts::<M>(b, rest);
+        }
+    }
+}
+
+/// New partition sizes from the last interval's `(routers, seconds)` per partition and the
+/// `serial` seconds run before the last one: each partition's time per router kept, sizes
+/// that give every partition (the last with `serial`) the same time, halfway from the old
+/// sizes toward them (a step that does not overshoot on noise), at least one router each,
+/// `switches` in all. `None` when a partition took no measurable time.
+pub(crate) fn sizes(now: &[(usize, f64)], serial: f64, switches: usize) -> Option<Vec<usize>> {
+    let n = now.len();
+    if n < 2 || now.iter().any(|&(r, t)| r == 0 || t <= 0.0) {
+        return None;
+    }
+    let total: f64 = now.iter().map(|&(_, t)| t).sum::<f64>() + serial;
+    let target = total / n as f64;
+    let mut want: Vec<f64> = now
+        .iter()
+        .enumerate()
+        .map(|(i, &(r, t))| {
+            let own = if i + 1 == n { target - serial } else { target };
+            let ideal = (own.max(0.0) * r as f64 / t).max(1.0);
+            (r as f64 + ideal) / 2.0
+        })
+        .collect();
+    let sum: f64 = want.iter().sum();
+    for w in &mut want {
+        *w *= switches as f64 / sum;
+    }
+    // Rounded so that they add up to `switches`, at least one router each.
+    let mut out = Vec::with_capacity(n);
+    let (mut acc, mut given) = (0.0, 0usize);
+    for (i, w) in want.iter().enumerate() {
+        acc += w;
+        let end = if i + 1 == n {
+            switches
+        } else {
+            (acc.round() as usize).clamp(given + 1, switches - (n - 1 - i))
+        };
+        out.push(end - given);
+        given = end;
+    }
+    Some(out)
 }

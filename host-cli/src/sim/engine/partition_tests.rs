@@ -4,7 +4,9 @@
 //! UGAL, a random shortcut graph with DFSSSP layers and a deadlocking ring.
 
 use crate::builder::routing::RouteAlgo;
-use crate::sim::engine::partition::cut;
+use crate::sim::engine::partition::{cut, sizes};
+use crate::sim::engine::State;
+use crate::sim::router::priority::Priority;
 use crate::sim::tests::{bernoulli, heavy, with_net};
 use crate::sim::*;
 
@@ -79,4 +81,107 @@ fn partitions_tile_the_routers() {
         next.push(switches);
         assert_eq!(hi, next);
     }
+}
+
+#[test]
+fn output_speedup_and_priorities_are_identical_on_every_thread_count() {
+    // With an output speedup (BookSim2's allocation lists) or the engine's packet priorities
+    // the cycle's serial part stays before the router phase (`beside`); both still give
+    // the same JSON on every thread count.
+    let mut c = bernoulli(0.5, 4);
+    c.features.output_speedup = 2;
+    c.features.vc_alloc_stage = true;
+    let res = same_for_every_thread_count("torus k=6,6", RouteAlgo::DorDateline, &c);
+    assert!(res.packets_delivered > 1000, "{res:?}");
+    let mut c = bernoulli(0.5, 4);
+    c.extras.priority = Priority::Age;
+    let res = same_for_every_thread_count("mesh k=6,6", RouteAlgo::Dor, &c);
+    assert!(res.packets_delivered > 1000, "{res:?}");
+}
+
+#[test]
+fn the_serial_part_runs_beside_the_routers_only_where_nothing_is_shared() {
+    let on = |c: &SimConfig, threads: usize| {
+        with_net("torus k=6,6", RouteAlgo::DorDateline, |net, r| {
+            let mut st = State::new(net, r, c).unwrap();
+            st.set_threads(r, threads);
+            st.runs_beside()
+        })
+    };
+    let plain = bernoulli(0.5, 4);
+    assert!(on(&plain, 2));
+    assert!(!on(&plain, 1), "one partition: the serial order");
+    let mut c = plain.clone();
+    c.features.output_speedup = 2;
+    c.features.vc_alloc_stage = true;
+    assert!(
+        !on(&c, 2),
+        "BookSim2's allocation lists keep the arrival order"
+    );
+    let mut c = plain.clone();
+    c.extras.priority = Priority::NetworkAge;
+    assert!(
+        !on(&c, 2),
+        "the engine's priorities are read by the routers"
+    );
+    let mut c = plain;
+    c.extras.priority = Priority::LocalAge;
+    assert!(on(&c, 2), "a router's own priorities");
+}
+
+#[test]
+fn cutting_the_routers_anew_between_cycles_changes_nothing() {
+    // One thread against two whose partitions are cut anew every few cycles at
+    // varying places (as the balancing does): the same flits on every channel and the
+    // same counters after every cycle, with the serial part beside the routers.
+    let c = bernoulli(0.6, 4);
+    with_net("torus k=6,6", RouteAlgo::DorDateline, |net, r| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let cuts: [&[usize]; 5] = [&[18, 18], &[1, 35], &[35, 1], &[10, 11, 15], &[20, 16]];
+        pool.install(|| {
+            let mut one = State::new(net, r, &c).unwrap();
+            let mut two = State::new(net, r, &c).unwrap();
+            two.set_threads(r, 2);
+            assert!(two.runs_beside());
+            for cycle in 0..1500usize {
+                one.cycle().unwrap();
+                two.cycle().unwrap();
+                if cycle % 7 == 3 {
+                    two.routers_mut().recut(cuts[cycle / 7 % cuts.len()]);
+                }
+                let (a, b) = (one.counters(), two.counters());
+                assert_eq!(
+                    (a.gen, a.ejected, &a.channels, &a.nodes),
+                    (b.gen, b.ejected, &b.channels, &b.nodes),
+                    "cycle {cycle}"
+                );
+            }
+            assert!(one.counters().ejected > 10_000);
+        });
+    });
+}
+
+#[test]
+fn balanced_sizes_give_each_partition_the_same_time() {
+    // Two partitions of 50 routers; the first takes 1 s, the second 1 s and the serial
+    // part 0.5 s before it: the second should shrink to where 2.5 s split evenly, 1.25 s
+    // each: 62.5 and 37.5 routers; halfway from 50/50: 56.25 / 43.75 → 56 / 44.
+    assert_eq!(sizes(&[(50, 1.0), (50, 1.0)], 0.5, 100), Some(vec![56, 44]));
+    // Balanced already (1 s against 0.5 + 0.5 s): unchanged.
+    assert_eq!(sizes(&[(60, 1.0), (40, 0.5)], 0.5, 100), Some(vec![60, 40]));
+    // A first partition three times as slow gives routers away: 2 s each wants 33.3 and
+    // 100 routers; halfway, 41.7 and 75, scaled to 100: 35.7 and 64.3.
+    assert_eq!(sizes(&[(50, 3.0), (50, 1.0)], 0.0, 100), Some(vec![36, 64]));
+    // A serial part longer than the whole: the last keeps at least one router.
+    let s = sizes(&[(3, 1.0), (3, 1.0)], 100.0, 6).unwrap();
+    assert_eq!(s.iter().sum::<usize>(), 6);
+    assert!(s[1] >= 1, "{s:?}");
+    // Three partitions add up; nothing measured: no change.
+    let s = sizes(&[(10, 1.0), (10, 2.0), (10, 1.0)], 0.0, 30).unwrap();
+    assert_eq!(s.iter().sum::<usize>(), 30);
+    assert!(s[1] < 10 && s[0] > 10 && s[2] > 10, "{s:?}");
+    assert_eq!(sizes(&[(10, 0.0), (10, 1.0)], 0.0, 20), None);
 }

@@ -127,7 +127,17 @@ pub(crate) struct PriorityView<'a> {
     late: &'a LateFlits,
 }
 
-impl PriorityView<'_> {
+impl<'a> PriorityView<'a> {
+    /// The view of a run without the engine's priorities (`Priority::of_packets` false):
+    /// every flit's is 0. `late` is not read.
+    pub fn none(late: &'a LateFlits) -> Self {
+        PriorityView {
+            mode: Priority::None,
+            of: &[],
+            late,
+        }
+    }
+
     /// BookSim2's priority of `flit`, in the network (`class`, `age`, `sequence`,
     /// `network_age`; 0 in the other modes, which the routers compute themselves).
     #[inline]

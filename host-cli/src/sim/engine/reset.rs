@@ -40,5 +40,6 @@ impl State<'_> {
         self.late.clear();
         self.pri.clear();
         self.tail_log.clear();
+        self.beside.clear();
     }
 }

@@ -27,6 +27,20 @@ pub struct Wheel {
     taken: u64,
 }
 
+/// A wheel of no slots, which takes no event (it stands in for a wheel lent out, `push`
+/// would panic); allocates nothing.
+impl Default for Wheel {
+    fn default() -> Self {
+        Wheel {
+            slots: Vec::new(),
+            mask: 0,
+            far: BTreeMap::new(),
+            pending: 0,
+            taken: 0,
+        }
+    }
+}
+
 impl Wheel {
     /// A wheel whose slots reach `near` cycles ahead (further events overflow).
     pub fn new(near: u64) -> Self {

@@ -158,6 +158,15 @@ pub(crate) trait RouterModel: Send + Sized + 'static {
     /// The downstream input VC that input VC `iv`, blocked, waits for (buffer space or an
     /// output VC), if any.
     fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize>;
+
+    /// Whether the flits and credits due to a router's different input and output VCs in
+    /// one cycle may be delivered in any order: the router's state after the deliveries is
+    /// the same.
+    fn arrivals_commute(&self) -> bool;
+
+    /// Marks the routers of `range` that hold flits as active in `work` (fresh from
+    /// [`RouterModel::work`]) when the routers are cut anew between two cycles.
+    fn refill(range: &Self::Range<'_>, work: &mut Self::Work);
 }
 
 /// Something built for the router model of a [`RouterKind`] (the engine builds its

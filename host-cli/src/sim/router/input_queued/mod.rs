@@ -410,6 +410,17 @@ impl RouterModel for InputQueuedRouter {
         self.a.ivs.len()
     }
 
+    /// Each delivery changes its own VC's buffer, ring, credit count and ready cycle and the
+    /// router's sums and minima; the order among VCs counts only for BookSim2's allocation
+    /// lists (`sw_order`: an arrival's place in them), kept with an output speedup.
+    fn arrivals_commute(&self) -> bool {
+        !self.k.sw_order
+    }
+
+    fn refill(range: &Range<'_>, work: &mut Work) {
+        work.mark_active(range.buffered);
+    }
+
     /// A blocked VC waits for buffer space (credits) or a free output VC of exactly one
     /// downstream input VC: the one of its route's VC on its output's peer.
     fn waits_for(&self, fabric: &Fabric, iv: usize) -> Option<usize> {

@@ -119,6 +119,16 @@ impl Work {
         }
     }
 
+    /// Marks the routers with flits buffered (`buffered`, per router of the range) active:
+    /// between two cycles a router is in the active set exactly when it holds flits.
+    pub fn mark_active(&mut self, buffered: &[u32]) {
+        for (ls, &b) in buffered.iter().enumerate() {
+            if b > 0 {
+                self.active[ls / 64] |= 1 << (ls % 64);
+            }
+        }
+    }
+
     /// Back to the state of [`Work::new`], keeping the capacity.
     pub fn reset(&mut self) {
         self.active.fill(0);
