@@ -2,7 +2,8 @@
 //! sample periods, measurement samples until the mean latency converges (or `max_samples`),
 //! then drain until every measured packet has arrived. Per cycle: deliver the channel events
 //! due, create packets, inject from terminals, step the active routers. Only routers holding
-//! flits and terminals with packets are visited.
+//! flits and terminals with packets are visited. With several router partitions the first
+//! three run beside the router phase, with the same results (`beside`).
 //!
 //! The engine owns the terminals, the packet pool, the event wheel, the traffic driver, the
 //! clock and the statistics; the routers are a router model (`sim::router`, chosen by the
