@@ -393,19 +393,16 @@ impl<M: RouterModel> Routers for Partitioned<M> {
         if self.parts.len() < 2 {
             // One partition: the serial order.
             let served = serve();
-            let mut tally = Tally::default();
-            let mut fx = Direct {
-                routes,
-                pri,
-                wheel,
-                tally: &mut tally,
-            };
-            let mut range = self.model.range();
-            let stepped = match self.parts.first_mut() {
-                Some(p) => M::step(&mut range, ph, &mut p.work, &mut fx),
-                None => Ok(()),
-            };
-            return (served, stepped.map(|()| tally));
+            let routing: &dyn Routing = ph.routing;
+            return (
+                served,
+                self.step(
+                    &ph.with_routing(routing),
+                    Some(ph.routing),
+                    (routes, pri),
+                    wheel,
+                ),
+            );
         }
         let mut served = Ok(());
         let mut serial = Duration::ZERO;

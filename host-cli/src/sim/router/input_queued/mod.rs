@@ -62,6 +62,7 @@ mod sw_order;
 mod tail_credit;
 mod traverse;
 mod vc_stage;
+mod work;
 
 use jumpnet_core::routing::{Routing, VcLayout};
 
