@@ -17,6 +17,7 @@ mod booksim_rule;
 pub mod classes;
 mod counters;
 mod delivery;
+mod effects;
 mod final_drain;
 mod flit_time;
 pub mod node_counts;
@@ -581,10 +582,10 @@ impl<'r> State<'r> {
     pub(crate) fn cycle(&mut self) -> Result<(), SimError> {
         // Several partitions: wake an idle worker now, so that it is awake when the router
         // phase starts (`Routers::prewake`).
-        self.routers.prewake();
         if self.beside.on {
             return self.cycle_beside();
         }
+        self.routers.prewake();
         self.deliver_events();
         if self.classes.is_some() {
             self.classes_cycle()?;

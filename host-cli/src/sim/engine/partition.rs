@@ -5,8 +5,9 @@
 //! routers, touching only its routers' slices of the router model's arrays and its own
 //! active set. Whatever reaches outside — channel events, packet routing state, hop counts —
 //! goes to the partition's log, and the engine applies the logs partition by partition after
-//! the phase (the cycle boundary); the first partition's channel events, which come first
-//! anyway, go straight onto the event wheel during the phase. Channel and credit latencies
+//! the phase (the cycle boundary; `super::effects`, the channel events and the routing states
+//! on two threads when the logs are long); the first partition's channel events, which come
+//! first anyway, go straight onto the event wheel during the phase. Channel and credit latencies
 //! are ≥ 1 cycle, so nothing a router does in a cycle is seen by another router in the same
 //! cycle; deliveries to different input VCs commute; and the routers step in ascending
 //! order in every partition: the logs in partition order are exactly what one thread
@@ -30,55 +31,19 @@
 
 use std::time::{Duration, Instant};
 
-use jumpnet_core::routing::{PacketState, Routing, VcLayout};
+use jumpnet_core::routing::{Routing, VcLayout};
 
 use crate::sim::config::SimConfig;
 use crate::sim::engine::priority::PriorityView;
 use crate::sim::error::SimError;
 use crate::sim::network::terminal::Route;
-use crate::sim::network::{Event, Fabric, Flit, Wheel};
-use crate::sim::router::{Effects, ModelVisitor, Phase, RouterModel};
+use crate::sim::network::{Fabric, Wheel};
+use crate::sim::router::{ModelVisitor, Phase, RouterModel};
+
+use super::effects::{apply, apply_split, Deferred, Direct, Log, Tally};
 
 /// Smallest number of routers of a partition.
 pub(crate) const MIN_ROUTERS: usize = 1;
-
-/// What a router phase reported besides its effects.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Tally {
-    /// Conservation violations seen.
-    pub violations: u64,
-    /// Some flit moved.
-    pub moved: bool,
-}
-
-impl Tally {
-    fn add(&mut self, other: Tally) {
-        self.violations += other.violations;
-        self.moved |= other.moved;
-    }
-}
-
-/// What a partition's router phase does outside its routers, applied after the phase.
-#[derive(Debug, Default)]
-pub(crate) struct Log {
-    /// Channel events `(cycle, event)` in the order they were scheduled.
-    pub events: Vec<(u64, Event)>,
-    /// New routing states `(packet, state)`.
-    pub states: Vec<(u32, PacketState)>,
-    /// Packets that made a router-to-router hop.
-    pub hops: Vec<u32>,
-    /// Violations and progress.
-    pub tally: Tally,
-}
-
-impl Log {
-    fn clear(&mut self) {
-        self.events.clear();
-        self.states.clear();
-        self.hops.clear();
-        self.tally = Tally::default();
-    }
-}
 
 /// One partition: routers from `lo` to the next partition's, the router model's scratch for
 /// them, its log and the result of its last phase.
@@ -98,91 +63,6 @@ pub(crate) fn cut(switches: usize, n: usize) -> Vec<(usize, usize)> {
     (0..n)
         .map(|i| (switches * i / n, switches * (i + 1) / n))
         .collect()
-}
-
-/// Effects applied at once (one partition, on the engine's thread).
-struct Direct<'a> {
-    routes: &'a mut [Route],
-    pri: PriorityView<'a>,
-    wheel: &'a mut Wheel,
-    tally: &'a mut Tally,
-}
-
-impl Effects for Direct<'_> {
-    #[inline]
-    fn route(&self, id: u32) -> &Route {
-        &self.routes[id as usize]
-    }
-    #[inline]
-    fn flit_pri(&self, flit: Flit) -> u32 {
-        self.pri.flit(flit)
-    }
-    #[inline]
-    fn set_state(&mut self, id: u32, state: PacketState) {
-        self.routes[id as usize].state = state;
-    }
-    #[inline]
-    fn add_hop(&mut self, id: u32) {
-        self.routes[id as usize].hops += 1;
-    }
-    #[inline]
-    fn push(&mut self, at: u64, ev: Event) {
-        self.wheel.push(at, ev);
-    }
-    #[inline]
-    fn violation(&mut self) {
-        self.tally.violations += 1;
-    }
-    #[inline]
-    fn moved(&mut self) {
-        self.tally.moved = true;
-    }
-}
-
-/// Effects written to a partition's [`Log`] (several partitions in parallel). The first
-/// partition also holds the event wheel and pushes its channel events straight onto it:
-/// the wheel takes every partition's events after the first's, so the first's may go there
-/// during the phase, in parallel with the others' logging. Routing states and hops always
-/// go to the log (other partitions read `routes` meanwhile).
-struct Deferred<'a> {
-    routes: &'a [Route],
-    pri: PriorityView<'a>,
-    log: &'a mut Log,
-    wheel: Option<&'a mut Wheel>,
-}
-
-impl Effects for Deferred<'_> {
-    #[inline]
-    fn route(&self, id: u32) -> &Route {
-        &self.routes[id as usize]
-    }
-    #[inline]
-    fn flit_pri(&self, flit: Flit) -> u32 {
-        self.pri.flit(flit)
-    }
-    #[inline]
-    fn set_state(&mut self, id: u32, state: PacketState) {
-        self.log.states.push((id, state));
-    }
-    #[inline]
-    fn add_hop(&mut self, id: u32) {
-        self.log.hops.push(id);
-    }
-    #[inline]
-    fn push(&mut self, at: u64, ev: Event) {
-        match &mut self.wheel {
-            Some(wheel) => wheel.push(at, ev),
-            None => self.log.events.push((at, ev)),
-        }
-    }
-    #[inline]
-    fn violation(&mut self) {
-        self.log.tally.violations += 1;
-    }
-    #[inline]
-    fn moved(&mut self) {
-        self.log.tally.moved = true;
-    }
 }
 
 /// The routers of a run as the engine holds them (object safe, so the engine does not
@@ -245,6 +125,10 @@ pub(crate) trait Routers: Send {
     /// Cuts the routers anew into partitions of `sizes` routers (tests).
     #[cfg(test)]
     fn recut(&mut self, sizes: &[usize]);
+
+    /// Router phases whose logs were applied on two threads (tests).
+    #[cfg(test)]
+    fn split_applies(&self) -> u64;
 }
 
 /// No routers: what the engine holds while it lends its routers to a router phase
@@ -301,6 +185,11 @@ impl Routers for Parked {
 
     #[cfg(test)]
     fn recut(&mut self, _: &[usize]) {}
+
+    #[cfg(test)]
+    fn split_applies(&self) -> u64 {
+        0
+    }
 }
 
 /// A router model and its partitions.
@@ -310,6 +199,8 @@ pub(crate) struct Partitioned<M: RouterModel> {
     parts: Vec<Part<M::Work>>,
     switches: usize,
     balance: Balance,
+    /// Router phases whose logs were applied on two threads ([`apply_split`]; tests).
+    split_applies: u64,
 }
 
 impl<M: RouterModel> Partitioned<M> {
@@ -320,6 +211,7 @@ impl<M: RouterModel> Partitioned<M> {
             parts: Vec::new(),
             switches: fabric.switches as usize,
             balance: Balance::default(),
+            split_applies: 0,
         };
         p.set_partitions(1);
         p
@@ -432,7 +324,8 @@ impl<M: RouterModel> Routers for Partitioned<M> {
                 last.busy += t.elapsed();
             });
         }
-        let tally = apply(&mut self.parts, routes, wheel);
+        let (tally, split) = apply_split(&mut self.parts, routes, wheel);
+        self.split_applies += u64::from(split);
         self.balance_after(serial);
         (served, tally)
     }
@@ -476,6 +369,11 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             .collect();
         assert_eq!(lo, self.switches, "sizes {sizes:?}");
         self.set_cuts(&cuts);
+    }
+
+    #[cfg(test)]
+    fn split_applies(&self) -> u64 {
+        self.split_applies
     }
 }
 
@@ -533,32 +431,6 @@ fn step_parallel<M: RouterModel>(
             );
         }
     }
-}
-
-/// Applies the logs of `parts` in partition order (the order one thread would have made):
-/// events to `wheel` (after the first partition's, already there), states and hops to
-/// `routes`. Returns the partitions' tallies together, or the first partition's error.
-fn apply<W>(
-    parts: &mut [Part<W>],
-    routes: &mut [Route],
-    wheel: &mut Wheel,
-) -> Result<Tally, SimError> {
-    let mut tally = Tally::default();
-    for p in parts.iter_mut() {
-        std::mem::replace(&mut p.result, Ok(()))?;
-        for &(id, state) in &p.log.states {
-            routes[id as usize].state = state;
-        }
-        for &id in &p.log.hops {
-            routes[id as usize].hops += 1;
-        }
-        for &(at, ev) in &p.log.events {
-            wheel.push(at, ev);
-        }
-        tally.add(p.log.tally);
-        p.log.clear();
-    }
-    Ok(tally)
 }
 
 /// Cycles between two balancings of the partitions' sizes.

@@ -134,19 +134,32 @@ fn cutting_the_routers_anew_between_cycles_changes_nothing() {
     // One thread against two whose partitions are cut anew every few cycles at
     // varying places (as the balancing does): the same flits on every channel and the
     // same counters after every cycle, with the serial part beside the routers.
+    let cuts: [&[usize]; 5] = [&[18, 18], &[1, 35], &[35, 1], &[10, 11, 15], &[20, 16]];
+    let split = same_counters_with_cuts("torus k=6,6", &cuts, 1500);
+    assert_eq!(split, 0, "a small network's logs are applied on one thread");
+    // On a network whose logs are long enough, they are applied on two threads
+    // (`partition::apply_split`).
+    let cuts: [&[usize]; 4] = [&[128, 128], &[3, 253], &[250, 6], &[60, 90, 106]];
+    let split = same_counters_with_cuts("torus k=16,16", &cuts, 400);
+    assert!(split > 100, "{split} router phases applied on two threads");
+}
+
+/// Runs `words` on one thread and on two whose partitions are cut anew to `cuts` in turn
+/// every 7 cycles, for `cycles` cycles, comparing the counters after every cycle; returns
+/// how many router phases applied their logs on two threads.
+fn same_counters_with_cuts(words: &str, cuts: &[&[usize]], cycles: usize) -> u64 {
     let c = bernoulli(0.6, 4);
-    with_net("torus k=6,6", RouteAlgo::DorDateline, |net, r| {
+    with_net(words, RouteAlgo::DorDateline, |net, r| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
-        let cuts: [&[usize]; 5] = [&[18, 18], &[1, 35], &[35, 1], &[10, 11, 15], &[20, 16]];
         pool.install(|| {
             let mut one = State::new(net, r, &c).unwrap();
             let mut two = State::new(net, r, &c).unwrap();
             two.set_threads(r, 2);
             assert!(two.runs_beside());
-            for cycle in 0..1500usize {
+            for cycle in 0..cycles {
                 one.cycle().unwrap();
                 two.cycle().unwrap();
                 if cycle % 7 == 3 {
@@ -156,12 +169,17 @@ fn cutting_the_routers_anew_between_cycles_changes_nothing() {
                 assert_eq!(
                     (a.gen, a.ejected, &a.channels, &a.nodes),
                     (b.gen, b.ejected, &b.channels, &b.nodes),
-                    "cycle {cycle}"
+                    "{words} cycle {cycle}"
                 );
             }
-            assert!(one.counters().ejected > 10_000);
-        });
-    });
+            assert!(
+                one.counters().ejected > 10 * cycles as u64,
+                "{words}: {}",
+                one.counters().ejected
+            );
+            two.routers_mut().split_applies()
+        })
+    })
 }
 
 #[test]

@@ -111,7 +111,7 @@ impl<'a, R: ?Sized> Phase<'a, R> {
 /// router `s`.
 pub(crate) trait RouterModel: Send + Sized + 'static {
     /// Per-range scratch of a router phase (active set, allocation requests, …).
-    type Work: Send + std::fmt::Debug;
+    type Work: Send + Sync + std::fmt::Debug;
     /// Mutable view of a contiguous range of routers.
     type Range<'a>: Send
     where
