@@ -113,7 +113,8 @@ pub struct SimArgs {
     pub quiet: bool,
     /// Threads that step the routers of this one simulation (0: all cores, at most one per
     /// 128 routers; synthetic traffic). The statistics are the same, byte for byte, for
-    /// every value.
+    /// every value. With several, the run times itself and steps on one thread while that
+    /// is faster (cores that slow each other down; docs/booksim.md §6).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// With --collective: also write this run's network, routes and rank placement as a

@@ -29,6 +29,7 @@ mod reset;
 mod reusable;
 mod sources;
 pub mod stats;
+mod tuner;
 pub mod watchdog;
 
 #[cfg(test)]

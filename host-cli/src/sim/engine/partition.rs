@@ -41,6 +41,8 @@ use crate::sim::network::{Fabric, Wheel};
 use crate::sim::router::{ModelVisitor, Phase, RouterModel};
 
 use super::effects::{apply, apply_split, Deferred, Direct, Log, Tally};
+use super::tuner::Tuner;
+pub(crate) use super::tuner::Way;
 
 /// Smallest number of routers of a partition.
 pub(crate) const MIN_ROUTERS: usize = 1;
@@ -129,6 +131,11 @@ pub(crate) trait Routers: Send {
     /// Router phases whose logs were applied on two threads (tests).
     #[cfg(test)]
     fn split_applies(&self) -> u64;
+
+    /// Steps the routers `way` from the next cycle on, as the tuner does, and stops the
+    /// tuner; returns the partitions' sizes before and after (tests).
+    #[cfg(test)]
+    fn go_way(&mut self, way: Way) -> (Vec<usize>, Vec<usize>);
 }
 
 /// No routers: what the engine holds while it lends its routers to a router phase
@@ -190,6 +197,11 @@ impl Routers for Parked {
     fn split_applies(&self) -> u64 {
         0
     }
+
+    #[cfg(test)]
+    fn go_way(&mut self, _: Way) -> (Vec<usize>, Vec<usize>) {
+        (Vec::new(), Vec::new())
+    }
 }
 
 /// A router model and its partitions.
@@ -201,6 +213,14 @@ pub(crate) struct Partitioned<M: RouterModel> {
     balance: Balance,
     /// Router phases whose logs were applied on two threads ([`apply_split`]; tests).
     split_applies: u64,
+    /// Partitions the run asked for ([`Routers::set_partitions`]).
+    wanted: usize,
+    /// One partition while that is faster (`super::tuner`), with several partitions wanted.
+    tuner: Tuner,
+    /// The sizes of the partitions before the tuner went to one (restored after it).
+    saved: Vec<usize>,
+    /// The tuner decides (off in tests that cut the routers by hand).
+    tuning: bool,
 }
 
 impl<M: RouterModel> Partitioned<M> {
@@ -212,6 +232,10 @@ impl<M: RouterModel> Partitioned<M> {
             switches: fabric.switches as usize,
             balance: Balance::default(),
             split_applies: 0,
+            wanted: 1,
+            tuner: Tuner::default(),
+            saved: Vec::new(),
+            tuning: true,
         };
         p.set_partitions(1);
         p
@@ -221,6 +245,8 @@ impl<M: RouterModel> Partitioned<M> {
 impl<M: RouterModel> Routers for Partitioned<M> {
     fn set_partitions(&mut self, n: usize) {
         let cuts = cut(self.switches, n);
+        self.wanted = cuts.len();
+        self.tuner = Tuner::default();
         self.set_cuts(&cuts);
         self.balance = Balance::default();
     }
@@ -239,97 +265,31 @@ impl<M: RouterModel> Routers for Partitioned<M> {
         &mut self,
         ph: &Phase<'_, dyn Routing + '_>,
         sync: Option<&(dyn Routing + Sync)>,
-        (routes, pri): (&mut [Route], PriorityView<'_>),
+        packets: (&mut [Route], PriorityView<'_>),
         wheel: &mut Wheel,
     ) -> Result<Tally, SimError> {
-        let range = self.model.range();
-        match (self.parts.as_mut_slice(), sync) {
-            ([p], _) => {
-                let mut tally = Tally::default();
-                let mut fx = Direct {
-                    routes,
-                    pri,
-                    wheel,
-                    tally: &mut tally,
-                };
-                let mut range = range;
-                M::step(&mut range, ph, &mut p.work, &mut fx)?;
-                Ok(tally)
-            }
-            ([], _) => Ok(Tally::default()),
-            (parts, Some(sync)) => {
-                step_parallel::<M>(
-                    &ph.with_routing(sync),
-                    (routes, pri),
-                    range,
-                    parts,
-                    Some(&mut *wheel),
-                );
-                let tally = apply(parts, routes, wheel);
-                self.balance_after(Duration::ZERO);
-                tally
-            }
-            (_, None) => Err(SimError::Config(
-                "several router partitions need a routing shareable between threads".into(),
-            )),
+        let t = (self.wanted > 1).then(Instant::now);
+        let tally = self.step_now(ph, sync, packets, wheel);
+        if let Some(t) = t {
+            self.tune(t.elapsed());
         }
+        tally
     }
 
     fn step_beside(
         &mut self,
         ph: &Phase<'_, dyn Routing + Sync + '_>,
-        (routes, pri): (&mut [Route], PriorityView<'_>),
+        packets: (&mut [Route], PriorityView<'_>),
         wheel: &mut Wheel,
         serve: &mut dyn FnMut() -> Result<(), SimError>,
     ) -> (Result<(), SimError>, Result<Tally, SimError>) {
-        if self.parts.len() < 2 {
-            // One partition: the serial order.
-            let served = serve();
-            let routing: &dyn Routing = ph.routing;
-            return (
-                served,
-                self.step(
-                    &ph.with_routing(routing),
-                    Some(ph.routing),
-                    (routes, pri),
-                    wheel,
-                ),
-            );
+        let t = (self.wanted > 1).then(Instant::now);
+        let out = self.step_beside_now(ph, packets, wheel, serve);
+        if let Some(t) = t {
+            self.tune(t.elapsed());
         }
-        let mut served = Ok(());
-        let mut serial = Duration::ZERO;
-        {
-            let range = self.model.range();
-            let Some((last, head)) = self.parts.split_last_mut() else {
-                return (serve(), Ok(Tally::default()));
-            };
-            let (range_head, mut range_last) = M::split(range, last.lo);
-            let shared: &[Route] = routes;
-            let wheel = &mut *wheel;
-            rayon::in_place_scope(|scope| {
-                scope.spawn(move |_| {
-                    step_parallel::<M>(ph, (shared, pri), range_head, head, Some(wheel));
-                });
-                let t = Instant::now();
-                served = serve();
-                serial = t.elapsed();
-                let mut fx = Deferred {
-                    routes: shared,
-                    pri,
-                    log: &mut last.log,
-                    wheel: None,
-                };
-                let t = Instant::now();
-                last.result = M::step(&mut range_last, ph, &mut last.work, &mut fx);
-                last.busy += t.elapsed();
-            });
-        }
-        let (tally, split) = apply_split(&mut self.parts, routes, wheel);
-        self.split_applies += u64::from(split);
-        self.balance_after(serial);
-        (served, tally)
+        out
     }
-
     fn reset(&mut self) {
         self.model.reset();
         for p in &mut self.parts {
@@ -368,7 +328,16 @@ impl<M: RouterModel> Routers for Partitioned<M> {
             })
             .collect();
         assert_eq!(lo, self.switches, "sizes {sizes:?}");
+        self.tuning = false;
         self.set_cuts(&cuts);
+    }
+
+    #[cfg(test)]
+    fn go_way(&mut self, way: Way) -> (Vec<usize>, Vec<usize>) {
+        self.tuning = false;
+        let before = self.sizes_now();
+        self.go(way);
+        (before, self.sizes_now())
     }
 
     #[cfg(test)]
@@ -450,6 +419,159 @@ struct Balance {
 }
 
 impl<M: RouterModel> Partitioned<M> {
+    /// [`Routers::step`], untimed.
+    fn step_now(
+        &mut self,
+        ph: &Phase<'_, dyn Routing + '_>,
+        sync: Option<&(dyn Routing + Sync)>,
+        (routes, pri): (&mut [Route], PriorityView<'_>),
+        wheel: &mut Wheel,
+    ) -> Result<Tally, SimError> {
+        let range = self.model.range();
+
+        match (self.parts.as_mut_slice(), sync) {
+            ([p], _) => {
+                let mut tally = Tally::default();
+                let mut fx = Direct {
+                    routes,
+                    pri,
+                    wheel,
+                    tally: &mut tally,
+                };
+                let mut range = range;
+                M::step(&mut range, ph, &mut p.work, &mut fx)?;
+                Ok(tally)
+            }
+            ([], _) => Ok(Tally::default()),
+            (parts, Some(sync)) => {
+                step_parallel::<M>(
+                    &ph.with_routing(sync),
+                    (routes, pri),
+                    range,
+                    parts,
+                    Some(&mut *wheel),
+                );
+                let tally = apply(parts, routes, wheel);
+                self.balance_after(Duration::ZERO);
+                tally
+            }
+            (_, None) => Err(SimError::Config(
+                "several router partitions need a routing shareable between threads".into(),
+            )),
+        }
+    }
+
+    /// [`Routers::step_beside`], untimed.
+    fn step_beside_now(
+        &mut self,
+        ph: &Phase<'_, dyn Routing + Sync + '_>,
+        (routes, pri): (&mut [Route], PriorityView<'_>),
+        wheel: &mut Wheel,
+        serve: &mut dyn FnMut() -> Result<(), SimError>,
+    ) -> (Result<(), SimError>, Result<Tally, SimError>) {
+        if self.parts.len() < 2 {
+            // One partition: the serial order.
+            let served = serve();
+            let routing: &dyn Routing = ph.routing;
+            return (
+                served,
+                self.step_now(
+                    &ph.with_routing(routing),
+                    Some(ph.routing),
+                    (routes, pri),
+                    wheel,
+                ),
+            );
+        }
+        let mut served = Ok(());
+        let mut serial = Duration::ZERO;
+        {
+            let range = self.model.range();
+            let Some((last, head)) = self.parts.split_last_mut() else {
+                return (serve(), Ok(Tally::default()));
+            };
+            let (range_head, mut range_last) = M::split(range, last.lo);
+            let shared: &[Route] = routes;
+            let wheel = &mut *wheel;
+            rayon::in_place_scope(|scope| {
+                scope.spawn(move |_| {
+                    step_parallel::<M>(ph, (shared, pri), range_head, head, Some(wheel));
+                });
+                let t = Instant::now();
+                served = serve();
+                serial = t.elapsed();
+                let mut fx = Deferred {
+                    routes: shared,
+                    pri,
+                    log: &mut last.log,
+                    wheel: None,
+                };
+                let t = Instant::now();
+                last.result = M::step(&mut range_last, ph, &mut last.work, &mut fx);
+                last.busy += t.elapsed();
+            });
+        }
+        let (tally, split) = apply_split(&mut self.parts, routes, wheel);
+        self.split_applies += u64::from(split);
+        self.balance_after(serial);
+        (served, tally)
+    }
+
+    /// Counts a router phase that took `took` (with several partitions wanted): the tuner
+    /// may go to one partition or back to the sizes it left.
+    fn tune(&mut self, took: Duration) {
+        if !self.tuning {
+            return;
+        }
+        if let Some(way) = self.tuner.after(took) {
+            self.go(way);
+        }
+    }
+
+    /// Steps the routers `way` from the next cycle on.
+    fn go(&mut self, way: Way) {
+        match way {
+            Way::Single => {
+                self.saved = self.sizes_now();
+                self.set_cuts(&[(0, self.switches)]);
+                self.balance = Balance::default();
+            }
+            Way::Parallel => {
+                let mut lo = 0;
+                let cuts: Vec<(usize, usize)> = if self.saved.len() == self.wanted {
+                    self.saved
+                        .iter()
+                        .map(|&n| {
+                            lo += n;
+                            (lo - n, lo)
+                        })
+                        .collect()
+                } else {
+                    cut(self.switches, self.wanted)
+                };
+                self.set_cuts(&cuts);
+                self.balance = Balance::default();
+            }
+        }
+    }
+
+    /// The partitions' sizes.
+    fn sizes_now(&self) -> Vec<usize> {
+        let ends = self
+            .parts
+            .iter()
+            .skip(1)
+            .map(|p| p.lo)
+            .chain([self.switches]);
+        self.parts
+            .iter()
+            .zip(ends)
+            .map(|(p, hi)| hi - p.lo)
+            .collect()
+    }
+}
+
+impl<M: RouterModel> Partitioned<M> {
     /// Cuts the routers at `cuts` (contiguous ranges tiling `0..switches`): fresh scratch
     /// per partition, each marking its routers that hold flits (`RouterModel::refill`).
     fn set_cuts(&mut self, cuts: &[(usize, usize)]) {
@@ -479,18 +601,11 @@ impl<M: RouterModel> Partitioned<M> {
         }
         let serial = std::mem::take(&mut b.serial).as_secs_f64();
         b.cycles = 0;
-        let ends: Vec<usize> = self
-            .parts
-            .iter()
-            .skip(1)
-            .map(|p| p.lo)
-            .chain([self.switches])
-            .collect();
         let now: Vec<(usize, f64)> = self
-            .parts
-            .iter_mut()
-            .zip(&ends)
-            .map(|(p, &hi)| (hi - p.lo, std::mem::take(&mut p.busy).as_secs_f64()))
+            .sizes_now()
+            .into_iter()
+            .zip(&mut self.parts)
+            .map(|(n, p)| (n, std::mem::take(&mut p.busy).as_secs_f64()))
             .collect();
         let Some(new) = sizes(&now, serial, self.switches) else {
             return;

@@ -4,7 +4,7 @@
 //! UGAL, a random shortcut graph with DFSSSP layers and a deadlocking ring.
 
 use crate::builder::routing::RouteAlgo;
-use crate::sim::engine::partition::{cut, sizes};
+use crate::sim::engine::partition::{cut, sizes, Way};
 use crate::sim::engine::State;
 use crate::sim::router::priority::Priority;
 use crate::sim::tests::{bernoulli, heavy, with_net};
@@ -134,12 +134,19 @@ fn cutting_the_routers_anew_between_cycles_changes_nothing() {
     // One thread against two whose partitions are cut anew every few cycles at
     // varying places (as the balancing does): the same flits on every channel and the
     // same counters after every cycle, with the serial part beside the routers.
-    let cuts: [&[usize]; 5] = [&[18, 18], &[1, 35], &[35, 1], &[10, 11, 15], &[20, 16]];
+    let cuts: [&[usize]; 6] = [
+        &[18, 18],
+        &[1, 35],
+        &[36],
+        &[35, 1],
+        &[10, 11, 15],
+        &[20, 16],
+    ];
     let split = same_counters_with_cuts("torus k=6,6", &cuts, 1500);
     assert_eq!(split, 0, "a small network's logs are applied on one thread");
     // On a network whose logs are long enough, they are applied on two threads
     // (`partition::apply_split`).
-    let cuts: [&[usize]; 4] = [&[128, 128], &[3, 253], &[250, 6], &[60, 90, 106]];
+    let cuts: [&[usize]; 5] = [&[128, 128], &[3, 253], &[256], &[250, 6], &[60, 90, 106]];
     let split = same_counters_with_cuts("torus k=16,16", &cuts, 400);
     assert!(split > 100, "{split} router phases applied on two threads");
 }
@@ -180,6 +187,48 @@ fn same_counters_with_cuts(words: &str, cuts: &[&[usize]], cycles: usize) -> u64
             two.routers_mut().split_applies()
         })
     })
+}
+
+#[test]
+fn the_tuner_goes_to_one_partition_and_back_without_changing_anything() {
+    // What the tuner does when one partition is faster and later several again
+    // (`engine::tuner`): the same counters as one thread after every cycle, and the
+    // partitions' sizes restored.
+    let c = bernoulli(0.6, 4);
+    with_net("torus k=16,16", RouteAlgo::DorDateline, |net, r| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut one = State::new(net, r, &c).unwrap();
+            let mut two = State::new(net, r, &c).unwrap();
+            two.set_threads(r, 2);
+            assert!(two.runs_beside());
+            two.routers_mut().recut(&[100, 156]);
+            let mut left = Vec::new();
+            for cycle in 0..300 {
+                one.cycle().unwrap();
+                two.cycle().unwrap();
+                if cycle == 80 {
+                    let (before, after) = two.routers_mut().go_way(Way::Single);
+                    assert_eq!((before.len(), after), (2, vec![256]));
+                    left = before;
+                }
+                if cycle == 170 {
+                    let (before, after) = two.routers_mut().go_way(Way::Parallel);
+                    assert_eq!((before, &after), (vec![256], &left));
+                }
+                let (a, b) = (one.counters(), two.counters());
+                assert_eq!(
+                    (a.gen, a.ejected, &a.channels, &a.nodes),
+                    (b.gen, b.ejected, &b.channels, &b.nodes),
+                    "cycle {cycle}"
+                );
+            }
+            assert!(one.counters().ejected > 8_000, "{}", one.counters().ejected);
+        });
+    });
 }
 
 #[test]
