@@ -23,7 +23,8 @@
 //! follow the time each takes ([`Balance`]): every 64 cycles they are cut anew so that each
 //! takes as long as the others, the last one together with the engine's part. Where the cuts
 //! fall changes no result (a router's state is the same whichever partition steps it, and
-//! between two cycles a router is active exactly when it holds flits).
+//! between two cycles a router is active exactly when it holds flits), so the routers also
+//! step as one partition while that measures faster (`super::tuner`).
 //!
 //! [`Partitioned`] is the engine's side of a [`RouterModel`]: the model and its partitions,
 //! behind the object-safe [`Routers`] the engine state holds (one dynamic call per router
