@@ -4,7 +4,7 @@
 //! UGAL, a random shortcut graph with DFSSSP layers and a deadlocking ring.
 
 use crate::builder::routing::RouteAlgo;
-use crate::sim::engine::partition::{cut, sizes, Way};
+use crate::sim::engine::partition::{cut, sizes, Routers, Way};
 use crate::sim::engine::State;
 use crate::sim::router::priority::Priority;
 use crate::sim::tests::{bernoulli, heavy, with_net};
@@ -142,19 +142,34 @@ fn cutting_the_routers_anew_between_cycles_changes_nothing() {
         &[10, 11, 15],
         &[20, 16],
     ];
-    let split = same_counters_with_cuts("torus k=6,6", &cuts, 1500);
+    let (split, ejected) = same_counters("torus k=6,6", 1500, recut_every_7(&cuts));
     assert_eq!(split, 0, "a small network's logs are applied on one thread");
+    assert!(ejected > 15_000, "{ejected}");
     // On a network whose logs are long enough, they are applied on two threads
     // (`partition::apply_split`).
     let cuts: [&[usize]; 5] = [&[128, 128], &[3, 253], &[256], &[250, 6], &[60, 90, 106]];
-    let split = same_counters_with_cuts("torus k=16,16", &cuts, 400);
+    let (split, ejected) = same_counters("torus k=16,16", 400, recut_every_7(&cuts));
     assert!(split > 100, "{split} router phases applied on two threads");
+    assert!(ejected > 4_000, "{ejected}");
 }
 
-/// Runs `words` on one thread and on two whose partitions are cut anew to `cuts` in turn
-/// every 7 cycles, for `cycles` cycles, comparing the counters after every cycle; returns
-/// how many router phases applied their logs on two threads.
-fn same_counters_with_cuts(words: &str, cuts: &[&[usize]], cycles: usize) -> u64 {
+/// Cuts the routers anew to `cuts` in turn every 7 cycles.
+fn recut_every_7<'a>(cuts: &'a [&'a [usize]]) -> impl FnMut(usize, &mut dyn Routers) + Send + 'a {
+    move |cycle, routers| {
+        if cycle % 7 == 3 {
+            routers.recut(cuts[cycle / 7 % cuts.len()]);
+        }
+    }
+}
+
+/// Runs `words` for `cycles` cycles on one thread and on two whose routers `act` changes
+/// after each cycle, comparing the counters after every cycle; returns how many router
+/// phases applied their logs on two threads and how many flits were ejected.
+fn same_counters(
+    words: &str,
+    cycles: usize,
+    mut act: impl FnMut(usize, &mut dyn Routers) + Send,
+) -> (u64, u64) {
     let c = bernoulli(0.6, 4);
     with_net(words, RouteAlgo::DorDateline, |net, r| {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -169,9 +184,7 @@ fn same_counters_with_cuts(words: &str, cuts: &[&[usize]], cycles: usize) -> u64
             for cycle in 0..cycles {
                 one.cycle().unwrap();
                 two.cycle().unwrap();
-                if cycle % 7 == 3 {
-                    two.routers_mut().recut(cuts[cycle / 7 % cuts.len()]);
-                }
+                act(cycle, two.routers_mut());
                 let (a, b) = (one.counters(), two.counters());
                 assert_eq!(
                     (a.gen, a.ejected, &a.channels, &a.nodes),
@@ -179,12 +192,7 @@ fn same_counters_with_cuts(words: &str, cuts: &[&[usize]], cycles: usize) -> u64
                     "{words} cycle {cycle}"
                 );
             }
-            assert!(
-                one.counters().ejected > 10 * cycles as u64,
-                "{words}: {}",
-                one.counters().ejected
-            );
-            two.routers_mut().split_applies()
+            (two.routers_mut().split_applies(), one.counters().ejected)
         })
     })
 }
@@ -194,41 +202,21 @@ fn the_tuner_goes_to_one_partition_and_back_without_changing_anything() {
     // What the tuner does when one partition is faster and later several again
     // (`engine::tuner`): the same counters as one thread after every cycle, and the
     // partitions' sizes restored.
-    let c = bernoulli(0.6, 4);
-    with_net("torus k=16,16", RouteAlgo::DorDateline, |net, r| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let mut one = State::new(net, r, &c).unwrap();
-            let mut two = State::new(net, r, &c).unwrap();
-            two.set_threads(r, 2);
-            assert!(two.runs_beside());
-            two.routers_mut().recut(&[100, 156]);
-            let mut left = Vec::new();
-            for cycle in 0..300 {
-                one.cycle().unwrap();
-                two.cycle().unwrap();
-                if cycle == 80 {
-                    let (before, after) = two.routers_mut().go_way(Way::Single);
-                    assert_eq!((before.len(), after), (2, vec![256]));
-                    left = before;
-                }
-                if cycle == 170 {
-                    let (before, after) = two.routers_mut().go_way(Way::Parallel);
-                    assert_eq!((before, &after), (vec![256], &left));
-                }
-                let (a, b) = (one.counters(), two.counters());
-                assert_eq!(
-                    (a.gen, a.ejected, &a.channels, &a.nodes),
-                    (b.gen, b.ejected, &b.channels, &b.nodes),
-                    "cycle {cycle}"
-                );
-            }
-            assert!(one.counters().ejected > 8_000, "{}", one.counters().ejected);
-        });
+    let mut left = Vec::new();
+    let (_, ejected) = same_counters("torus k=16,16", 300, |cycle, routers| match cycle {
+        0 => routers.recut(&[100, 156]),
+        80 => {
+            let (before, after) = routers.go_way(Way::Single);
+            assert_eq!((before.len(), after), (2, vec![256]));
+            left = before;
+        }
+        170 => {
+            let (before, after) = routers.go_way(Way::Parallel);
+            assert_eq!((before, &after), (vec![256], &left));
+        }
+        _ => {}
     });
+    assert!(ejected > 8_000, "{ejected}");
 }
 
 #[test]
