@@ -43,6 +43,23 @@ pub(crate) struct Log {
 }
 
 impl Log {
+    /// Pushes the channel events onto `wheel`, in the order scheduled.
+    fn push_events(&self, wheel: &mut Wheel) {
+        for &(at, ev) in &self.events {
+            wheel.push(at, ev);
+        }
+    }
+
+    /// Writes the routing states and hops into the route records.
+    fn write_routes(&self, routes: &mut [Route]) {
+        for &(id, state) in &self.states {
+            routes[id as usize].state = state;
+        }
+        for &id in &self.hops {
+            routes[id as usize].hops += 1;
+        }
+    }
+
     pub(super) fn clear(&mut self) {
         self.events.clear();
         self.states.clear();
@@ -155,15 +172,8 @@ pub(super) fn apply<W>(
     let mut tally = Tally::default();
     for p in parts.iter_mut() {
         std::mem::replace(&mut p.result, Ok(()))?;
-        for &(id, state) in &p.log.states {
-            routes[id as usize].state = state;
-        }
-        for &id in &p.log.hops {
-            routes[id as usize].hops += 1;
-        }
-        for &(at, ev) in &p.log.events {
-            wheel.push(at, ev);
-        }
+        p.log.write_routes(routes);
+        p.log.push_events(wheel);
         tally.add(p.log.tally);
         p.log.clear();
     }
@@ -198,23 +208,8 @@ pub(super) fn apply_split<W: Sync>(
     }
     let logs: &[Part<W>] = parts;
     rayon::join(
-        || {
-            for p in logs {
-                for &(at, ev) in &p.log.events {
-                    wheel.push(at, ev);
-                }
-            }
-        },
-        || {
-            for p in logs {
-                for &(id, state) in &p.log.states {
-                    routes[id as usize].state = state;
-                }
-                for &id in &p.log.hops {
-                    routes[id as usize].hops += 1;
-                }
-            }
-        },
+        || logs.iter().for_each(|p| p.log.push_events(wheel)),
+        || logs.iter().for_each(|p| p.log.write_routes(routes)),
     );
     for p in parts.iter_mut() {
         p.log.clear();

@@ -320,15 +320,12 @@ impl<M: RouterModel> Routers for Partitioned<M> {
 
     #[cfg(test)]
     fn recut(&mut self, sizes: &[usize]) {
-        let mut lo = 0;
-        let cuts: Vec<(usize, usize)> = sizes
-            .iter()
-            .map(|&n| {
-                lo += n;
-                (lo - n, lo)
-            })
-            .collect();
-        assert_eq!(lo, self.switches, "sizes {sizes:?}");
+        let cuts = cuts_of(sizes);
+        assert_eq!(
+            cuts.last().map(|c| c.1),
+            Some(self.switches),
+            "sizes {sizes:?}"
+        );
         self.tuning = false;
         self.set_cuts(&cuts);
     }
@@ -538,15 +535,8 @@ impl<M: RouterModel> Partitioned<M> {
                 self.balance = Balance::default();
             }
             Way::Parallel => {
-                let mut lo = 0;
-                let cuts: Vec<(usize, usize)> = if self.saved.len() == self.wanted {
-                    self.saved
-                        .iter()
-                        .map(|&n| {
-                            lo += n;
-                            (lo - n, lo)
-                        })
-                        .collect()
+                let cuts = if self.saved.len() == self.wanted {
+                    cuts_of(&self.saved)
                 } else {
                     cut(self.switches, self.wanted)
                 };
@@ -614,17 +604,20 @@ impl<M: RouterModel> Partitioned<M> {
         if new.iter().zip(&now).all(|(&n, &(o, _))| n == o) {
             return;
         }
-        let mut lo = 0;
-        let cuts: Vec<(usize, usize)> = new
-            .iter()
-            .map(|&n| {
-                let c = (lo, lo + n);
-                lo += n;
-                c
-            })
-            .collect();
-        self.set_cuts(&cuts);
+        self.set_cuts(&cuts_of(&new));
     }
+}
+
+/// The contiguous ranges `(lo, hi)` of partitions of `sizes` routers, from router 0.
+fn cuts_of(sizes: &[usize]) -> Vec<(usize, usize)> {
+    let mut lo = 0;
+    sizes
+        .iter()
+        .map(|&n| {
+            lo += n;
+            (lo - n, lo)
+        })
+        .collect()
 }
 
 /// Marks, in each partition's scratch, its routers that hold flits.
